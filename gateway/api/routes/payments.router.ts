@@ -1,0 +1,60 @@
+/**
+ * `/api/v1/payments` and `/api/v1/orders/{order_id}/payment` (spec "Payments").
+ */
+import { Router } from '@koa/router';
+import type { AuthDeps, Principal } from '../../auth/authenticate.js';
+import { checkIdempotencyKey, IDEMPOTENCY_HEADER } from '../../payments/idempotency.js';
+import { createPayment, getOrderPayment, getPayment, listPaymentsPage } from '../../payments/payment.service.js';
+import type { GatewayContext, GatewayState } from '../context.js';
+import { requireAuth } from '../middleware/auth.js';
+import { jsonBody } from '../middleware/json-body.js';
+import { listPaymentsSchema } from '../schemas/payment.schema.js';
+import { parseOr422 } from '../schemas/validation.js';
+
+function principalOf(ctx: GatewayContext): Principal {
+  const principal = ctx.state.principal;
+  if (principal === undefined) throw new Error('route reached without authentication');
+  return principal;
+}
+
+export function paymentsRouter(deps: AuthDeps): Router<GatewayState> {
+  const router = new Router<GatewayState>({ prefix: '/api/v1' });
+
+  router.post('/payments', requireAuth(deps, 'payments.create'), jsonBody(deps.config.bodyLimitBytes), async (ctx) => {
+    const idempotencyKey = checkIdempotencyKey(ctx.get(IDEMPOTENCY_HEADER) || undefined);
+    const result = await createPayment(deps, {
+      principal: principalOf(ctx),
+      body: ctx.request.body,
+      origin: ctx.get('Origin') || undefined,
+      idempotencyKey,
+    });
+    ctx.status = result.replayed ? 200 : result.status;
+    if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = result.body;
+  });
+
+  router.get('/payments', requireAuth(deps, 'payments.read'), async (ctx) => {
+    const query = parseOr422(listPaymentsSchema, ctx.query, 'query');
+    const carried = Object.entries(ctx.query)
+      .filter(([name, value]) => name !== 'page' && typeof value === 'string')
+      .map(([name, value]) => [name, value as string] as const);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await listPaymentsPage(deps, principalOf(ctx), query, {
+      path: `${deps.config.publicUrl}/api/v1/payments`,
+      query: carried,
+    });
+  });
+
+  router.get('/payments/:uuid', requireAuth(deps, 'payments.read'), async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await getPayment(deps, principalOf(ctx), ctx.params.uuid ?? '');
+  });
+
+  router.get('/orders/:order_id/payment', requireAuth(deps, 'payments.read'), async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await getOrderPayment(deps, principalOf(ctx), ctx.params.order_id ?? '');
+  });
+
+  return router;
+}

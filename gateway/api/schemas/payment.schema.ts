@@ -1,0 +1,105 @@
+/**
+ * Requests of the payments endpoints (spec "Create-payment request body" and the list query).
+ * Unknown body keys are ignored. Bounds the spec leaves open are decided in docs/decisions.md.
+ */
+import { z } from 'zod';
+import { PAYMENT_STATUSES } from '../../domain/payment.js';
+import { isKnownProcessor } from '../../processors/registry.js';
+import { hostName, httpUrl, optional, text, wholeAmd } from './fields.js';
+
+export const SUPPORTED_CURRENCIES = ['AMD'] as const;
+
+export const createPaymentSchema = z
+  .object(
+    {
+      amount: wholeAmd(),
+      order_id: text(255),
+      return_url: httpUrl(),
+      domain: optional(hostName()),
+      processor: optional(
+        z
+          .string({ error: 'must be a processor slug' })
+          .max(50, { error: 'must be at most 50 characters' })
+          .refine(isKnownProcessor, { error: 'is not a known processor' }),
+      ),
+      redirect_mode: optional(z.enum(['direct', 'hosted'], { error: 'must be "direct" or "hosted"' })),
+      currency: optional(
+        z
+          .string({ error: 'must be a currency code' })
+          .transform((s) => s.toUpperCase())
+          .refine((s) => (SUPPORTED_CURRENCIES as readonly string[]).includes(s), {
+            error: `is not supported; supported: ${SUPPORTED_CURRENCIES.join(', ')}`,
+          }),
+      ),
+      callback_url: optional(httpUrl()),
+      cancel_url: optional(httpUrl()),
+      customer_email: optional(
+        z
+          .string({ error: 'must be an email address' })
+          .max(254, { error: 'must be at most 254 characters' })
+          .regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { error: 'must be an email address' }),
+      ),
+      customer_name: optional(text(255)),
+      customer_id: optional(
+        z.union([text(255), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).transform(String)], {
+          error: 'must be a string of at most 255 characters or a non-negative integer',
+        }),
+      ),
+      description: optional(text(1000)),
+    },
+    { error: 'must be a JSON object' },
+  )
+  .superRefine((body, ctx) => {
+    if (body.redirect_mode === 'direct' && body.processor === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['redirect_mode'], message: 'direct requires a processor' });
+    }
+  });
+
+export type CreatePaymentBody = z.output<typeof createPaymentSchema>;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function calendarDate() {
+  return z.string().refine(
+    (s) => {
+      if (!DATE.test(s)) return false;
+      const parsed = new Date(`${s}T00:00:00.000Z`);
+      return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(s);
+    },
+    { error: 'must be a date in the form YYYY-MM-DD' },
+  );
+}
+
+function positiveIntegerParam(max: number, name: string) {
+  return z
+    .string()
+    .regex(/^\d+$/, { error: `must be an integer` })
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= max, { error: `${name} must be between 1 and ${max}` });
+}
+
+export const listPaymentsSchema = z
+  .object({
+    status: z.enum(PAYMENT_STATUSES, { error: `must be one of ${PAYMENT_STATUSES.join(', ')}` }).optional(),
+    processor: z
+      .string()
+      .min(1, { error: 'must not be empty' })
+      .max(50, { error: 'must be at most 50 characters' })
+      .optional(),
+    order_id: z
+      .string()
+      .min(1, { error: 'must not be empty' })
+      .max(255, { error: 'must be at most 255 characters' })
+      .optional(),
+    from: calendarDate().optional(),
+    to: calendarDate().optional(),
+    per_page: positiveIntegerParam(100, 'per_page').default(25),
+    page: positiveIntegerParam(1_000_000, 'page').default(1),
+  })
+  .superRefine((q, ctx) => {
+    if (q.from !== undefined && q.to !== undefined && q.from > q.to) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
+    }
+  });
+
+export type ListPaymentsQuery = z.output<typeof listPaymentsSchema>;

@@ -1,0 +1,128 @@
+/**
+ * Who is calling (spec "Authentication"): a secret key in `X-Service-Key` or
+ * `Authorization: Bearer`, or a platform connect token in `X-Service-Connect`. Failed attempts are
+ * counted per client address; past the limit every attempt from that address is refused for the
+ * rest of the minute. A live key of an unverified business is refused before anything else runs.
+ */
+import { findActiveKeyByHash } from '../../storage/api-key.repository.js';
+import { type KeyAccess, keyEnvironment } from '../domain/api-keys.js';
+import { ApiError } from '../domain/errors.js';
+import type { Environment } from '../domain/payment.js';
+import type { RateLimiter } from '../limits/rate-limiter.js';
+import type { Deps } from '../runtime/deps.js';
+import { safeEqual, sha256Hex } from '../runtime/hashing.js';
+
+export interface Principal {
+  readonly kind: 'api_key';
+  readonly keyId: string;
+  readonly merchantId: string;
+  readonly environment: Environment;
+  readonly access: KeyAccess;
+  /** Requests per minute this account may send. */
+  readonly rateLimitPerMinute: number;
+}
+
+export interface CredentialHeaders {
+  readonly serviceKey: string | undefined;
+  readonly authorization: string | undefined;
+  readonly connectToken: string | undefined;
+}
+
+export interface AuthDeps extends Deps {
+  readonly limiter: RateLimiter;
+}
+
+type Credential = { kind: 'api_key'; key: string } | { kind: 'connect_token'; token: string } | null;
+
+export function readCredential(headers: CredentialHeaders): Credential {
+  const serviceKey = headers.serviceKey?.trim();
+  if (serviceKey) return { kind: 'api_key', key: serviceKey };
+  const authorization = headers.authorization?.trim();
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+    return { kind: 'api_key', key: match?.[1] ?? '' };
+  }
+  const connect = headers.connectToken?.trim();
+  if (connect) return { kind: 'connect_token', token: connect };
+  return null;
+}
+
+export async function authenticate(deps: AuthDeps, headers: CredentialHeaders, clientIp: string): Promise<Principal> {
+  const failureBucket = `auth-failures:${clientIp}`;
+  const failures = await deps.limiter.peek(failureBucket);
+  if (failures.hits >= deps.config.authFailuresPerMinute) {
+    throw tooManyAttempts(failures.resetSeconds);
+  }
+  const fail = async (error: ApiError): Promise<never> => {
+    const counted = await deps.limiter.hit(failureBucket);
+    if (counted.hits > deps.config.authFailuresPerMinute) throw tooManyAttempts(counted.resetSeconds);
+    throw error;
+  };
+
+  const credential = readCredential(headers);
+  if (credential === null) {
+    return fail(
+      new ApiError(
+        'missing_credentials',
+        'Send your secret key in the X-Service-Key header or as Authorization: Bearer <key>.',
+      ),
+    );
+  }
+  if (credential.kind === 'connect_token') {
+    return fail(new ApiError('invalid_connect_token', 'The connect token is not valid.'));
+  }
+  const environment = keyEnvironment(credential.key);
+  if (environment === null) {
+    return fail(new ApiError('invalid_api_key', 'The API key is malformed: keys start with sk_live_ or sk_test_.'));
+  }
+  const presentedHash = sha256Hex(credential.key);
+  const key = await findActiveKeyByHash(deps.db, presentedHash);
+  if (key === undefined || !safeEqual(key.key_hash, presentedHash) || key.environment !== environment) {
+    return fail(new ApiError('invalid_api_key', 'The API key is not recognised or has been revoked.'));
+  }
+  if (key.environment === 'live' && key.business_verified !== 1) {
+    throw new ApiError('VERIFICATION_REQUIRED', 'Live keys need a verified business. Use a test key until then.', {
+      details: { verification_url: `${deps.config.publicUrl}/docs/verification` },
+    });
+  }
+  return {
+    kind: 'api_key',
+    keyId: key.id,
+    merchantId: key.merchant_id,
+    environment: key.environment,
+    access: key.access,
+    rateLimitPerMinute: key.rate_limit_per_minute ?? deps.config.rateLimitPerMinute,
+  };
+}
+
+function tooManyAttempts(resetSeconds: number): ApiError {
+  return new ApiError(
+    'too_many_attempts',
+    `Too many failed authentications from this address. Retry in ${resetSeconds} seconds.`,
+    { headers: { 'Retry-After': String(resetSeconds) } },
+  );
+}
+
+/** Counts the request against the account's per-minute limit; throws `rate_limited` past it. */
+export async function enforceAccountLimit(
+  deps: AuthDeps,
+  principal: Principal,
+): Promise<{ limit: number; remaining: number; resetSeconds: number }> {
+  const counted = await deps.limiter.hit(`account:${principal.merchantId}`);
+  const limit = principal.rateLimitPerMinute;
+  if (counted.hits > limit) {
+    throw new ApiError(
+      'rate_limited',
+      `More than ${limit} requests in a minute for this account. Retry in ${counted.resetSeconds} seconds.`,
+      {
+        headers: {
+          'Retry-After': String(counted.resetSeconds),
+          'X-RateLimit-Limit': String(limit),
+          'X-RateLimit-Remaining': '0',
+          'X-RateLimit-Reset': String(counted.resetSeconds),
+        },
+      },
+    );
+  }
+  return { limit, remaining: limit - counted.hits, resetSeconds: counted.resetSeconds };
+}

@@ -1,0 +1,271 @@
+/**
+ * `bin/gateway`: the operator's command line. Every command accepts `--json` for machine output
+ * (the shapes are a contract, see README "CLI"). Exit codes: 0 done, 1 the operation was refused,
+ * 2 the command line itself is wrong.
+ */
+import { parseArgs } from 'node:util';
+import { openDatabase, redactUrl } from '../../storage/connect.js';
+import { migrateToLatest } from '../../storage/migrate.js';
+import { ConfigError, loadConfig } from '../config.js';
+import {
+  addDomain,
+  createApiKey,
+  createMerchant,
+  OperatorError,
+  rotateWebhookSecret,
+  setProcessorEnabled,
+  setRateLimit,
+  verifyBusiness,
+} from '../merchants/merchant.service.js';
+import { openServices } from '../runtime/start.js';
+import { serve } from './serve.js';
+
+export const USAGE = `Usage: gateway <command> [options] [--json]
+
+Commands:
+  serve                                   migrate, then serve HTTP on $HOST:$PORT
+  migrate                                 apply pending database migrations
+  merchant create --name N [--email E] [--domain HOST ...] [--verify-domains]
+                  [--verify-business] [--unlimited]
+  merchant rate-limit --merchant ID (--per-minute N | --default)
+  key create --merchant ID --environment live|test --access full|payments
+  domain add --merchant ID --host HOST [--verified] [--webhook-url URL]
+  domain rotate-secret --merchant ID --host HOST
+  business verify --merchant ID
+  processor enable --merchant ID --host HOST --processor SLUG [--config JSON]
+  processor disable --merchant ID --host HOST --processor SLUG
+
+Configuration comes from the environment (DATABASE_URL, PORT, HOST, PUBLIC_URL, ...; see README).`;
+
+class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  name: { type: 'string' },
+  email: { type: 'string' },
+  domain: { type: 'string', multiple: true },
+  'verify-domains': { type: 'boolean' },
+  'verify-business': { type: 'boolean' },
+  unlimited: { type: 'boolean' },
+  merchant: { type: 'string' },
+  environment: { type: 'string' },
+  access: { type: 'string' },
+  host: { type: 'string' },
+  verified: { type: 'boolean' },
+  'webhook-url': { type: 'string' },
+  processor: { type: 'string' },
+  config: { type: 'string' },
+  'per-minute': { type: 'string' },
+  default: { type: 'boolean' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+function required(values: Values, name: 'name' | 'merchant' | 'environment' | 'access' | 'host' | 'processor'): string {
+  const value = values[name];
+  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`--${flag} must be one of ${allowed.join(', ')} (got "${value}")`);
+  }
+  return value as T;
+}
+
+type Output = { json: unknown; text: string };
+
+function print(out: Output, asJson: boolean): void {
+  process.stdout.write(asJson ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    process.stderr.write(`gateway: ${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const command = positionals.join(' ');
+  if (values.help || command === '' || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return command === '' && !values.help ? 2 : 0;
+  }
+  const asJson = values.json === true;
+  try {
+    const config = loadConfig();
+    if (command === 'serve') return await serve(config);
+    if (command === 'migrate') {
+      const database = openDatabase(config.databaseUrl);
+      try {
+        const applied = await migrateToLatest(database.db);
+        print(
+          {
+            json: { migrations_applied: applied },
+            text: applied.length === 0 ? 'Database is up to date.' : `Applied: ${applied.join(', ')}`,
+          },
+          asJson,
+        );
+      } finally {
+        await database.close();
+      }
+      return 0;
+    }
+    const out = await runAccountCommand(command, values, config);
+    print(out, asJson);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`gateway ${command}: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof OperatorError || error instanceof ConfigError) {
+      if (asJson) process.stderr.write(`${JSON.stringify({ error: error.message })}\n`);
+      else process.stderr.write(`gateway ${command}: ${error.message}\n`);
+      return 1;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`gateway ${command}: ${redactUrl(message)}\n`);
+    return 1;
+  }
+}
+
+async function runAccountCommand(
+  command: string,
+  values: Values,
+  config: ReturnType<typeof loadConfig>,
+): Promise<Output> {
+  const known = [
+    'merchant create',
+    'merchant rate-limit',
+    'key create',
+    'domain add',
+    'domain rotate-secret',
+    'business verify',
+    'processor enable',
+    'processor disable',
+  ];
+  if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
+  // Check the command line before touching the database.
+  const run = plan(command, values);
+  const { deps, database } = await openServices({ config, logger: undefined });
+  try {
+    return await run(deps);
+  } finally {
+    await database.close();
+  }
+}
+
+type Deps = Awaited<ReturnType<typeof openServices>>['deps'];
+
+function plan(command: string, values: Values): (deps: Deps) => Promise<Output> {
+  switch (command) {
+    case 'merchant create': {
+      const name = required(values, 'name');
+      return async (deps) => {
+        const created = await createMerchant(deps, {
+          name,
+          email: values.email,
+          domains: values.domain ?? [],
+          verifyDomains: values['verify-domains'] === true,
+          verifyBusiness: values['verify-business'] === true,
+          unlimited: values.unlimited === true,
+        });
+        const lines = [
+          `Merchant ${created.merchant_id} created.`,
+          `Hosted domain: ${created.hosted_domain}`,
+          ...created.keys.map((k) => `${k.environment} key (${k.access} access, shown once): ${k.key}`),
+          ...created.domains.map(
+            (d) =>
+              `Domain ${d.host}${d.hosted ? ' (hosted)' : ''}: ${d.verified ? 'verified' : 'not verified'}, webhook secret ${d.webhook_secret}`,
+          ),
+        ];
+        return { json: created, text: lines.join('\n') };
+      };
+    }
+    case 'merchant rate-limit': {
+      const merchant = required(values, 'merchant');
+      let perMinute: number | null;
+      if (values.default === true) perMinute = null;
+      else {
+        const raw = values['per-minute'];
+        if (raw === undefined || !/^\d+$/.test(raw) || Number(raw) < 1) {
+          throw new UsageError('--per-minute must be a whole number of at least 1 (or pass --default)');
+        }
+        perMinute = Number(raw);
+      }
+      return async (deps) => {
+        const result = await setRateLimit(deps, merchant, perMinute);
+        return {
+          json: result,
+          text: `Merchant ${merchant} may send ${result.rate_limit_per_minute} requests per minute.`,
+        };
+      };
+    }
+    case 'key create': {
+      const merchantId = required(values, 'merchant');
+      const environment = oneOf(required(values, 'environment'), ['live', 'test'] as const, 'environment');
+      const access = oneOf(required(values, 'access'), ['full', 'payments'] as const, 'access');
+      return async (deps) => {
+        const key = await createApiKey(deps, { merchantId, environment, access });
+        return {
+          json: key,
+          text: `${environment} key (${access} access) for ${merchantId}, shown once:\n${key.key}`,
+        };
+      };
+    }
+    case 'domain add': {
+      const merchantId = required(values, 'merchant');
+      const host = required(values, 'host');
+      return async (deps) => {
+        const domain = await addDomain(deps, {
+          merchantId,
+          host,
+          verified: values.verified === true,
+          webhookUrl: values['webhook-url'],
+        });
+        return {
+          json: domain,
+          text: `Domain ${domain.host}: ${domain.verified ? 'verified' : 'not verified'}; webhook secret ${domain.webhook_secret}${domain.webhook_url ? `; webhooks to ${domain.webhook_url}` : ''}`,
+        };
+      };
+    }
+    case 'domain rotate-secret': {
+      const merchantId = required(values, 'merchant');
+      const host = required(values, 'host');
+      return async (deps) => {
+        const rotated = await rotateWebhookSecret(deps, { merchantId, host });
+        return {
+          json: { webhook_secret: rotated.webhook_secret, webhook_secret_next: rotated.webhook_secret_next },
+          text: `New webhook secret ${rotated.webhook_secret_next}: signs X-Service-Signature-Next now and replaces ${rotated.webhook_secret} at ${rotated.next_active_at}.`,
+        };
+      };
+    }
+    case 'business verify': {
+      const merchantId = required(values, 'merchant');
+      return async (deps) => {
+        const result = await verifyBusiness(deps, merchantId);
+        return { json: result, text: `Business of merchant ${merchantId} verified: live keys now work.` };
+      };
+    }
+    case 'processor enable':
+    case 'processor disable': {
+      const merchantId = required(values, 'merchant');
+      const host = required(values, 'host');
+      const processor = required(values, 'processor');
+      const enabled = command === 'processor enable';
+      return async (deps) => {
+        const result = await setProcessorEnabled(deps, { merchantId, host, processor, enabled, config: values.config });
+        return { json: result, text: `${processor} ${enabled ? 'enabled' : 'disabled'} for ${result.host}.` };
+      };
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Service configuration, read once from the environment (README "Configuration" lists every
+ * variable). Nothing else reads `process.env`.
+ */
+import { DEFAULT_DATABASE_URL } from '../storage/connect.js';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Origin buyers and clients reach the service at, without a trailing slash. */
+  readonly publicUrl: string;
+  readonly databaseUrl: string;
+  readonly smtpUrl: string | undefined;
+  /** Signs tokens; when unset one is generated on first start and kept in the database. */
+  readonly gatewaySecret: string | undefined;
+  readonly allowPrivateWebhooks: boolean;
+  readonly manualClock: boolean;
+  /** Requests per minute per account unless the operator set another limit for the merchant. */
+  readonly rateLimitPerMinute: number;
+  /** Failed authentications per minute per client address. */
+  readonly authFailuresPerMinute: number;
+  /** Largest amount (AMD) one payment may carry; above it `amount_limit_exceeded`. */
+  readonly maxPaymentAmount: number;
+  /** Largest accepted request body in bytes. */
+  readonly bodyLimitBytes: number;
+  /** Trust `X-Forwarded-For` / `X-Forwarded-Proto` from a reverse proxy. */
+  readonly trustProxy: boolean;
+  readonly logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number (got "${raw}")`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max} (got ${value})`);
+  return value;
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = env[name];
+  return raw === '1' || raw === 'true';
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const rawPublicUrl = env.PUBLIC_URL && env.PUBLIC_URL !== '' ? env.PUBLIC_URL : `http://localhost:${port}`;
+  let publicUrl: string;
+  try {
+    const parsed = new URL(rawPublicUrl);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
+    publicUrl = `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an http(s) URL (got "${rawPublicUrl}")`);
+  }
+  const clock = env.GATEWAY_CLOCK;
+  if (clock !== undefined && clock !== '' && clock !== 'manual' && clock !== 'system') {
+    throw new ConfigError(`GATEWAY_CLOCK must be "manual" or unset (got "${clock}")`);
+  }
+  const secret = env.GATEWAY_SECRET;
+  if (secret !== undefined && secret !== '' && secret.length < 32) {
+    throw new ConfigError('GATEWAY_SECRET must be at least 32 characters');
+  }
+  return {
+    port,
+    host: env.HOST && env.HOST !== '' ? env.HOST : '127.0.0.1',
+    publicUrl,
+    databaseUrl: env.DATABASE_URL && env.DATABASE_URL !== '' ? env.DATABASE_URL : DEFAULT_DATABASE_URL,
+    smtpUrl: env.SMTP_URL && env.SMTP_URL !== '' ? env.SMTP_URL : undefined,
+    gatewaySecret: secret && secret !== '' ? secret : undefined,
+    allowPrivateWebhooks: flag(env, 'GATEWAY_ALLOW_PRIVATE_WEBHOOKS'),
+    manualClock: clock === 'manual',
+    rateLimitPerMinute: integer(env, 'GATEWAY_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
+    authFailuresPerMinute: 120,
+    maxPaymentAmount: integer(env, 'GATEWAY_MAX_PAYMENT_AMOUNT', 5_000_000, 1, Number.MAX_SAFE_INTEGER),
+    bodyLimitBytes: 64 * 1024,
+    trustProxy: flag(env, 'TRUST_PROXY'),
+    logLevel: env.LOG_LEVEL && env.LOG_LEVEL !== '' ? env.LOG_LEVEL : 'info',
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * What each kind of credential may do (spec "Authentication", rule 4). Full-access keys may do
+ * everything; payments-only keys may create and read payments and payment links; connect tokens
+ * may create, read and refund payments of their own domain.
+ */
+import type { KeyAccess } from './api-keys.js';
+
+export const OPERATIONS = [
+  'payments.create',
+  'payments.read',
+  'payment_links.manage',
+  'refunds.create',
+  'billing.read',
+  'billing.purchase',
+  'billing.configure',
+] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+export type CredentialKind = { kind: 'api_key'; access: KeyAccess } | { kind: 'connect_token' };
+
+export function mayPerform(credential: CredentialKind, operation: Operation): boolean {
+  if (credential.kind === 'connect_token') {
+    return operation === 'payments.create' || operation === 'payments.read' || operation === 'refunds.create';
+  }
+  switch (credential.access) {
+    case 'full':
+      return true;
+    case 'payments':
+      return operation === 'payments.create' || operation === 'payments.read' || operation === 'payment_links.manage';
+  }
+}

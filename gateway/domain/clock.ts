@@ -1,0 +1,44 @@
+/**
+ * Time is injected everywhere: the service reads it from a Clock, never from the wall directly,
+ * so tests and the manual test clock decide what "now" is.
+ */
+export interface Clock {
+  /** Milliseconds since the Unix epoch. */
+  nowMs(): number;
+}
+
+/** A clock that only moves when told to; used by tests and by `GATEWAY_CLOCK=manual`. */
+export class ManualClock implements Clock {
+  #ms: number;
+
+  constructor(startMs: number) {
+    this.#ms = startMs;
+  }
+
+  nowMs(): number {
+    return this.#ms;
+  }
+
+  advance(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('a clock only moves forward');
+    this.#ms += ms;
+  }
+}
+
+/** Storage form of an instant: ISO 8601 UTC with milliseconds, which sorts as text. */
+export function toStoredInstant(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/**
+ * API form of an instant: ISO 8601 with an explicit offset and whole seconds,
+ * e.g. `2026-11-21T10:32:04+00:00`.
+ */
+export function toApiInstant(stored: string | null): string | null {
+  if (stored === null) return null;
+  return `${stored.slice(0, 19)}+00:00`;
+}
+
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
+export const DAY_MS = 24 * HOUR_MS;

@@ -1,0 +1,253 @@
+/**
+ * The one table of error codes a client can see, each with its HTTP status and the text that
+ * `/docs/errors#<code>` shows. Codes are part of the API contract: a code never changes meaning.
+ * The spec's codes come first; the codes after them cover transport faults (bad JSON, wrong
+ * content type, oversized bodies, unknown routes) in the same error shape.
+ */
+
+export interface ErrorCodeInfo {
+  readonly status: number;
+  readonly title: string;
+  readonly explanation: string;
+}
+
+export const ERROR_CODES = {
+  missing_credentials: {
+    status: 401,
+    title: 'No credentials sent',
+    explanation:
+      'The request carried neither `X-Service-Key`, `Authorization: Bearer <key>` nor `X-Service-Connect`. Send your secret key in one of those headers.',
+  },
+  invalid_api_key: {
+    status: 401,
+    title: 'API key not recognised',
+    explanation:
+      'The key is malformed, unknown or revoked. Keys start with `sk_live_` or `sk_test_` and are shown once when created; create a new one if it was lost. Repeated failures from one address are limited (see `too_many_attempts`).',
+  },
+  invalid_connect_token: {
+    status: 401,
+    title: 'Connect token not accepted',
+    explanation:
+      'The `X-Service-Connect` token is malformed, expired or revoked. Create a new token for the store and paste it into the plugin settings.',
+  },
+  domain_required: {
+    status: 403,
+    title: 'No domain could be determined',
+    explanation:
+      'Live requests are tied to one of your verified domains, taken from the `Origin` header, else the `domain` body field, else the host of `return_url`. None of them named a domain.',
+  },
+  domain_not_registered: {
+    status: 403,
+    title: 'Domain not registered or not verified',
+    explanation:
+      'The domain this request came from is not a verified domain of your account. Add the domain and complete its verification before taking live payments on it.',
+  },
+  domain_mismatch: {
+    status: 403,
+    title: 'Address outside your verified domains',
+    explanation:
+      '`return_url`, `cancel_url` and `callback_url` must lie on a verified domain of your account (the domain itself or a subdomain of it), and the `domain` field must agree with the `Origin` of a browser request. `localhost` can never be verified; use a test key for local development.',
+  },
+  VERIFICATION_REQUIRED: {
+    status: 403,
+    title: 'Business verification required',
+    explanation:
+      'Live keys, live payments and purchases need a verified business. Test keys work at once. The body carries `verification_url`, where verification is explained.',
+  },
+  insufficient_scope: {
+    status: 403,
+    title: 'Key not allowed to do this',
+    explanation:
+      'Payments-only keys may create and read payments and payment links, but may not refund or buy units; connect tokens may create, read and refund payments of their own domain. Use a full-access key for this call.',
+  },
+  BALANCE_EXHAUSTED: {
+    status: 402,
+    title: 'Transaction balance used up',
+    explanation:
+      'The account used its `transactions` units past the grace floor, so new live payments are refused until units are bought. The body carries `available`, `grace_floor` and `top_up_url`. Test payments are never refused for balance.',
+  },
+  not_found: {
+    status: 404,
+    title: 'Not found',
+    explanation:
+      'No such resource for this key: it does not exist, belongs to another account, or belongs to the other environment (a test key never sees live records and the reverse). Also answered for unknown routes.',
+  },
+  order_not_found: {
+    status: 404,
+    title: 'No payment for this order',
+    explanation:
+      "No payment of this key's environment carries this `order_id`. URL-encode the order id when it contains `/`, `?`, `#` or spaces.",
+  },
+  conflict: {
+    status: 409,
+    title: 'Request with this Idempotency-Key still running',
+    explanation:
+      'A request with the same `Idempotency-Key` is still being processed. Wait a moment and retry with the same key: once the first request finishes, the retry answers its result.',
+  },
+  not_refundable: {
+    status: 409,
+    title: 'Payment cannot be refunded',
+    explanation: 'Only a completed payment can be refunded.',
+  },
+  already_refunded: {
+    status: 409,
+    title: 'Payment already fully refunded',
+    explanation: 'The whole amount of this payment has already been refunded.',
+  },
+  refund_in_progress: {
+    status: 409,
+    title: 'Another refund is running',
+    explanation:
+      'A refund of this payment is still being processed by the processor. Read the payment back and retry when it has finished.',
+  },
+  refund_outcome_unknown: {
+    status: 409,
+    title: 'Refund outcome unknown',
+    explanation:
+      'The processor did not answer. The refund is recorded with an unknown outcome and resolved later; it is never retried automatically, so that nothing is refunded twice.',
+  },
+  refund_declined: {
+    status: 409,
+    title: 'Refund declined by the processor',
+    explanation: 'The processor refused the refund. Nothing was refunded.',
+  },
+  processor_unavailable: {
+    status: 409,
+    title: 'Processor unavailable',
+    explanation: 'The processor could not be reached and nothing was sent to it. Retry later.',
+  },
+  validation_failed: {
+    status: 422,
+    title: 'Request is invalid',
+    explanation:
+      'One or more fields or parameters are invalid. The body adds `errors`: an object mapping each field name to a list of messages, for example `{"amount": ["must be a whole number of AMD"]}`.',
+  },
+  no_payment_method_configured: {
+    status: 422,
+    title: 'No payment method for this domain',
+    explanation:
+      'The domain has no enabled processor, or the named `processor` is not enabled for it. Enable a processor for the domain first.',
+  },
+  amount_limit_exceeded: {
+    status: 422,
+    title: 'Amount above the limit',
+    explanation: 'The amount is above the largest amount one payment may carry.',
+  },
+  velocity_exceeded: {
+    status: 422,
+    title: 'Too many payments in a short time',
+    explanation: 'Too many payments were attempted in a short time for this account or buyer.',
+  },
+  refund_not_supported: {
+    status: 422,
+    title: 'Processor cannot refund',
+    explanation: 'The processor that took this payment does not support refunds through the API.',
+  },
+  invalid_amount: {
+    status: 422,
+    title: 'Invalid refund amount',
+    explanation: 'The refund amount must be a whole number of AMD, at least 1.',
+  },
+  amount_exceeds_remaining: {
+    status: 422,
+    title: 'Refund larger than what remains',
+    explanation: 'The refund amount is larger than the amount paid minus what was already refunded.',
+  },
+  below_minimum: {
+    status: 422,
+    title: 'Below the minimum purchase',
+    explanation: 'The purchase quantity is below the minimum purchase quantity.',
+  },
+  rate_limited: {
+    status: 429,
+    title: 'Too many requests',
+    explanation:
+      'The account sent more requests per minute than its limit (60 by default). Wait the number of seconds in `Retry-After` before retrying.',
+  },
+  too_many_attempts: {
+    status: 429,
+    title: 'Too many failed authentications',
+    explanation:
+      'More than 120 requests with missing or wrong credentials came from this address within a minute. Wait the number of seconds in `Retry-After`, and check the key you send.',
+  },
+  invalid_json: {
+    status: 400,
+    title: 'Body is not valid JSON',
+    explanation: 'The request body could not be parsed as JSON. Send a JSON object encoded as UTF-8.',
+  },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    explanation:
+      'The route exists but does not accept this HTTP method. The `Allow` header lists the methods it accepts.',
+  },
+  payload_too_large: {
+    status: 413,
+    title: 'Body too large',
+    explanation: 'The request body is larger than the limit (64 KiB). API bodies are small JSON objects.',
+  },
+  unsupported_media_type: {
+    status: 415,
+    title: 'Body must be JSON',
+    explanation: 'Requests with a body must send `Content-Type: application/json`.',
+  },
+  internal_error: {
+    status: 500,
+    title: 'Internal error',
+    explanation:
+      'Something failed on our side. Nothing is half-written: the request either took effect or did not. Retry with the same `Idempotency-Key`, and quote `request_id` to support.',
+  },
+  service_unavailable: {
+    status: 503,
+    title: 'Service unavailable',
+    explanation: 'The service is starting, stopping or cannot reach its database. Retry shortly.',
+  },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export type FieldErrors = Record<string, string[]>;
+
+/**
+ * An error a client may see. `details` are the extra keys the spec adds to some codes
+ * (`verification_url`, `available`, ...); `fieldErrors` becomes `errors` of a 422.
+ */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly fieldErrors: FieldErrors | undefined;
+  readonly details: Readonly<Record<string, unknown>>;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: {
+      fieldErrors?: FieldErrors;
+      details?: Record<string, unknown>;
+      headers?: Record<string, string>;
+    } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = ERROR_CODES[code].status;
+    this.fieldErrors = options.fieldErrors;
+    this.details = options.details ?? {};
+    this.headers = options.headers ?? {};
+  }
+}
+
+export function validationFailed(fieldErrors: FieldErrors, message?: string): ApiError {
+  const fields = Object.keys(fieldErrors);
+  const text =
+    message ??
+    (fields.length === 1
+      ? `The ${fields[0]} field is invalid: ${fieldErrors[fields[0] as string]?.[0] ?? 'invalid'}.`
+      : `${fields.length} fields are invalid: ${fields.join(', ')}.`);
+  return new ApiError('validation_failed', text, { fieldErrors });
+}
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(ERROR_CODES, value);
+}

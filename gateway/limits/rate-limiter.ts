@@ -1,0 +1,89 @@
+/**
+ * Fixed one-minute windows counted per bucket (`account:<merchant>`, `auth-failures:<ip>`).
+ * On PostgreSQL the counters live in the database so every instance shares them; with SQLite the
+ * service is one process, so the counters live in its memory. Both answer the same questions.
+ */
+
+import type { Db } from '../../storage/database.js';
+import { deleteCountersBefore, hitCounter, readCounter } from '../../storage/rate-limit.repository.js';
+import type { Clock } from '../domain/clock.js';
+import { MINUTE_MS } from '../domain/clock.js';
+
+export interface WindowCount {
+  /** Hits counted in the current window, this one included for `hit`. */
+  readonly hits: number;
+  /** Whole seconds until the window ends (at least 1): the `Retry-After` value. */
+  readonly resetSeconds: number;
+}
+
+export interface RateLimiter {
+  /** Counts one hit and answers the window's count. */
+  hit(bucket: string): Promise<WindowCount>;
+  /** Answers the window's count without counting. */
+  peek(bucket: string): Promise<WindowCount>;
+}
+
+function windowOf(clock: Clock): { minute: number; resetSeconds: number } {
+  const now = clock.nowMs();
+  const minute = Math.floor(now / MINUTE_MS);
+  const resetSeconds = Math.max(1, Math.ceil(((minute + 1) * MINUTE_MS - now) / 1000));
+  return { minute, resetSeconds };
+}
+
+export class MemoryRateLimiter implements RateLimiter {
+  readonly #clock: Clock;
+  #minute = -1;
+  #counts = new Map<string, number>();
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
+
+  #current(): { minute: number; resetSeconds: number } {
+    const window = windowOf(this.#clock);
+    if (window.minute !== this.#minute) {
+      this.#minute = window.minute;
+      this.#counts = new Map();
+    }
+    return window;
+  }
+
+  async hit(bucket: string): Promise<WindowCount> {
+    const window = this.#current();
+    const hits = (this.#counts.get(bucket) ?? 0) + 1;
+    this.#counts.set(bucket, hits);
+    return { hits, resetSeconds: window.resetSeconds };
+  }
+
+  async peek(bucket: string): Promise<WindowCount> {
+    const window = this.#current();
+    return { hits: this.#counts.get(bucket) ?? 0, resetSeconds: window.resetSeconds };
+  }
+}
+
+export class DatabaseRateLimiter implements RateLimiter {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  #prunedMinute = -1;
+
+  constructor(db: Db, clock: Clock) {
+    this.#db = db;
+    this.#clock = clock;
+  }
+
+  async hit(bucket: string): Promise<WindowCount> {
+    const window = windowOf(this.#clock);
+    if (window.minute !== this.#prunedMinute) {
+      // Once a minute per instance, forget windows that can no longer matter.
+      this.#prunedMinute = window.minute;
+      await deleteCountersBefore(this.#db, window.minute - 1);
+    }
+    const hits = await hitCounter(this.#db, bucket, window.minute);
+    return { hits, resetSeconds: window.resetSeconds };
+  }
+
+  async peek(bucket: string): Promise<WindowCount> {
+    const window = windowOf(this.#clock);
+    return { hits: await readCounter(this.#db, bucket, window.minute), resetSeconds: window.resetSeconds };
+  }
+}

@@ -1,0 +1,350 @@
+/**
+ * Operator actions on accounts: merchants, their API keys, domains, webhook secrets and
+ * processors. Used by the CLI (and the demo account at first start).
+ */
+import { insertApiKey } from '../../storage/api-key.repository.js';
+import type { Executor } from '../../storage/database.js';
+import {
+  findMerchantDomain,
+  insertDomain,
+  listMerchantDomains,
+  updateDomain,
+  upsertDomainProcessor,
+} from '../../storage/domain.repository.js';
+import type { DomainRow } from '../../storage/domain.table.js';
+import { isUniqueViolation } from '../../storage/errors.js';
+import { findMerchant, insertMerchant, updateMerchant } from '../../storage/merchant.repository.js';
+import { composeKey, type KeyAccess, keyHint } from '../domain/api-keys.js';
+import { DAY_MS, toStoredInstant } from '../domain/clock.js';
+import { isNeverVerifiable, normalizeHost } from '../domain/hosts.js';
+import type { Environment } from '../domain/payment.js';
+import { isKnownProcessor } from '../processors/registry.js';
+import type { Deps } from '../runtime/deps.js';
+import { sha256Hex } from '../runtime/hashing.js';
+
+/** A mistake in what the operator asked for; the CLI prints the message and exits non-zero. */
+export class OperatorError extends Error {
+  override name = 'OperatorError';
+}
+
+export interface CreatedKey {
+  key: string;
+  key_id: string;
+  environment: Environment;
+  access: KeyAccess;
+}
+
+export interface DomainView {
+  host: string;
+  verified: boolean;
+  hosted: boolean;
+  webhook_secret: string;
+  webhook_url: string | null;
+}
+
+export interface CreatedMerchant {
+  merchant_id: string;
+  hosted_domain: string;
+  keys: Array<{ key: string; environment: Environment; access: KeyAccess }>;
+  domains: Array<Omit<DomainView, 'webhook_url'>>;
+}
+
+export interface CreateMerchantInput {
+  name: string;
+  email?: string | undefined;
+  domains?: string[];
+  verifyDomains?: boolean;
+  verifyBusiness?: boolean;
+  unlimited?: boolean;
+}
+
+function slugOf(name: string): string {
+  const slug = name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 30)
+    .replace(/-+$/, '');
+  return slug === '' ? 'merchant' : slug;
+}
+
+function publicHostname(deps: Deps): string {
+  return new URL(deps.config.publicUrl).hostname;
+}
+
+function newWebhookSecret(deps: Deps): string {
+  return `whsec_${deps.ids.token(24)}`;
+}
+
+export function validHost(input: string): string {
+  const host = normalizeHost(input);
+  if (host === null) throw new OperatorError(`"${input}" is not a valid domain name`);
+  return host;
+}
+
+async function createKey(
+  deps: Deps,
+  db: Executor,
+  merchantId: string,
+  environment: Environment,
+  access: KeyAccess,
+  nowMs: number,
+): Promise<CreatedKey> {
+  const key = composeKey(environment, deps.ids.token(32));
+  const hint = keyHint(key);
+  const keyId = deps.ids.uuid(nowMs);
+  await insertApiKey(db, {
+    id: keyId,
+    merchant_id: merchantId,
+    environment,
+    access,
+    key_hash: sha256Hex(key),
+    key_prefix: hint.prefix,
+    key_last4: hint.last4,
+    created_at: toStoredInstant(nowMs),
+    revoked_at: null,
+  });
+  return { key, key_id: keyId, environment, access };
+}
+
+export async function createMerchant(deps: Deps, input: CreateMerchantInput): Promise<CreatedMerchant> {
+  const name = input.name.trim();
+  if (name === '' || name.length > 200) throw new OperatorError('--name must be 1 to 200 characters');
+  if (input.email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(input.email)) {
+    throw new OperatorError(`--email "${input.email}" is not an email address`);
+  }
+  const hosts = (input.domains ?? []).map(validHost);
+  if (input.verifyDomains) {
+    const local = hosts.find(isNeverVerifiable);
+    if (local !== undefined) throw new OperatorError(`${local} can never be verified (localhost and IP addresses)`);
+  }
+  const nowMs = deps.clock.nowMs();
+  const now = toStoredInstant(nowMs);
+  const merchantId = deps.ids.uuid(nowMs);
+  const hostedHost = `${slugOf(name)}-${sha256Hex(merchantId).slice(0, 6)}.${publicHostname(deps)}`;
+
+  try {
+    return await deps.db.transaction().execute(async (trx) => {
+      await insertMerchant(trx, {
+        id: merchantId,
+        name,
+        email: input.email ?? null,
+        business_verified: input.verifyBusiness ? 1 : 0,
+        unlimited: input.unlimited ? 1 : 0,
+        rate_limit_per_minute: null,
+        created_at: now,
+        updated_at: now,
+      });
+      const domains: CreatedMerchant['domains'] = [];
+      const hostedId = deps.ids.uuid(nowMs);
+      const hostedSecret = newWebhookSecret(deps);
+      await insertDomain(trx, domainRow(hostedId, merchantId, hostedHost, true, true, null, hostedSecret, now));
+      await upsertDomainProcessor(trx, { domain_id: hostedId, processor: 'sandbox', enabled: 1, config: null }, now);
+      domains.push({ host: hostedHost, verified: true, hosted: true, webhook_secret: hostedSecret });
+      for (const host of new Set(hosts)) {
+        const secret = newWebhookSecret(deps);
+        const verified = input.verifyDomains === true;
+        await insertDomain(trx, domainRow(deps.ids.uuid(nowMs), merchantId, host, false, verified, null, secret, now));
+        domains.push({ host, verified, hosted: false, webhook_secret: secret });
+      }
+      const key = await createKey(deps, trx, merchantId, 'test', 'full', nowMs);
+      return {
+        merchant_id: merchantId,
+        hosted_domain: hostedHost,
+        keys: [{ key: key.key, environment: key.environment, access: key.access }],
+        domains,
+      };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new OperatorError('one of the domains is already verified for another merchant');
+    throw error;
+  }
+}
+
+function domainRow(
+  id: string,
+  merchantId: string,
+  host: string,
+  hosted: boolean,
+  verified: boolean,
+  webhookUrl: string | null,
+  secret: string,
+  now: string,
+): DomainRow {
+  return {
+    id,
+    merchant_id: merchantId,
+    host,
+    hosted: hosted ? 1 : 0,
+    verified: verified ? 1 : 0,
+    webhook_url: webhookUrl,
+    webhook_secret: secret,
+    webhook_secret_next: null,
+    webhook_secret_next_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+async function requireMerchant(deps: Deps, merchantId: string) {
+  const merchant = await findMerchant(deps.db, merchantId);
+  if (merchant === undefined) throw new OperatorError(`no merchant with id ${merchantId}`);
+  return merchant;
+}
+
+export async function createApiKey(
+  deps: Deps,
+  input: { merchantId: string; environment: Environment; access: KeyAccess },
+): Promise<CreatedKey & { merchant_id: string }> {
+  await requireMerchant(deps, input.merchantId);
+  const key = await createKey(deps, deps.db, input.merchantId, input.environment, input.access, deps.clock.nowMs());
+  return { ...key, merchant_id: input.merchantId };
+}
+
+function checkWebhookUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new OperatorError(`--webhook-url "${url}" is not a URL`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new OperatorError('--webhook-url must be an http(s) URL');
+  }
+  return parsed.toString();
+}
+
+export async function addDomain(
+  deps: Deps,
+  input: { merchantId: string; host: string; verified: boolean; webhookUrl?: string | undefined },
+): Promise<DomainView & { merchant_id: string }> {
+  await requireMerchant(deps, input.merchantId);
+  const host = validHost(input.host);
+  if (input.verified && isNeverVerifiable(host)) {
+    throw new OperatorError(`${host} can never be verified (localhost and IP addresses)`);
+  }
+  const webhookUrl = input.webhookUrl === undefined ? null : checkWebhookUrl(input.webhookUrl);
+  const nowMs = deps.clock.nowMs();
+  const now = toStoredInstant(nowMs);
+  const existing = await findMerchantDomain(deps.db, input.merchantId, host);
+  try {
+    if (existing !== undefined) {
+      // Adding a domain again updates it: verification is granted, never silently taken away.
+      const verified = existing.verified === 1 || input.verified;
+      await updateDomain(deps.db, existing.id, {
+        verified: verified ? 1 : 0,
+        webhook_url: webhookUrl ?? existing.webhook_url,
+        updated_at: now,
+      });
+      return {
+        merchant_id: input.merchantId,
+        host,
+        verified,
+        hosted: existing.hosted === 1,
+        webhook_secret: existing.webhook_secret,
+        webhook_url: webhookUrl ?? existing.webhook_url,
+      };
+    }
+    const secret = newWebhookSecret(deps);
+    await insertDomain(
+      deps.db,
+      domainRow(deps.ids.uuid(nowMs), input.merchantId, host, false, input.verified, webhookUrl, secret, now),
+    );
+    return {
+      merchant_id: input.merchantId,
+      host,
+      verified: input.verified,
+      hosted: false,
+      webhook_secret: secret,
+      webhook_url: webhookUrl,
+    };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new OperatorError(`${host} is already verified for another merchant`);
+    throw error;
+  }
+}
+
+async function requireDomain(deps: Deps, merchantId: string, hostInput: string): Promise<DomainRow> {
+  await requireMerchant(deps, merchantId);
+  const host = validHost(hostInput);
+  const domain = await findMerchantDomain(deps.db, merchantId, host);
+  if (domain === undefined) throw new OperatorError(`merchant ${merchantId} has no domain ${host}`);
+  return domain;
+}
+
+/**
+ * Starts a webhook secret rotation: a new secret signs `X-Service-Signature-Next` for 24 hours,
+ * then replaces the current one. Rotating again during a rotation replaces the pending secret.
+ */
+export async function rotateWebhookSecret(
+  deps: Deps,
+  input: { merchantId: string; host: string },
+): Promise<{ webhook_secret: string; webhook_secret_next: string; next_active_at: string }> {
+  const domain = await requireDomain(deps, input.merchantId, input.host);
+  const nowMs = deps.clock.nowMs();
+  const next = newWebhookSecret(deps);
+  const activeAt = toStoredInstant(nowMs + DAY_MS);
+  await updateDomain(deps.db, domain.id, {
+    webhook_secret_next: next,
+    webhook_secret_next_at: activeAt,
+    updated_at: toStoredInstant(nowMs),
+  });
+  return { webhook_secret: domain.webhook_secret, webhook_secret_next: next, next_active_at: activeAt };
+}
+
+export async function verifyBusiness(
+  deps: Deps,
+  merchantId: string,
+): Promise<{ merchant_id: string; business_verified: true }> {
+  await requireMerchant(deps, merchantId);
+  await updateMerchant(deps.db, merchantId, {
+    business_verified: 1,
+    updated_at: toStoredInstant(deps.clock.nowMs()),
+  });
+  return { merchant_id: merchantId, business_verified: true };
+}
+
+/** The operator raises (or restores, with null) the per-minute request limit of one account. */
+export async function setRateLimit(
+  deps: Deps,
+  merchantId: string,
+  perMinute: number | null,
+): Promise<{ merchant_id: string; rate_limit_per_minute: number }> {
+  await requireMerchant(deps, merchantId);
+  await updateMerchant(deps.db, merchantId, {
+    rate_limit_per_minute: perMinute,
+    updated_at: toStoredInstant(deps.clock.nowMs()),
+  });
+  return { merchant_id: merchantId, rate_limit_per_minute: perMinute ?? deps.config.rateLimitPerMinute };
+}
+
+export async function setProcessorEnabled(
+  deps: Deps,
+  input: { merchantId: string; host: string; processor: string; enabled: boolean; config?: string | undefined },
+): Promise<{ merchant_id: string; host: string; processor: string; enabled: boolean }> {
+  if (!isKnownProcessor(input.processor)) throw new OperatorError(`unknown processor "${input.processor}"`);
+  let config: string | null = null;
+  if (input.config !== undefined) {
+    try {
+      config = JSON.stringify(JSON.parse(input.config));
+    } catch {
+      throw new OperatorError('--config must be JSON');
+    }
+  }
+  const domain = await requireDomain(deps, input.merchantId, input.host);
+  if (domain.hosted === 1 && input.processor === 'sandbox' && !input.enabled) {
+    throw new OperatorError('the hosted domain always offers the sandbox');
+  }
+  await upsertDomainProcessor(
+    deps.db,
+    { domain_id: domain.id, processor: input.processor, enabled: input.enabled ? 1 : 0, config },
+    toStoredInstant(deps.clock.nowMs()),
+  );
+  return { merchant_id: input.merchantId, host: domain.host, processor: input.processor, enabled: input.enabled };
+}
+
+export async function merchantDomains(deps: Deps, merchantId: string): Promise<DomainRow[]> {
+  return listMerchantDomains(deps.db, merchantId);
+}

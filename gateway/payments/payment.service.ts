@@ -1,0 +1,249 @@
+/**
+ * Creating and reading payments (spec "Payments"). Creation resolves the request's domain, checks
+ * what the domain may take, and writes the payment and its idempotency record in one transaction.
+ */
+import { listEnabledProcessors, listMerchantDomains } from '../../storage/domain.repository.js';
+import type { DomainRow } from '../../storage/domain.table.js';
+import { isUniqueViolation, violatedConstraint } from '../../storage/errors.js';
+import {
+  findPayment,
+  findPaymentForOrder,
+  insertPayment,
+  listPayments,
+  type PaymentScope,
+} from '../../storage/payment.repository.js';
+import type { NewPaymentRow } from '../../storage/payment.table.js';
+import { type CreatePaymentBody, createPaymentSchema, type ListPaymentsQuery } from '../api/schemas/payment.schema.js';
+import { parseOr422 } from '../api/schemas/validation.js';
+import type { Principal } from '../auth/authenticate.js';
+import { MINUTE_MS, toStoredInstant } from '../domain/clock.js';
+import {
+  type DomainSignals,
+  type MerchantDomain,
+  resolveLiveDomain,
+  resolveTestDomain,
+} from '../domain/domain-resolution.js';
+import { ApiError, validationFailed } from '../domain/errors.js';
+import { isUuid } from '../domain/ids.js';
+import { type Paginated, paginate } from '../domain/pagination.js';
+import { type Payment, type PaymentResponse, toPaymentResponse } from '../domain/payment.js';
+import type { Deps } from '../runtime/deps.js';
+import { runIdempotent, type StoredResponse } from './idempotency.js';
+
+/** A payment is payable for 20 minutes; after that it expires. */
+export const PAYMENT_TTL_MS = 20 * MINUTE_MS;
+
+export function scopeOf(principal: Principal): PaymentScope {
+  return { merchantId: principal.merchantId, environment: principal.environment };
+}
+
+function toMerchantDomain(row: DomainRow): MerchantDomain {
+  return { id: row.id, host: row.host, verified: row.verified === 1, hosted: row.hosted === 1 };
+}
+
+export interface CreatePaymentRequest {
+  readonly principal: Principal;
+  /** The JSON body as sent; validated inside the idempotent section, so a replay never re-validates. */
+  readonly body: unknown;
+  readonly origin: string | undefined;
+  readonly idempotencyKey: string | undefined;
+}
+
+export async function createPayment(
+  deps: Deps,
+  request: CreatePaymentRequest,
+): Promise<StoredResponse & { replayed: boolean }> {
+  const { principal } = request;
+  return runIdempotent(
+    deps,
+    { merchantId: principal.merchantId, environment: principal.environment, scope: 'payments.create' },
+    request.idempotencyKey,
+    request.body,
+    async (complete) => {
+      const body = parseOr422(createPaymentSchema, request.body);
+      const row = await preparePayment(deps, principal, body, request.origin);
+      const response = toPaymentResponse(rowAsPayment(row), deps.config.publicUrl);
+      try {
+        await deps.db.transaction().execute(async (trx) => {
+          await insertPayment(trx, row);
+          await complete(trx, { status: 201, body: response });
+        });
+      } catch (error) {
+        if (isUniqueViolation(error) && (violatedConstraint(error) ?? '').includes('active_order')) {
+          throw validationFailed(
+            {
+              order_id: [
+                'already has a pending, processing or completed payment; read it with GET /api/v1/orders/{order_id}/payment',
+              ],
+            },
+            `Order ${row.order_id} already has a payment in progress or paid.`,
+          );
+        }
+        throw error;
+      }
+      return { status: 201, body: response };
+    },
+  );
+}
+
+async function preparePayment(
+  deps: Deps,
+  principal: Principal,
+  body: CreatePaymentBody,
+  origin: string | undefined,
+): Promise<NewPaymentRow> {
+  if (body.amount > deps.config.maxPaymentAmount) {
+    throw new ApiError(
+      'amount_limit_exceeded',
+      `The amount is above the largest amount one payment may carry (${deps.config.maxPaymentAmount} AMD).`,
+      { details: { max_amount: deps.config.maxPaymentAmount } },
+    );
+  }
+  const domains = (await listMerchantDomains(deps.db, principal.merchantId)).map(toMerchantDomain);
+  const signals: DomainSignals = {
+    origin,
+    domainField: body.domain,
+    returnUrl: body.return_url,
+    docsOrigin: new URL(deps.config.publicUrl).origin,
+  };
+  const live = principal.environment === 'live';
+  const domain = live
+    ? resolveLiveDomain({
+        signals,
+        urls: { return_url: body.return_url, cancel_url: body.cancel_url, callback_url: body.callback_url },
+        domains,
+      })
+    : resolveTestDomain(signals, domains);
+
+  const enabled = await listEnabledProcessors(deps.db, domain.id);
+  if (domain.hosted && !enabled.includes('sandbox')) enabled.push('sandbox');
+  if (live) {
+    if (body.processor !== undefined && !enabled.includes(body.processor)) {
+      throw new ApiError(
+        'no_payment_method_configured',
+        `The processor ${body.processor} is not enabled for ${domain.host}.`,
+        { details: { domain: domain.host, enabled_processors: enabled } },
+      );
+    }
+    if (enabled.length === 0) {
+      throw new ApiError('no_payment_method_configured', `No processor is enabled for ${domain.host}.`, {
+        details: { domain: domain.host, enabled_processors: enabled },
+      });
+    }
+  }
+
+  const nowMs = deps.clock.nowMs();
+  const now = toStoredInstant(nowMs);
+  const id = deps.ids.uuid(nowMs);
+  return {
+    id,
+    merchant_id: principal.merchantId,
+    environment: principal.environment,
+    sandbox: !live || body.processor === 'sandbox' ? 1 : 0,
+    domain_id: domain.id,
+    order_id: body.order_id,
+    active_order_id: body.order_id,
+    amount: body.amount,
+    refunded_amount: 0,
+    currency: body.currency ?? 'AMD',
+    charge: null,
+    status: 'pending',
+    processor: body.processor ?? null,
+    redirect_mode: body.redirect_mode ?? 'hosted',
+    payment_flow: 'redirect',
+    qr_code: null,
+    rrn: null,
+    failure_code: null,
+    customer_id: body.customer_id ?? null,
+    customer_email: body.customer_email ?? null,
+    customer_name: body.customer_name ?? null,
+    description: body.description ?? null,
+    return_url: body.return_url,
+    cancel_url: body.cancel_url ?? null,
+    callback_url: body.callback_url ?? null,
+    checkout_token: deps.ids.token(24),
+    created_at: now,
+    updated_at: now,
+    expires_at: toStoredInstant(nowMs + PAYMENT_TTL_MS),
+    completed_at: null,
+    refunded_at: null,
+  };
+}
+
+function rowAsPayment(row: NewPaymentRow): Payment {
+  return {
+    uuid: row.id,
+    merchantId: row.merchant_id,
+    environment: row.environment,
+    sandbox: row.sandbox === 1,
+    domainId: row.domain_id,
+    orderId: row.order_id,
+    amount: Number(row.amount),
+    refundedAmount: Number(row.refunded_amount),
+    currency: row.currency,
+    charge: null,
+    status: row.status,
+    processor: row.processor ?? null,
+    redirectMode: row.redirect_mode,
+    paymentFlow: row.payment_flow,
+    qrCode: row.qr_code ?? null,
+    rrn: row.rrn ?? null,
+    failureCode: row.failure_code ?? null,
+    customerId: row.customer_id ?? null,
+    customerEmail: row.customer_email ?? null,
+    customerName: row.customer_name ?? null,
+    description: row.description ?? null,
+    returnUrl: row.return_url,
+    cancelUrl: row.cancel_url ?? null,
+    callbackUrl: row.callback_url ?? null,
+    checkoutToken: row.checkout_token,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    expiresAt: row.expires_at,
+    completedAt: row.completed_at ?? null,
+    refundedAt: row.refunded_at ?? null,
+  };
+}
+
+export async function getPayment(deps: Deps, principal: Principal, uuid: string): Promise<PaymentResponse> {
+  const payment = isUuid(uuid) ? await findPayment(deps.db, scopeOf(principal), uuid) : undefined;
+  if (payment === undefined) throw new ApiError('not_found', `No payment ${uuid} for this key.`);
+  return toPaymentResponse(payment, deps.config.publicUrl);
+}
+
+export async function getOrderPayment(deps: Deps, principal: Principal, orderId: string): Promise<PaymentResponse> {
+  const payment =
+    orderId.length > 0 && orderId.length <= 255
+      ? await findPaymentForOrder(deps.db, scopeOf(principal), orderId)
+      : undefined;
+  if (payment === undefined) throw new ApiError('order_not_found', `No payment for order ${orderId} with this key.`);
+  return toPaymentResponse(payment, deps.config.publicUrl);
+}
+
+const DAY = 24 * 60 * MINUTE_MS;
+
+export async function listPaymentsPage(
+  deps: Deps,
+  principal: Principal,
+  query: ListPaymentsQuery,
+  link: { path: string; query: ReadonlyArray<readonly [string, string]> },
+): Promise<Paginated<PaymentResponse>> {
+  const dayStart = (date: string): number => Date.parse(`${date}T00:00:00.000Z`);
+  const { payments, total } = await listPayments(
+    deps.db,
+    scopeOf(principal),
+    {
+      status: query.status,
+      processor: query.processor,
+      orderId: query.order_id,
+      createdFrom: query.from === undefined ? undefined : toStoredInstant(dayStart(query.from)),
+      createdBefore: query.to === undefined ? undefined : toStoredInstant(dayStart(query.to) + DAY),
+    },
+    { offset: (query.page - 1) * query.per_page, limit: query.per_page },
+  );
+  return paginate(
+    payments.map((p) => toPaymentResponse(p, deps.config.publicUrl)),
+    total,
+    { path: link.path, query: link.query, page: query.page, perPage: query.per_page },
+  );
+}

@@ -1,0 +1,105 @@
+/**
+ * Starts the gateway: opens the database, migrates it, loads the service secret, and serves HTTP.
+ * Tests call `startGateway` with their own clock and database; `gateway serve` calls it with the
+ * environment's configuration.
+ */
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Router } from '@koa/router';
+import type { Logger } from 'pino';
+import { type DatabaseHandle, openDatabase } from '../../storage/connect.js';
+import { migrateToLatest } from '../../storage/migrate.js';
+import { getOrCreateSetting } from '../../storage/service-setting.repository.js';
+import { createApp } from '../api/app.js';
+import type { GatewayState } from '../api/context.js';
+import type { AuthDeps } from '../auth/authenticate.js';
+import type { Config } from '../config.js';
+import { type Clock, ManualClock, toStoredInstant } from '../domain/clock.js';
+import type { IdGenerator } from '../domain/ids.js';
+import { DatabaseRateLimiter, MemoryRateLimiter, type RateLimiter } from '../limits/rate-limiter.js';
+import { createLogger } from './logger.js';
+import { randomIds, systemClock } from './system.js';
+
+export interface Gateway {
+  readonly deps: AuthDeps;
+  /** The service secret (from `GATEWAY_SECRET`, else generated once and kept in the database). */
+  readonly secret: string;
+  readonly server: Server;
+  /** `http://127.0.0.1:<port>` of the listening socket. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly config: Config;
+  readonly clock?: Clock;
+  readonly ids?: IdGenerator;
+  readonly logger?: Logger;
+  readonly database?: DatabaseHandle;
+  readonly routers?: ReadonlyArray<Router<GatewayState>>;
+  /** Use this limiter instead of the dialect's default. */
+  readonly limiter?: RateLimiter;
+}
+
+export interface OpenedServices {
+  readonly deps: AuthDeps;
+  readonly secret: string;
+  readonly database: DatabaseHandle;
+}
+
+/** Everything but the HTTP listener: used by the server and by the CLI. */
+export async function openServices(options: StartOptions): Promise<OpenedServices> {
+  const { config } = options;
+  const clock = options.clock ?? (config.manualClock ? new ManualClock(systemClock.nowMs()) : systemClock);
+  const ids = options.ids ?? randomIds;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const database = options.database ?? openDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(database.db);
+    const secret =
+      config.gatewaySecret ??
+      (await getOrCreateSetting(database.db, 'gateway_secret', ids.token(48), toStoredInstant(clock.nowMs())));
+    const limiter =
+      options.limiter ??
+      (database.dialect === 'postgres' ? new DatabaseRateLimiter(database.db, clock) : new MemoryRateLimiter(clock));
+    const deps: AuthDeps = { db: database.db, dialect: database.dialect, clock, ids, config, logger, limiter };
+    return { deps, secret, database };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+export async function startGateway(options: StartOptions): Promise<Gateway> {
+  const { deps, secret, database } = await openServices(options);
+  const app = createApp(deps, { routers: options.routers ?? [] });
+  const server = app.listen(options.config.port, options.config.host);
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 30_000;
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  return {
+    deps,
+    secret,
+    server,
+    url: `http://127.0.0.1:${port}`,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await database.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Opens the database named by `DATABASE_URL`: `sqlite:<path>` (the embedded default, WAL mode)
+ * or `postgres://...` (for several instances behind a load balancer). Both go through the same
+ * Kysely code.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database, DialectName } from './database.js';
+
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/gateway.sqlite';
+
+export interface DatabaseHandle {
+  readonly db: Kysely<Database>;
+  readonly dialect: DialectName;
+  close(): Promise<void>;
+}
+
+export function dialectOf(url: string): DialectName {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return 'postgres';
+  if (url.startsWith('sqlite:')) return 'sqlite';
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got ${redactUrl(url)})`);
+}
+
+/** The URL with any password replaced, for logs and error messages. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+function toSafeNumber(text: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`integer out of range: ${text}`);
+  return n;
+}
+
+export function openDatabase(url: string, options: { poolSize?: number } = {}): DatabaseHandle {
+  const dialect = dialectOf(url);
+  if (dialect === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      // Counts and amounts arrive as int8/numeric; they always fit a safe JS integer.
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === INT8_OID || oid === NUMERIC_OID
+            ? toSafeNumber
+            : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+      },
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect, close: () => db.destroy() };
+  }
+  const path = url.slice('sqlite:'.length);
+  if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SQLite(path === '' ? ':memory:' : path);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect, close: () => db.destroy() };
+}

@@ -1,0 +1,31 @@
+/**
+ * Every table of the gateway, as Kysely sees it. One file per table describes its columns
+ * (`*.table.ts`); repositories (`*.repository.ts`) take `db` or a transaction as first argument so
+ * services compose them inside one transaction. Timestamps are ISO 8601 UTC text with
+ * milliseconds (they sort as text on both databases); booleans are integers 0/1.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import type { ApiKeyTable } from './api-key.table.js';
+import type { DomainProcessorTable, DomainTable } from './domain.table.js';
+import type { IdempotencyKeyTable } from './idempotency-key.table.js';
+import type { MerchantTable } from './merchant.table.js';
+import type { PaymentTable } from './payment.table.js';
+import type { RateLimitCounterTable } from './rate-limit.table.js';
+import type { ServiceSettingTable } from './service-setting.table.js';
+
+export interface Database {
+  merchants: MerchantTable;
+  api_keys: ApiKeyTable;
+  domains: DomainTable;
+  domain_processors: DomainProcessorTable;
+  payments: PaymentTable;
+  idempotency_keys: IdempotencyKeyTable;
+  rate_limit_counters: RateLimitCounterTable;
+  service_settings: ServiceSettingTable;
+}
+
+export type Db = Kysely<Database>;
+/** A connection or an open transaction: what every repository function takes first. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+export type DialectName = 'sqlite' | 'postgres';

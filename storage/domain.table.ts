@@ -1,0 +1,31 @@
+import type { Insertable, Selectable } from 'kysely';
+
+export interface DomainTable {
+  id: string;
+  merchant_id: string;
+  host: string;
+  /** The account's hosted domain: one per merchant, verified by construction, always offers the sandbox. */
+  hosted: number;
+  verified: number;
+  webhook_url: string | null;
+  webhook_secret: string;
+  /** The secret a rotation introduces; it replaces `webhook_secret` at `webhook_secret_next_at`. */
+  webhook_secret_next: string | null;
+  webhook_secret_next_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DomainProcessorTable {
+  domain_id: string;
+  processor: string;
+  enabled: number;
+  /** Processor settings as JSON text (merchant ids, terminal ids); null when the processor needs none. */
+  config: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type DomainRow = Selectable<DomainTable>;
+export type NewDomainRow = Insertable<DomainTable>;
+export type DomainProcessorRow = Selectable<DomainProcessorTable>;

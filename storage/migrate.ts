@@ -1,0 +1,27 @@
+/**
+ * Runs the migrations in `storage/migrations/` in order. Called at start and by `gateway migrate`;
+ * Kysely's migrator takes a lock, so several instances starting together migrate once.
+ */
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import * as core from './migrations/0001-core.js';
+
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-core': core,
+};
+
+const provider: MigrationProvider = {
+  getMigrations: async () => MIGRATIONS,
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`migration ${failed ?? '(unknown)'} failed: ${String((error as Error).message ?? error)}`, {
+      cause: error,
+    });
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,123 @@
+import type { Environment, Payment, PaymentStatus } from '../gateway/domain/payment.js';
+import type { Executor } from './database.js';
+import type { NewPaymentRow, PaymentRow } from './payment.table.js';
+
+export function rowToPayment(row: PaymentRow): Payment {
+  return {
+    uuid: row.id,
+    merchantId: row.merchant_id,
+    environment: row.environment,
+    sandbox: row.sandbox === 1,
+    domainId: row.domain_id,
+    orderId: row.order_id,
+    amount: Number(row.amount),
+    refundedAmount: Number(row.refunded_amount),
+    currency: row.currency,
+    charge: row.charge === null ? null : (JSON.parse(row.charge) as Record<string, unknown>),
+    status: row.status,
+    processor: row.processor,
+    redirectMode: row.redirect_mode,
+    paymentFlow: row.payment_flow,
+    qrCode: row.qr_code,
+    rrn: row.rrn,
+    failureCode: row.failure_code,
+    customerId: row.customer_id,
+    customerEmail: row.customer_email,
+    customerName: row.customer_name,
+    description: row.description,
+    returnUrl: row.return_url,
+    cancelUrl: row.cancel_url,
+    callbackUrl: row.callback_url,
+    checkoutToken: row.checkout_token,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    expiresAt: row.expires_at,
+    completedAt: row.completed_at,
+    refundedAt: row.refunded_at,
+  };
+}
+
+export async function insertPayment(db: Executor, row: NewPaymentRow): Promise<void> {
+  await db.insertInto('payments').values(row).execute();
+}
+
+/** Records are always read within one merchant and one environment: nothing else is visible. */
+export interface PaymentScope {
+  readonly merchantId: string;
+  readonly environment: Environment;
+  /** Connect tokens see only the payments of their own domain. */
+  readonly domainId?: string;
+}
+
+export async function findPayment(db: Executor, scope: PaymentScope, id: string): Promise<Payment | undefined> {
+  let query = db
+    .selectFrom('payments')
+    .selectAll()
+    .where('id', '=', id)
+    .where('merchant_id', '=', scope.merchantId)
+    .where('environment', '=', scope.environment);
+  if (scope.domainId !== undefined) query = query.where('domain_id', '=', scope.domainId);
+  const row = await query.executeTakeFirst();
+  return row === undefined ? undefined : rowToPayment(row);
+}
+
+/**
+ * The payment of an order: the completed or refunded one if any, else the newest attempt.
+ */
+export async function findPaymentForOrder(
+  db: Executor,
+  scope: PaymentScope,
+  orderId: string,
+): Promise<Payment | undefined> {
+  let query = db
+    .selectFrom('payments')
+    .selectAll()
+    .where('merchant_id', '=', scope.merchantId)
+    .where('environment', '=', scope.environment)
+    .where('order_id', '=', orderId);
+  if (scope.domainId !== undefined) query = query.where('domain_id', '=', scope.domainId);
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(50).execute();
+  const paid = rows.find((r) => r.status === 'completed' || r.status === 'refunded');
+  const row = paid ?? rows[0];
+  return row === undefined ? undefined : rowToPayment(row);
+}
+
+export interface PaymentListFilter {
+  readonly status?: PaymentStatus;
+  readonly processor?: string;
+  readonly orderId?: string;
+  /** Inclusive lower bound of `created_at`, stored form. */
+  readonly createdFrom?: string;
+  /** Exclusive upper bound of `created_at`, stored form. */
+  readonly createdBefore?: string;
+}
+
+export async function listPayments(
+  db: Executor,
+  scope: PaymentScope,
+  filter: PaymentListFilter,
+  page: { offset: number; limit: number },
+): Promise<{ payments: Payment[]; total: number }> {
+  let base = db
+    .selectFrom('payments')
+    .where('merchant_id', '=', scope.merchantId)
+    .where('environment', '=', scope.environment);
+  if (scope.domainId !== undefined) base = base.where('domain_id', '=', scope.domainId);
+  if (filter.status !== undefined) base = base.where('status', '=', filter.status);
+  if (filter.processor !== undefined) base = base.where('processor', '=', filter.processor);
+  if (filter.orderId !== undefined) base = base.where('order_id', '=', filter.orderId);
+  if (filter.createdFrom !== undefined) base = base.where('created_at', '>=', filter.createdFrom);
+  if (filter.createdBefore !== undefined) base = base.where('created_at', '<', filter.createdBefore);
+
+  const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const total = Number(counted.total);
+  if (total === 0 || page.offset >= total) return { payments: [], total };
+  const rows = await base
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return { payments: rows.map(rowToPayment), total };
+}

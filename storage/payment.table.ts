@@ -1,0 +1,43 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { PaymentStatus } from '../gateway/domain/payment.js';
+
+export interface PaymentTable {
+  id: string;
+  merchant_id: string;
+  environment: 'live' | 'test';
+  sandbox: number;
+  domain_id: string;
+  order_id: string;
+  /**
+   * Equal to `order_id` while the payment holds its order (pending, processing, completed,
+   * refunded), null otherwise. A unique index on it keeps an order from having two such payments.
+   */
+  active_order_id: string | null;
+  amount: number;
+  refunded_amount: number;
+  currency: string;
+  charge: string | null;
+  status: PaymentStatus;
+  processor: string | null;
+  redirect_mode: 'hosted' | 'direct';
+  payment_flow: 'redirect' | 'qr';
+  qr_code: string | null;
+  rrn: string | null;
+  failure_code: string | null;
+  customer_id: string | null;
+  customer_email: string | null;
+  customer_name: string | null;
+  description: string | null;
+  return_url: string;
+  cancel_url: string | null;
+  callback_url: string | null;
+  checkout_token: string;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+  completed_at: string | null;
+  refunded_at: string | null;
+}
+
+export type PaymentRow = Selectable<PaymentTable>;
+export type NewPaymentRow = Insertable<PaymentTable>;

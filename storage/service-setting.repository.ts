@@ -1,0 +1,19 @@
+import type { Executor } from './database.js';
+
+/**
+ * Reads a setting, creating it with `initial` when absent. Race-safe: when several instances
+ * start together, the first insert wins and every instance reads the same value back.
+ */
+export async function getOrCreateSetting(db: Executor, name: string, initial: string, now: string): Promise<string> {
+  await db
+    .insertInto('service_settings')
+    .values({ name, value: initial, created_at: now })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const row = await db
+    .selectFrom('service_settings')
+    .select('value')
+    .where('name', '=', name)
+    .executeTakeFirstOrThrow();
+  return row.value;
+}

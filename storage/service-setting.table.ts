@@ -1,0 +1,5 @@
+export interface ServiceSettingTable {
+  name: string;
+  value: string;
+  created_at: string;
+}

@@ -1,0 +1,154 @@
+/**
+ * Starts a real gateway (HTTP server on 127.0.0.1, real database of the chosen dialect, manual
+ * clock) for API tests, with helpers to set up accounts and to call the API.
+ */
+import type { Router } from '@koa/router';
+import type { GatewayState } from '../../gateway/api/context.js';
+import { type Config, loadConfig } from '../../gateway/config.js';
+import { ManualClock } from '../../gateway/domain/clock.js';
+import type { RateLimiter } from '../../gateway/limits/rate-limiter.js';
+import {
+  addDomain,
+  type CreateMerchantInput,
+  createApiKey,
+  createMerchant,
+  setProcessorEnabled,
+} from '../../gateway/merchants/merchant.service.js';
+import { createLogger } from '../../gateway/runtime/logger.js';
+import { type Gateway, startGateway } from '../../gateway/runtime/start.js';
+import type { DialectName } from '../../storage/database.js';
+import { freshDatabase, type TestDatabase } from './databases.js';
+
+/** 2026-11-21T10:00:30Z: half a minute into a rate-limit window. */
+export const TEST_START_MS = Date.UTC(2026, 10, 21, 10, 0, 30);
+export const PUBLIC_URL = 'http://gateway.test';
+
+export interface ApiResponse<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface CallOptions {
+  key?: string;
+  body?: unknown;
+  /** Sent as is, instead of JSON-encoding `body`. */
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface TestMerchant {
+  merchantId: string;
+  hostedDomain: string;
+  testKey: string;
+}
+
+export interface TestGateway {
+  readonly dialect: DialectName;
+  readonly gateway: Gateway;
+  readonly clock: ManualClock;
+  readonly url: string;
+  call<T = Record<string, unknown>>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>;
+  merchant(input?: Partial<CreateMerchantInput>): Promise<TestMerchant>;
+  key(merchantId: string, environment: 'live' | 'test', access?: 'full' | 'payments'): Promise<string>;
+  /** A verified business with a verified domain `host` that has the sandbox enabled, and a live key. */
+  liveMerchant(host: string, access?: 'full' | 'payments'): Promise<TestMerchant & { liveKey: string }>;
+  close(): Promise<void>;
+}
+
+export interface TestGatewayOptions {
+  env?: Record<string, string>;
+  routers?: ReadonlyArray<Router<GatewayState>>;
+  limiter?: RateLimiter;
+  /** Reuse an existing database (e.g. to run two instances on one PostgreSQL). */
+  databaseUrl?: string;
+}
+
+export async function startTestGateway(dialect: DialectName, options: TestGatewayOptions = {}): Promise<TestGateway> {
+  let database: TestDatabase | undefined;
+  let databaseUrl = options.databaseUrl;
+  if (databaseUrl === undefined) {
+    database = await freshDatabase(dialect);
+    databaseUrl = database.url;
+  }
+  const config: Config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PUBLIC_URL,
+    DATABASE_URL: databaseUrl,
+    GATEWAY_SECRET: 'test-secret-test-secret-test-secret-0123',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const clock = new ManualClock(TEST_START_MS);
+  const gateway = await startGateway({
+    config,
+    clock,
+    logger: createLogger('silent'),
+    routers: options.routers ?? [],
+    ...(options.limiter ? { limiter: options.limiter } : {}),
+  });
+  const deps = gateway.deps;
+
+  const call = async <T>(method: string, path: string, opts: CallOptions = {}): Promise<ApiResponse<T>> => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.key !== undefined) headers['X-Service-Key'] = opts.key;
+    let body: string | Buffer | undefined;
+    if (opts.rawBody !== undefined) body = opts.rawBody;
+    else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    const response = await fetch(`${gateway.url}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text === '' ? null : JSON.parse(text);
+    } catch {
+      parsed = null;
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  };
+
+  const merchant = async (input: Partial<CreateMerchantInput> = {}): Promise<TestMerchant> => {
+    const created = await createMerchant(deps, { name: 'Test Shop', ...input });
+    return {
+      merchantId: created.merchant_id,
+      hostedDomain: created.hosted_domain,
+      testKey: created.keys[0]?.key ?? '',
+    };
+  };
+
+  const key = async (merchantId: string, environment: 'live' | 'test', access: 'full' | 'payments' = 'full') =>
+    (await createApiKey(deps, { merchantId, environment, access })).key;
+
+  return {
+    dialect,
+    gateway,
+    clock,
+    url: gateway.url,
+    call,
+    merchant,
+    key,
+    async liveMerchant(host, access = 'full') {
+      const m = await merchant({ verifyBusiness: true });
+      await addDomain(deps, { merchantId: m.merchantId, host, verified: true });
+      await setProcessorEnabled(deps, { merchantId: m.merchantId, host, processor: 'sandbox', enabled: true });
+      return { ...m, liveKey: await key(m.merchantId, 'live', access) };
+    },
+    async close() {
+      await gateway.close();
+      await database?.drop();
+    },
+  };
+}
+
+export function paymentBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    amount: 5000,
+    order_id: `order-${Math.random().toString(36).slice(2)}`,
+    return_url: 'http://localhost:3000/done',
+    ...overrides,
+  };
+}
