@@ -52,6 +52,10 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
             : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
       },
     });
+    // An idle connection the server drops (restart, failover, admin termination) is re-emitted
+    // as a pool 'error'; unhandled, that would crash the process. The pool discards that
+    // connection and opens a new one when next needed, so there is nothing else to do.
+    pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect, close: () => db.destroy() };
   }

@@ -1,0 +1,251 @@
+/**
+ * `bin/gateway` as an operator runs it: a real process, a real database of each dialect, and the
+ * `--json` shapes that other tools rely on.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../storage/connect.js';
+import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';
+
+const run = promisify(execFile);
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function gateway(databaseUrl: string, ...args: string[]): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await run('node', ['bin/gateway', ...args], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://pay.example.am', LOG_LEVEL: 'silent' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+async function json<T = Record<string, unknown>>(databaseUrl: string, ...args: string[]): Promise<T> {
+  const result = await gateway(databaseUrl, ...args, '--json');
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as T;
+}
+
+describe.each(DIALECTS)('bin/gateway on %s', (dialect) => {
+  let database: TestDatabase;
+  let url: string;
+
+  beforeAll(async () => {
+    database = await freshDatabase(dialect);
+    url = database.url;
+  });
+  afterAll(async () => database?.drop());
+
+  it('migrates, and migrating again applies nothing', async () => {
+    expect(await json(url, 'migrate')).toEqual({ migrations_applied: ['0001-core'] });
+    expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });
+  });
+
+  it('creates a merchant with a hosted domain, a test key and its domains, printing the contract shape', async () => {
+    const created = await json<{
+      merchant_id: string;
+      hosted_domain: string;
+      keys: Array<{ key: string; environment: string; access: string }>;
+      domains: Array<{ host: string; verified: boolean; hosted: boolean; webhook_secret: string }>;
+    }>(
+      url,
+      'merchant',
+      'create',
+      '--name',
+      'Ararat Books',
+      '--email',
+      'owner@ararat.am',
+      '--domain',
+      'ararat.am',
+      '--domain',
+      'books.am',
+      '--verify-domains',
+    );
+    expect(Object.keys(created)).toEqual(['merchant_id', 'hosted_domain', 'keys', 'domains']);
+    expect(created.hosted_domain).toMatch(/^ararat-books-[0-9a-f]{6}\.pay\.example\.am$/);
+    expect(created.keys).toHaveLength(1);
+    expect(Object.keys(created.keys[0] ?? {})).toEqual(['key', 'environment', 'access']);
+    expect(created.keys[0]).toMatchObject({ environment: 'test', access: 'full' });
+    expect(created.keys[0]?.key).toMatch(/^sk_test_[A-Za-z0-9_-]{43}$/);
+    expect(created.domains.map((d) => [d.host, d.verified, d.hosted])).toEqual([
+      [created.hosted_domain, true, true],
+      ['ararat.am', true, false],
+      ['books.am', true, false],
+    ]);
+    for (const domain of created.domains) {
+      expect(Object.keys(domain)).toEqual(['host', 'verified', 'hosted', 'webhook_secret']);
+      expect(domain.webhook_secret).toMatch(/^whsec_[A-Za-z0-9_-]{32}$/);
+    }
+
+    // The key is stored only as a hash.
+    const handle = openDatabase(url);
+    try {
+      const rows = await handle.db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('merchant_id', '=', created.merchant_id)
+        .execute();
+      expect(rows).toHaveLength(1);
+      const stored = JSON.stringify(rows);
+      expect(stored).not.toContain(created.keys[0]?.key);
+      expect(rows[0]?.key_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(rows[0]?.key_last4).toBe(created.keys[0]?.key.slice(-4));
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('creates keys, adds domains, rotates secrets, verifies the business and enables processors', async () => {
+    const { merchant_id } = await json<{ merchant_id: string }>(url, 'merchant', 'create', '--name', 'Garni Tea');
+
+    const key = await json(
+      url,
+      'key',
+      'create',
+      '--merchant',
+      merchant_id,
+      '--environment',
+      'live',
+      '--access',
+      'payments',
+    );
+    expect(key).toMatchObject({ environment: 'live', access: 'payments', merchant_id });
+    expect(key.key).toMatch(/^sk_live_[A-Za-z0-9_-]{43}$/);
+
+    const domain = await json(
+      url,
+      'domain',
+      'add',
+      '--merchant',
+      merchant_id,
+      '--host',
+      'Garni.AM',
+      '--webhook-url',
+      'https://garni.am/hooks',
+    );
+    expect(domain).toMatchObject({
+      host: 'garni.am',
+      verified: false,
+      hosted: false,
+      webhook_url: 'https://garni.am/hooks',
+    });
+
+    const verified = await json(url, 'domain', 'add', '--merchant', merchant_id, '--host', 'garni.am', '--verified');
+    expect(verified).toMatchObject({ host: 'garni.am', verified: true, webhook_secret: domain.webhook_secret });
+
+    const rotated = await json(url, 'domain', 'rotate-secret', '--merchant', merchant_id, '--host', 'garni.am');
+    expect(Object.keys(rotated)).toEqual(['webhook_secret', 'webhook_secret_next']);
+    expect(rotated.webhook_secret).toBe(domain.webhook_secret);
+    expect(rotated.webhook_secret_next).toMatch(/^whsec_/);
+    expect(rotated.webhook_secret_next).not.toBe(domain.webhook_secret);
+
+    expect(await json(url, 'business', 'verify', '--merchant', merchant_id)).toEqual({
+      merchant_id,
+      business_verified: true,
+    });
+
+    expect(
+      await json(url, 'processor', 'enable', '--merchant', merchant_id, '--host', 'garni.am', '--processor', 'sandbox'),
+    ).toEqual({ merchant_id, host: 'garni.am', processor: 'sandbox', enabled: true });
+
+    expect(await json(url, 'merchant', 'rate-limit', '--merchant', merchant_id, '--per-minute', '5000')).toEqual({
+      merchant_id,
+      rate_limit_per_minute: 5000,
+    });
+    expect(await json(url, 'merchant', 'rate-limit', '--merchant', merchant_id, '--default')).toEqual({
+      merchant_id,
+      rate_limit_per_minute: 60,
+    });
+  });
+
+  it('refuses what cannot be done, with exit code 1 and a reason', async () => {
+    const missing = await gateway(url, 'business', 'verify', '--merchant', 'no-such-merchant');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no merchant with id no-such-merchant');
+
+    const { merchant_id } = await json<{ merchant_id: string }>(url, 'merchant', 'create', '--name', 'Local Dev');
+    const localhost = await gateway(
+      url,
+      'domain',
+      'add',
+      '--merchant',
+      merchant_id,
+      '--host',
+      'localhost',
+      '--verified',
+    );
+    expect(localhost.code).toBe(1);
+    expect(localhost.stderr).toContain('can never be verified');
+
+    const unknownProcessor = await gateway(
+      url,
+      'processor',
+      'enable',
+      '--merchant',
+      merchant_id,
+      '--host',
+      'x.am',
+      '--processor',
+      'nope',
+      '--json',
+    );
+    expect(unknownProcessor.code).toBe(1);
+    expect(JSON.parse(unknownProcessor.stderr)).toEqual({ error: 'unknown processor "nope"' });
+  });
+
+  it('keeps a verified host to one merchant', async () => {
+    await json(url, 'merchant', 'create', '--name', 'First', '--domain', 'owned.am', '--verify-domains');
+    const second = await gateway(
+      url,
+      'merchant',
+      'create',
+      '--name',
+      'Second',
+      '--domain',
+      'owned.am',
+      '--verify-domains',
+    );
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain('already verified for another merchant');
+  });
+});
+
+describe('bin/gateway command line errors', () => {
+  const url = 'sqlite::memory:';
+
+  it.each([
+    [['merchant', 'create'], '--name is required'],
+    [
+      ['key', 'create', '--merchant', 'm', '--environment', 'prod', '--access', 'full'],
+      '--environment must be one of live, test',
+    ],
+    [
+      ['key', 'create', '--merchant', 'm', '--environment', 'live', '--access', 'admin'],
+      '--access must be one of full, payments',
+    ],
+    [['domain', 'add', '--merchant', 'm'], '--host is required'],
+    [['merchant', 'rate-limit', '--merchant', 'm', '--per-minute', 'lots'], '--per-minute must be a whole number'],
+    [['launch', 'rockets'], 'unknown command "launch rockets"'],
+    [['merchant', 'create', '--nmae', 'x'], "Unknown option '--nmae'"],
+  ])('gateway %j exits 2 with a usage message', async (args, message) => {
+    const result = await gateway(url, ...args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toContain('Usage: gateway');
+  });
+
+  it('prints the usage with --help and exits 0', async () => {
+    const result = await gateway(url, '--help');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('merchant create --name N');
+  });
+});
