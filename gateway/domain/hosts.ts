@@ -13,7 +13,7 @@ export function isIpLiteral(host: string): boolean {
 /** Normalises a bare host name; answers null when it is not a usable DNS name. */
 export function normalizeHost(input: string): string | null {
   const trimmed = input.trim().toLowerCase().replace(/\.$/, '');
-  if (trimmed === '' || trimmed.length > 253 || /[/?#@:\s\\]/.test(trimmed)) return null;
+  if (trimmed === '' || trimmed.length > 253 || /[/?#@:\s\\\u0000-\u001f\u007f]/.test(trimmed)) return null;
   let host: string;
   try {
     host = new URL(`http://${trimmed}`).hostname;

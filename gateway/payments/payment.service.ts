@@ -13,6 +13,7 @@ import {
   type PaymentScope,
 } from '../../storage/payment.repository.js';
 import type { NewPaymentRow } from '../../storage/payment.table.js';
+import { CONTROL_CHARS } from '../api/schemas/fields.js';
 import { type CreatePaymentBody, createPaymentSchema, type ListPaymentsQuery } from '../api/schemas/payment.schema.js';
 import { parseOr422 } from '../api/schemas/validation.js';
 import type { Principal } from '../auth/authenticate.js';
@@ -213,7 +214,8 @@ export async function getPayment(deps: Deps, principal: Principal, uuid: string)
 
 export async function getOrderPayment(deps: Deps, principal: Principal, orderId: string): Promise<PaymentResponse> {
   const payment =
-    orderId.length > 0 && orderId.length <= 255
+    // No order id is empty, longer than 255 or holds control characters (creation refuses them).
+    orderId.length > 0 && orderId.length <= 255 && !CONTROL_CHARS.test(orderId)
       ? await findPaymentForOrder(deps.db, scopeOf(principal), orderId)
       : undefined;
   if (payment === undefined) throw new ApiError('order_not_found', `No payment for order ${orderId} with this key.`);
@@ -221,6 +223,8 @@ export async function getOrderPayment(deps: Deps, principal: Principal, orderId:
 }
 
 const DAY = 24 * 60 * MINUTE_MS;
+/** 9999-12-31T23:59:59.999Z: later instants have no four-digit-year stored form to compare with. */
+const LAST_STORED_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 export async function listPaymentsPage(
   deps: Deps,
@@ -237,7 +241,11 @@ export async function listPaymentsPage(
       processor: query.processor,
       orderId: query.order_id,
       createdFrom: query.from === undefined ? undefined : toStoredInstant(dayStart(query.from)),
-      createdBefore: query.to === undefined ? undefined : toStoredInstant(dayStart(query.to) + DAY),
+      // `to=9999-12-31` ends after the last storable instant: it bounds nothing.
+      createdBefore:
+        query.to === undefined || dayStart(query.to) + DAY > LAST_STORED_MS
+          ? undefined
+          : toStoredInstant(dayStart(query.to) + DAY),
     },
     { offset: (query.page - 1) * query.per_page, limit: query.per_page },
   );

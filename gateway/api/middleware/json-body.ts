@@ -4,8 +4,25 @@
  * An empty body reads as `{}` so that missing fields are reported field by field.
  */
 import type { Next } from 'koa';
-import { ApiError } from '../../domain/errors.js';
+import { ApiError, validationFailed } from '../../domain/errors.js';
 import type { GatewayContext } from '../context.js';
+
+/**
+ * Deepest nesting of arrays and objects a body may have. API bodies are flat; a deeper body is
+ * refused before anything walks it recursively (hashing it for `Idempotency-Key` would overflow).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether `value` nests arrays/objects more than `max` levels deep (iterative: no recursion). */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    if (item.value === null || typeof item.value !== 'object') continue;
+    if (item.depth >= max) return true;
+    for (const child of Object.values(item.value)) pending.push({ value: child, depth: item.depth + 1 });
+  }
+  return false;
+}
 
 declare module 'koa' {
   interface Request {
@@ -63,6 +80,9 @@ export function jsonBody(limit: number) {
       ctx.request.body = JSON.parse(text) as unknown;
     } catch (error) {
       throw new ApiError('invalid_json', `The body is not valid JSON: ${(error as Error).message}`);
+    }
+    if (nestsDeeperThan(ctx.request.body, MAX_JSON_DEPTH)) {
+      throw validationFailed({ body: [`must not nest arrays or objects more than ${MAX_JSON_DEPTH} levels deep`] });
     }
     return next();
   };

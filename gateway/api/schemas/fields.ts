@@ -4,7 +4,10 @@
 import { z } from 'zod';
 import { hostOfUrl, normalizeHost } from '../../domain/hosts.js';
 
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+/** C0 controls and DEL: never part of an identifier or URL (PostgreSQL text cannot even hold NUL). */
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+/** A UTF-16 surrogate without its pair: not Unicode text, and stored as U+FFFD by both databases. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function typeMessage(expected: string) {
   return (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : `must be ${expected}`);
@@ -16,7 +19,8 @@ export function text(max: number) {
     .string({ error: typeMessage('a string') })
     .min(1, { error: 'must not be empty' })
     .max(max, { error: `must be at most ${max} characters` })
-    .refine((s) => !CONTROL_CHARS.test(s), { error: 'must not contain control characters' });
+    .refine((s) => !CONTROL_CHARS.test(s), { error: 'must not contain control characters' })
+    .refine((s) => !LONE_SURROGATE.test(s), { error: 'must be valid Unicode text' });
 }
 
 /** An absolute http(s) URL of at most 2048 characters. */
@@ -24,7 +28,7 @@ export function httpUrl() {
   return z
     .string({ error: typeMessage('a URL string') })
     .max(2048, { error: 'must be at most 2048 characters' })
-    .refine((s) => hostOfUrl(s) !== null, { error: 'must be an absolute http or https URL' });
+    .refine((s) => !CONTROL_CHARS.test(s) && hostOfUrl(s) !== null, { error: 'must be an absolute http or https URL' });
 }
 
 /** A whole number of AMD, at least 1. */

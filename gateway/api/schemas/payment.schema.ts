@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { PAYMENT_STATUSES } from '../../domain/payment.js';
 import { isKnownProcessor } from '../../processors/registry.js';
-import { hostName, httpUrl, optional, text, wholeAmd } from './fields.js';
+import { CONTROL_CHARS, hostName, httpUrl, optional, text, wholeAmd } from './fields.js';
 
 export const SUPPORTED_CURRENCIES = ['AMD'] as const;
 
@@ -37,7 +37,8 @@ export const createPaymentSchema = z
         z
           .string({ error: 'must be an email address' })
           .max(254, { error: 'must be at most 254 characters' })
-          .regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { error: 'must be an email address' }),
+          .regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { error: 'must be an email address' })
+          .refine((s) => !CONTROL_CHARS.test(s), { error: 'must be an email address' }),
       ),
       customer_name: optional(text(255)),
       customer_id: optional(
@@ -85,11 +86,13 @@ export const listPaymentsSchema = z
       .string()
       .min(1, { error: 'must not be empty' })
       .max(50, { error: 'must be at most 50 characters' })
+      .refine((s) => !CONTROL_CHARS.test(s), { error: 'must not contain control characters' })
       .optional(),
     order_id: z
       .string()
       .min(1, { error: 'must not be empty' })
       .max(255, { error: 'must be at most 255 characters' })
+      .refine((s) => !CONTROL_CHARS.test(s), { error: 'must not contain control characters' })
       .optional(),
     from: calendarDate().optional(),
     to: calendarDate().optional(),
