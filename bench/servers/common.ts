@@ -1,0 +1,47 @@
+/**
+ * Shared by the benchmark's server processes: announce readiness to the orchestrator (one JSON
+ * line on stdout), and stop on SIGTERM/SIGINT or when the orchestrator goes away (IPC channel
+ * closed), so no server outlives a benchmark run.
+ */
+import type { Server } from 'node:http';
+
+/** The same socket settings the gateway uses (gateway/runtime/start.ts). */
+export function tuneServer(server: Server): void {
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 30_000;
+}
+
+/** Prints `{"bench_ready":true,...}` as one line; the orchestrator waits for it. */
+export function announceReady(fields: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify({ bench_ready: true, pid: process.pid, ...fields })}\n`);
+}
+
+/** Runs `close` once on SIGTERM, SIGINT or loss of the orchestrator, then exits. */
+export function stopOnSignal(close: () => Promise<void>): void {
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    // Never hang: a server that cannot close within 3 s exits anyway.
+    setTimeout(() => process.exit(1), 3_000).unref();
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`close failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  process.once('disconnect', stop);
+}
+
+/** Serves until stopped; used by the baselines. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}
