@@ -22,6 +22,18 @@ export async function findActiveKeyByHash(db: Executor, keyHash: string): Promis
     .executeTakeFirst();
 }
 
+/** Revokes a key of the merchant; answers false when it has no such active key. */
+export async function revokeKey(db: Executor, merchantId: string, keyId: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('id', '=', keyId)
+    .where('merchant_id', '=', merchantId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 export async function listMerchantKeys(db: Executor, merchantId: string): Promise<ApiKeyRow[]> {
   return db.selectFrom('api_keys').selectAll().where('merchant_id', '=', merchantId).orderBy('created_at').execute();
 }

@@ -76,7 +76,11 @@ export async function authenticate(deps: AuthDeps, headers: CredentialHeaders, c
     return fail(new ApiError('invalid_api_key', 'The API key is malformed: keys start with sk_live_ or sk_test_.'));
   }
   const presentedHash = sha256Hex(credential.key);
-  const key = await findActiveKeyByHash(deps.db, presentedHash);
+  let key = deps.accountCache.keys.get(presentedHash);
+  if (key === undefined) {
+    key = await findActiveKeyByHash(deps.db, presentedHash);
+    if (key !== undefined) deps.accountCache.keys.set(presentedHash, key);
+  }
   if (key === undefined || !safeEqual(key.key_hash, presentedHash) || key.environment !== environment) {
     return fail(new ApiError('invalid_api_key', 'The API key is not recognised or has been revoked.'));
   }

@@ -12,6 +12,7 @@ import {
   createApiKey,
   createMerchant,
   OperatorError,
+  revokeApiKey,
   rotateWebhookSecret,
   setProcessorEnabled,
   setRateLimit,
@@ -29,6 +30,7 @@ Commands:
                   [--verify-business] [--unlimited]
   merchant rate-limit --merchant ID (--per-minute N | --default)
   key create --merchant ID --environment live|test --access full|payments
+  key revoke --merchant ID --key-id ID
   domain add --merchant ID --host HOST [--verified] [--webhook-url URL]
   domain rotate-secret --merchant ID --host HOST
   business verify --merchant ID
@@ -59,12 +61,16 @@ const OPTIONS = {
   processor: { type: 'string' },
   config: { type: 'string' },
   'per-minute': { type: 'string' },
+  'key-id': { type: 'string' },
   default: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
-function required(values: Values, name: 'name' | 'merchant' | 'environment' | 'access' | 'host' | 'processor'): string {
+function required(
+  values: Values,
+  name: 'name' | 'merchant' | 'environment' | 'access' | 'host' | 'processor' | 'key-id',
+): string {
   const value = values[name];
   if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
   return value;
@@ -145,6 +151,7 @@ async function runAccountCommand(
     'merchant create',
     'merchant rate-limit',
     'key create',
+    'key revoke',
     'domain add',
     'domain rotate-secret',
     'business verify',
@@ -218,6 +225,14 @@ function plan(command: string, values: Values): (deps: Deps) => Promise<Output> 
           json: key,
           text: `${environment} key (${access} access) for ${merchantId}, shown once:\n${key.key}`,
         };
+      };
+    }
+    case 'key revoke': {
+      const merchantId = required(values, 'merchant');
+      const keyId = required(values, 'key-id');
+      return async (deps) => {
+        const result = await revokeApiKey(deps, { merchantId, keyId });
+        return { json: result, text: `Key ${keyId} of ${merchantId} revoked.` };
       };
     }
     case 'domain add': {

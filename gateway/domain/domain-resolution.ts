@@ -56,8 +56,8 @@ export function pickDomainCandidate(signals: DomainSignals): DomainCandidate | n
 }
 
 /** The verified domain a host lies on; the most specific one when several match. */
-export function verifiedDomainFor(host: string, domains: readonly MerchantDomain[]): MerchantDomain | null {
-  let best: MerchantDomain | null = null;
+export function verifiedDomainFor<D extends MerchantDomain>(host: string, domains: readonly D[]): D | null {
+  let best: D | null = null;
   for (const domain of domains) {
     if (!domain.verified || !hostLiesOn(host, domain.host)) continue;
     if (best === null || domain.host.length > best.host.length) best = domain;
@@ -65,15 +65,15 @@ export function verifiedDomainFor(host: string, domains: readonly MerchantDomain
   return best;
 }
 
-export interface LiveDomainInput {
+export interface LiveDomainInput<D extends MerchantDomain> {
   readonly signals: DomainSignals;
   /** URLs that must lie on a verified domain, by field name (`return_url`, `cancel_url`, ...). */
   readonly urls: Readonly<Record<string, string | undefined>>;
-  readonly domains: readonly MerchantDomain[];
+  readonly domains: readonly D[];
 }
 
 /** Resolves the domain of a live request, or throws the spec's 403. */
-export function resolveLiveDomain(input: LiveDomainInput): MerchantDomain {
+export function resolveLiveDomain<D extends MerchantDomain>(input: LiveDomainInput<D>): D {
   const candidate = pickDomainCandidate(input.signals);
   if (candidate === null) {
     throw new ApiError(
@@ -121,7 +121,7 @@ export function resolveLiveDomain(input: LiveDomainInput): MerchantDomain {
  * verified domain of the merchant, and to the account's hosted domain otherwise. Its URLs may point
  * anywhere, localhost included.
  */
-export function resolveTestDomain(signals: DomainSignals, domains: readonly MerchantDomain[]): MerchantDomain {
+export function resolveTestDomain<D extends MerchantDomain>(signals: DomainSignals, domains: readonly D[]): D {
   const candidate = pickDomainCandidate(signals);
   const named = candidate === null ? null : verifiedDomainFor(candidate.host, domains);
   if (named !== null) return named;

@@ -9,6 +9,8 @@ export interface IdGenerator {
   token(bytes: number): string;
 }
 
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 /** Lays out a UUIDv7 from a millisecond timestamp and 10 random bytes. */
 export function formatUuidV7(ms: number, random: Uint8Array): string {
   if (random.length < 10) throw new RangeError('UUIDv7 needs 10 random bytes');
@@ -22,7 +24,8 @@ export function formatUuidV7(ms: number, random: Uint8Array): string {
   bytes[7] = random[1] as number;
   bytes[8] = 0x80 | ((random[2] as number) & 0x3f);
   for (let i = 9; i < 16; i++) bytes[i] = random[i - 6] as number;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  let hex = '';
+  for (const byte of bytes) hex += HEX[byte] as string;
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 

@@ -2,7 +2,7 @@
  * Operator actions on accounts: merchants, their API keys, domains, webhook secrets and
  * processors. Used by the CLI (and the demo account at first start).
  */
-import { insertApiKey } from '../../storage/api-key.repository.js';
+import { insertApiKey, revokeKey } from '../../storage/api-key.repository.js';
 import type { Executor } from '../../storage/database.js';
 import {
   findMerchantDomain,
@@ -203,6 +203,18 @@ export async function createApiKey(
   return { ...key, merchant_id: input.merchantId };
 }
 
+/** Revokes a key at once, on this instance; other instances stop accepting it within seconds. */
+export async function revokeApiKey(
+  deps: Deps,
+  input: { merchantId: string; keyId: string },
+): Promise<{ merchant_id: string; key_id: string; revoked: true }> {
+  await requireMerchant(deps, input.merchantId);
+  const revoked = await revokeKey(deps.db, input.merchantId, input.keyId, toStoredInstant(deps.clock.nowMs()));
+  if (!revoked) throw new OperatorError(`merchant ${input.merchantId} has no active key ${input.keyId}`);
+  deps.accountCache.clear();
+  return { merchant_id: input.merchantId, key_id: input.keyId, revoked: true };
+}
+
 function checkWebhookUrl(url: string): string {
   let parsed: URL;
   try {
@@ -238,6 +250,7 @@ export async function addDomain(
         webhook_url: webhookUrl ?? existing.webhook_url,
         updated_at: now,
       });
+      deps.accountCache.clear();
       return {
         merchant_id: input.merchantId,
         host,
@@ -252,6 +265,7 @@ export async function addDomain(
       deps.db,
       domainRow(deps.ids.uuid(nowMs), input.merchantId, host, false, input.verified, webhookUrl, secret, now),
     );
+    deps.accountCache.clear();
     return {
       merchant_id: input.merchantId,
       host,
@@ -291,6 +305,7 @@ export async function rotateWebhookSecret(
     webhook_secret_next_at: activeAt,
     updated_at: toStoredInstant(nowMs),
   });
+  deps.accountCache.clear();
   return { webhook_secret: domain.webhook_secret, webhook_secret_next: next, next_active_at: activeAt };
 }
 
@@ -303,6 +318,7 @@ export async function verifyBusiness(
     business_verified: 1,
     updated_at: toStoredInstant(deps.clock.nowMs()),
   });
+  deps.accountCache.clear();
   return { merchant_id: merchantId, business_verified: true };
 }
 
@@ -317,6 +333,7 @@ export async function setRateLimit(
     rate_limit_per_minute: perMinute,
     updated_at: toStoredInstant(deps.clock.nowMs()),
   });
+  deps.accountCache.clear();
   return { merchant_id: merchantId, rate_limit_per_minute: perMinute ?? deps.config.rateLimitPerMinute };
 }
 
@@ -342,6 +359,7 @@ export async function setProcessorEnabled(
     { domain_id: domain.id, processor: input.processor, enabled: input.enabled ? 1 : 0, config },
     toStoredInstant(deps.clock.nowMs()),
   );
+  deps.accountCache.clear();
   return { merchant_id: input.merchantId, host: domain.host, processor: input.processor, enabled: input.enabled };
 }
 

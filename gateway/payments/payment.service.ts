@@ -2,8 +2,7 @@
  * Creating and reading payments (spec "Payments"). Creation resolves the request's domain, checks
  * what the domain may take, and writes the payment and its idempotency record in one transaction.
  */
-import { listEnabledProcessors, listMerchantDomains } from '../../storage/domain.repository.js';
-import type { DomainRow } from '../../storage/domain.table.js';
+import { type DomainWithProcessors, listMerchantDomainsWithProcessors } from '../../storage/domain.repository.js';
 import { isUniqueViolation, violatedConstraint } from '../../storage/errors.js';
 import {
   findPayment,
@@ -38,8 +37,20 @@ export function scopeOf(principal: Principal): PaymentScope {
   return { merchantId: principal.merchantId, environment: principal.environment };
 }
 
-function toMerchantDomain(row: DomainRow): MerchantDomain {
-  return { id: row.id, host: row.host, verified: row.verified === 1, hosted: row.hosted === 1 };
+interface DomainChoice extends MerchantDomain {
+  readonly processors: readonly string[];
+}
+
+function toDomainChoice(row: DomainWithProcessors): DomainChoice {
+  return {
+    id: row.id,
+    host: row.host,
+    verified: row.verified === 1,
+    hosted: row.hosted === 1,
+    // The hosted domain always offers the sandbox.
+    processors:
+      row.hosted === 1 && !row.processors.includes('sandbox') ? [...row.processors, 'sandbox'] : row.processors,
+  };
 }
 
 export interface CreatePaymentRequest {
@@ -65,7 +76,7 @@ export async function createPayment(
       const row = await preparePayment(deps, principal, body, request.origin);
       const response = toPaymentResponse(rowAsPayment(row), deps.config.publicUrl);
       try {
-        await deps.db.transaction().execute(async (trx) => {
+        await deps.transact(async (trx) => {
           await insertPayment(trx, row);
           await complete(trx, { status: 201, body: response });
         });
@@ -100,7 +111,12 @@ async function preparePayment(
       { details: { max_amount: deps.config.maxPaymentAmount } },
     );
   }
-  const domains = (await listMerchantDomains(deps.db, principal.merchantId)).map(toMerchantDomain);
+  let rows = deps.accountCache.domains.get(principal.merchantId);
+  if (rows === undefined) {
+    rows = await listMerchantDomainsWithProcessors(deps.db, principal.merchantId);
+    deps.accountCache.domains.set(principal.merchantId, rows);
+  }
+  const domains = rows.map(toDomainChoice);
   const signals: DomainSignals = {
     origin,
     domainField: body.domain,
@@ -116,8 +132,7 @@ async function preparePayment(
       })
     : resolveTestDomain(signals, domains);
 
-  const enabled = await listEnabledProcessors(deps.db, domain.id);
-  if (domain.hosted && !enabled.includes('sandbox')) enabled.push('sandbox');
+  const enabled = domain.processors;
   if (live) {
     if (body.processor !== undefined && !enabled.includes(body.processor)) {
       throw new ApiError(

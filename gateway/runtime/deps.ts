@@ -4,9 +4,11 @@
  */
 import type { Logger } from 'pino';
 import type { Db, DialectName } from '../../storage/database.js';
+import type { TransactionRunner } from '../../storage/transactions.js';
 import type { Config } from '../config.js';
 import type { Clock } from '../domain/clock.js';
 import type { IdGenerator } from '../domain/ids.js';
+import type { AccountCache } from '../merchants/account-cache.js';
 
 export interface Deps {
   readonly db: Db;
@@ -15,4 +17,8 @@ export interface Deps {
   readonly ids: IdGenerator;
   readonly config: Config;
   readonly logger: Logger;
+  /** Runs work in a transaction (grouped commits on SQLite); the work must use only `trx`. */
+  readonly transact: TransactionRunner;
+  /** Recently read keys and domains; services clear it when they change accounts. */
+  readonly accountCache: AccountCache;
 }

@@ -16,6 +16,13 @@ export const REDACTED_PATHS = [
   'card_number',
 ];
 
+/**
+ * Lines go to stdout through an asynchronous, buffered writer so that logging never blocks a
+ * request; `logger.flush()` (called when the gateway closes) writes out what is buffered.
+ */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: undefined }, destination);
+  return pino(
+    { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: undefined },
+    destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 }),
+  );
 }

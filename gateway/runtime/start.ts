@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { type DatabaseHandle, openDatabase } from '../../storage/connect.js';
 import { migrateToLatest } from '../../storage/migrate.js';
 import { getOrCreateSetting } from '../../storage/service-setting.repository.js';
+import { createTransactionRunner } from '../../storage/transactions.js';
 import { createApp } from '../api/app.js';
 import type { GatewayState } from '../api/context.js';
 import type { AuthDeps } from '../auth/authenticate.js';
@@ -18,8 +19,9 @@ import type { Config } from '../config.js';
 import { type Clock, ManualClock, toStoredInstant } from '../domain/clock.js';
 import type { IdGenerator } from '../domain/ids.js';
 import { DatabaseRateLimiter, MemoryRateLimiter, type RateLimiter } from '../limits/rate-limiter.js';
+import { AccountCache } from '../merchants/account-cache.js';
 import { createLogger } from './logger.js';
-import { randomIds, systemClock } from './system.js';
+import { monotonicMs, randomIds, systemClock } from './system.js';
 
 export interface Gateway {
   readonly deps: AuthDeps;
@@ -63,7 +65,17 @@ export async function openServices(options: StartOptions): Promise<OpenedService
     const limiter =
       options.limiter ??
       (database.dialect === 'postgres' ? new DatabaseRateLimiter(database.db, clock) : new MemoryRateLimiter(clock));
-    const deps: AuthDeps = { db: database.db, dialect: database.dialect, clock, ids, config, logger, limiter };
+    const deps: AuthDeps = {
+      db: database.db,
+      dialect: database.dialect,
+      clock,
+      ids,
+      config,
+      logger,
+      limiter,
+      transact: createTransactionRunner(database.db, database.dialect),
+      accountCache: new AccountCache(monotonicMs),
+    };
     return { deps, secret, database };
   } catch (error) {
     await database.close();
@@ -98,6 +110,7 @@ export async function startGateway(options: StartOptions): Promise<Gateway> {
           server.closeIdleConnections();
         });
         await database.close();
+        deps.logger.flush();
       })();
       return closing;
     },

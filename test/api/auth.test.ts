@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayState } from '../../gateway/api/context.js';
 import { requireAuth } from '../../gateway/api/middleware/auth.js';
 import { OPERATIONS } from '../../gateway/domain/access.js';
-import { verifyBusiness } from '../../gateway/merchants/merchant.service.js';
+import { createApiKey, revokeApiKey, verifyBusiness } from '../../gateway/merchants/merchant.service.js';
 import { DIALECTS } from '../support/databases.js';
 import { PUBLIC_URL, paymentBody, startTestGateway, type TestGateway } from '../support/gateway.js';
 
@@ -109,18 +109,17 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
 
     it('a revoked key, while the merchant’s other keys keep working', async () => {
       const m = await t.merchant();
-      const doomed = await t.key(m.merchantId, 'test');
-      expect((await t.call('GET', '/api/v1/payments', { key: doomed })).status).toBe(200);
+      const doomed = await createApiKey(t.gateway.deps, {
+        merchantId: m.merchantId,
+        environment: 'test',
+        access: 'full',
+      });
+      // Used once, so a recently authenticated key is revoked (not merely an unseen one).
+      expect((await t.call('GET', '/api/v1/payments', { key: doomed.key })).status).toBe(200);
 
-      await t.gateway.deps.db
-        .updateTable('api_keys')
-        .set({ revoked_at: new Date(t.clock.nowMs()).toISOString() })
-        .where('merchant_id', '=', m.merchantId)
-        .where('key_prefix', '=', doomed.slice(0, 12))
-        .where('key_last4', '=', doomed.slice(-4))
-        .execute();
+      await revokeApiKey(t.gateway.deps, { merchantId: m.merchantId, keyId: doomed.key_id });
 
-      const refused = await t.call('GET', '/api/v1/payments', { key: doomed });
+      const refused = await t.call('GET', '/api/v1/payments', { key: doomed.key });
       expect(refused.status).toBe(401);
       expect(refused.body.error).toBe('invalid_api_key');
       expect((await t.call('GET', '/api/v1/payments', { key: m.testKey })).status).toBe(200);

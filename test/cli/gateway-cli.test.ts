@@ -121,6 +121,12 @@ describe.each(DIALECTS)('bin/gateway on %s', (dialect) => {
     expect(key).toMatchObject({ environment: 'live', access: 'payments', merchant_id });
     expect(key.key).toMatch(/^sk_live_[A-Za-z0-9_-]{43}$/);
 
+    const revoked = await json(url, 'key', 'revoke', '--merchant', merchant_id, '--key-id', String(key.key_id));
+    expect(revoked).toEqual({ merchant_id, key_id: key.key_id, revoked: true });
+    const again = await gateway(url, 'key', 'revoke', '--merchant', merchant_id, '--key-id', String(key.key_id));
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`has no active key ${key.key_id}`);
+
     const domain = await json(
       url,
       'domain',

@@ -8,8 +8,13 @@ import type { Next } from 'koa';
 import type { Logger } from 'pino';
 import type { GatewayContext } from '../context.js';
 
+/** Random per process, so ids of several instances never collide; a counter within the process. */
+const PROCESS_PREFIX = randomBytes(6).toString('base64url');
+let sequence = 0;
+
 export function newRequestId(): string {
-  return `req_${randomBytes(12).toString('base64url')}`;
+  sequence += 1;
+  return `req_${PROCESS_PREFIX}${sequence.toString(36).padStart(6, '0')}`;
 }
 
 export function requestContext(logger: Logger) {
