@@ -6,9 +6,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database, DialectName } from './database.js';
+import { withStatementCache } from './sqlite-statements.js';
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/gateway.sqlite';
 
@@ -36,34 +37,6 @@ function toSafeNumber(text: string): number {
   const n = Number(text);
   if (!Number.isSafeInteger(n)) throw new RangeError(`integer out of range: ${text}`);
   return n;
-}
-
-/** Distinct SQL texts that keep a prepared statement (the service issues a few dozen). */
-const STATEMENT_CACHE_SIZE = 500;
-
-/**
- * Kysely's SQLite driver prepares every statement again for every query; for the service's small
- * indexed queries preparing costs about as much as running them (the benchmark's profile: a fifth
- * of an authenticated GET). Prepared statements are kept per SQL text, least recently used out
- * past the bound. A statement still being iterated (a streamed query) is never handed out twice:
- * a fresh one is prepared instead.
- */
-export function withStatementCache(sqlite: SQLite.Database, size = STATEMENT_CACHE_SIZE): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string) {
-      const cached = cache.get(sql);
-      cache.delete(sql);
-      const statement = cached !== undefined && !cached.busy ? cached : sqlite.prepare(sql);
-      cache.set(sql, statement);
-      if (cache.size > size) {
-        const oldest = cache.keys().next().value;
-        if (oldest !== undefined) cache.delete(oldest);
-      }
-      return statement;
-    },
-  };
 }
 
 export function openDatabase(url: string, options: { poolSize?: number } = {}): DatabaseHandle {

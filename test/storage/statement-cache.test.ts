@@ -1,11 +1,12 @@
 /**
- * The SQLite statement cache behind Kysely (storage/connect.ts): statements are reused per SQL
+ * The SQLite statement cache behind Kysely (storage/sqlite-statements.ts): statements are reused per SQL
  * text, a statement still being iterated is never handed out twice, and the cache stays bounded.
  */
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, withStatementCache } from '../../storage/connect.js';
+import { openDatabase } from '../../storage/connect.js';
+import { withStatementCache } from '../../storage/sqlite-statements.js';
 
 describe('withStatementCache', () => {
   const opened: SQLite.Database[] = [];
@@ -46,6 +47,31 @@ describe('withStatementCache', () => {
     cached.prepare('SELECT 3');
     expect(cached.prepare('SELECT 1')).toBe(a);
     expect(cached.prepare('SELECT 2')).not.toBe(b);
+  });
+
+  it('answers rows exactly as better-sqlite3 would, duplicate column names included', () => {
+    const sqlite = database();
+    sqlite.exec('CREATE TABLE u (n INTEGER, label TEXT, amount REAL, blob BLOB)');
+    sqlite.exec("INSERT INTO u VALUES (1, 'one', 1.5, x'00ff'), (2, NULL, NULL, NULL)");
+    const cached = withStatementCache(sqlite);
+    for (const query of [
+      'SELECT * FROM u ORDER BY n',
+      'SELECT t.n, u.n, u.label AS "weird ""name""", u.* FROM t JOIN u ON u.n = t.n ORDER BY t.n',
+      'SELECT 1, 2 AS "1"',
+    ]) {
+      expect(cached.prepare(query).all([])).toEqual(sqlite.prepare(query).all());
+    }
+  });
+
+  it('runs writes and RETURNING statements', () => {
+    const cached = withStatementCache(database());
+    const insert = cached.prepare('INSERT INTO t (n) VALUES (?)');
+    expect(insert.reader).toBe(false);
+    expect(insert.run([4]).changes).toBe(1);
+    const returning = cached.prepare('INSERT INTO t (n) VALUES (?) RETURNING n, n * 2 AS twice');
+    expect(returning.reader).toBe(true);
+    expect(returning.all([5])).toEqual([{ n: 5, twice: 10 }]);
+    expect(cached.prepare('SELECT count(*) AS c FROM t').all([])).toEqual([{ c: 5 }]);
   });
 
   it('serves repeated Kysely queries through openDatabase', async () => {
