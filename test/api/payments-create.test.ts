@@ -845,6 +845,35 @@ describe.each(DIALECTS)('POST /api/v1/payments on %s', (dialect) => {
       expect(res.body.message).toContain('not verified');
     });
 
+    it('takes a domain verified or a processor disabled into account at once', async () => {
+      const home = uniqueHost();
+      const m = await t.liveMerchant(home);
+      const later = uniqueHost('later');
+      await addDomain(t.gateway.deps, { merchantId: m.merchantId, host: later, verified: false });
+      // A first payment reads (and caches) the merchant's domains.
+      expect((await create(m.liveKey, paymentBody({ return_url: `https://${home}/done` }))).status).toBe(201);
+      expect((await create(m.liveKey, paymentBody({ return_url: `https://${later}/done` }))).status).toBe(403);
+
+      await addDomain(t.gateway.deps, { merchantId: m.merchantId, host: later, verified: true });
+      await setProcessorEnabled(t.gateway.deps, {
+        merchantId: m.merchantId,
+        host: later,
+        processor: 'sandbox',
+        enabled: true,
+      });
+      expect((await create(m.liveKey, paymentBody({ return_url: `https://${later}/done` }))).status).toBe(201);
+
+      await setProcessorEnabled(t.gateway.deps, {
+        merchantId: m.merchantId,
+        host: later,
+        processor: 'sandbox',
+        enabled: false,
+      });
+      const refused = await create(m.liveKey, paymentBody({ return_url: `https://${later}/done` }));
+      expect(refused.status).toBe(422);
+      expect(refused.body.error).toBe('no_payment_method_configured');
+    });
+
     it("refuses another merchant's verified domain with 403 domain_not_registered", async () => {
       const theirs = uniqueHost('theirs');
       await t.liveMerchant(theirs);
