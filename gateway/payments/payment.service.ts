@@ -10,8 +10,9 @@ import {
   insertPayment,
   listPayments,
   type PaymentScope,
+  rowToPayment,
 } from '../../storage/payment.repository.js';
-import type { NewPaymentRow } from '../../storage/payment.table.js';
+import type { PaymentRow } from '../../storage/payment.table.js';
 import { CONTROL_CHARS } from '../api/schemas/fields.js';
 import { type CreatePaymentBody, createPaymentSchema, type ListPaymentsQuery } from '../api/schemas/payment.schema.js';
 import { parseOr422 } from '../api/schemas/validation.js';
@@ -26,7 +27,7 @@ import {
 import { ApiError, validationFailed } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
 import { type Paginated, paginate } from '../domain/pagination.js';
-import { type Payment, type PaymentResponse, toPaymentResponse } from '../domain/payment.js';
+import { type PaymentResponse, toPaymentResponse } from '../domain/payment.js';
 import type { Deps } from '../runtime/deps.js';
 import { runIdempotent, type StoredResponse } from './idempotency.js';
 
@@ -74,7 +75,7 @@ export async function createPayment(
     async (complete) => {
       const body = parseOr422(createPaymentSchema, request.body);
       const row = await preparePayment(deps, principal, body, request.origin);
-      const response = toPaymentResponse(rowAsPayment(row), deps.config.publicUrl);
+      const response = toPaymentResponse(rowToPayment(row), deps.config.publicUrl);
       try {
         await deps.transact(async (trx) => {
           await insertPayment(trx, row);
@@ -103,7 +104,7 @@ async function preparePayment(
   principal: Principal,
   body: CreatePaymentBody,
   origin: string | undefined,
-): Promise<NewPaymentRow> {
+): Promise<PaymentRow> {
   if (body.amount > deps.config.maxPaymentAmount) {
     throw new ApiError(
       'amount_limit_exceeded',
@@ -183,41 +184,6 @@ async function preparePayment(
     expires_at: toStoredInstant(nowMs + PAYMENT_TTL_MS),
     completed_at: null,
     refunded_at: null,
-  };
-}
-
-function rowAsPayment(row: NewPaymentRow): Payment {
-  return {
-    uuid: row.id,
-    merchantId: row.merchant_id,
-    environment: row.environment,
-    sandbox: row.sandbox === 1,
-    domainId: row.domain_id,
-    orderId: row.order_id,
-    amount: Number(row.amount),
-    refundedAmount: Number(row.refunded_amount),
-    currency: row.currency,
-    charge: null,
-    status: row.status,
-    processor: row.processor ?? null,
-    redirectMode: row.redirect_mode,
-    paymentFlow: row.payment_flow,
-    qrCode: row.qr_code ?? null,
-    rrn: row.rrn ?? null,
-    failureCode: row.failure_code ?? null,
-    customerId: row.customer_id ?? null,
-    customerEmail: row.customer_email ?? null,
-    customerName: row.customer_name ?? null,
-    description: row.description ?? null,
-    returnUrl: row.return_url,
-    cancelUrl: row.cancel_url ?? null,
-    callbackUrl: row.callback_url ?? null,
-    checkoutToken: row.checkout_token,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    expiresAt: row.expires_at,
-    completedAt: row.completed_at ?? null,
-    refundedAt: row.refunded_at ?? null,
   };
 }
 

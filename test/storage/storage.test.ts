@@ -16,8 +16,9 @@ import type { NewPaymentRow } from '../../storage/payment.table.js';
 import { hitCounter } from '../../storage/rate-limit.repository.js';
 import { getOrCreateSetting } from '../../storage/service-setting.repository.js';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';
+import { FIXED_NOW, merchantRow } from '../support/rows.js';
 
-const NOW = '2026-11-21T10:00:00.000Z';
+const NOW = FIXED_NOW;
 
 function paymentRow(id: string, overrides: Partial<NewPaymentRow> = {}): NewPaymentRow {
   return {
@@ -76,16 +77,7 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
     handle = openDatabase(database.url);
     db = handle.db;
     await migrateToLatest(db);
-    await insertMerchant(db, {
-      id: 'm1',
-      name: 'Shop',
-      email: null,
-      business_verified: 0,
-      unlimited: 0,
-      rate_limit_per_minute: null,
-      created_at: NOW,
-      updated_at: NOW,
-    });
+    await insertMerchant(db, merchantRow('m1'));
     await insertDomain(db, {
       id: 'd1',
       merchant_id: 'm1',
@@ -126,16 +118,7 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
   });
 
   it('verifies a host for one merchant only', async () => {
-    await insertMerchant(db, {
-      id: 'm2',
-      name: 'Other',
-      email: null,
-      business_verified: 0,
-      unlimited: 0,
-      rate_limit_per_minute: null,
-      created_at: NOW,
-      updated_at: NOW,
-    });
+    await insertMerchant(db, merchantRow('m2'));
     const domain = {
       merchant_id: 'm2',
       host: 'shop.am',

@@ -10,21 +10,7 @@ import { insertMerchant } from '../../storage/merchant.repository.js';
 import { migrateToLatest } from '../../storage/migrate.js';
 import { createTransactionRunner, type TransactionRunner } from '../../storage/transactions.js';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';
-
-const NOW = '2026-11-21T10:00:00.000Z';
-
-function merchant(id: string) {
-  return {
-    id,
-    name: `Shop ${id}`,
-    email: null,
-    business_verified: 0,
-    unlimited: 0,
-    rate_limit_per_minute: null,
-    created_at: NOW,
-    updated_at: NOW,
-  };
-}
+import { merchantRow } from '../support/rows.js';
 
 describe.each(DIALECTS)('transactions on %s', (dialect) => {
   let database: TestDatabase;
@@ -58,7 +44,7 @@ describe.each(DIALECTS)('transactions on %s', (dialect) => {
     const values = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
         transact(async (trx) => {
-          await insertMerchant(trx, merchant(`ok-${String(i).padStart(2, '0')}`));
+          await insertMerchant(trx, merchantRow(`ok-${String(i).padStart(2, '0')}`));
           return i * 2;
         }),
       ),
@@ -69,16 +55,16 @@ describe.each(DIALECTS)('transactions on %s', (dialect) => {
 
   it('rolls back a failing unit entirely while the units beside it commit', async () => {
     const outcomes = await Promise.allSettled([
-      transact(async (trx) => insertMerchant(trx, merchant('mix-a'))),
+      transact(async (trx) => insertMerchant(trx, merchantRow('mix-a'))),
       transact(async (trx) => {
-        await insertMerchant(trx, merchant('mix-b1'));
-        await insertMerchant(trx, merchant('mix-a')); // duplicate key: the whole unit must go
+        await insertMerchant(trx, merchantRow('mix-b1'));
+        await insertMerchant(trx, merchantRow('mix-a')); // duplicate key: the whole unit must go
       }),
       transact(async (trx) => {
-        await insertMerchant(trx, merchant('mix-c'));
+        await insertMerchant(trx, merchantRow('mix-c'));
         throw new Error('refused by the service');
       }),
-      transact(async (trx) => insertMerchant(trx, merchant('mix-d'))),
+      transact(async (trx) => insertMerchant(trx, merchantRow('mix-d'))),
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
     expect((outcomes[2] as PromiseRejectedResult).reason).toEqual(new Error('refused by the service'));
@@ -87,7 +73,7 @@ describe.each(DIALECTS)('transactions on %s', (dialect) => {
 
   it('answers only after the unit is committed and visible to other readers', async () => {
     let visibleWhenAnswered = -1;
-    await transact(async (trx) => insertMerchant(trx, merchant('seen-1'))).then(async () => {
+    await transact(async (trx) => insertMerchant(trx, merchantRow('seen-1'))).then(async () => {
       visibleWhenAnswered = (await names('seen-')).length;
     });
     expect(visibleWhenAnswered).toBe(1);
@@ -98,7 +84,7 @@ describe.each(DIALECTS)('transactions on %s', (dialect) => {
       Array.from({ length: 150 }, (_, i) =>
         transact(async (trx) => {
           if (i % 50 === 7) throw new Error(`unit ${i} refused`);
-          await insertMerchant(trx, merchant(`burst-${String(i).padStart(3, '0')}`));
+          await insertMerchant(trx, merchantRow(`burst-${String(i).padStart(3, '0')}`));
           return i;
         }),
       ),
