@@ -33,7 +33,3 @@ export async function revokeKey(db: Executor, merchantId: string, keyId: string,
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
-
-export async function listMerchantKeys(db: Executor, merchantId: string): Promise<ApiKeyRow[]> {
-  return db.selectFrom('api_keys').selectAll().where('merchant_id', '=', merchantId).orderBy('created_at').execute();
-}

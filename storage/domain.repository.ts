@@ -5,10 +5,6 @@ export async function insertDomain(db: Executor, row: NewDomainRow): Promise<voi
   await db.insertInto('domains').values(row).execute();
 }
 
-export async function listMerchantDomains(db: Executor, merchantId: string): Promise<DomainRow[]> {
-  return db.selectFrom('domains').selectAll().where('merchant_id', '=', merchantId).orderBy('created_at').execute();
-}
-
 export interface DomainWithProcessors extends DomainRow {
   /** Slugs of the processors enabled for the domain, in alphabetical order. */
   processors: string[];
@@ -62,17 +58,6 @@ export async function updateDomain(
   changes: Partial<Omit<DomainRow, 'id' | 'merchant_id' | 'created_at'>>,
 ): Promise<void> {
   await db.updateTable('domains').set(changes).where('id', '=', id).execute();
-}
-
-export async function listEnabledProcessors(db: Executor, domainId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('domain_processors')
-    .select('processor')
-    .where('domain_id', '=', domainId)
-    .where('enabled', '=', 1)
-    .orderBy('processor')
-    .execute();
-  return rows.map((r) => r.processor);
 }
 
 export async function upsertDomainProcessor(

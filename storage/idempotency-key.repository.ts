@@ -73,9 +73,3 @@ export async function completeIdempotencyKey(
 export async function releaseIdempotencyKey(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('idempotency_keys').where('id', '=', id).where('state', '=', 'processing').execute();
 }
-
-export async function deleteExpiredIdempotencyKeys(db: Executor, now: string, limit: number): Promise<number> {
-  const doomed = db.selectFrom('idempotency_keys').select('id').where('expires_at', '<=', now).limit(limit);
-  const result = await db.deleteFrom('idempotency_keys').where('id', 'in', doomed).executeTakeFirst();
-  return Number(result.numDeletedRows);
-}

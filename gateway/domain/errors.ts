@@ -247,7 +247,3 @@ export function validationFailed(fieldErrors: FieldErrors, message?: string): Ap
       : `${fields.length} fields are invalid: ${fields.join(', ')}.`);
   return new ApiError('validation_failed', text, { fieldErrors });
 }
-
-export function isErrorCode(value: string): value is ErrorCode {
-  return Object.hasOwn(ERROR_CODES, value);
-}

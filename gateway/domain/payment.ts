@@ -7,9 +7,6 @@ import { toApiInstant } from './clock.js';
 export const PAYMENT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'expired', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-/** Statuses that hold an order: while one payment is in them, no second payment may start for its order. */
-export const ORDER_HOLDING_STATUSES: readonly PaymentStatus[] = ['pending', 'processing', 'completed', 'refunded'];
-
 export type Environment = 'live' | 'test';
 
 export type PaymentFlow = 'redirect' | 'qr';

@@ -7,7 +7,6 @@ import type { Executor } from '../../storage/database.js';
 import {
   findMerchantDomain,
   insertDomain,
-  listMerchantDomains,
   updateDomain,
   upsertDomainProcessor,
 } from '../../storage/domain.repository.js';
@@ -361,8 +360,4 @@ export async function setProcessorEnabled(
   );
   deps.accountCache.clear();
   return { merchant_id: input.merchantId, host: domain.host, processor: input.processor, enabled: input.enabled };
-}
-
-export async function merchantDomains(deps: Deps, merchantId: string): Promise<DomainRow[]> {
-  return listMerchantDomains(deps.db, merchantId);
 }
