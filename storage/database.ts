@@ -6,9 +6,11 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { ApiKeyTable } from './api-key.table.js';
+import type { CustomerTable } from './customer.table.js';
 import type { DomainProcessorTable, DomainTable } from './domain.table.js';
 import type { IdempotencyKeyTable } from './idempotency-key.table.js';
 import type { MerchantTable } from './merchant.table.js';
+import type { OutboxEventTable } from './outbox-event.table.js';
 import type { PaymentTable } from './payment.table.js';
 import type { RateLimitCounterTable } from './rate-limit.table.js';
 import type { ServiceSettingTable } from './service-setting.table.js';
@@ -22,6 +24,8 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable;
   rate_limit_counters: RateLimitCounterTable;
   service_settings: ServiceSettingTable;
+  customers: CustomerTable;
+  outbox_events: OutboxEventTable;
 }
 
 export type Db = Kysely<Database>;

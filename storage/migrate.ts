@@ -4,9 +4,11 @@
  */
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as core from './migrations/0001-core.js';
+import * as lifecycle from './migrations/0002-lifecycle.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
+  '0002-lifecycle': lifecycle,
 };
 
 const provider: MigrationProvider = {

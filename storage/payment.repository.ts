@@ -1,6 +1,7 @@
+import type { Updateable } from 'kysely';
 import type { Environment, Payment, PaymentStatus } from '../gateway/domain/payment.js';
 import type { Executor } from './database.js';
-import type { NewPaymentRow, PaymentRow } from './payment.table.js';
+import type { NewPaymentRow, PaymentRow, PaymentTable } from './payment.table.js';
 
 export function rowToPayment(row: PaymentRow): Payment {
   return {
@@ -29,6 +30,8 @@ export function rowToPayment(row: PaymentRow): Payment {
     cancelUrl: row.cancel_url,
     callbackUrl: row.callback_url,
     checkoutToken: row.checkout_token,
+    cardLast4: row.card_last4,
+    reconciliationFlag: row.reconciliation_flag,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     expiresAt: row.expires_at,
@@ -120,4 +123,61 @@ export async function listPayments(
     .offset(page.offset)
     .execute();
   return { payments: rows.map(rowToPayment), total };
+}
+
+/** A payment by id, whoever owns it: for the lifecycle, which is driven by the payment itself. */
+export async function findPaymentRow(db: Executor, id: string): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findPaymentByCheckoutToken(db: Executor, token: string): Promise<Payment | undefined> {
+  const row = await db.selectFrom('payments').selectAll().where('checkout_token', '=', token).executeTakeFirst();
+  return row === undefined ? undefined : rowToPayment(row);
+}
+
+/**
+ * Moves a payment on only if it is still in one of `from` (and, with `dueBy`, only if it expires
+ * at or before that instant). Answers the updated row, or undefined when another writer got there
+ * first: the conditional update is what makes every transition safe to race.
+ */
+export async function transitionPayment(
+  db: Executor,
+  id: string,
+  from: readonly PaymentStatus[],
+  changes: Updateable<PaymentTable>,
+  options: { dueBy?: string } = {},
+): Promise<PaymentRow | undefined> {
+  let query = db
+    .updateTable('payments')
+    .set(changes)
+    .where('id', '=', id)
+    .where('status', 'in', [...from]);
+  if (options.dueBy !== undefined) query = query.where('expires_at', '<=', options.dueBy);
+  return query.returningAll().executeTakeFirst();
+}
+
+/** Whether another payment of the order holds it (see `active_order_id`). */
+export async function orderHeldByOther(db: Executor, payment: PaymentRow): Promise<boolean> {
+  const row = await db
+    .selectFrom('payments')
+    .select('id')
+    .where('merchant_id', '=', payment.merchant_id)
+    .where('environment', '=', payment.environment)
+    .where('active_order_id', '=', payment.order_id)
+    .where('id', '!=', payment.id)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Ids of payments still open past their expiry, oldest first; on PostgreSQL locked for the caller's transaction. */
+export async function claimDuePayments(db: Executor, now: string, limit: number, lock: boolean): Promise<string[]> {
+  let query = db
+    .selectFrom('payments')
+    .select('id')
+    .where('status', 'in', ['pending', 'processing'])
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .limit(limit);
+  if (lock) query = query.forUpdate().skipLocked();
+  return (await query.execute()).map((r) => r.id);
 }

@@ -32,6 +32,10 @@ export interface PaymentTable {
   cancel_url: string | null;
   callback_url: string | null;
   checkout_token: string;
+  /** Last four digits of the card that paid or was refused; the number itself is never stored. */
+  card_last4: string | null;
+  /** Set when something needs a person: `duplicate_completion` (a late confirmation of a second payment). */
+  reconciliation_flag: string | null;
   created_at: string;
   updated_at: string;
   expires_at: string;

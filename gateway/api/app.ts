@@ -5,24 +5,36 @@
 import type { Router } from '@koa/router';
 import Koa from 'koa';
 import type { AuthDeps } from '../auth/authenticate.js';
+import type { Scheduler } from '../jobs/scheduler.js';
 import type { GatewayState } from './context.js';
 import { errorHandler } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
 import { docsRouter } from './routes/docs.router.js';
 import { healthRouter } from './routes/health.router.js';
 import { paymentsRouter } from './routes/payments.router.js';
+import { sdkRouter } from './routes/sdk.router.js';
+import { testHelpersRouter } from './routes/test-helpers.router.js';
 
 export interface AppOptions {
+  /** Runs due work; the clock test helper runs it at once. */
+  readonly scheduler: Scheduler;
   /** Extra routers mounted after the built-in ones (later features, and tests of shared middleware). */
   readonly routers?: ReadonlyArray<Router<GatewayState>>;
 }
 
-export function createApp(deps: AuthDeps, options: AppOptions = {}): Koa<GatewayState> {
+export function createApp(deps: AuthDeps, options: AppOptions): Koa<GatewayState> {
   const app = new Koa<GatewayState>({ proxy: deps.config.trustProxy });
   app.silent = true;
   app.use(requestContext(deps.logger));
   app.use(errorHandler(deps.config.publicUrl, deps.logger));
-  const routers = [paymentsRouter(deps), docsRouter(), healthRouter(deps), ...(options.routers ?? [])];
+  const routers = [
+    paymentsRouter(deps),
+    testHelpersRouter(deps, options.scheduler),
+    docsRouter(),
+    sdkRouter(),
+    healthRouter(deps),
+    ...(options.routers ?? []),
+  ];
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods());

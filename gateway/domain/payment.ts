@@ -38,6 +38,8 @@ export interface Payment {
   readonly cancelUrl: string | null;
   readonly callbackUrl: string | null;
   readonly checkoutToken: string;
+  readonly cardLast4: string | null;
+  readonly reconciliationFlag: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly expiresAt: string;
@@ -65,6 +67,7 @@ export interface PaymentResponse {
   redirect_url: string;
   description: string | null;
   livemode: boolean;
+  failure_code: string | null;
 }
 
 export function checkoutUrl(publicUrl: string, payment: Pick<Payment, 'checkoutToken'>): string {
@@ -98,5 +101,6 @@ export function toPaymentResponse(payment: Payment, publicUrl: string): PaymentR
     redirect_url: checkout,
     description: payment.description,
     livemode: !payment.sandbox,
+    failure_code: payment.failureCode,
   };
 }

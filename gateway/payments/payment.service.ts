@@ -179,6 +179,8 @@ async function preparePayment(
     cancel_url: body.cancel_url ?? null,
     callback_url: body.callback_url ?? null,
     checkout_token: deps.ids.token(24),
+    card_last4: null,
+    reconciliation_flag: null,
     created_at: now,
     updated_at: now,
     expires_at: toStoredInstant(nowMs + PAYMENT_TTL_MS),

@@ -1,11 +1,22 @@
 /**
  * The processors the gateway can route payments to, by slug. Each lives in its own folder beside
- * this file (adapter, wire shapes, mapping); a slug is listed here once its processor exists.
- * `sandbox` is the test provider: it never contacts a bank.
+ * this file; a slug is listed here once its processor exists. `sandbox` is the test provider: it
+ * never contacts a bank.
  */
-export const PROCESSOR_SLUGS = ['sandbox'] as const;
-export type ProcessorSlug = (typeof PROCESSOR_SLUGS)[number];
+import type { Processor } from './processor.js';
+import { sandboxProcessor } from './sandbox/adapter.js';
+
+const PROCESSORS = {
+  sandbox: sandboxProcessor,
+} as const satisfies Record<string, Processor>;
+
+export type ProcessorSlug = keyof typeof PROCESSORS;
+export const PROCESSOR_SLUGS = Object.keys(PROCESSORS) as ProcessorSlug[];
 
 export function isKnownProcessor(slug: string): slug is ProcessorSlug {
-  return (PROCESSOR_SLUGS as readonly string[]).includes(slug);
+  return Object.hasOwn(PROCESSORS, slug);
+}
+
+export function processorFor(slug: ProcessorSlug): Processor {
+  return PROCESSORS[slug];
 }

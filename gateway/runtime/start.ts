@@ -18,6 +18,8 @@ import type { AuthDeps } from '../auth/authenticate.js';
 import type { Config } from '../config.js';
 import { type Clock, ManualClock, toStoredInstant } from '../domain/clock.js';
 import type { IdGenerator } from '../domain/ids.js';
+import { dueWorks } from '../jobs/index.js';
+import { Scheduler } from '../jobs/scheduler.js';
 import { DatabaseRateLimiter, MemoryRateLimiter, type RateLimiter } from '../limits/rate-limiter.js';
 import { AccountCache } from '../merchants/account-cache.js';
 import { createLogger } from './logger.js';
@@ -25,6 +27,8 @@ import { monotonicMs, randomIds, systemClock } from './system.js';
 
 export interface Gateway {
   readonly deps: AuthDeps;
+  /** Runs due work (expiry, ...); started with the server, stopped before the database closes. */
+  readonly scheduler: Scheduler;
   /** The service secret (from `GATEWAY_SECRET`, else generated once and kept in the database). */
   readonly secret: string;
   readonly server: Server;
@@ -85,7 +89,8 @@ export async function openServices(options: StartOptions): Promise<OpenedService
 
 export async function startGateway(options: StartOptions): Promise<Gateway> {
   const { deps, secret, database } = await openServices(options);
-  const app = createApp(deps, { routers: options.routers ?? [] });
+  const scheduler = new Scheduler(dueWorks(deps), deps.logger);
+  const app = createApp(deps, { scheduler, routers: options.routers ?? [] });
   const server = app.listen(options.config.port, options.config.host);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -97,9 +102,11 @@ export async function startGateway(options: StartOptions): Promise<Gateway> {
     throw error;
   }
   const { port } = server.address() as AddressInfo;
+  scheduler.start();
   let closing: Promise<void> | undefined;
   return {
     deps,
+    scheduler,
     secret,
     server,
     url: `http://127.0.0.1:${port}`,
@@ -109,6 +116,7 @@ export async function startGateway(options: StartOptions): Promise<Gateway> {
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        await scheduler.stop();
         await database.close();
         deps.logger.flush();
       })();

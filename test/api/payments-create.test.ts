@@ -38,7 +38,7 @@ const PAYMENT_KEYS = [
   'redirect_url',
 ];
 /** Additive keys the gateway answers besides the spec's table. */
-const ADDITIVE_KEYS = ['description', 'livemode'];
+const ADDITIVE_KEYS = ['description', 'livemode', 'failure_code'];
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const API_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;

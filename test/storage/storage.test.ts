@@ -48,6 +48,8 @@ function paymentRow(id: string, overrides: Partial<NewPaymentRow> = {}): NewPaym
     cancel_url: null,
     callback_url: null,
     checkout_token: `token-${id}`,
+    card_last4: null,
+    reconciliation_flag: null,
     created_at: NOW,
     updated_at: NOW,
     expires_at: NOW,

@@ -1,0 +1,104 @@
+/**
+ * Test helpers (DESIGN.md "Test helpers"): drive sandbox payments from an integration's tests. They
+ * exist for test keys only; a live key gets 404 as if the routes did not exist.
+ *
+ * - `POST /api/v1/test_helpers/payments/{uuid}/pay {card_number}`: the test payment page's code path.
+ * - `POST /api/v1/test_helpers/payments/{uuid}/confirm`: a late provider confirmation.
+ * - `POST /api/v1/test_helpers/clock/advance {seconds}`: only with `GATEWAY_CLOCK=manual`; moves the
+ *   server's clock and runs the work that became due before answering.
+ */
+import { Router } from '@koa/router';
+import { z } from 'zod';
+import { findPayment } from '../../../storage/payment.repository.js';
+import type { AuthDeps, Principal } from '../../auth/authenticate.js';
+import { ManualClock, toApiInstant, toStoredInstant } from '../../domain/clock.js';
+import { ApiError, validationFailed } from '../../domain/errors.js';
+import { isUuid } from '../../domain/ids.js';
+import type { Payment } from '../../domain/payment.js';
+import { toPaymentResponse } from '../../domain/payment.js';
+import type { Scheduler } from '../../jobs/scheduler.js';
+import { applyProviderResult, expireIfDueNow, startProcessing } from '../../payments/lifecycle.service.js';
+import { scopeOf } from '../../payments/payment.service.js';
+import { payWithTestCard } from '../../payments/test-card.service.js';
+import { sandboxRrn } from '../../processors/sandbox/adapter.js';
+import type { GatewayContext, GatewayState } from '../context.js';
+import { requireAuth } from '../middleware/auth.js';
+import { jsonBody } from '../middleware/json-body.js';
+import { parseOr422 } from '../schemas/validation.js';
+
+/** Ten years: far beyond anything a payment's lifecycle measures. */
+const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
+
+const advanceSchema = z.object(
+  {
+    seconds: z
+      .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an integer') })
+      .int({ error: 'must be a whole number of seconds' })
+      .min(1, { error: 'must be at least 1' })
+      .max(MAX_ADVANCE_SECONDS, { error: `must be at most ${MAX_ADVANCE_SECONDS}` }),
+  },
+  { error: 'must be a JSON object' },
+);
+
+function testPrincipal(ctx: GatewayContext): Principal {
+  const principal = ctx.state.principal;
+  if (principal === undefined || principal.environment !== 'test') {
+    throw new ApiError('not_found', `No route for ${ctx.method} ${ctx.path}.`);
+  }
+  return principal;
+}
+
+async function sandboxPayment(deps: AuthDeps, principal: Principal, uuid: string): Promise<Payment> {
+  const payment = isUuid(uuid) ? await findPayment(deps.db, scopeOf(principal), uuid) : undefined;
+  if (payment === undefined) throw new ApiError('not_found', `No payment ${uuid} for this key.`);
+  return payment;
+}
+
+export function testHelpersRouter(deps: AuthDeps, scheduler: Scheduler): Router<GatewayState> {
+  const router = new Router<GatewayState>({ prefix: '/api/v1/test_helpers' });
+  const guard = requireAuth(deps, 'payments.create');
+  const body = jsonBody(deps.config.bodyLimitBytes);
+
+  router.post('/payments/:uuid/pay', guard, body, async (ctx) => {
+    const principal = testPrincipal(ctx);
+    const payment = await sandboxPayment(deps, principal, ctx.params.uuid ?? '');
+    const input = ctx.request.body;
+    const cardNumber =
+      typeof input === 'object' && input !== null ? (input as Record<string, unknown>).card_number : undefined;
+    const paid = await payWithTestCard(deps, payment, cardNumber);
+    if (!paid.ok) throw validationFailed({ card_number: [paid.reason] });
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = toPaymentResponse(paid.payment, deps.config.publicUrl);
+  });
+
+  router.post('/payments/:uuid/confirm', guard, body, async (ctx) => {
+    const principal = testPrincipal(ctx);
+    let payment = await sandboxPayment(deps, principal, ctx.params.uuid ?? '');
+    payment = (await expireIfDueNow(deps, payment.uuid)) ?? payment;
+    if (payment.status === 'pending') payment = await startProcessing(deps, payment.uuid, 'sandbox');
+    if (payment.status === 'processing' || payment.status === 'failed' || payment.status === 'expired') {
+      payment = await applyProviderResult(deps, payment.uuid, {
+        kind: 'paid',
+        rrn: sandboxRrn(deps.ids),
+        cardLast4: payment.cardLast4 ?? '1111',
+      });
+    }
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = toPaymentResponse(payment, deps.config.publicUrl);
+  });
+
+  router.post('/clock/advance', guard, body, async (ctx) => {
+    testPrincipal(ctx);
+    const clock = deps.clock;
+    if (!deps.config.manualClock || !(clock instanceof ManualClock)) {
+      throw new ApiError('not_found', 'The clock helper needs the server started with GATEWAY_CLOCK=manual.');
+    }
+    const { seconds } = parseOr422(advanceSchema, ctx.request.body);
+    clock.advance(seconds * 1000);
+    await scheduler.runDueNow();
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { now: toApiInstant(toStoredInstant(clock.nowMs())) };
+  });
+
+  return router;
+}

@@ -1,0 +1,186 @@
+/**
+ * What moves a payment after creation (spec "States and transitions"): the buyer choosing a method,
+ * the provider's answer, a late confirmation, and expiry. Each change is one conditional update
+ * (see gateway/domain/payment-lifecycle.ts) in a transaction that also writes the event it emits,
+ * so a status change and its webhook are never separated, and of two racing writers one wins.
+ */
+import { findOrCreateCustomer } from '../../storage/customer.repository.js';
+import type { Executor } from '../../storage/database.js';
+import { isUniqueViolation } from '../../storage/errors.js';
+import { insertOutboxEvent } from '../../storage/outbox-event.repository.js';
+import {
+  claimDuePayments,
+  findPaymentRow,
+  orderHeldByOther,
+  rowToPayment,
+  transitionPayment,
+} from '../../storage/payment.repository.js';
+import type { PaymentRow } from '../../storage/payment.table.js';
+import { toStoredInstant } from '../domain/clock.js';
+import type { Payment } from '../domain/payment.js';
+import { FINAL_STATUSES, type ProviderResult, TRANSITIONS } from '../domain/payment-lifecycle.js';
+import type { ProcessorSlug } from '../processors/registry.js';
+import type { Deps } from '../runtime/deps.js';
+import { statusUpdatedEvent } from '../webhooks/events.js';
+
+export class PaymentNotFound extends Error {
+  override name = 'PaymentNotFound';
+}
+
+async function currentRow(trx: Executor, paymentId: string): Promise<PaymentRow> {
+  const row = await findPaymentRow(trx, paymentId);
+  if (row === undefined) throw new PaymentNotFound(`no payment ${paymentId}`);
+  return row;
+}
+
+/** Writes `transaction.status.updated` for a payment that just reached a final status. */
+async function emitStatusEvent(deps: Deps, trx: Executor, row: PaymentRow): Promise<void> {
+  const payment = rowToPayment(row);
+  if (!FINAL_STATUSES.includes(payment.status)) return;
+  const nowMs = deps.clock.nowMs();
+  await insertOutboxEvent(trx, {
+    id: deps.ids.uuid(nowMs),
+    merchant_id: row.merchant_id,
+    environment: row.environment,
+    domain_id: row.domain_id,
+    payment_id: row.id,
+    event: 'transaction.status.updated',
+    livemode: row.sandbox === 1 ? 0 : 1,
+    payload: JSON.stringify(statusUpdatedEvent(payment)),
+    created_at: toStoredInstant(nowMs),
+  });
+}
+
+/** Expires the payment if it is open past its expiry; answers the updated row when it did. */
+async function expireIfDue(deps: Deps, trx: Executor, paymentId: string): Promise<PaymentRow | undefined> {
+  const now = toStoredInstant(deps.clock.nowMs());
+  const expired = await transitionPayment(
+    trx,
+    paymentId,
+    TRANSITIONS.expire.from,
+    { status: 'expired', active_order_id: null, updated_at: now },
+    { dueBy: now },
+  );
+  if (expired !== undefined) await emitStatusEvent(deps, trx, expired);
+  return expired;
+}
+
+/**
+ * The buyer chose `processor` on the checkout: pending → processing. Choosing a sandbox method makes
+ * the payment a sandbox payment. A payment already past its expiry expires instead. Repeating the
+ * choice (a reload, a double click) answers the payment as it is.
+ */
+export async function startProcessing(deps: Deps, paymentId: string, processor: ProcessorSlug): Promise<Payment> {
+  return deps.transact(async (trx) => {
+    const expired = await expireIfDue(deps, trx, paymentId);
+    if (expired !== undefined) return rowToPayment(expired);
+    const before = await currentRow(trx, paymentId);
+    const started = await transitionPayment(trx, paymentId, TRANSITIONS.start_processing.from, {
+      status: 'processing',
+      processor,
+      sandbox: before.sandbox === 1 || processor === 'sandbox' ? 1 : 0,
+      updated_at: toStoredInstant(deps.clock.nowMs()),
+    });
+    return rowToPayment(started ?? before);
+  });
+}
+
+/**
+ * The provider's answer about a payment. Paid: processing → completed, or failed/expired → completed
+ * (a late confirmation); a payment already completed stays as it is, so a repeated confirmation
+ * changes nothing. Declined: processing → failed. No answer: the payment stays processing with the
+ * reason recorded, until a later answer or its expiry.
+ */
+export async function applyProviderResult(deps: Deps, paymentId: string, result: ProviderResult): Promise<Payment> {
+  try {
+    return await deps.transact((trx) => applyResult(deps, trx, paymentId, result));
+  } catch (error) {
+    // Two late confirmations of one order's payments raced for the order: the loser runs again and
+    // now sees the order held, so it completes flagged for reconciliation.
+    if (!isUniqueViolation(error)) throw error;
+    return deps.transact((trx) => applyResult(deps, trx, paymentId, result));
+  }
+}
+
+async function applyResult(deps: Deps, trx: Executor, paymentId: string, result: ProviderResult): Promise<Payment> {
+  const before = await currentRow(trx, paymentId);
+  const now = toStoredInstant(deps.clock.nowMs());
+  let changed: PaymentRow | undefined;
+  switch (result.kind) {
+    case 'paid': {
+      const customerId =
+        before.customer_id ??
+        (await findOrCreateCustomer(trx, {
+          id: `cus_${deps.ids.token(12)}`,
+          merchant_id: before.merchant_id,
+          environment: before.environment,
+          email: before.customer_email?.toLowerCase() ?? null,
+          created_at: now,
+        }));
+      const paid = {
+        status: 'completed' as const,
+        rrn: result.rrn,
+        card_last4: result.cardLast4 ?? before.card_last4,
+        failure_code: null,
+        customer_id: customerId,
+        completed_at: now,
+        updated_at: now,
+      };
+      changed = await transitionPayment(trx, paymentId, TRANSITIONS.complete.from, paid);
+      if (changed === undefined && (TRANSITIONS.confirm_late.from as readonly string[]).includes(before.status)) {
+        // A late confirmation takes the order back, unless another payment holds it meanwhile:
+        // then two payments are paid for one order and a person must decide (reconciliation).
+        const held = await orderHeldByOther(trx, before);
+        changed = await transitionPayment(trx, paymentId, TRANSITIONS.confirm_late.from, {
+          ...paid,
+          active_order_id: held ? null : before.order_id,
+          reconciliation_flag: held ? 'duplicate_completion' : before.reconciliation_flag,
+        });
+      }
+      break;
+    }
+    case 'declined':
+      changed = await transitionPayment(trx, paymentId, TRANSITIONS.fail.from, {
+        status: 'failed',
+        failure_code: result.failureCode,
+        card_last4: result.cardLast4 ?? before.card_last4,
+        active_order_id: null,
+        updated_at: now,
+      });
+      break;
+    case 'pending': {
+      const noted = await transitionPayment(trx, paymentId, ['processing'], {
+        failure_code: result.failureCode,
+        card_last4: result.cardLast4 ?? before.card_last4,
+        updated_at: now,
+      });
+      return rowToPayment(noted ?? before);
+    }
+  }
+  if (changed === undefined) return rowToPayment(await currentRow(trx, paymentId));
+  await emitStatusEvent(deps, trx, changed);
+  return rowToPayment(changed);
+}
+
+/** Expires one payment if it is due (the checkout calls this before showing a payment). */
+export async function expireIfDueNow(deps: Deps, paymentId: string): Promise<Payment | undefined> {
+  const expired = await deps.transact((trx) => expireIfDue(deps, trx, paymentId));
+  return expired === undefined ? undefined : rowToPayment(expired);
+}
+
+/**
+ * Expires every payment open past its expiry, up to `limit`; answers how many it expired. On
+ * PostgreSQL the due rows are claimed with FOR UPDATE SKIP LOCKED, so instances running this
+ * together work on different payments.
+ */
+export async function expireDuePayments(deps: Deps, limit = 100): Promise<number> {
+  const now = toStoredInstant(deps.clock.nowMs());
+  const lock = deps.dialect === 'postgres';
+  return deps.transact(async (trx) => {
+    let expired = 0;
+    for (const id of await claimDuePayments(trx, now, limit, lock)) {
+      if ((await expireIfDue(deps, trx, id)) !== undefined) expired += 1;
+    }
+    return expired;
+  });
+}

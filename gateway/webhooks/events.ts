@@ -1,0 +1,55 @@
+/**
+ * The events a payment emits (spec "Events", "Webhook delivery body"). The outbox keeps the body
+ * without `delivery_id` and `timestamp`, which each delivery sets.
+ */
+import { toApiInstant } from '../domain/clock.js';
+import type { Payment } from '../domain/payment.js';
+
+export type EventName = 'transaction.status.updated' | 'payment.refunded';
+
+export interface TransactionSnapshot {
+  uuid: string;
+  order_id: string;
+  status: string;
+  amount: number;
+  refunded_amount: number;
+  currency: string;
+  processor: string | null;
+  completed_at: string | null;
+  created_at: string;
+  failure_code: string | null;
+}
+
+export interface EventBody {
+  event: EventName;
+  livemode: boolean;
+  transaction: TransactionSnapshot;
+  refund: { uuid: string; amount: number; reason: string | null } | null;
+  receipt: { receipt_id: string; qr_url: string } | null;
+}
+
+export function transactionSnapshot(payment: Payment): TransactionSnapshot {
+  return {
+    uuid: payment.uuid,
+    order_id: payment.orderId,
+    status: payment.status,
+    amount: payment.amount,
+    refunded_amount: payment.refundedAmount,
+    currency: payment.currency,
+    processor: payment.processor,
+    completed_at: toApiInstant(payment.completedAt),
+    created_at: toApiInstant(payment.createdAt) as string,
+    failure_code: payment.failureCode,
+  };
+}
+
+/** `transaction.status.updated`, emitted when a payment reaches completed, failed or expired. */
+export function statusUpdatedEvent(payment: Payment): EventBody {
+  return {
+    event: 'transaction.status.updated',
+    livemode: !payment.sandbox,
+    transaction: transactionSnapshot(payment),
+    refund: null,
+    receipt: null,
+  };
+}
