@@ -73,3 +73,10 @@ export async function completeIdempotencyKey(
 export async function releaseIdempotencyKey(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('idempotency_keys').where('id', '=', id).where('state', '=', 'processing').execute();
 }
+
+/** Deletes up to `limit` records past their 24-hour window; answers how many it deleted. */
+export async function deleteExpiredIdempotencyKeys(db: Executor, now: string, limit: number): Promise<number> {
+  const doomed = db.selectFrom('idempotency_keys').select('id').where('expires_at', '<=', now).limit(limit);
+  const result = await db.deleteFrom('idempotency_keys').where('id', 'in', doomed).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -139,6 +139,22 @@ describe.each(DIALECTS)('Idempotency-Key on %s', (dialect) => {
       expect(await paymentCount(m.testKey)).toBe(2);
     });
 
+    it('prunes records past their 24 hours when due work runs', async () => {
+      const m = await t.merchant();
+      expect((await create(m.testKey, 'key-pruned', paymentBody())).status).toBe(201);
+      const stored = () =>
+        t.gateway.deps.db
+          .selectFrom('idempotency_keys')
+          .select('id')
+          .where('idempotency_key', '=', 'key-pruned')
+          .execute();
+      await t.gateway.scheduler.runDueNow();
+      expect(await stored()).toHaveLength(1);
+      t.clock.advance(DAY_MS);
+      await t.gateway.scheduler.runDueNow();
+      expect(await stored()).toHaveLength(0);
+    });
+
     it('after 24 hours no longer compares the body either', async () => {
       const m = await t.merchant();
       expect((await create(m.testKey, 'key-old', paymentBody())).status).toBe(201);
