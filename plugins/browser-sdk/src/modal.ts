@@ -118,7 +118,6 @@ export function openModal(frame: HTMLIFrameElement, onDismiss: () => void): Moda
 
   const saved = {
     rootOverflow: root.style.getPropertyValue('overflow'),
-    bodyOverflow: body.style.getPropertyValue('overflow'),
     bodyPadding: body.style.getPropertyValue('padding-right'),
   };
   const scrollbar = window.innerWidth - root.clientWidth;
@@ -144,15 +143,15 @@ export function openModal(frame: HTMLIFrameElement, onDismiss: () => void): Moda
     document.removeEventListener('focusin', onFocusIn, true);
     overlay.remove();
     root.style.setProperty('overflow', saved.rootOverflow);
-    body.style.setProperty('overflow', saved.bodyOverflow);
     body.style.setProperty('padding-right', saved.bodyPadding);
     if (previousFocus instanceof HTMLElement && previousFocus.isConnected && previousFocus !== body) {
-      previousFocus.focus();
+      previousFocus.focus({ preventScroll: true });
     }
   };
 
+  // On the root element only: `overflow: hidden` on <body> too would make it a block formatting
+  // context, move its content by its margins and make the page jump.
   root.style.setProperty('overflow', 'hidden');
-  body.style.setProperty('overflow', 'hidden');
   if (scrollbar > 0) {
     const padding = window.getComputedStyle(body).paddingRight || '0px';
     body.style.setProperty('padding-right', `calc(${padding} + ${scrollbar}px)`);
@@ -160,7 +159,7 @@ export function openModal(frame: HTMLIFrameElement, onDismiss: () => void): Moda
   body.appendChild(overlay);
   document.addEventListener('keydown', onKeyDown, true);
   document.addEventListener('focusin', onFocusIn, true);
-  dialog.focus();
+  dialog.focus({ preventScroll: true });
 
   return {
     overlay,

@@ -10,7 +10,9 @@ export interface ValidOptions {
   readonly onError: ((error: ErrorData) => void) | undefined;
 }
 
-export type Checked = { readonly ok: true; readonly options: ValidOptions } | { readonly ok: false; readonly message: string };
+export type Checked =
+  | { readonly ok: true; readonly options: ValidOptions }
+  | { readonly ok: false; readonly message: string };
 
 function fail(message: string): Checked {
   return { ok: false, message };

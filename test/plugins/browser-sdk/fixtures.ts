@@ -108,6 +108,8 @@ export interface SdkHarness {
   readonly gateway: TestGateway;
   readonly merchant: LocalServer;
   readonly checkout: LocalServer;
+  /** A third origin serving the same stand-in page: what the checkout frame may navigate away to. */
+  readonly elsewhere: LocalServer;
   /** The stand-in checkout URL of the payment (it already has a query, like a real `checkout_url`). */
   readonly checkoutUrl: string;
   /** Opens the merchant page (its "Pay in a modal" button opens `checkoutUrl`) in a fresh context. */
@@ -120,12 +122,15 @@ export async function startSdkHarness(): Promise<SdkHarness> {
   const checkout = await startLocalServer((url) =>
     url.pathname.startsWith('/checkout/') || url.pathname === '/rogue' ? { body: checkoutPage() } : undefined,
   );
+  const elsewhere = await startLocalServer((url) =>
+    url.pathname.startsWith('/checkout/') ? { body: checkoutPage() } : undefined,
+  );
   const merchantHtml = merchantPage(gateway.url);
   const csp = [
     "default-src 'self'",
     `script-src 'self' 'unsafe-inline' ${gateway.url}`,
     "style-src 'self'",
-    `frame-src ${checkout.origin}`,
+    `frame-src ${checkout.origin} ${elsewhere.origin}`,
   ].join('; ');
   const merchant = await startLocalServer({
     '/shop': { body: merchantHtml, headers: { 'Content-Security-Policy': csp } },
@@ -138,18 +143,19 @@ export async function startSdkHarness(): Promise<SdkHarness> {
     gateway,
     merchant,
     checkout,
+    elsewhere,
     checkoutUrl,
     async openShop() {
       const testPage = await newPage(browser);
       pages.push(testPage);
       await testPage.page.goto(`${merchant.url}/shop?checkout=${encodeURIComponent(checkoutUrl)}`);
-      await testPage.page.waitForFunction('typeof window.PaymentGateway === "object"');
+      await waitUntil(testPage.page, 'typeof window.PaymentGateway === "object"');
       return testPage;
     },
     async close() {
       await Promise.allSettled(pages.map((p) => p.close()));
       await browser.close().catch(() => {});
-      await Promise.allSettled([merchant.close(), checkout.close(), gateway.close()]);
+      await Promise.allSettled([merchant.close(), checkout.close(), elsewhere.close(), gateway.close()]);
     },
   };
 }
@@ -163,15 +169,29 @@ export function events(page: Page): Promise<RecordedEvent[]> {
   return page.evaluate('window.events') as Promise<RecordedEvent[]>;
 }
 
+/**
+ * Waits (bounded) until the JavaScript expression `expression` is truthy on the page. Polls from
+ * here: `page.waitForFunction` with a string needs `eval` in the page, which the merchant's CSP
+ * forbids.
+ */
+export async function waitUntil(page: Page, expression: string, timeoutMs = BROWSER_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await page.evaluate(`!!(${expression})`)) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 /** Waits until the page has recorded `count` callbacks (bounded), and returns them. */
 export async function waitForEvents(page: Page, count: number): Promise<RecordedEvent[]> {
-  await page.waitForFunction(`window.events.length >= ${count}`, undefined, { timeout: BROWSER_TIMEOUT_MS });
+  await waitUntil(page, `window.events.length >= ${count}`);
   return events(page);
 }
 
 /** Waits until the page has received `count` messages (of any origin) in all. */
 export async function waitForSeen(page: Page, count: number): Promise<void> {
-  await page.waitForFunction(`window.seen.length >= ${count}`, undefined, { timeout: BROWSER_TIMEOUT_MS });
+  await waitUntil(page, `window.seen.length >= ${count}`);
 }
 
 export function seenCount(page: Page): Promise<number> {

@@ -42,16 +42,19 @@ describe('the build', () => {
 });
 
 describe('GET /sdk/v1/', () => {
-  it.each(['/sdk/v1/', '/sdk/v1', '/sdk/v1/sdk.js'])('%s serves the script, cached 5 minutes with an ETag', async (path) => {
-    const sdk = await buildSdk();
-    const response = await gateway.call('GET', path);
-    expect(response.status).toBe(200);
-    expectScriptHeaders(response.headers);
-    expect(response.headers.get('cache-control')).toBe('public, max-age=300');
-    expect(response.headers.get('etag')).toBe(`"${sdk.hash}"`);
-    expect(response.headers.get('link')).toBe(`<${hashedSdkPath(sdk.hash)}>; rel="canonical"`);
-    expect(response.text).toBe(sdk.code);
-  });
+  it.each(['/sdk/v1/', '/sdk/v1', '/sdk/v1/sdk.js'])(
+    '%s serves the script, cached 5 minutes with an ETag',
+    async (path) => {
+      const sdk = await buildSdk();
+      const response = await gateway.call('GET', path);
+      expect(response.status).toBe(200);
+      expectScriptHeaders(response.headers);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=300');
+      expect(response.headers.get('etag')).toBe(`"${sdk.hash}"`);
+      expect(response.headers.get('link')).toBe(`<${hashedSdkPath(sdk.hash)}>; rel="canonical"`);
+      expect(response.text).toBe(sdk.code);
+    },
+  );
 
   it('answers 304 with no body to a matching If-None-Match, and the script to a stale one', async () => {
     const sdk = await buildSdk();
