@@ -126,8 +126,16 @@ export async function listPayments(
 }
 
 /** A payment by id, whoever owns it: for the lifecycle, which is driven by the payment itself. */
-export async function findPaymentRow(db: Executor, id: string): Promise<PaymentRow | undefined> {
-  return db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findPaymentRow(
+  db: Executor,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<PaymentRow | undefined> {
+  let query = db.selectFrom('payments').selectAll().where('id', '=', id);
+  // PostgreSQL: hold the row for the rest of the transaction, so a competing writer waits and then
+  // finds the payment already moved (SQLite transactions never overlap).
+  if (options.lock === true) query = query.forUpdate();
+  return query.executeTakeFirst();
 }
 
 export async function findPaymentByCheckoutToken(db: Executor, token: string): Promise<Payment | undefined> {

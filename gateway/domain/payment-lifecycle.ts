@@ -52,6 +52,12 @@ export type FailureCode = (typeof FAILURE_CODES)[number];
  * its expiry.
  */
 export type ProviderResult =
-  | { readonly kind: 'paid'; readonly rrn: string; readonly cardLast4: string | null }
+  | {
+      readonly kind: 'paid';
+      readonly rrn: string;
+      readonly cardLast4: string | null;
+      /** The processor that took the money, for a payment confirmed before a method was chosen. */
+      readonly processor?: string;
+    }
   | { readonly kind: 'declined'; readonly failureCode: FailureCode; readonly cardLast4: string | null }
   | { readonly kind: 'pending'; readonly failureCode: FailureCode; readonly cardLast4: string | null };

@@ -40,17 +40,21 @@ export class Scheduler {
     this.#stopped = true;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
-    await this.#running;
+    // A run that joined the one in progress starts when it ends: wait for those too.
+    while (this.#running !== undefined) await this.#running;
   }
 
   /** Runs every kind of work until nothing is due; a run already in progress is joined, then repeated. */
   async runDueNow(): Promise<void> {
-    if (this.#running !== undefined) await this.#running;
-    this.#running = this.#runAll();
+    // Several callers may wait on one run: when it ends, the first starts the next run and the
+    // others wait for that one, so two runs never overlap.
+    while (this.#running !== undefined) await this.#running;
+    const run = this.#runAll();
+    this.#running = run;
     try {
-      await this.#running;
+      await run;
     } finally {
-      this.#running = undefined;
+      if (this.#running === run) this.#running = undefined;
     }
   }
 

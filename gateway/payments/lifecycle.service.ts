@@ -27,8 +27,8 @@ export class PaymentNotFound extends Error {
   override name = 'PaymentNotFound';
 }
 
-async function currentRow(trx: Executor, paymentId: string): Promise<PaymentRow> {
-  const row = await findPaymentRow(trx, paymentId);
+async function currentRow(trx: Executor, paymentId: string, lock = false): Promise<PaymentRow> {
+  const row = await findPaymentRow(trx, paymentId, { lock });
   if (row === undefined) throw new PaymentNotFound(`no payment ${paymentId}`);
   return row;
 }
@@ -103,11 +103,12 @@ export async function applyProviderResult(deps: Deps, paymentId: string, result:
 }
 
 async function applyResult(deps: Deps, trx: Executor, paymentId: string, result: ProviderResult): Promise<Payment> {
-  const before = await currentRow(trx, paymentId);
+  const before = await currentRow(trx, paymentId, deps.dialect === 'postgres');
   const now = toStoredInstant(deps.clock.nowMs());
   let changed: PaymentRow | undefined;
   switch (result.kind) {
     case 'paid': {
+      if (before.status === 'completed' || before.status === 'refunded' || before.status === 'pending') break;
       const customerId =
         before.customer_id ??
         (await findOrCreateCustomer(trx, {
@@ -123,6 +124,7 @@ async function applyResult(deps: Deps, trx: Executor, paymentId: string, result:
         card_last4: result.cardLast4 ?? before.card_last4,
         failure_code: null,
         customer_id: customerId,
+        processor: before.processor ?? result.processor ?? null,
         completed_at: now,
         updated_at: now,
       };

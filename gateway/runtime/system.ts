@@ -5,7 +5,7 @@
 import { randomFillSync } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../domain/clock.js';
-import { formatUuidV7, type IdGenerator } from '../domain/ids.js';
+import { type IdGenerator, UuidV7Sequence } from '../domain/ids.js';
 
 export const systemClock: Clock = {
   nowMs: () => Date.now(),
@@ -34,7 +34,9 @@ function randomBytesPooled(size: number): Buffer {
   return bytes;
 }
 
+const uuids = new UuidV7Sequence();
+
 export const randomIds: IdGenerator = {
-  uuid: (ms) => formatUuidV7(ms, randomBytesPooled(10)),
+  uuid: (ms) => uuids.next(ms, randomBytesPooled(10)),
   token: (bytes) => randomBytesPooled(bytes).toString('base64url'),
 };

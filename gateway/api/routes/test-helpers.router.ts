@@ -81,6 +81,7 @@ export function testHelpersRouter(deps: AuthDeps, scheduler: Scheduler): Router<
         kind: 'paid',
         rrn: sandboxRrn(deps.ids),
         cardLast4: payment.cardLast4 ?? '1111',
+        processor: 'sandbox',
       });
     }
     ctx.set('Cache-Control', 'no-store');

@@ -27,7 +27,7 @@ export function chargeTestCard(ids: IdGenerator, digits: string): ProviderResult
   const cardLast4 = digits.slice(-4);
   switch (outcome.kind) {
     case 'approved':
-      return { kind: 'paid', rrn: sandboxRrn(ids), cardLast4 };
+      return { kind: 'paid', rrn: sandboxRrn(ids), cardLast4, processor: 'sandbox' };
     case 'declined':
       return { kind: 'declined', failureCode: outcome.failureCode, cardLast4 };
     case 'no_answer':
