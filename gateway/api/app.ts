@@ -5,6 +5,7 @@
 import type { Router } from '@koa/router';
 import Koa from 'koa';
 import type { AuthDeps } from '../auth/authenticate.js';
+import { checkoutRouter } from '../checkout/checkout.router.js';
 import type { Scheduler } from '../jobs/scheduler.js';
 import type { GatewayState } from './context.js';
 import { errorHandler } from './middleware/errors.js';
@@ -18,6 +19,8 @@ import { testHelpersRouter } from './routes/test-helpers.router.js';
 export interface AppOptions {
   /** Runs due work; the clock test helper runs it at once. */
   readonly scheduler: Scheduler;
+  /** The service secret (signs the checkout's form tokens). */
+  readonly secret: string;
   /** Extra routers mounted after the built-in ones (later features, and tests of shared middleware). */
   readonly routers?: ReadonlyArray<Router<GatewayState>>;
 }
@@ -32,6 +35,7 @@ export function createApp(deps: AuthDeps, options: AppOptions): Koa<GatewayState
     testHelpersRouter(deps, options.scheduler),
     docsRouter(),
     sdkRouter(),
+    checkoutRouter(deps, { secret: options.secret }),
     healthRouter(deps),
     ...(options.routers ?? []),
   ];

@@ -90,7 +90,7 @@ export async function openServices(options: StartOptions): Promise<OpenedService
 export async function startGateway(options: StartOptions): Promise<Gateway> {
   const { deps, secret, database } = await openServices(options);
   const scheduler = new Scheduler(dueWorks(deps), deps.logger);
-  const app = createApp(deps, { scheduler, routers: options.routers ?? [] });
+  const app = createApp(deps, { scheduler, secret, routers: options.routers ?? [] });
   const server = app.listen(options.config.port, options.config.host);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

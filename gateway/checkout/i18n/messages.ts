@@ -1,0 +1,73 @@
+/**
+ * Every text of the checkout pages, by key. One dictionary per language implements this interface,
+ * so a missing or extra key in a translation is a type error. Functions take the values a text
+ * needs (already formatted, not yet escaped: the pages escape everything they print).
+ */
+import type { FailureCode } from '../../domain/payment-lifecycle.js';
+
+export type Language = 'en' | 'hy' | 'ru';
+
+export interface Messages {
+  /** BCP 47 tag for `<html lang>` and number formatting. */
+  readonly locale: string;
+  /** The language's own name, for the language links. */
+  readonly languageName: string;
+
+  readonly checkoutTitle: string;
+  readonly amount: string;
+  readonly order: string;
+  readonly description: string;
+  readonly chooseMethod: string;
+  /** The sandbox's name in the list of methods (other processors show their own brand name). */
+  readonly sandboxMethod: string;
+  readonly preselected: string;
+  readonly continueToPay: (amount: string) => string;
+  readonly noMethods: string;
+  readonly chooseMethodError: string;
+  readonly cancel: string;
+  readonly testMode: string;
+  readonly securedBy: string;
+  readonly expiresIn: (minutes: number) => string;
+
+  readonly testPageTitle: string;
+  readonly testNotice: string;
+  readonly cardNumber: string;
+  readonly expiry: string;
+  readonly cvv: string;
+  readonly cardholder: string;
+  readonly payButton: (amount: string) => string;
+  readonly testCardsTitle: string;
+  readonly testCardsHint: string;
+  readonly useCard: string;
+  readonly outcome: Readonly<Record<'approved' | FailureCode, string>>;
+  readonly cardNumberMissing: string;
+  readonly cardNumberLength: string;
+
+  readonly completedTitle: string;
+  readonly completedText: string;
+  readonly returningSoon: string;
+  readonly backToShop: string;
+  readonly failedTitle: string;
+  /** What the buyer reads for each `failure_code`. */
+  readonly failure: Readonly<Record<FailureCode, string>>;
+  readonly failedHint: string;
+  readonly expiredTitle: string;
+  readonly expiredText: string;
+  readonly waitingTitle: string;
+  readonly waitingText: string;
+  readonly refundedTitle: string;
+  readonly refundedText: string;
+  readonly cancelledTitle: string;
+  readonly cancelledText: string;
+  readonly embeddedDone: string;
+
+  readonly notFoundTitle: string;
+  readonly notFoundText: string;
+  readonly goneTitle: string;
+  readonly goneText: string;
+  readonly forbiddenTitle: string;
+  readonly forbiddenText: string;
+  readonly backToPayment: string;
+  readonly badEmbedTitle: string;
+  readonly badEmbedText: string;
+}

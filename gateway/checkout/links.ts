@@ -1,0 +1,67 @@
+/**
+ * Addresses the checkout sends the buyer to: its own pages (carrying the embedding and language
+ * parameters through the whole flow) and the shop's return and cancel URLs.
+ */
+import type { Language } from './i18n/index.js';
+
+/** What every page of one checkout visit passes on to the next: `embed`, `origin`, `lang`. */
+export interface Carried {
+  /** The embedding page's origin, when the checkout runs inside the browser SDK's iframe. */
+  readonly embedOrigin: string | null;
+  /** The language asked for with `?lang=` (an Accept-Language choice is not carried). */
+  readonly lang: Language | null;
+}
+
+export function carriedQuery(carried: Carried): string {
+  const params = new URLSearchParams();
+  if (carried.embedOrigin !== null) {
+    params.set('embed', '1');
+    params.set('origin', carried.embedOrigin);
+  }
+  if (carried.lang !== null) params.set('lang', carried.lang);
+  const query = params.toString();
+  return query === '' ? '' : `?${query}`;
+}
+
+export type CheckoutPage = '' | 'method' | 'sandbox' | 'cancel';
+
+/** The path of one of the checkout's pages (relative to the service origin). */
+export function checkoutPath(token: string, page: CheckoutPage, carried: Carried): string {
+  const suffix = page === '' ? '' : `/${page}`;
+  return `/checkout/${encodeURIComponent(token)}${suffix}${carriedQuery(carried)}`;
+}
+
+/** A URL of ours (`{publicUrl}/checkout/...`) with the carried parameters added to its query. */
+export function withCarried(url: string, carried: Carried): string {
+  const extra = carriedQuery(carried);
+  if (extra === '') return url;
+  return appendQuery(url, extra.slice(1));
+}
+
+/** Adds `query` (already encoded) to a URL, keeping its own query exactly and its fragment last. */
+function appendQuery(url: string, query: string): string {
+  const hash = url.indexOf('#');
+  const base = hash === -1 ? url : url.slice(0, hash);
+  const fragment = hash === -1 ? '' : url.slice(hash);
+  const separator = base.includes('?') ? (base.endsWith('?') || base.endsWith('&') ? '' : '&') : '?';
+  return `${base}${separator}${query}${fragment}`;
+}
+
+/**
+ * The shop's URL with `payment_uuid` and `order_id` appended, so the shop can read the payment
+ * back; the URL's own query and fragment stay as they were.
+ */
+export function shopUrl(url: string, payment: { readonly uuid: string; readonly orderId: string }): string {
+  const params = new URLSearchParams({ payment_uuid: payment.uuid, order_id: payment.orderId });
+  return appendQuery(url, params.toString());
+}
+
+/** Where "cancel" and the expired page lead: `cancel_url`, else `return_url`, with the two parameters. */
+export function cancelDestination(payment: {
+  readonly uuid: string;
+  readonly orderId: string;
+  readonly cancelUrl: string | null;
+  readonly returnUrl: string;
+}): string {
+  return shopUrl(payment.cancelUrl ?? payment.returnUrl, payment);
+}

@@ -1,0 +1,129 @@
+/**
+ * `npm run screenshots`: what the buyer sees, as PNG files under docs/screenshots/. Starts a gateway
+ * on a temporary SQLite database (manual clock, so a payment can be made to expire), creates a few
+ * sandbox payments through the API and photographs their pages in headless Chromium at desktop
+ * (1280x900) and phone (390x844) sizes.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../gateway/config.js';
+import { ManualClock, MINUTE_MS } from '../gateway/domain/clock.js';
+import { createMerchant } from '../gateway/merchants/merchant.service.js';
+import { createLogger } from '../gateway/runtime/logger.js';
+import { startGateway } from '../gateway/runtime/start.js';
+import { launchBrowser } from '../test/support/browser.js';
+import { freePort } from '../test/support/ports.js';
+
+const OUT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
+
+const SIZES = [
+  { name: 'desktop', viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, isMobile: false },
+  { name: 'phone', viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true },
+] as const;
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-screenshots-'));
+  const port = await freePort();
+  const publicUrl = `http://127.0.0.1:${port}`;
+  const clock = new ManualClock(Date.now());
+  const gateway = await startGateway({
+    config: loadConfig({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: publicUrl,
+      DATABASE_URL: `sqlite:${join(dir, 'gateway.sqlite')}`,
+      LOG_LEVEL: 'silent',
+    }),
+    clock,
+    logger: createLogger('silent'),
+  });
+  const browser = await launchBrowser();
+  try {
+    // A verified website of the account: the test payments bind to it (their return_url names it).
+    const merchant = await createMerchant(gateway.deps, {
+      name: 'Ararat Books',
+      domains: ['ararat-books.am'],
+      verifyDomains: true,
+    });
+    const key = merchant.keys[0]?.key ?? '';
+    let order = 1040;
+    const createPayment = async (extra: Record<string, unknown> = {}): Promise<string> => {
+      order += 1;
+      const response = await fetch(`${publicUrl}/api/v1/payments`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Service-Key': key },
+        body: JSON.stringify({
+          amount: 18500,
+          order_id: `A-${order}`,
+          description: 'Armenian–English dictionary, hardcover',
+          return_url: 'https://ararat-books.am/order/done',
+          cancel_url: 'https://ararat-books.am/cart',
+          ...extra,
+        }),
+      });
+      if (response.status !== 201) throw new Error(`payment creation failed: ${await response.text()}`);
+      return ((await response.json()) as { checkout_url: string }).checkout_url;
+    };
+
+    // The expired one first: moving the clock past its 20 minutes would expire the others too.
+    const expired = await createPayment();
+    clock.advance(21 * MINUTE_MS);
+    const checkout = await createPayment();
+    const testPage = await createPayment({ processor: 'sandbox', redirect_mode: 'direct' });
+    const declined = await createPayment({ processor: 'sandbox', redirect_mode: 'direct' });
+
+    mkdirSync(OUT_DIR, { recursive: true });
+    for (const size of SIZES) {
+      const context = await browser.newContext({
+        viewport: size.viewport,
+        deviceScaleFactor: size.deviceScaleFactor,
+        isMobile: size.isMobile,
+        locale: 'en-US',
+      });
+      const page = await context.newPage();
+      const shoot = async (name: string) => {
+        const path = join(OUT_DIR, `${name}-${size.name}.png`);
+        await page.screenshot({ path, fullPage: size.name === 'phone' });
+        console.log(path);
+      };
+
+      await page.goto(checkout);
+      await shoot('checkout');
+
+      await page.goto(testPage);
+      await page.waitForURL(/\/sandbox$/);
+      await shoot('test-payment');
+
+      if (size.name === 'desktop') {
+        await page.goto(declined);
+        await page.locator('#card_number').fill('4000 0000 0000 0002');
+        await page.locator('form button[type="submit"]').click();
+        await page.locator('h1', { hasText: 'Payment not completed' }).waitFor();
+      } else {
+        await page.goto(declined);
+      }
+      await shoot('declined');
+
+      await page.goto(expired);
+      await page.locator('h1', { hasText: 'This payment has expired' }).waitFor();
+      await shoot('expired');
+
+      if (size.name === 'phone') {
+        await page.goto(`${checkout}?lang=hy`);
+        await shoot('checkout-armenian');
+      }
+      await context.close();
+    }
+  } finally {
+    await browser.close().catch(() => {});
+    await gateway.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
