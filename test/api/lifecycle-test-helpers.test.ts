@@ -20,32 +20,11 @@ import {
   type TestGateway,
   type TestMerchant,
 } from '../support/gateway.js';
+import { ALL_PAYMENT_KEYS_SORTED } from '../support/payment-shape.js';
 
 type Json = Record<string, unknown>;
 
-/** The payment object's keys: the spec's table plus `description`, `livemode` and `failure_code`. */
-const PAYMENT_KEYS = [
-  'uuid',
-  'order_id',
-  'amount',
-  'refunded_amount',
-  'currency',
-  'charge',
-  'customer_id',
-  'status',
-  'checkout_url',
-  'processor',
-  'created_at',
-  'completed_at',
-  'refunded_at',
-  'payment_flow',
-  'qr_code',
-  'rrn',
-  'redirect_url',
-  'description',
-  'livemode',
-  'failure_code',
-].sort();
+const PAYMENT_KEYS = ALL_PAYMENT_KEYS_SORTED;
 
 /** The spec's card table with what each card does to a payment. */
 const CARD_OUTCOMES: Array<[card: string, label: string, status: string, failureCode: string | null]> = [

@@ -14,31 +14,12 @@ import {
   type TestGateway,
   type TestMerchant,
 } from '../support/gateway.js';
+import { ADDITIVE_PAYMENT_KEYS, SPEC_PAYMENT_KEYS } from '../support/payment-shape.js';
 
 type Json = Record<string, unknown>;
 
-/** The keys of the spec's Payment table, all present in every creation response. */
-const PAYMENT_KEYS = [
-  'uuid',
-  'order_id',
-  'amount',
-  'refunded_amount',
-  'currency',
-  'charge',
-  'customer_id',
-  'status',
-  'checkout_url',
-  'processor',
-  'created_at',
-  'completed_at',
-  'refunded_at',
-  'payment_flow',
-  'qr_code',
-  'rrn',
-  'redirect_url',
-];
-/** Additive keys the gateway answers besides the spec's table. */
-const ADDITIVE_KEYS = ['description', 'livemode', 'failure_code'];
+const PAYMENT_KEYS = SPEC_PAYMENT_KEYS;
+const ADDITIVE_KEYS = ADDITIVE_PAYMENT_KEYS;
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const API_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;

@@ -7,6 +7,7 @@
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../gateway/domain/clock.js';
+import { merchantPage } from '../plugins/browser-sdk/fixtures.js';
 import {
   BROWSER_TIMEOUT_MS,
   type LocalServer,
@@ -32,35 +33,6 @@ const DECLINES: ReadonlyArray<[string, string]> = [
   ['4000 0000 0000 0309', 'The payment processor is unavailable right now.'],
   ['4000 0000 0000 0341', 'The payment could not be completed.'],
 ];
-
-/** The merchant's page: loads the SDK with a script tag under a strict CSP and records callbacks. */
-function merchantPage(gatewayUrl: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Shop</title>
-<script>
-  window.events = [];
-  window.seen = [];
-  window.violations = [];
-  document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective + ' ' + e.blockedURI));
-  window.addEventListener('message', (e) => seen.push({ origin: e.origin, data: e.data }));
-  window.record = (name) => (data) => events.push({ name: name, data: data });
-  window.openCheckout = (options) => {
-    window.handle = PaymentGateway.open(Object.assign({ onSuccess: record('success'), onError: record('error') }, options));
-    return true;
-  };
-</script>
-<script src="${gatewayUrl}/sdk/v1/"></script>
-</head>
-<body>
-<h1>Shop</h1>
-<div id="checkout"></div>
-</body>
-</html>
-`;
-}
 
 function shopPage(title: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1></body></html>`;

@@ -66,7 +66,8 @@ function checkoutPage(): string {
 }
 
 /** The merchant's page: loads the SDK from the gateway under a strict CSP (no inline styles). */
-function merchantPage(gatewayUrl: string): string {
+/** A merchant's page that loads the SDK from the gateway and records what the SDK reports. */
+export function merchantPage(gatewayUrl: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -1,0 +1,28 @@
+/** The payment object as clients see it: the keys every answer carrying a payment must have. */
+
+/** The keys of the spec's Payment table, all present in every answer. */
+export const SPEC_PAYMENT_KEYS = [
+  'uuid',
+  'order_id',
+  'amount',
+  'refunded_amount',
+  'currency',
+  'charge',
+  'customer_id',
+  'status',
+  'checkout_url',
+  'processor',
+  'created_at',
+  'completed_at',
+  'refunded_at',
+  'payment_flow',
+  'qr_code',
+  'rrn',
+  'redirect_url',
+] as const;
+
+/** Additive keys the gateway answers besides the spec's table (docs/decisions.md). */
+export const ADDITIVE_PAYMENT_KEYS = ['description', 'livemode', 'failure_code'] as const;
+
+/** Every key of a payment answer, sorted. */
+export const ALL_PAYMENT_KEYS_SORTED: readonly string[] = [...SPEC_PAYMENT_KEYS, ...ADDITIVE_PAYMENT_KEYS].sort();
