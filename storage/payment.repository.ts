@@ -138,11 +138,6 @@ export async function findPaymentRow(
   return query.executeTakeFirst();
 }
 
-export async function findPaymentByCheckoutToken(db: Executor, token: string): Promise<Payment | undefined> {
-  const row = await db.selectFrom('payments').selectAll().where('checkout_token', '=', token).executeTakeFirst();
-  return row === undefined ? undefined : rowToPayment(row);
-}
-
 /**
  * Moves a payment on only if it is still in one of `from` (and, with `dueBy`, only if it expires
  * at or before that instant). Answers the updated row, or undefined when another writer got there

@@ -7,7 +7,7 @@ import { type CheckoutRecord, findCheckoutByToken, listEnabledProcessors } from 
 import { DAY_MS, toStoredInstant } from '../domain/clock.js';
 import { FAILURE_CODES, type FailureCode } from '../domain/payment-lifecycle.js';
 import { expireIfDueNow } from '../payments/lifecycle.service.js';
-import { isKnownProcessor, PROCESSOR_SLUGS, type ProcessorSlug } from '../processors/registry.js';
+import { domainProcessors, isKnownProcessor, PROCESSOR_SLUGS, type ProcessorSlug } from '../processors/registry.js';
 import type { Deps } from '../runtime/deps.js';
 
 /** `checkout_url` stays valid this long after the payment's creation (spec rule 1). */
@@ -53,8 +53,8 @@ export async function lookUpCheckout(deps: Deps, token: string): Promise<Checkou
  */
 export async function offeredMethods(deps: Deps, record: CheckoutRecord): Promise<ProcessorSlug[]> {
   if (record.payment.sandbox) return ['sandbox'];
-  const offered = new Set<string>(await listEnabledProcessors(deps.db, record.payment.domainId));
-  if (record.hostedDomain) offered.add('sandbox');
+  const enabled = await listEnabledProcessors(deps.db, record.payment.domainId);
+  const offered = new Set(domainProcessors(enabled, record.hostedDomain));
   return PROCESSOR_SLUGS.filter((slug) => offered.has(slug) && isKnownProcessor(slug));
 }
 

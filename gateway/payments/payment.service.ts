@@ -28,6 +28,7 @@ import { ApiError, validationFailed } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
 import { type Paginated, paginate } from '../domain/pagination.js';
 import { type PaymentResponse, toPaymentResponse } from '../domain/payment.js';
+import { domainProcessors } from '../processors/registry.js';
 import type { Deps } from '../runtime/deps.js';
 import { runIdempotent, type StoredResponse } from './idempotency.js';
 
@@ -48,9 +49,7 @@ function toDomainChoice(row: DomainWithProcessors): DomainChoice {
     host: row.host,
     verified: row.verified === 1,
     hosted: row.hosted === 1,
-    // The hosted domain always offers the sandbox.
-    processors:
-      row.hosted === 1 && !row.processors.includes('sandbox') ? [...row.processors, 'sandbox'] : row.processors,
+    processors: domainProcessors(row.processors, row.hosted === 1),
   };
 }
 

@@ -17,6 +17,11 @@ export function isKnownProcessor(slug: string): slug is ProcessorSlug {
   return Object.hasOwn(PROCESSORS, slug);
 }
 
+/** What a domain offers: its enabled processors, plus the sandbox on the account's hosted domain, which always offers it. */
+export function domainProcessors(enabled: readonly string[], hosted: boolean): string[] {
+  return hosted && !enabled.includes('sandbox') ? [...enabled, 'sandbox'] : [...enabled];
+}
+
 export function processorFor(slug: ProcessorSlug): Processor {
   return PROCESSORS[slug];
 }

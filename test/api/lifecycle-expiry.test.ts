@@ -18,6 +18,7 @@ import {
   type TestGateway,
   type TestMerchant,
 } from '../support/gateway.js';
+import { expectedStatusEvent } from '../support/payment-shape.js';
 
 type Json = Record<string, unknown>;
 
@@ -105,28 +106,6 @@ function expectOrderHeld(res: ApiResponse): void {
   expect(Object.keys(res.body.errors as Json)).toEqual(['order_id']);
 }
 
-/** The event a payment in its current state emits, as the outbox keeps it. */
-function expectedEvent(payment: Json): Json {
-  return {
-    event: 'transaction.status.updated',
-    livemode: false,
-    transaction: {
-      uuid: payment.uuid,
-      order_id: payment.order_id,
-      status: payment.status,
-      amount: payment.amount,
-      refunded_amount: payment.refunded_amount,
-      currency: payment.currency,
-      processor: payment.processor,
-      completed_at: payment.completed_at,
-      created_at: payment.created_at,
-      failure_code: payment.failure_code,
-    },
-    refund: null,
-    receipt: null,
-  };
-}
-
 type Api = ReturnType<typeof client>;
 
 /** The card of the i-th payment of a race: mostly approved, some declined, some timing out. */
@@ -172,7 +151,7 @@ async function expectConsistentOutcome(api: Api, payment: Json, card: string): P
 
   const events = await api.events(payment.uuid);
   const finalEvent = events.find((e) => (e.transaction as Json).status === now.status);
-  expect(finalEvent).toEqual(expectedEvent(now));
+  expect(finalEvent).toEqual(expectedStatusEvent(now));
   const stored = await api.row(payment.uuid);
   expect(stored.active_order_id).toBe(now.status === 'completed' ? payment.order_id : null);
   expect(stored.reconciliation_flag).toBeNull();
@@ -230,8 +209,8 @@ describe.each(DIALECTS)('payment expiry on %s', (dialect) => {
         failure_code: 'processor_timeout',
       });
       expect(await api.read(younger.uuid)).toMatchObject({ status: 'pending' });
-      expect(await api.events(pending.uuid)).toEqual([expectedEvent(expired)]);
-      expect(await api.events(processing.uuid)).toEqual([expectedEvent(expiredTimeout)]);
+      expect(await api.events(pending.uuid)).toEqual([expectedStatusEvent(expired)]);
+      expect(await api.events(processing.uuid)).toEqual([expectedStatusEvent(expiredTimeout)]);
       expect(await api.events(younger.uuid)).toEqual([]);
 
       for (const released of [pending, processing]) {
@@ -306,7 +285,7 @@ describe.each(DIALECTS)('payment expiry on %s', (dialect) => {
           await second.gateway.scheduler.runDueNow();
           const expired = await again.read(payment.uuid);
           expect(expired).toEqual({ ...payment, status: 'expired' });
-          expect(await again.events(payment.uuid)).toEqual([expectedEvent(expired)]);
+          expect(await again.events(payment.uuid)).toEqual([expectedStatusEvent(expired)]);
         } finally {
           await second.close();
         }
@@ -362,7 +341,7 @@ describe.each(DIALECTS)('payment expiry on %s', (dialect) => {
       await advanceTo(expiryOf(payment));
       const expired = await api.read(payment.uuid);
       expect(expired).toEqual({ ...waiting, status: 'expired' });
-      expect(await api.events(payment.uuid)).toEqual([expectedEvent(expired)]);
+      expect(await api.events(payment.uuid)).toEqual([expectedStatusEvent(expired)]);
       expect((await api.row(payment.uuid)).card_last4).toBe('0119');
     });
   });
@@ -386,7 +365,7 @@ describe.each(DIALECTS)('payment expiry on %s', (dialect) => {
         failure_code: null,
       });
       expect(await api.read(payment.uuid)).toEqual(completed);
-      expect(await api.events(payment.uuid)).toEqual([expectedEvent(expired), expectedEvent(completed)]);
+      expect(await api.events(payment.uuid)).toEqual([expectedStatusEvent(expired), expectedStatusEvent(completed)]);
       const stored = await api.row(payment.uuid);
       expect(stored.active_order_id).toBe(payment.order_id);
       expect(stored.reconciliation_flag).toBeNull();
@@ -409,7 +388,7 @@ describe.each(DIALECTS)('payment expiry on %s', (dialect) => {
         expect.objectContaining({
           transaction: expect.objectContaining({ status: 'expired', failure_code: 'processor_timeout' }),
         }),
-        expectedEvent(completed),
+        expectedStatusEvent(completed),
       ]);
       expect((await api.row(payment.uuid)).card_last4).toBe('0119');
     });
@@ -426,7 +405,7 @@ describe.each(DIALECTS)('payment expiry on %s', (dialect) => {
         failure_code: null,
         completed_at: apiInstant(t.clock.nowMs()),
       });
-      expect(await api.events(payment.uuid)).toEqual([expectedEvent(failed), expectedEvent(completed)]);
+      expect(await api.events(payment.uuid)).toEqual([expectedStatusEvent(failed), expectedStatusEvent(completed)]);
       expect((await api.row(payment.uuid)).active_order_id).toBe(payment.order_id);
     });
 

@@ -20,7 +20,7 @@ import {
   type TestGateway,
   type TestMerchant,
 } from '../support/gateway.js';
-import { ALL_PAYMENT_KEYS_SORTED } from '../support/payment-shape.js';
+import { ALL_PAYMENT_KEYS_SORTED, expectedStatusEvent } from '../support/payment-shape.js';
 
 type Json = Record<string, unknown>;
 
@@ -126,28 +126,6 @@ describe.each(DIALECTS)('sandbox test helpers on %s', (dialect) => {
     expect(Object.keys(body.errors as Json)).toEqual(['order_id']);
   }
 
-  /** The event a payment in its current state emits, exactly as the outbox keeps it. */
-  function expectedEvent(payment: Json): Json {
-    return {
-      event: 'transaction.status.updated',
-      livemode: false,
-      transaction: {
-        uuid: payment.uuid,
-        order_id: payment.order_id,
-        status: payment.status,
-        amount: payment.amount,
-        refunded_amount: payment.refunded_amount,
-        currency: payment.currency,
-        processor: payment.processor,
-        completed_at: payment.completed_at,
-        created_at: payment.created_at,
-        failure_code: payment.failure_code,
-      },
-      refund: null,
-      receipt: null,
-    };
-  }
-
   describe("POST /api/v1/test_helpers/payments/{uuid}/pay: the spec's card outcomes", () => {
     it.each(CARD_OUTCOMES)('%s (%s) -> %s', async (card, _label, status, failureCode) => {
       const created = await create({ amount: 7300, description: 'Blue mug' });
@@ -185,7 +163,7 @@ describe.each(DIALECTS)('sandbox test helpers on %s', (dialect) => {
         expect(written).toEqual([]);
       } else {
         expect(written).toHaveLength(1);
-        expect(written[0]?.payload).toEqual(expectedEvent(res.body));
+        expect(written[0]?.payload).toEqual(expectedStatusEvent(res.body));
       }
 
       const retry = await newPaymentFor(created.order_id);
@@ -206,7 +184,7 @@ describe.each(DIALECTS)('sandbox test helpers on %s', (dialect) => {
         payment_id: created.uuid,
         event: 'transaction.status.updated',
         livemode: 0,
-        payload: expectedEvent(completed),
+        payload: expectedStatusEvent(completed),
         created_at: toStoredInstant(t.clock.nowMs()),
       });
       expect(written?.payload.transaction).toMatchObject({
@@ -231,7 +209,7 @@ describe.each(DIALECTS)('sandbox test helpers on %s', (dialect) => {
       const [written, ...more] = await events(created.uuid);
       expect(more).toEqual([]);
       expect(written).toMatchObject({ merchant_id: live.merchantId, environment: 'live', livemode: 0 });
-      expect(written?.payload).toEqual(expectedEvent(completed));
+      expect(written?.payload).toEqual(expectedStatusEvent(completed));
       const customer = await t.gateway.deps.db
         .selectFrom('customers')
         .selectAll()
@@ -338,7 +316,7 @@ describe.each(DIALECTS)('sandbox test helpers on %s', (dialect) => {
         failure_code: null,
       });
       expect(await read(created.uuid)).toEqual(res.body);
-      expect((await events(created.uuid)).map((e) => e.payload)).toEqual([expectedEvent(res.body)]);
+      expect((await events(created.uuid)).map((e) => e.payload)).toEqual([expectedStatusEvent(res.body)]);
       expectOrderHeld(await newPaymentFor(created.order_id));
     });
 
@@ -359,7 +337,7 @@ describe.each(DIALECTS)('sandbox test helpers on %s', (dialect) => {
         customer_id: expect.stringMatching(CUSTOMER_ID),
       });
       expect((await row(created.uuid)).card_last4).toBe('0119');
-      expect((await events(created.uuid)).map((e) => e.payload)).toEqual([expectedEvent(res.body)]);
+      expect((await events(created.uuid)).map((e) => e.payload)).toEqual([expectedStatusEvent(res.body)]);
     });
 
     it('failed -> completed (late confirmation): completed_at set, an event, the order taken back', async () => {
@@ -377,7 +355,7 @@ describe.each(DIALECTS)('sandbox test helpers on %s', (dialect) => {
         failure_code: null,
       });
       const written = await events(created.uuid);
-      expect(written.map((e) => e.payload)).toEqual([expectedEvent(failed), expectedEvent(res.body)]);
+      expect(written.map((e) => e.payload)).toEqual([expectedStatusEvent(failed), expectedStatusEvent(res.body)]);
       const stored = await row(created.uuid);
       expect(stored.active_order_id).toBe(created.order_id);
       expect(stored.reconciliation_flag).toBeNull();
