@@ -10,10 +10,13 @@ import type { CustomerTable } from './customer.table.js';
 import type { DomainProcessorTable, DomainTable } from './domain.table.js';
 import type { IdempotencyKeyTable } from './idempotency-key.table.js';
 import type { MerchantTable } from './merchant.table.js';
+import type { MerchantEmailTable } from './merchant-email.table.js';
 import type { OutboxEventTable } from './outbox-event.table.js';
 import type { PaymentTable } from './payment.table.js';
 import type { RateLimitCounterTable } from './rate-limit.table.js';
+import type { RefundTable } from './refund.table.js';
 import type { ServiceSettingTable } from './service-setting.table.js';
+import type { WebhookDeliveryTable } from './webhook-delivery.table.js';
 
 export interface Database {
   merchants: MerchantTable;
@@ -26,6 +29,9 @@ export interface Database {
   service_settings: ServiceSettingTable;
   customers: CustomerTable;
   outbox_events: OutboxEventTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  refunds: RefundTable;
+  merchant_emails: MerchantEmailTable;
 }
 
 export type Db = Kysely<Database>;

@@ -77,3 +77,25 @@ export async function upsertDomainProcessor(
     )
     .execute();
 }
+
+/** The domain's webhook URL (null when none is set). */
+export async function findDomainWebhookUrl(db: Executor, domainId: string): Promise<string | null> {
+  const row = await db.selectFrom('domains').select('webhook_url').where('id', '=', domainId).executeTakeFirst();
+  return row?.webhook_url ?? null;
+}
+
+/** Makes the next secret of every rotation whose 24 hours are over the only secret; answers how many. */
+export async function finishSecretRotations(db: Executor, now: string, updatedAt: string): Promise<number> {
+  const result = await db
+    .updateTable('domains')
+    .set((eb) => ({
+      webhook_secret: eb.fn.coalesce('webhook_secret_next', 'webhook_secret'),
+      webhook_secret_next: null,
+      webhook_secret_next_at: null,
+      updated_at: updatedAt,
+    }))
+    .where('webhook_secret_next', 'is not', null)
+    .where('webhook_secret_next_at', '<=', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

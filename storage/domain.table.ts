@@ -12,6 +12,8 @@ export interface DomainTable {
   /** The secret a rotation introduces; it replaces `webhook_secret` at `webhook_secret_next_at`. */
   webhook_secret_next: string | null;
   webhook_secret_next_at: string | null;
+  /** When the merchant was last emailed about failing deliveries of this domain (at most every 6 h). */
+  failure_email_at: string | null;
   created_at: string;
   updated_at: string;
 }

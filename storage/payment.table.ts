@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 import type { PaymentStatus } from '../gateway/domain/payment.js';
 
 export interface PaymentTable {
@@ -15,6 +15,8 @@ export interface PaymentTable {
   active_order_id: string | null;
   amount: number;
   refunded_amount: number;
+  /** Sum of this payment's refunds still in flight (pending or unknown): not refundable again until they end. */
+  refund_reserved_amount: Generated<number>;
   currency: string;
   charge: string | null;
   status: PaymentStatus;

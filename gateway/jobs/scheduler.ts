@@ -1,5 +1,5 @@
 /**
- * Runs due work from the database: payment expiry now, webhook retries and emails later. Due work
+ * Runs due work from the database: payment expiry, webhook deliveries, refund checks, emails. Due work
  * lives in tables (payments past `expires_at`, deliveries past their next attempt), so it survives
  * a restart, and each kind of work claims its rows (FOR UPDATE SKIP LOCKED on PostgreSQL), so
  * several instances never do the same piece twice. Ticks use real timers; what is due is decided by
@@ -23,6 +23,7 @@ export class Scheduler {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #stopped = true;
+  #wakePending = false;
 
   constructor(works: readonly DueWork[], logger: Logger, intervalMs = 1_000) {
     this.#works = works;
@@ -56,6 +57,16 @@ export class Scheduler {
     } finally {
       if (this.#running === run) this.#running = undefined;
     }
+  }
+
+  /** Runs due work soon (coalesced), instead of at the next tick: new work was just written. */
+  wake(): void {
+    if (this.#stopped || this.#wakePending) return;
+    this.#wakePending = true;
+    setImmediate(() => {
+      this.#wakePending = false;
+      if (!this.#stopped) this.runDueNow().catch(() => {});
+    });
   }
 
   #schedule(): void {

@@ -20,6 +20,7 @@ import type { Environment } from '../domain/payment.js';
 import { isKnownProcessor } from '../processors/registry.js';
 import type { Deps } from '../runtime/deps.js';
 import { sha256Hex } from '../runtime/hashing.js';
+import { signingSecrets } from '../webhooks/secrets.js';
 
 /** A mistake in what the operator asked for; the CLI prints the message and exits non-zero. */
 export class OperatorError extends Error {
@@ -72,8 +73,9 @@ function publicHostname(deps: Deps): string {
   return new URL(deps.config.publicUrl).hostname;
 }
 
+/** `whsec_` and 24 random bytes in standard base64: the form Standard Webhooks libraries decode. */
 function newWebhookSecret(deps: Deps): string {
-  return `whsec_${deps.ids.token(24)}`;
+  return `whsec_${Buffer.from(deps.ids.token(24), 'base64url').toString('base64')}`;
 }
 
 export function validHost(input: string): string {
@@ -182,6 +184,7 @@ function domainRow(
     webhook_secret: secret,
     webhook_secret_next: null,
     webhook_secret_next_at: null,
+    failure_email_at: null,
     created_at: now,
     updated_at: now,
   };
@@ -289,7 +292,8 @@ async function requireDomain(deps: Deps, merchantId: string, hostInput: string):
 
 /**
  * Starts a webhook secret rotation: a new secret signs `X-Service-Signature-Next` for 24 hours,
- * then replaces the current one. Rotating again during a rotation replaces the pending secret.
+ * then replaces the current one. Rotating again during a rotation replaces the pending secret; a
+ * rotation whose 24 hours are over counts as finished first.
  */
 export async function rotateWebhookSecret(
   deps: Deps,
@@ -299,13 +303,15 @@ export async function rotateWebhookSecret(
   const nowMs = deps.clock.nowMs();
   const next = newWebhookSecret(deps);
   const activeAt = toStoredInstant(nowMs + DAY_MS);
+  const [current] = signingSecrets(domain, nowMs);
   await updateDomain(deps.db, domain.id, {
+    webhook_secret: current,
     webhook_secret_next: next,
     webhook_secret_next_at: activeAt,
     updated_at: toStoredInstant(nowMs),
   });
   deps.accountCache.clear();
-  return { webhook_secret: domain.webhook_secret, webhook_secret_next: next, next_active_at: activeAt };
+  return { webhook_secret: current, webhook_secret_next: next, next_active_at: activeAt };
 }
 
 export async function verifyBusiness(

@@ -7,7 +7,6 @@
 import { findOrCreateCustomer } from '../../storage/customer.repository.js';
 import type { Executor } from '../../storage/database.js';
 import { isUniqueViolation } from '../../storage/errors.js';
-import { insertOutboxEvent } from '../../storage/outbox-event.repository.js';
 import {
   claimDuePayments,
   findPaymentRow,
@@ -22,6 +21,7 @@ import { FINAL_STATUSES, type ProviderResult, TRANSITIONS } from '../domain/paym
 import type { ProcessorSlug } from '../processors/registry.js';
 import type { Deps } from '../runtime/deps.js';
 import { statusUpdatedEvent } from '../webhooks/events.js';
+import { emitEvent } from '../webhooks/outbox.js';
 
 export class PaymentNotFound extends Error {
   override name = 'PaymentNotFound';
@@ -33,22 +33,18 @@ async function currentRow(trx: Executor, paymentId: string, lock = false): Promi
   return row;
 }
 
-/** Writes `transaction.status.updated` for a payment that just reached a final status. */
+/** Writes `transaction.status.updated` (and its delivery) for a payment that just reached a final status. */
 async function emitStatusEvent(deps: Deps, trx: Executor, row: PaymentRow): Promise<void> {
   const payment = rowToPayment(row);
   if (!FINAL_STATUSES.includes(payment.status)) return;
-  const nowMs = deps.clock.nowMs();
-  await insertOutboxEvent(trx, {
-    id: deps.ids.uuid(nowMs),
-    merchant_id: row.merchant_id,
-    environment: row.environment,
-    domain_id: row.domain_id,
-    payment_id: row.id,
-    event: 'transaction.status.updated',
-    livemode: row.sandbox === 1 ? 0 : 1,
-    payload: JSON.stringify(statusUpdatedEvent(payment)),
-    created_at: toStoredInstant(nowMs),
-  });
+  await emitEvent(deps, trx, row, statusUpdatedEvent(payment));
+}
+
+/** Runs `work` in a transaction, then wakes the dispatcher for the events it wrote. */
+async function transactEmitting<T>(deps: Deps, work: (trx: Executor) => Promise<T>): Promise<T> {
+  const result = await deps.transact(work);
+  deps.dueSignal.notify();
+  return result;
 }
 
 /** Expires the payment if it is open past its expiry; answers the updated row when it did. */
@@ -71,7 +67,7 @@ async function expireIfDue(deps: Deps, trx: Executor, paymentId: string): Promis
  * choice (a reload, a double click) answers the payment as it is.
  */
 export async function startProcessing(deps: Deps, paymentId: string, processor: ProcessorSlug): Promise<Payment> {
-  return deps.transact(async (trx) => {
+  return transactEmitting(deps, async (trx) => {
     const expired = await expireIfDue(deps, trx, paymentId);
     if (expired !== undefined) return rowToPayment(expired);
     const before = await currentRow(trx, paymentId);
@@ -93,12 +89,12 @@ export async function startProcessing(deps: Deps, paymentId: string, processor: 
  */
 export async function applyProviderResult(deps: Deps, paymentId: string, result: ProviderResult): Promise<Payment> {
   try {
-    return await deps.transact((trx) => applyResult(deps, trx, paymentId, result));
+    return await transactEmitting(deps, (trx) => applyResult(deps, trx, paymentId, result));
   } catch (error) {
     // Two late confirmations of one order's payments raced for the order: the loser runs again and
     // now sees the order held, so it completes flagged for reconciliation.
     if (!isUniqueViolation(error)) throw error;
-    return deps.transact((trx) => applyResult(deps, trx, paymentId, result));
+    return transactEmitting(deps, (trx) => applyResult(deps, trx, paymentId, result));
   }
 }
 
@@ -166,7 +162,7 @@ async function applyResult(deps: Deps, trx: Executor, paymentId: string, result:
 
 /** Expires one payment if it is due (the checkout calls this before showing a payment). */
 export async function expireIfDueNow(deps: Deps, paymentId: string): Promise<Payment | undefined> {
-  const expired = await deps.transact((trx) => expireIfDue(deps, trx, paymentId));
+  const expired = await transactEmitting(deps, (trx) => expireIfDue(deps, trx, paymentId));
   return expired === undefined ? undefined : rowToPayment(expired);
 }
 
@@ -178,7 +174,7 @@ export async function expireIfDueNow(deps: Deps, paymentId: string): Promise<Pay
 export async function expireDuePayments(deps: Deps, limit = 100): Promise<number> {
   const now = toStoredInstant(deps.clock.nowMs());
   const lock = deps.dialect === 'postgres';
-  return deps.transact(async (trx) => {
+  return transactEmitting(deps, async (trx) => {
     let expired = 0;
     for (const id of await claimDuePayments(trx, now, limit, lock)) {
       if ((await expireIfDue(deps, trx, id)) !== undefined) expired += 1;

@@ -161,6 +161,7 @@ async function preparePayment(
     active_order_id: body.order_id,
     amount: body.amount,
     refunded_amount: 0,
+    refund_reserved_amount: 0,
     currency: body.currency ?? 'AMD',
     charge: null,
     status: 'pending',

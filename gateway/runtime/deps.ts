@@ -8,6 +8,7 @@ import type { TransactionRunner } from '../../storage/transactions.js';
 import type { Config } from '../config.js';
 import type { Clock } from '../domain/clock.js';
 import type { IdGenerator } from '../domain/ids.js';
+import type { DueSignal } from '../jobs/due-signal.js';
 import type { AccountCache } from '../merchants/account-cache.js';
 
 export interface Deps {
@@ -21,4 +22,6 @@ export interface Deps {
   readonly transact: TransactionRunner;
   /** Recently read keys and domains; services clear it when they change accounts. */
   readonly accountCache: AccountCache;
+  /** Wakes the scheduler when a service made work due (call after the transaction committed). */
+  readonly dueSignal: DueSignal;
 }

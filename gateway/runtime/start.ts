@@ -18,6 +18,7 @@ import type { AuthDeps } from '../auth/authenticate.js';
 import type { Config } from '../config.js';
 import { type Clock, ManualClock, toStoredInstant } from '../domain/clock.js';
 import type { IdGenerator } from '../domain/ids.js';
+import { DueSignal } from '../jobs/due-signal.js';
 import { dueWorks } from '../jobs/index.js';
 import { Scheduler } from '../jobs/scheduler.js';
 import { DatabaseRateLimiter, MemoryRateLimiter, type RateLimiter } from '../limits/rate-limiter.js';
@@ -79,6 +80,7 @@ export async function openServices(options: StartOptions): Promise<OpenedService
       limiter,
       transact: createTransactionRunner(database.db, database.dialect),
       accountCache: new AccountCache(monotonicMs),
+      dueSignal: new DueSignal(),
     };
     return { deps, secret, database };
   } catch (error) {
@@ -103,6 +105,7 @@ export async function startGateway(options: StartOptions): Promise<Gateway> {
   }
   const { port } = server.address() as AddressInfo;
   scheduler.start();
+  const unsubscribe = deps.dueSignal.subscribe(() => scheduler.wake());
   let closing: Promise<void> | undefined;
   return {
     deps,
@@ -116,6 +119,7 @@ export async function startGateway(options: StartOptions): Promise<Gateway> {
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        unsubscribe();
         await scheduler.stop();
         await database.close();
         deps.logger.flush();

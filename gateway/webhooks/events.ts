@@ -20,11 +20,17 @@ export interface TransactionSnapshot {
   failure_code: string | null;
 }
 
+export interface RefundSnapshot {
+  uuid: string;
+  amount: number;
+  reason: string | null;
+}
+
 export interface EventBody {
   event: EventName;
   livemode: boolean;
   transaction: TransactionSnapshot;
-  refund: { uuid: string; amount: number; reason: string | null } | null;
+  refund: RefundSnapshot | null;
   receipt: { receipt_id: string; qr_url: string } | null;
 }
 
@@ -50,6 +56,17 @@ export function statusUpdatedEvent(payment: Payment): EventBody {
     livemode: !payment.sandbox,
     transaction: transactionSnapshot(payment),
     refund: null,
+    receipt: null,
+  };
+}
+
+/** `payment.refunded`, emitted for every refund that succeeded; `payment` is the payment after it. */
+export function refundedEvent(payment: Payment, refund: RefundSnapshot): EventBody {
+  return {
+    event: 'payment.refunded',
+    livemode: !payment.sandbox,
+    transaction: transactionSnapshot(payment),
+    refund,
     receipt: null,
   };
 }
