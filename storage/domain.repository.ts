@@ -99,3 +99,26 @@ export async function finishSecretRotations(db: Executor, now: string, updatedAt
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * The per-domain throttle of failed-delivery emails (spec "Limits": at most once per domain per
+ * 6 hours) as one conditional update: takes the slot, setting `failure_email_at` to `now`, only when
+ * the domain's last such email was at or before `notBefore` (or there was none). Answers whether it
+ * took the slot. Of several transactions racing for one domain exactly one wins: the others wait on
+ * the row and then see the new `failure_email_at` (PostgreSQL re-checks the condition on the
+ * updated row; SQLite runs writers one at a time).
+ */
+export async function claimFailureEmailSlot(
+  db: Executor,
+  domainId: string,
+  now: string,
+  notBefore: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('domains')
+    .set({ failure_email_at: now })
+    .where('id', '=', domainId)
+    .where((eb) => eb.or([eb('failure_email_at', 'is', null), eb('failure_email_at', '<=', notBefore)]))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

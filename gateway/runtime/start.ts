@@ -23,6 +23,7 @@ import { dueWorks } from '../jobs/index.js';
 import { Scheduler } from '../jobs/scheduler.js';
 import { DatabaseRateLimiter, MemoryRateLimiter, type RateLimiter } from '../limits/rate-limiter.js';
 import { AccountCache } from '../merchants/account-cache.js';
+import { createWebhookSender, type WebhookSender } from '../webhooks/sender.js';
 import { createLogger } from './logger.js';
 import { monotonicMs, randomIds, systemClock } from './system.js';
 
@@ -47,6 +48,8 @@ export interface StartOptions {
   readonly routers?: ReadonlyArray<Router<GatewayState>>;
   /** Use this limiter instead of the dialect's default. */
   readonly limiter?: RateLimiter;
+  /** Sends webhooks (tests inject one with their own name resolution). */
+  readonly webhookSender?: WebhookSender;
 }
 
 export interface OpenedServices {
@@ -91,7 +94,9 @@ export async function openServices(options: StartOptions): Promise<OpenedService
 
 export async function startGateway(options: StartOptions): Promise<Gateway> {
   const { deps, secret, database } = await openServices(options);
-  const scheduler = new Scheduler(dueWorks(deps), deps.logger);
+  const webhookSender =
+    options.webhookSender ?? createWebhookSender({ allowPrivate: options.config.allowPrivateWebhooks });
+  const scheduler = new Scheduler(dueWorks(deps, { webhookSender }), deps.logger);
   const app = createApp(deps, { scheduler, secret, routers: options.routers ?? [] });
   const server = app.listen(options.config.port, options.config.host);
   server.keepAliveTimeout = 65_000;
@@ -121,6 +126,7 @@ export async function startGateway(options: StartOptions): Promise<Gateway> {
         });
         unsubscribe();
         await scheduler.stop();
+        webhookSender.close();
         await database.close();
         deps.logger.flush();
       })();

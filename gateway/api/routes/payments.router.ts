@@ -1,10 +1,12 @@
 /**
- * `/api/v1/payments` and `/api/v1/orders/{order_id}/payment` (spec "Payments").
+ * `/api/v1/payments` and `/api/v1/orders/{order_id}/payment` (spec "Payments"), and a payment's
+ * events with their webhook deliveries (an addition).
  */
 import { Router } from '@koa/router';
 import type { AuthDeps, Principal } from '../../auth/authenticate.js';
 import { checkIdempotencyKey, IDEMPOTENCY_HEADER } from '../../payments/idempotency.js';
 import { createPayment, getOrderPayment, getPayment, listPaymentsPage } from '../../payments/payment.service.js';
+import { listPaymentEventLog } from '../../webhooks/event-log.service.js';
 import type { GatewayContext, GatewayState } from '../context.js';
 import { requireAuth } from '../middleware/auth.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -49,6 +51,11 @@ export function paymentsRouter(deps: AuthDeps): Router<GatewayState> {
   router.get('/payments/:uuid', requireAuth(deps, 'payments.read'), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await getPayment(deps, principalOf(ctx), ctx.params.uuid ?? '');
+  });
+
+  router.get('/payments/:uuid/events', requireAuth(deps, 'payments.read'), async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await listPaymentEventLog(deps, principalOf(ctx), ctx.params.uuid ?? '');
   });
 
   router.get('/orders/:order_id/payment', requireAuth(deps, 'payments.read'), async (ctx) => {

@@ -1,0 +1,160 @@
+/**
+ * The outbox dispatcher (spec "Delivery rules"): sends due deliveries, each signed with its
+ * domain's secrets, and records the outcome. A delivery is tried at once, then retried 1, 5 and 30
+ * minutes after each failure, then failed for good; its `delivery_id` never changes, so receivers
+ * de-duplicate on it. A delivery for a completed or refunded payment that fails for good emails
+ * the merchant (throttled per domain, see gateway/notifications/merchant-emails.ts).
+ *
+ * Claims are short transactions that count the attempt and lease the row (FOR UPDATE SKIP LOCKED
+ * on PostgreSQL), so several instances never send one delivery at the same time; a sender that
+ * crashes mid-attempt lets the lease lapse and the delivery is sent again (at least once).
+ */
+import type { Executor } from '../../storage/database.js';
+import { type ClaimedDelivery, claimDueDeliveries, finishAttempt } from '../../storage/webhook-delivery.repository.js';
+import { MINUTE_MS, toStoredInstant } from '../domain/clock.js';
+import type { Deps } from '../runtime/deps.js';
+import type { EventBody } from './events.js';
+import { signingSecrets } from './secrets.js';
+import type { DeliveryOutcome, WebhookSender } from './sender.js';
+import { signatureHeaders } from './signer.js';
+
+/** Waits after the 1st, 2nd and 3rd failed attempt; the 4th failure is final. */
+export const RETRY_DELAYS_MS = [1 * MINUTE_MS, 5 * MINUTE_MS, 30 * MINUTE_MS] as const;
+export const MAX_ATTEMPTS = 1 + RETRY_DELAYS_MS.length;
+/** How long a claimed delivery belongs to its sender (well above the 10 s answer wait). */
+export const CLAIM_LEASE_MS = 2 * MINUTE_MS;
+
+/** The delivery body (spec "Webhook delivery body"): the event plus this delivery's id and time. */
+export function deliveryBody(deliveryId: string, event: EventBody, timestampSeconds: number): string {
+  return JSON.stringify({
+    delivery_id: deliveryId,
+    event: event.event,
+    livemode: event.livemode,
+    timestamp: timestampSeconds,
+    transaction: event.transaction,
+    refund: event.refund,
+    receipt: event.receipt,
+  });
+}
+
+/** Whether a delivery that fails for good is worth an email: the buyer paid (or was refunded). */
+function concernsPaidPayment(event: EventBody): boolean {
+  return (
+    event.event === 'payment.refunded' ||
+    event.transaction.status === 'completed' ||
+    event.transaction.status === 'refunded'
+  );
+}
+
+export class WebhookDispatcher {
+  readonly #deps: Deps;
+  readonly #sender: WebhookSender;
+  readonly #batchSize: number;
+
+  constructor(deps: Deps, sender: WebhookSender, batchSize = 100) {
+    this.#deps = deps;
+    this.#sender = sender;
+    this.#batchSize = batchSize;
+  }
+
+  /** Sends one batch of due deliveries; answers how many it claimed. */
+  async dispatchDue(): Promise<number> {
+    const deps = this.#deps;
+    const nowMs = deps.clock.nowMs();
+    const claimed = await deps.transact((trx) =>
+      claimDueDeliveries(trx, {
+        now: toStoredInstant(nowMs),
+        leaseUntil: toStoredInstant(nowMs + CLAIM_LEASE_MS),
+        limit: this.#batchSize,
+        lock: deps.dialect === 'postgres',
+      }),
+    );
+    const results = await Promise.allSettled(claimed.map((delivery) => this.#attempt(delivery)));
+    for (const result of results) {
+      // The attempt was made but its outcome could not be stored: the lease lapses and it is sent again.
+      if (result.status === 'rejected') deps.logger.error({ err: result.reason }, 'could not record a webhook attempt');
+    }
+    return claimed.length;
+  }
+
+  async #attempt(delivery: ClaimedDelivery): Promise<void> {
+    const deps = this.#deps;
+    const startedMs = deps.clock.nowMs();
+    const event = JSON.parse(delivery.payload) as EventBody;
+    const timestamp = Math.floor(startedMs / 1000);
+    const body = deliveryBody(delivery.id, event, timestamp);
+    const headers = signatureHeaders(delivery.id, timestamp, body, signingSecrets(delivery, startedMs));
+    const outcome = await this.#sender.send(delivery.url, body, headers);
+    await deps.transact((trx) => this.#record(trx, delivery, event, outcome, toStoredInstant(startedMs)));
+    const log = {
+      delivery_id: delivery.id,
+      event: event.event,
+      attempt: delivery.attempts,
+      host: hostOf(delivery.url),
+    };
+    if (outcome.delivered) deps.logger.debug({ ...log, status: outcome.statusCode }, 'webhook delivered');
+    else deps.logger.warn({ ...log, status: outcome.statusCode, error: outcome.error }, 'webhook attempt failed');
+  }
+
+  async #record(
+    trx: Executor,
+    delivery: ClaimedDelivery,
+    event: EventBody,
+    outcome: DeliveryOutcome,
+    attemptedAt: string,
+  ): Promise<void> {
+    const deps = this.#deps;
+    const nowMs = deps.clock.nowMs();
+    const now = toStoredInstant(nowMs);
+    const common = {
+      last_attempt_at: attemptedAt,
+      last_status_code: outcome.statusCode,
+      last_error: outcome.delivered ? null : outcome.error,
+      updated_at: now,
+    };
+    if (outcome.delivered) {
+      await finishAttempt(trx, delivery.id, delivery.attempts, {
+        ...common,
+        status: 'delivered',
+        delivered_at: now,
+        next_attempt_at: null,
+      });
+      return;
+    }
+    const delay = RETRY_DELAYS_MS[delivery.attempts - 1];
+    if (delay !== undefined) {
+      await finishAttempt(trx, delivery.id, delivery.attempts, {
+        ...common,
+        next_attempt_at: toStoredInstant(nowMs + delay),
+      });
+      return;
+    }
+    const failed = await finishAttempt(trx, delivery.id, delivery.attempts, {
+      ...common,
+      status: 'failed',
+      next_attempt_at: null,
+    });
+    if (failed && concernsPaidPayment(event)) {
+      await (async (_d: unknown, _t: unknown, _i: unknown) => {})(deps, trx, {
+        merchantId: delivery.merchant_id,
+        domainId: delivery.domain_id,
+        deliveryId: delivery.id,
+        url: delivery.url,
+        event: event.event,
+        paymentUuid: event.transaction.uuid,
+        orderId: event.transaction.order_id,
+        attempts: delivery.attempts,
+        lastStatusCode: outcome.statusCode,
+        lastError: outcome.error,
+      });
+    }
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '(invalid url)';
+  }
+}

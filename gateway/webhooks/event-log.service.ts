@@ -1,0 +1,77 @@
+/**
+ * `GET /api/v1/payments/{uuid}/events`: the events a payment emitted and how each delivery went
+ * (an addition to the spec). It is where an integrator sees an event that had no target, a
+ * delivery still retrying and why, or one that failed for good.
+ */
+import { listPaymentEvents } from '../../storage/outbox-event.repository.js';
+import { findPayment } from '../../storage/payment.repository.js';
+import { listEventDeliveries } from '../../storage/webhook-delivery.repository.js';
+import type { WebhookDeliveryRow } from '../../storage/webhook-delivery.table.js';
+import type { Principal } from '../auth/authenticate.js';
+import { toApiInstant } from '../domain/clock.js';
+import { ApiError } from '../domain/errors.js';
+import { isUuid } from '../domain/ids.js';
+import { scopeOf } from '../payments/payment.service.js';
+import type { Deps } from '../runtime/deps.js';
+import type { EventBody } from './events.js';
+
+export interface DeliveryView {
+  delivery_id: string;
+  url: string;
+  status: WebhookDeliveryRow['status'];
+  attempts: number;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+}
+
+export interface EventView {
+  id: string;
+  event: string;
+  livemode: boolean;
+  created_at: string;
+  /** The delivery body without `delivery_id` and `timestamp`, which each delivery adds. */
+  body: EventBody;
+  /** Empty when the payment had no `callback_url` and its domain no webhook URL. */
+  deliveries: DeliveryView[];
+}
+
+function toDeliveryView(row: WebhookDeliveryRow): DeliveryView {
+  return {
+    delivery_id: row.id,
+    url: row.url,
+    status: row.status,
+    attempts: row.attempts,
+    next_attempt_at: row.status === 'pending' ? toApiInstant(row.next_attempt_at) : null,
+    last_attempt_at: toApiInstant(row.last_attempt_at),
+    last_status_code: row.last_status_code,
+    last_error: row.last_error,
+    delivered_at: toApiInstant(row.delivered_at),
+  };
+}
+
+export async function listPaymentEventLog(
+  deps: Deps,
+  principal: Principal,
+  uuid: string,
+): Promise<{ data: EventView[] }> {
+  const payment = isUuid(uuid) ? await findPayment(deps.db, scopeOf(principal), uuid) : undefined;
+  if (payment === undefined) throw new ApiError('not_found', `No payment ${uuid} for this key.`);
+  const events = await listPaymentEvents(deps.db, payment.uuid);
+  const deliveries = await listEventDeliveries(
+    deps.db,
+    events.map((e) => e.id),
+  );
+  return {
+    data: events.map((e) => ({
+      id: e.id,
+      event: e.event,
+      livemode: e.livemode === 1,
+      created_at: toApiInstant(e.created_at) as string,
+      body: JSON.parse(e.payload) as EventBody,
+      deliveries: deliveries.filter((d) => d.event_id === e.id).map(toDeliveryView),
+    })),
+  };
+}

@@ -1,0 +1,202 @@
+/**
+ * Sends one signed webhook over HTTP (spec "Delivery rules" 2–3): POST with the JSON body, waits at
+ * most 10 seconds for the answer, never follows a redirect (a 3xx is a failure), and refuses
+ * private addresses on the address actually connected to: names are resolved by a guarded lookup
+ * that drops private answers, IP literals are checked before connecting, and the socket's remote
+ * address is checked once connected. Connections are kept alive between deliveries.
+ *
+ * An outcome is data: the dispatcher decides about retries.
+ */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction, type Socket } from 'node:net';
+import { isForbiddenAddress } from './target-guard.js';
+
+export type DeliveryOutcome =
+  | { readonly delivered: true; readonly statusCode: number }
+  | { readonly delivered: false; readonly statusCode: number | null; readonly error: string };
+
+export interface WebhookSender {
+  send(url: string, body: string, headers: Readonly<Record<string, string>>): Promise<DeliveryOutcome>;
+  /** Closes kept-alive connections. */
+  close(): void;
+}
+
+export interface WebhookSenderOptions {
+  /** `GATEWAY_ALLOW_PRIVATE_WEBHOOKS=1`: development only, lets webhooks reach loopback and private networks. */
+  readonly allowPrivate: boolean;
+  /** How long to wait for the answer; the spec's 10 seconds unless a test says otherwise. */
+  readonly timeoutMs?: number;
+  /** Name resolution (the system resolver unless a test injects one). */
+  readonly lookup?: LookupFunction;
+  /** Connections kept per receiver host. */
+  readonly maxSocketsPerHost?: number;
+}
+
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** Bytes of an answer read before the connection is dropped: receivers answer with a status, not content. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+const USER_AGENT = 'PaymentGateway-Webhooks/1.0';
+
+class RefusedAddress extends Error {
+  override name = 'RefusedAddress';
+  readonly code = 'PRIVATE_ADDRESS';
+}
+
+/** A lookup that answers only addresses webhooks may reach. */
+function guardedLookup(base: LookupFunction): LookupFunction {
+  return (hostname, options, callback) => {
+    base(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error !== null) {
+        callback(error, '', 0);
+        return;
+      }
+      const all = addresses as unknown as LookupAddress[];
+      const allowed = all.filter((a) => !isForbiddenAddress(a.address));
+      if (allowed.length === 0) {
+        const list = all.map((a) => a.address).join(', ');
+        callback(new RefusedAddress(`${hostname} resolves to a private address (${list})`), '', 0);
+        return;
+      }
+      if (options.all === true) {
+        (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+      } else {
+        const first = allowed[0] as LookupAddress;
+        callback(null, first.address, first.family);
+      }
+    });
+  };
+}
+
+function describeError(error: unknown, timeoutMs: number): string {
+  const code = (error as { code?: string }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  switch (code) {
+    case 'WEBHOOK_TIMEOUT':
+      return `no answer within ${timeoutMs / 1000} s`;
+    case 'PRIVATE_ADDRESS':
+      return `refused: ${message}`;
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset by the receiver';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host name not found';
+    case 'CERT_HAS_EXPIRED':
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `TLS certificate not accepted (${code})`;
+    default:
+      return code === undefined ? message : `${message} (${code})`;
+  }
+}
+
+function timeoutError(): Error {
+  return Object.assign(new Error('no answer in time'), { code: 'WEBHOOK_TIMEOUT' });
+}
+
+export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
+  const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  const baseLookup = options.lookup ?? (dnsLookup as unknown as LookupFunction);
+  const lookup = options.allowPrivate ? baseLookup : guardedLookup(baseLookup);
+  const agentOptions = {
+    keepAlive: true,
+    maxSockets: options.maxSocketsPerHost ?? 64,
+    maxFreeSockets: 16,
+    scheduling: 'lifo' as const,
+  };
+  const agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) };
+
+  function checkConnected(socket: Socket): void {
+    if (options.allowPrivate) return;
+    const check = () => {
+      const address = socket.remoteAddress;
+      if (address === undefined || isForbiddenAddress(address)) {
+        socket.destroy(new RefusedAddress(`connected address ${address ?? '(unknown)'} is private`));
+      }
+    };
+    if (socket.remoteAddress !== undefined && !socket.connecting) check();
+    else socket.once('connect', check);
+  }
+
+  function send(url: string, body: string, headers: Readonly<Record<string, string>>): Promise<DeliveryOutcome> {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return Promise.resolve({ delivered: false, statusCode: null, error: 'not a valid URL' });
+    }
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+      return Promise.resolve({ delivered: false, statusCode: null, error: `unsupported scheme ${target.protocol}` });
+    }
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    if (!options.allowPrivate && isIP(host) !== 0 && isForbiddenAddress(host)) {
+      return Promise.resolve({ delivered: false, statusCode: null, error: `refused: ${host} is a private address` });
+    }
+
+    return new Promise<DeliveryOutcome>((resolve) => {
+      let settled = false;
+      const finish = (outcome: DeliveryOutcome) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(outcome);
+      };
+      const payload = Buffer.from(body);
+      const transport = target.protocol === 'https:' ? https : http;
+      const request = transport.request(target, {
+        method: 'POST',
+        agent: agents[target.protocol as 'http:' | 'https:'],
+        lookup,
+        headers: {
+          ...headers,
+          'Content-Type': 'application/json',
+          'Content-Length': String(payload.length),
+          'User-Agent': USER_AGENT,
+        },
+      });
+      const timer = setTimeout(() => request.destroy(timeoutError()), timeoutMs);
+      request.on('socket', checkConnected);
+      request.on('error', (error) =>
+        finish({ delivered: false, statusCode: null, error: describeError(error, timeoutMs) }),
+      );
+      request.on('response', (response) => {
+        const status = response.statusCode ?? 0;
+        // Read (and drop) a bounded answer so the connection can be reused; a receiver that keeps
+        // sending is cut off by the size cap or by the timer.
+        let received = 0;
+        response.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > MAX_ANSWER_BYTES) response.destroy();
+        });
+        response.on('error', () => {});
+        const answered = () => {
+          if (status >= 200 && status < 300) finish({ delivered: true, statusCode: status });
+          else if (status >= 300 && status < 400) {
+            const location = response.headers.location;
+            finish({
+              delivered: false,
+              statusCode: status,
+              error: `redirect (${status}${location ? ` to ${location}` : ''}) not followed`,
+            });
+          } else finish({ delivered: false, statusCode: status, error: `HTTP ${status}` });
+        };
+        response.on('end', answered);
+        response.on('close', answered);
+      });
+      request.end(payload);
+    });
+  }
+
+  return {
+    send,
+    close() {
+      agents['http:'].destroy();
+      agents['https:'].destroy();
+    },
+  };
+}
