@@ -1,4 +1,5 @@
 /** Every kind of due work the gateway runs, in the order a scheduler run visits them. */
+import type { Mailer } from '../notifications/mailer.js';
 import type { Deps } from '../runtime/deps.js';
 import type { WebhookSender } from '../webhooks/sender.js';
 import { dispatchWebhooksWork } from './dispatch-webhooks.js';
@@ -6,13 +7,15 @@ import { expirePaymentsWork } from './expire-payments.js';
 import { finishSecretRotationsWork } from './finish-secret-rotations.js';
 import { pruneIdempotencyKeysWork } from './prune-idempotency-keys.js';
 import type { DueWork } from './scheduler.js';
+import { sendMerchantEmailsWork } from './send-merchant-emails.js';
 
 export interface JobServices {
   readonly webhookSender: WebhookSender;
+  readonly mailer: Mailer;
 }
 
 /**
- * Work that writes events (expiry, refund checks) runs before the dispatcher, and the dispatcher
+ * Work that writes events (expiry) runs before the dispatcher, and the dispatcher
  * (which queues failure emails) before the email sender, so one run carries a change to the end.
  */
 export function dueWorks(deps: Deps, services: JobServices): DueWork[] {
@@ -20,6 +23,7 @@ export function dueWorks(deps: Deps, services: JobServices): DueWork[] {
     expirePaymentsWork(deps),
     finishSecretRotationsWork(deps),
     dispatchWebhooksWork(deps, services.webhookSender),
+    sendMerchantEmailsWork(deps, services.mailer),
     pruneIdempotencyKeysWork(deps),
   ];
 }

@@ -23,6 +23,7 @@ import { dueWorks } from '../jobs/index.js';
 import { Scheduler } from '../jobs/scheduler.js';
 import { DatabaseRateLimiter, MemoryRateLimiter, type RateLimiter } from '../limits/rate-limiter.js';
 import { AccountCache } from '../merchants/account-cache.js';
+import { createMailer, type Mailer } from '../notifications/mailer.js';
 import { createWebhookSender, type WebhookSender } from '../webhooks/sender.js';
 import { createLogger } from './logger.js';
 import { monotonicMs, randomIds, systemClock } from './system.js';
@@ -50,6 +51,8 @@ export interface StartOptions {
   readonly limiter?: RateLimiter;
   /** Sends webhooks (tests inject one with their own name resolution). */
   readonly webhookSender?: WebhookSender;
+  /** Sends merchant emails (default: SMTP_URL, else the log). */
+  readonly mailer?: Mailer;
 }
 
 export interface OpenedServices {
@@ -96,7 +99,8 @@ export async function startGateway(options: StartOptions): Promise<Gateway> {
   const { deps, secret, database } = await openServices(options);
   const webhookSender =
     options.webhookSender ?? createWebhookSender({ allowPrivate: options.config.allowPrivateWebhooks });
-  const scheduler = new Scheduler(dueWorks(deps, { webhookSender }), deps.logger);
+  const mailer = options.mailer ?? createMailer(options.config, deps.logger);
+  const scheduler = new Scheduler(dueWorks(deps, { webhookSender, mailer }), deps.logger);
   const app = createApp(deps, { scheduler, secret, routers: options.routers ?? [] });
   const server = app.listen(options.config.port, options.config.host);
   server.keepAliveTimeout = 65_000;
@@ -127,6 +131,7 @@ export async function startGateway(options: StartOptions): Promise<Gateway> {
         unsubscribe();
         await scheduler.stop();
         webhookSender.close();
+        mailer.close();
         await database.close();
         deps.logger.flush();
       })();

@@ -12,6 +12,7 @@
 import type { Executor } from '../../storage/database.js';
 import { type ClaimedDelivery, claimDueDeliveries, finishAttempt } from '../../storage/webhook-delivery.repository.js';
 import { MINUTE_MS, toStoredInstant } from '../domain/clock.js';
+import { queueDeliveryFailureEmail } from '../notifications/merchant-emails.js';
 import type { Deps } from '../runtime/deps.js';
 import type { EventBody } from './events.js';
 import { signingSecrets } from './secrets.js';
@@ -135,7 +136,7 @@ export class WebhookDispatcher {
       next_attempt_at: null,
     });
     if (failed && concernsPaidPayment(event)) {
-      await (async (_d: unknown, _t: unknown, _i: unknown) => {})(deps, trx, {
+      await queueDeliveryFailureEmail(deps, trx, {
         merchantId: delivery.merchant_id,
         domainId: delivery.domain_id,
         deliveryId: delivery.id,

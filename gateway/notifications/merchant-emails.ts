@@ -1,0 +1,269 @@
+/**
+ * Emails to merchants (spec "Delivery rules" 5, "Limits"): when a webhook delivery for a completed
+ * or refunded payment fails for good, the merchant is emailed, at most once per domain every
+ * 6 hours. The email is written to the `merchant_emails` outbox in the transaction that gave the
+ * delivery up, and sent later by due work (`gateway/jobs/send-merchant-emails.ts`), so a crash never
+ * loses it and a rolled-back transaction never sends it.
+ *
+ * Sending claims one email at a time in a short transaction, leasing it for `EMAIL_LEASE_MS`
+ * (`next_attempt_at` moves to the end of the lease and the attempt is counted), sends it outside
+ * the transaction, then records the outcome only if the claim still holds. So two instances never
+ * send one email at the same time, and an email whose sender crashed is tried again when its lease
+ * ends. A failed send is retried after `EMAIL_RETRY_MS`, `EMAIL_MAX_ATTEMPTS` attempts in all.
+ */
+import type { Executor } from '../../storage/database.js';
+import { claimFailureEmailSlot } from '../../storage/domain.repository.js';
+import { findMerchant } from '../../storage/merchant.repository.js';
+import {
+  claimDueMerchantEmails,
+  insertMerchantEmail,
+  markMerchantEmailFailed,
+  markMerchantEmailLogged,
+  markMerchantEmailSent,
+  scheduleMerchantEmailRetry,
+} from '../../storage/merchant-email.repository.js';
+import type { MerchantEmailRow } from '../../storage/merchant-email.table.js';
+import { HOUR_MS, MINUTE_MS, toStoredInstant } from '../domain/clock.js';
+import type { Deps } from '../runtime/deps.js';
+import type { Mailer } from './mailer.js';
+
+/** Spec "Limits": failed-delivery email at most once per domain per 6 hours. */
+export const FAILURE_EMAIL_INTERVAL_MS = 6 * HOUR_MS;
+/** How long a claimed email is reserved for its sender (longer than one send can take). */
+export const EMAIL_LEASE_MS = 2 * MINUTE_MS;
+/** Wait after a failed send before the next attempt. */
+export const EMAIL_RETRY_MS = 5 * MINUTE_MS;
+/** Attempts before an email is given up (`failed`). */
+export const EMAIL_MAX_ATTEMPTS = 5;
+
+export const DELIVERY_FAILED_KIND = 'webhook_delivery_failed';
+
+export interface DeliveryFailure {
+  merchantId: string;
+  domainId: string;
+  deliveryId: string;
+  url: string;
+  event: string;
+  paymentUuid: string;
+  orderId: string;
+  /** Attempts made, all failed. */
+  attempts: number;
+  /** The last HTTP status answered, null when there was no answer. */
+  lastStatusCode: number | null;
+  /** Why the last attempt failed when there was no usable answer (timeout, refused, redirect...). */
+  lastError: string | null;
+}
+
+/**
+ * Queues the failed-delivery email for `input` in the caller's transaction, unless the domain's
+ * merchant was already emailed about failing deliveries in the last 6 hours. Call it from the
+ * transaction that marks a delivery of a completed or refunded payment failed for good; call
+ * `deps.dueSignal.notify()` once that transaction committed. Answers whether an email was queued.
+ */
+export async function queueDeliveryFailureEmail(deps: Deps, trx: Executor, input: DeliveryFailure): Promise<boolean> {
+  const nowMs = deps.clock.nowMs();
+  const now = toStoredInstant(nowMs);
+  const slot = await claimFailureEmailSlot(
+    trx,
+    input.domainId,
+    now,
+    toStoredInstant(nowMs - FAILURE_EMAIL_INTERVAL_MS),
+  );
+  if (!slot) return false;
+  const merchant = await findMerchant(trx, input.merchantId);
+  const domain = await trx.selectFrom('domains').select('host').where('id', '=', input.domainId).executeTakeFirst();
+  const content = deliveryFailureEmail(input, { domainHost: domain?.host ?? null, publicUrl: deps.config.publicUrl });
+  await insertMerchantEmail(trx, {
+    id: deps.ids.uuid(nowMs),
+    merchant_id: input.merchantId,
+    domain_id: input.domainId,
+    kind: DELIVERY_FAILED_KIND,
+    recipient: merchant?.email ?? null,
+    subject: content.subject,
+    body: content.text,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    last_error: null,
+    created_at: now,
+    sent_at: null,
+  });
+  return true;
+}
+
+/** Merchant-supplied text on one line (no header or line injection), at most `max` characters. */
+function oneLine(value: string, max: number): string {
+  const flat = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
+}
+
+/** The webhook URL as the merchant set it, with a password in it (if any) hidden. */
+function displayUrl(raw: string): { url: string; host: string | null } {
+  try {
+    const url = new URL(raw);
+    if (url.password !== '') url.password = '***';
+    return { url: oneLine(url.toString(), 500), host: url.host };
+  } catch {
+    return { url: oneLine(raw, 500), host: null };
+  }
+}
+
+function lastResult(input: DeliveryFailure): string {
+  const error = input.lastError === null ? null : oneLine(input.lastError, 300);
+  if (input.lastStatusCode !== null) {
+    return error === null ? `HTTP ${input.lastStatusCode}` : `HTTP ${input.lastStatusCode} (${error})`;
+  }
+  return error === null ? 'no answer' : `no usable answer: ${error}`;
+}
+
+/** Subject and plain-text body of the failed-delivery email. Holds no key and no webhook secret. */
+export function deliveryFailureEmail(
+  input: DeliveryFailure,
+  context: { domainHost: string | null; publicUrl: string },
+): { subject: string; text: string } {
+  const target = displayUrl(input.url);
+  const shop = context.domainHost === null ? 'your shop' : `your shop (${context.domainHost})`;
+  const orderId = oneLine(input.orderId, 200);
+  const orderPath = `/api/v1/orders/${encodeURIComponent(input.orderId)}/payment`;
+  const subject = `Action needed: webhook delivery to ${oneLine(target.host ?? context.domainHost ?? 'your shop', 200)} failed`;
+  const text = [
+    'Hello,',
+    '',
+    `We could not deliver a webhook (a payment notification) to ${shop}`,
+    'and have stopped retrying it. Your shop may not know the latest state',
+    'of this payment yet, for example that it was paid or refunded.',
+    '',
+    'What failed',
+    `  Webhook URL:   ${target.url}`,
+    `  Event:         ${oneLine(input.event, 100)}`,
+    `  Order ID:      ${orderId}`,
+    `  Payment UUID:  ${input.paymentUuid}`,
+    `  Delivery ID:   ${input.deliveryId}`,
+    `  Attempts:      ${input.attempts}`,
+    `  Last result:   ${lastResult(input)}`,
+    '',
+    'The payment itself is not affected. Read its current state with your',
+    'API key, and update the order in your shop if needed:',
+    `  GET ${context.publicUrl}${orderPath}`,
+    '',
+    'What to check on your webhook endpoint',
+    '  - It answers with a 2xx status within 10 seconds. Do slow work after',
+    '    answering.',
+    '  - It answers itself: redirects (3xx) are not followed, so the URL must',
+    '    be the final address (watch for http -> https or trailing-slash',
+    '    redirects).',
+    '  - It is reachable from the internet at a public address. Private and',
+    '    local addresses (localhost, 10.x, 192.168.x ...) are refused.',
+    '  - No firewall, maintenance page or bot protection blocks our requests.',
+    '',
+    'Each delivery is retried three times, after 1, 5 and 30 minutes. We send',
+    'this email at most once every 6 hours per domain, so other deliveries',
+    'may have failed too: compare your recent orders with the gateway.',
+    '',
+    '--',
+    'Payment Gateway',
+    '',
+  ].join('\n');
+  return { subject, text };
+}
+
+/**
+ * Sends up to `limit` due emails (see the file comment). Answers how many it handled (sent, logged,
+ * failed or set to retry). It stops at the first failed send (the SMTP server is likely down), so
+ * a batch never waits on more than one failing send; the rest are tried on the next run.
+ */
+export async function sendMerchantEmails(deps: Deps, mailer: Mailer, limit: number): Promise<number> {
+  return (await sendMerchantEmailBatch(deps, mailer, limit)).handled;
+}
+
+/** `sendMerchantEmails`, also telling whether the batch stopped at a failed send. */
+export async function sendMerchantEmailBatch(
+  deps: Deps,
+  mailer: Mailer,
+  limit: number,
+): Promise<{ handled: number; stoppedOnFailure: boolean }> {
+  let handled = 0;
+  while (handled < limit) {
+    const [email] = await claimNext(deps);
+    if (email === undefined) break;
+    handled += 1;
+    if (!(await sendOne(deps, mailer, email))) return { handled, stoppedOnFailure: true };
+  }
+  return { handled, stoppedOnFailure: false };
+}
+
+function claimNext(deps: Deps): Promise<MerchantEmailRow[]> {
+  const nowMs = deps.clock.nowMs();
+  return deps.transact((trx) =>
+    claimDueMerchantEmails(trx, {
+      now: toStoredInstant(nowMs),
+      leaseUntil: toStoredInstant(nowMs + EMAIL_LEASE_MS),
+      limit: 1,
+      lock: deps.dialect === 'postgres',
+    }),
+  );
+}
+
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return oneLine(String(error), 500);
+  const code = (error as { code?: unknown }).code;
+  const message =
+    typeof code === 'string' && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
+  return oneLine(message, 500);
+}
+
+/** Sends (or logs) one claimed email and records the outcome; answers false when sending failed. */
+async function sendOne(deps: Deps, mailer: Mailer, email: MerchantEmailRow): Promise<boolean> {
+  const claimed = email.attempts;
+  const about = { email_id: email.id, merchant_id: email.merchant_id, kind: email.kind, attempts: claimed };
+  const record = async (finish: (trx: Executor) => Promise<boolean>, outcome: string): Promise<void> => {
+    const recorded = await deps.transact(finish);
+    if (!recorded) deps.logger.warn({ ...about, outcome }, 'merchant email outcome not recorded: its claim lapsed');
+  };
+
+  if (claimed > EMAIL_MAX_ATTEMPTS) {
+    // Earlier claims ended without an outcome (the sender stopped while sending): give up.
+    await record(
+      (trx) => markMerchantEmailFailed(trx, email.id, claimed, 'sending was interrupted too often'),
+      'failed',
+    );
+    deps.logger.error(about, 'merchant email given up: sending was interrupted too often');
+    return true;
+  }
+  if (email.recipient === null) {
+    deps.logger.warn(
+      { ...about, subject: email.subject },
+      'merchant has no email address: email kept in merchant_emails as logged, not sent',
+    );
+    await record(
+      (trx) => markMerchantEmailLogged(trx, email.id, claimed, 'the merchant has no email address'),
+      'logged',
+    );
+    return true;
+  }
+
+  try {
+    await mailer.send({ to: email.recipient, subject: email.subject, text: email.body });
+  } catch (error) {
+    const reason = describeError(error);
+    const nowMs = deps.clock.nowMs();
+    if (claimed >= EMAIL_MAX_ATTEMPTS) {
+      await record((trx) => markMerchantEmailFailed(trx, email.id, claimed, reason), 'failed');
+      deps.logger.error({ ...about, error: reason }, 'merchant email failed for good');
+    } else {
+      const retryAt = toStoredInstant(nowMs + EMAIL_RETRY_MS);
+      await record((trx) => scheduleMerchantEmailRetry(trx, email.id, claimed, retryAt, reason), 'retry');
+      deps.logger.warn({ ...about, error: reason, next_attempt_at: retryAt }, 'merchant email not sent; will retry');
+    }
+    return false;
+  }
+
+  if (mailer.kind === 'log') {
+    await record((trx) => markMerchantEmailLogged(trx, email.id, claimed, null), 'logged');
+  } else {
+    const now = toStoredInstant(deps.clock.nowMs());
+    await record((trx) => markMerchantEmailSent(trx, email.id, claimed, now), 'sent');
+    deps.logger.info(about, 'merchant email sent');
+  }
+  return true;
+}
