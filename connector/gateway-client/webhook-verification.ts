@@ -175,8 +175,8 @@ export interface VerifyWebhookInput {
   secrets: string | readonly string[];
   /**
    * When given, reject a body whose `timestamp` is more than this many seconds away from now.
-   * Retries come up to about 36 minutes after the first attempt; allow for that or rely on
-   * de-duplication on `delivery_id` instead.
+   * The gateway sets `timestamp` at each attempt (a retry carries a fresh one, signed with the
+   * body), so a few minutes of tolerance is enough; de-duplicate on `delivery_id` all the same.
    */
   toleranceSeconds?: number;
   /** Unix seconds to take as now (default: the system clock). */

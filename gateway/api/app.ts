@@ -13,6 +13,7 @@ import { requestContext } from './middleware/request-context.js';
 import { docsRouter } from './routes/docs.router.js';
 import { healthRouter } from './routes/health.router.js';
 import { paymentsRouter } from './routes/payments.router.js';
+import { refundsRouter } from './routes/refunds.router.js';
 import { sdkRouter } from './routes/sdk.router.js';
 import { testHelpersRouter } from './routes/test-helpers.router.js';
 
@@ -32,6 +33,7 @@ export function createApp(deps: AuthDeps, options: AppOptions): Koa<GatewayState
   app.use(errorHandler(deps.config.publicUrl, deps.logger));
   const routers = [
     paymentsRouter(deps),
+    refundsRouter(deps),
     testHelpersRouter(deps, options.scheduler),
     docsRouter(),
     sdkRouter(),

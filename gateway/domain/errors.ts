@@ -87,34 +87,38 @@ export const ERROR_CODES = {
   not_refundable: {
     status: 409,
     title: 'Payment cannot be refunded',
-    explanation: 'Only a completed payment can be refunded.',
+    explanation:
+      'Only a `completed` payment can be refunded. This payment is `pending`, `processing`, `failed` or `expired` (the body adds `payment_status`): nothing was taken from the buyer, so there is nothing to refund. A payment that is fully refunded answers `already_refunded` instead.',
   },
   already_refunded: {
     status: 409,
     title: 'Payment already fully refunded',
-    explanation: 'The whole amount of this payment has already been refunded.',
+    explanation:
+      'The payment is `refunded`: its whole amount has already been refunded (`refunded_amount` equals `amount`), so nothing remains to refund.',
   },
   refund_in_progress: {
     status: 409,
     title: 'Another refund is running',
     explanation:
-      'A refund of this payment is still being processed by the processor. Read the payment back and retry when it has finished.',
+      'Refunds of this payment that are still in flight (pending, or with an unknown outcome) hold part of its amount, and the request needs some of it: `amount` was left out (a refund of the whole remaining amount) while any refund is in flight, or `amount` is at most what remains (`remaining_amount`: `amount` minus `refunded_amount`) but more than that minus the refunds in flight (`in_progress_amount`); the body adds both. Also answered to a retry with the same `Idempotency-Key` while its refund is still being sent; the body then adds that `refund`. Read `GET /api/v1/payments/{uuid}/refunds` and retry once they have ended.',
   },
   refund_outcome_unknown: {
     status: 409,
     title: 'Refund outcome unknown',
     explanation:
-      'The processor did not answer. The refund is recorded with an unknown outcome and resolved later; it is never retried automatically, so that nothing is refunded twice.',
+      'The processor did not answer the refund, so it may or may not have been made. The refund (in `refund`, with status `unknown`) keeps its amount reserved and is never sent again; status checks with the processor settle it after 1, 5 and 30 minutes, then every 6 hours, and a `payment.refunded` webhook follows if it succeeded. A retry with the same `Idempotency-Key` answers the same refund in its current state. Do not refund again with a new key: read the payment or `GET /api/v1/payments/{uuid}/refunds` first.',
   },
   refund_declined: {
     status: 409,
     title: 'Refund declined by the processor',
-    explanation: 'The processor refused the refund. Nothing was refunded.',
+    explanation:
+      'The processor refused the refund (in `refund`, with status `failed`). Nothing was refunded and its amount is free again. A retry with the same `Idempotency-Key` answers this error again; use a new key to try again.',
   },
   processor_unavailable: {
     status: 409,
     title: 'Processor unavailable',
-    explanation: 'The processor could not be reached and nothing was sent to it. Retry later.',
+    explanation:
+      'The processor could not be reached and nothing was sent to it: the refund (in `refund`) failed, nothing was refunded and its amount is free again. The `Idempotency-Key` is released, so retrying later with the same key is safe.',
   },
   validation_failed: {
     status: 422,
@@ -141,17 +145,20 @@ export const ERROR_CODES = {
   refund_not_supported: {
     status: 422,
     title: 'Processor cannot refund',
-    explanation: 'The processor that took this payment does not support refunds through the API.',
+    explanation:
+      "The payment was taken by a processor, or with a payment method, that cannot refund through the API. Refund it in the processor's own back office. Checked after the payment status and before the amount.",
   },
   invalid_amount: {
     status: 422,
     title: 'Invalid refund amount',
-    explanation: 'The refund amount must be a whole number of AMD, at least 1.',
+    explanation:
+      'A refund `amount`, when sent, must be a JSON integer of whole AMD, at least 1 (not 0, negative, a fraction, a string, null, or beyond 9007199254740991). Leave `amount` out to refund the whole remaining amount. The body adds `errors.amount`.',
   },
   amount_exceeds_remaining: {
     status: 422,
     title: 'Refund larger than what remains',
-    explanation: 'The refund amount is larger than the amount paid minus what was already refunded.',
+    explanation:
+      "The refund `amount` is larger than what remains refundable: the payment's `amount` minus its `refunded_amount` (succeeded refunds). The body adds `remaining_amount`. When the amount fits but refunds still in flight hold part of it, the answer is `refund_in_progress` instead.",
   },
   below_minimum: {
     status: 422,

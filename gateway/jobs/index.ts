@@ -2,6 +2,7 @@
 import type { Mailer } from '../notifications/mailer.js';
 import type { Deps } from '../runtime/deps.js';
 import type { WebhookSender } from '../webhooks/sender.js';
+import { checkRefundsWork } from './check-refunds.js';
 import { dispatchWebhooksWork } from './dispatch-webhooks.js';
 import { expirePaymentsWork } from './expire-payments.js';
 import { finishSecretRotationsWork } from './finish-secret-rotations.js';
@@ -15,12 +16,13 @@ export interface JobServices {
 }
 
 /**
- * Work that writes events (expiry) runs before the dispatcher, and the dispatcher
+ * Work that writes events (expiry, refund checks) runs before the dispatcher, and the dispatcher
  * (which queues failure emails) before the email sender, so one run carries a change to the end.
  */
 export function dueWorks(deps: Deps, services: JobServices): DueWork[] {
   return [
     expirePaymentsWork(deps),
+    checkRefundsWork(deps),
     finishSecretRotationsWork(deps),
     dispatchWebhooksWork(deps, services.webhookSender),
     sendMerchantEmailsWork(deps, services.mailer),

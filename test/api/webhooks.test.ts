@@ -313,6 +313,36 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
     expect(retry.headers['x-service-signature-next']).toBeUndefined();
   });
 
+  it('delivers payment.refunded to the callback_url for each refund, with the refund and the payment after it', async () => {
+    const m = await t.merchant();
+    const secret = await hostedSecret(m);
+    const created = await createPayment(m, { amount: 8000, callback_url: `${receiver.url}/refunds` });
+    await pay(m, created.uuid);
+    await receiver.waitFor(1);
+
+    const partial = await t.call('POST', `/api/v1/payments/${created.uuid}/refund`, {
+      key: m.testKey,
+      body: { amount: 3000, reason: 'Վերադարձ: one book' },
+    });
+    expect(partial.status).toBe(201);
+    const full = await t.call('POST', `/api/v1/payments/${created.uuid}/refund`, { key: m.testKey });
+    expect(full.status).toBe(201);
+
+    const [, first, second] = await receiver.waitFor(3);
+    for (const request of [first, second]) {
+      if (request === undefined) throw new Error('no webhook');
+      expect(request.headers['x-service-signature']).toBe(hmacHex(secret, request.raw));
+      expect(Object.keys(request.json).sort()).toEqual(BODY_KEYS);
+      expect(request.json.event).toBe('payment.refunded');
+      expect(request.json.livemode).toBe(false);
+    }
+    expect(first?.json.refund).toEqual({ uuid: partial.body.uuid, amount: 3000, reason: 'Վերադարձ: one book' });
+    expect(first?.json.transaction).toMatchObject({ uuid: created.uuid, status: 'completed', refunded_amount: 3000 });
+    expect(second?.json.refund).toEqual({ uuid: full.body.uuid, amount: 5000, reason: null });
+    expect(second?.json.transaction).toMatchObject({ uuid: created.uuid, status: 'refunded', refunded_amount: 8000 });
+    expect(new Set([first?.json.delivery_id, second?.json.delivery_id]).size).toBe(2);
+  });
+
   it('emails the merchant when a delivery for a paid payment fails for good, at most once per domain every 6 hours', async () => {
     const m = await t.merchant({ email: 'owner@shop.example' });
     receiver.replyWith({ status: 500 });

@@ -218,6 +218,36 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
       'checkout token': (d) => d.selectFrom('payments').selectAll().where('checkout_token', '=', 'x').compile(),
       'due payments': (d) =>
         d.selectFrom('payments').select('id').where('status', '=', 'pending').where('expires_at', '<=', NOW).compile(),
+      'due webhook deliveries': (d) =>
+        d
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '<=', NOW)
+          .orderBy('next_attempt_at')
+          .limit(100)
+          .compile(),
+      'deliveries of events': (d) =>
+        d.selectFrom('webhook_deliveries').selectAll().where('event_id', 'in', ['e1', 'e2']).compile(),
+      'events of a payment': (d) =>
+        d.selectFrom('outbox_events').selectAll().where('payment_id', '=', 'p1').orderBy('created_at').compile(),
+      'refunds of a payment': (d) =>
+        d.selectFrom('refunds').selectAll().where('payment_id', '=', 'p1').orderBy('created_at').compile(),
+      'due refund checks': (d) =>
+        d
+          .selectFrom('refunds')
+          .select('id')
+          .where('status', '=', 'unknown')
+          .where('next_check_at', '<=', NOW)
+          .compile(),
+      'due merchant emails': (d) =>
+        d
+          .selectFrom('merchant_emails')
+          .select('id')
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '<=', NOW)
+          .orderBy('next_attempt_at')
+          .compile(),
       'domains of a merchant': (d) => d.selectFrom('domains').selectAll().where('merchant_id', '=', 'm1').compile(),
       'idempotency key': (d) =>
         d

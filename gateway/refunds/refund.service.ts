@@ -1,0 +1,491 @@
+/**
+ * Refunds (spec "Payments": `POST /api/v1/payments/{uuid}/refund`; DESIGN.md "Decisions"). A
+ * refund runs in three steps, so that it is safe to race and never refunds twice:
+ *
+ * 1. Reserve, in one transaction: one conditional update takes the amount from what is still free
+ *    on the payment (`amount - refunded_amount - refund_reserved_amount`), the refund row is
+ *    written `pending`, and an `Idempotency-Key` is bound to that refund.
+ * 2. Ask the processor, outside any transaction, exactly once.
+ * 3. Settle, in a second transaction: succeeded (the payment's `refunded_amount` grows, maybe to
+ *    `refunded`, and `payment.refunded` is written to the outbox), failed (the reservation is
+ *    released), or unknown (the reservation stays until a status check settles it; see
+ *    `checkDueRefunds`, run by gateway/jobs/check-refunds.ts).
+ */
+import type { Executor } from '../../storage/database.js';
+import { findPayment, findPaymentRow, rowToPayment } from '../../storage/payment.repository.js';
+import type { PaymentRow } from '../../storage/payment.table.js';
+import {
+  applySucceededRefund,
+  claimDueRefunds,
+  findRefund,
+  forgetRefundIdempotencyKey,
+  insertRefund,
+  listPaymentRefunds,
+  markRefundUnknown,
+  releaseRefundReservation,
+  reserveRefundAmount,
+  reserveRemainingAmount,
+  settleRefund,
+} from '../../storage/refund.repository.js';
+import type { RefundRow } from '../../storage/refund.table.js';
+import { parseRefundBody, type RefundBody } from '../api/schemas/refund.schema.js';
+import type { Principal } from '../auth/authenticate.js';
+import { HOUR_MS, MINUTE_MS, toApiInstant, toStoredInstant } from '../domain/clock.js';
+import { ApiError } from '../domain/errors.js';
+import { isUuid } from '../domain/ids.js';
+import type { PaymentStatus } from '../domain/payment.js';
+import { type CompleteKey, runIdempotent } from '../payments/idempotency.js';
+import { scopeOf } from '../payments/payment.service.js';
+import type { Processor, RefundAttempt } from '../processors/processor.js';
+import { isKnownProcessor, processorFor } from '../processors/registry.js';
+import type { Deps } from '../runtime/deps.js';
+import { refundedEvent } from '../webhooks/events.js';
+import { emitEvent } from '../webhooks/outbox.js';
+
+/** The `Idempotency-Key` scope of refunds: a key used for a payment creation is another key here. */
+export const REFUND_IDEMPOTENCY_SCOPE = 'refunds.create';
+
+/**
+ * Delay before the next status check of a refund in flight, after `checks` checks: 1 minute after
+ * the refund was sent, then 5 and 30 minutes, then every 6 hours.
+ */
+export function refundCheckDelayMs(checks: number): number {
+  if (checks <= 0) return MINUTE_MS;
+  if (checks === 1) return 5 * MINUTE_MS;
+  if (checks === 2) return 30 * MINUTE_MS;
+  return 6 * HOUR_MS;
+}
+
+/** A refund as the API shows it (in the list, and in `details.refund` of the refund errors). */
+export interface RefundObject {
+  uuid: string;
+  payment_uuid: string;
+  amount: number;
+  reason: string | null;
+  /** `pending`, `succeeded`, `failed` or `unknown`. */
+  status: RefundRow['status'];
+  /** `refund_declined` or `processor_unavailable` for a failed refund; null otherwise. */
+  failure_code: string | null;
+  created_at: string;
+  /** When it succeeded or failed; null while in flight. */
+  completed_at: string | null;
+}
+
+/** The answer of `POST /api/v1/payments/{uuid}/refund`: the refund and the payment after it. */
+export interface RefundResponse extends RefundObject {
+  /** The payment's total refunded amount, this refund included. */
+  refunded_amount: number;
+  /** `completed` after a partial refund, `refunded` once the whole amount is refunded. */
+  payment_status: PaymentStatus;
+}
+
+export function toRefundObject(row: RefundRow): RefundObject {
+  return {
+    uuid: row.id,
+    payment_uuid: row.payment_id,
+    amount: Number(row.amount),
+    reason: row.reason,
+    status: row.status,
+    failure_code: row.failure_code,
+    created_at: toApiInstant(row.created_at) as string,
+    completed_at: toApiInstant(row.completed_at),
+  };
+}
+
+export function toRefundResponse(refund: RefundRow, payment: PaymentRow): RefundResponse {
+  return {
+    ...toRefundObject(refund),
+    refunded_amount: Number(payment.refunded_amount),
+    payment_status: payment.status,
+  };
+}
+
+/** What an `Idempotency-Key` of a refund stores: the refund it is bound to (answered in its current state). */
+function boundKeyBody(refundId: string): { refund_uuid: string } {
+  return { refund_uuid: refundId };
+}
+
+/** The processor of a payment when it can refund this payment through its API. */
+function refundingProcessor(row: PaymentRow): (Processor & Required<Pick<Processor, 'refund'>>) | undefined {
+  if (row.processor === null || !isKnownProcessor(row.processor)) return undefined;
+  const processor = processorFor(row.processor);
+  if (processor.refund === undefined) return undefined;
+  if (processor.canRefund !== undefined && !processor.canRefund(rowToPayment(row))) return undefined;
+  return processor as Processor & Required<Pick<Processor, 'refund'>>;
+}
+
+/**
+ * Why `requested` (undefined: the whole remaining amount) cannot be reserved on the payment now, in
+ * the order the checks are documented; undefined when it can.
+ */
+function refusalFor(row: PaymentRow, requested: number | undefined): ApiError | undefined {
+  if (row.status === 'refunded') {
+    return new ApiError('already_refunded', `Payment ${row.id} is already fully refunded.`);
+  }
+  if (row.status !== 'completed') {
+    return new ApiError(
+      'not_refundable',
+      `Payment ${row.id} is ${row.status}; only a completed payment can be refunded.`,
+      {
+        details: { payment_status: row.status },
+      },
+    );
+  }
+  if (refundingProcessor(row) === undefined) {
+    return new ApiError(
+      'refund_not_supported',
+      `Payment ${row.id} cannot be refunded through the API (processor ${row.processor ?? 'none'}).`,
+    );
+  }
+  const remaining = Number(row.amount) - Number(row.refunded_amount);
+  const inFlight = Number(row.refund_reserved_amount);
+  if (requested === undefined) {
+    if (inFlight > 0) return refundInProgress(row, remaining, inFlight);
+    return undefined;
+  }
+  if (requested > remaining) {
+    return new ApiError(
+      'amount_exceeds_remaining',
+      `The refund amount ${requested} is larger than the ${remaining} AMD that remain refundable.`,
+      { details: { remaining_amount: remaining } },
+    );
+  }
+  if (requested > remaining - inFlight) return refundInProgress(row, remaining, inFlight);
+  return undefined;
+}
+
+function refundInProgress(row: PaymentRow, remaining: number, inFlight: number): ApiError {
+  return new ApiError(
+    'refund_in_progress',
+    `Refunds of ${inFlight} AMD of payment ${row.id} are still in flight; ${remaining - inFlight} AMD can be refunded until they finish.`,
+    { details: { remaining_amount: remaining, in_progress_amount: inFlight } },
+  );
+}
+
+interface Reservation {
+  readonly refund: RefundRow;
+  readonly payment: PaymentRow;
+}
+
+/** Steps before the processor: find, validate, check, then reserve in one conditional update. */
+async function reserve(
+  deps: Deps,
+  principal: Principal,
+  paymentUuid: string,
+  rawBody: unknown,
+  complete: CompleteKey,
+): Promise<Reservation> {
+  const payment = isUuid(paymentUuid) ? await findPayment(deps.db, scopeOf(principal), paymentUuid) : undefined;
+  if (payment === undefined) throw new ApiError('not_found', `No payment ${paymentUuid} for this key.`);
+  const body: RefundBody = parseRefundBody(rawBody);
+
+  // The conditional update is the guard; a failed one is explained from a fresh read. An in-flight
+  // refund that ends between the two may leave nothing to explain: then try again (bounded).
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const reservation = await deps.transact(async (trx): Promise<Reservation | undefined> => {
+      const current = await findPaymentRow(trx, payment.uuid);
+      if (current === undefined) throw new ApiError('not_found', `No payment ${paymentUuid} for this key.`);
+      const refusal = refusalFor(current, body.amount);
+      if (refusal !== undefined) throw refusal;
+
+      const nowMs = deps.clock.nowMs();
+      const now = toStoredInstant(nowMs);
+      const reserved =
+        body.amount === undefined
+          ? await reserveRemainingAmount(trx, payment.uuid, now)
+          : await reserveRefundAmount(trx, payment.uuid, body.amount, now);
+      if (reserved === undefined) {
+        const after = await findPaymentRow(trx, payment.uuid);
+        const lost = after === undefined ? undefined : refusalFor(after, body.amount);
+        if (lost !== undefined) throw lost;
+        return undefined;
+      }
+      const amount = body.amount ?? Number(reserved.amount) - Number(reserved.refunded_amount);
+      const refund: RefundRow = {
+        id: deps.ids.uuid(nowMs),
+        payment_id: reserved.id,
+        merchant_id: reserved.merchant_id,
+        environment: reserved.environment,
+        processor: reserved.processor ?? '',
+        amount,
+        reason: body.reason,
+        status: 'pending',
+        failure_code: null,
+        processor_reference: null,
+        checks: 0,
+        // Should this request die before settling, a status check resolves the refund.
+        next_check_at: toStoredInstant(nowMs + refundCheckDelayMs(0)),
+        created_at: now,
+        updated_at: now,
+        completed_at: null,
+      };
+      await insertRefund(trx, refund);
+      await complete(trx, { status: 201, body: boundKeyBody(refund.id) });
+      return { refund, payment: reserved };
+    });
+    if (reservation !== undefined) return reservation;
+  }
+  throw new ApiError(
+    'refund_in_progress',
+    `Other refunds of payment ${payment.uuid} are changing it right now. Read the payment back and retry.`,
+  );
+}
+
+export interface CreateRefundRequest {
+  readonly principal: Principal;
+  readonly paymentUuid: string;
+  /** The JSON body as sent (`{}` when absent). */
+  readonly body: unknown;
+  readonly idempotencyKey: string | undefined;
+}
+
+export interface RefundAnswer {
+  readonly status: number;
+  readonly body: RefundResponse;
+  readonly replayed: boolean;
+}
+
+export async function createRefund(deps: Deps, request: CreateRefundRequest): Promise<RefundAnswer> {
+  const { principal } = request;
+  const keyScope = {
+    merchantId: principal.merchantId,
+    environment: principal.environment,
+    scope: REFUND_IDEMPOTENCY_SCOPE,
+  };
+  let reservation: Reservation | undefined;
+  const claimed = await runIdempotent(
+    deps,
+    keyScope,
+    request.idempotencyKey,
+    // The payment is part of what the key protects: the same key on another payment is another request.
+    { payment_uuid: request.paymentUuid, body: request.body },
+    async (complete) => {
+      reservation = await reserve(deps, principal, request.paymentUuid, request.body, complete);
+      return { status: 201, body: boundKeyBody(reservation.refund.id) };
+    },
+  );
+
+  if (claimed.replayed || reservation === undefined) {
+    // The key is bound to a refund made before: answer that refund as it is now; never refund again.
+    const refundId = (claimed.body as { refund_uuid?: unknown } | null)?.refund_uuid;
+    const refund = typeof refundId === 'string' ? await findRefund(deps.db, refundId) : undefined;
+    const payment = refund === undefined ? undefined : await findPaymentRow(deps.db, refund.payment_id);
+    if (refund === undefined || payment === undefined) {
+      throw new Error(`idempotency key bound to a missing refund: ${String(refundId)}`);
+    }
+    return { status: 200, body: answerFor(refund, payment), replayed: true };
+  }
+
+  const { refund, payment } = reservation;
+  const processor = refundingProcessor(payment);
+  let attempt: RefundAttempt;
+  if (processor === undefined) {
+    // Checked before reserving; only a registry change in between could get here. Nothing was sent.
+    attempt = { kind: 'unavailable' };
+  } else {
+    try {
+      attempt = await processor.refund({
+        refundId: refund.id,
+        payment: rowToPayment(payment),
+        amount: Number(refund.amount),
+        reason: refund.reason,
+      });
+    } catch (error) {
+      // An adapter that throws may have sent the refund: the outcome is unknown, never retried here.
+      deps.logger.error({ err: error, refund_id: refund.id }, 'processor refund call failed');
+      attempt = { kind: 'unknown' };
+    }
+  }
+
+  const settled = await settle(deps, refund, attempt, {
+    source: 'refund',
+    idempotencyKey:
+      request.idempotencyKey === undefined
+        ? undefined
+        : {
+            merchant_id: principal.merchantId,
+            environment: principal.environment,
+            scope: REFUND_IDEMPOTENCY_SCOPE,
+            idempotency_key: request.idempotencyKey,
+          },
+  });
+  return { status: 201, body: answerFor(settled.refund, settled.payment), replayed: false };
+}
+
+/**
+ * The answer for a refund in its current state: the refund response when it succeeded, else the
+ * error that says why there is none.
+ */
+function answerFor(refund: RefundRow, payment: PaymentRow): RefundResponse {
+  const details = { refund: toRefundObject(refund) };
+  switch (refund.status) {
+    case 'succeeded':
+      return toRefundResponse(refund, payment);
+    case 'failed':
+      if (refund.failure_code === 'processor_unavailable') {
+        throw new ApiError(
+          'processor_unavailable',
+          'The processor could not be reached; nothing was refunded. Retry later (the same Idempotency-Key may be reused).',
+          { details },
+        );
+      }
+      throw new ApiError('refund_declined', 'The processor declined the refund; nothing was refunded.', { details });
+    case 'unknown':
+      throw new ApiError(
+        'refund_outcome_unknown',
+        `The processor did not answer. Refund ${refund.id} keeps its amount reserved until a status check settles it; it is never sent again. Read GET /api/v1/payments/${refund.payment_id}/refunds for its outcome.`,
+        { details },
+      );
+    case 'pending':
+      throw new ApiError(
+        'refund_in_progress',
+        `Refund ${refund.id} is still being processed. Read GET /api/v1/payments/${refund.payment_id}/refunds for its outcome.`,
+        { details },
+      );
+  }
+}
+
+type KeyIdentity = Parameters<typeof forgetRefundIdempotencyKey>[1];
+
+/**
+ * Applies what the processor answered, once: the refund is settled only while still in flight, and
+ * only the settlement that won moves the payment. `source` tells a refund call (where `unavailable`
+ * means nothing was sent: the refund failed) from a status check (where it means the check could
+ * not be made: the outcome stays unknown).
+ */
+async function settle(
+  deps: Deps,
+  refund: RefundRow,
+  attempt: RefundAttempt,
+  options: { source: 'refund' | 'status_check'; idempotencyKey?: KeyIdentity },
+): Promise<{ refund: RefundRow; payment: PaymentRow }> {
+  let emitted = false;
+  const result = await deps.transact(async (trx) => {
+    const nowMs = deps.clock.nowMs();
+    const now = toStoredInstant(nowMs);
+    const amount = Number(refund.amount);
+    switch (attempt.kind) {
+      case 'refunded': {
+        const done = await settleRefund(
+          trx,
+          refund.id,
+          { status: 'succeeded', processorReference: attempt.reference },
+          now,
+        );
+        if (done === undefined) break;
+        const payment = await applySucceededRefund(trx, refund.payment_id, amount, now);
+        if (payment === undefined) throw new Error(`refund ${refund.id} settled without its reservation`);
+        await emitEvent(
+          deps,
+          trx,
+          payment,
+          refundedEvent(rowToPayment(payment), { uuid: done.id, amount, reason: done.reason }),
+        );
+        emitted = true;
+        return { refund: done, payment };
+      }
+      case 'declined':
+        return failRefund(trx, refund, 'refund_declined', now);
+      case 'unavailable':
+        if (options.source === 'status_check') {
+          await markRefundUnknown(trx, refund.id, refund.next_check_at ?? now, now);
+          break;
+        }
+        if (options.idempotencyKey !== undefined) {
+          // Nothing reached the processor: the client may retry with the same key.
+          await forgetRefundIdempotencyKey(trx, options.idempotencyKey, JSON.stringify(boundKeyBody(refund.id)));
+        }
+        return failRefund(trx, refund, 'processor_unavailable', now);
+      case 'unknown': {
+        const nextCheckAt =
+          options.source === 'refund'
+            ? toStoredInstant(nowMs + refundCheckDelayMs(0))
+            : // The claim already moved the next check along the back-off.
+              (refund.next_check_at ?? toStoredInstant(nowMs + refundCheckDelayMs(Number(refund.checks))));
+        await markRefundUnknown(trx, refund.id, nextCheckAt, now);
+        break;
+      }
+    }
+    return current(trx, refund);
+  });
+  if (emitted) deps.dueSignal.notify();
+  return result;
+}
+
+async function failRefund(
+  trx: Executor,
+  refund: RefundRow,
+  failureCode: 'refund_declined' | 'processor_unavailable',
+  now: string,
+): Promise<{ refund: RefundRow; payment: PaymentRow }> {
+  const done = await settleRefund(trx, refund.id, { status: 'failed', failureCode }, now);
+  if (done === undefined) return current(trx, refund);
+  const payment = await releaseRefundReservation(trx, refund.payment_id, Number(refund.amount), now);
+  if (payment === undefined) throw new Error(`refund ${refund.id} failed without its reservation`);
+  return { refund: done, payment };
+}
+
+async function current(trx: Executor, refund: RefundRow): Promise<{ refund: RefundRow; payment: PaymentRow }> {
+  const row = await findRefund(trx, refund.id);
+  const payment = await findPaymentRow(trx, refund.payment_id);
+  if (row === undefined || payment === undefined) throw new Error(`refund ${refund.id} vanished`);
+  return { refund: row, payment };
+}
+
+/** `GET /api/v1/payments/{uuid}/refunds`: every refund of the payment, any status, oldest first. */
+export async function listRefunds(
+  deps: Deps,
+  principal: Principal,
+  paymentUuid: string,
+): Promise<{ data: RefundObject[] }> {
+  const payment = isUuid(paymentUuid) ? await findPayment(deps.db, scopeOf(principal), paymentUuid) : undefined;
+  if (payment === undefined) throw new ApiError('not_found', `No payment ${paymentUuid} for this key.`);
+  const rows = await listPaymentRefunds(deps.db, payment.uuid);
+  return { data: rows.map(toRefundObject) };
+}
+
+/**
+ * Due work: asks the processor what became of refunds in flight whose check is due (outcome
+ * unknown, or pending past a minute: the request that sent it died before settling), and settles
+ * them like the request would have. Never sends a refund again. Answers how many it checked.
+ */
+export async function checkDueRefunds(deps: Deps, limit = 20): Promise<number> {
+  const nowMs = deps.clock.nowMs();
+  const now = toStoredInstant(nowMs);
+  const claimed = await deps.transact((trx) =>
+    claimDueRefunds(trx, {
+      now,
+      limit,
+      lock: deps.dialect === 'postgres',
+      nextCheckAt: (checks) => toStoredInstant(nowMs + refundCheckDelayMs(checks)),
+    }),
+  );
+  for (const refund of claimed) {
+    try {
+      const payment = await findPaymentRow(deps.db, refund.payment_id);
+      if (payment === undefined) throw new Error(`refund ${refund.id} has no payment`);
+      const processor = isKnownProcessor(refund.processor) ? processorFor(refund.processor) : undefined;
+      let attempt: RefundAttempt = { kind: 'unknown' };
+      if (processor?.refundStatus === undefined) {
+        deps.logger.warn({ refund_id: refund.id, processor: refund.processor }, 'refund outcome cannot be checked');
+      } else {
+        try {
+          attempt = await processor.refundStatus({
+            refundId: refund.id,
+            payment: rowToPayment(payment),
+            amount: Number(refund.amount),
+            reason: refund.reason,
+            processorReference: refund.processor_reference,
+          });
+        } catch (error) {
+          deps.logger.error({ err: error, refund_id: refund.id }, 'refund status check failed');
+        }
+      }
+      await settle(deps, refund, attempt, { source: 'status_check' });
+    } catch (error) {
+      // One refund must not stop the others; its next check is already scheduled.
+      deps.logger.error({ err: error, refund_id: refund.id }, 'refund check failed');
+    }
+  }
+  return claimed.length;
+}
