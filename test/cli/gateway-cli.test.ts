@@ -46,7 +46,9 @@ describe.each(DIALECTS)('bin/gateway on %s', (dialect) => {
   afterAll(async () => database?.drop());
 
   it('migrates, and migrating again applies nothing', async () => {
-    expect(await json(url, 'migrate')).toEqual({ migrations_applied: ['0001-core', '0002-lifecycle', '0003-webhooks-refunds'] });
+    expect(await json(url, 'migrate')).toEqual({
+      migrations_applied: ['0001-core', '0002-lifecycle', '0003-webhooks-refunds'],
+    });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });
   });
 
