@@ -26,6 +26,25 @@ export interface Config {
   /** Trust `X-Forwarded-For` / `X-Forwarded-Proto` from a reverse proxy. */
   readonly trustProxy: boolean;
   readonly logLevel: string;
+  readonly billing: BillingConfig;
+}
+
+/** The service's own prices and counting rules (spec "Billing"; defaults in docs/decisions.md). */
+export interface BillingConfig {
+  /** AMD per completed live payment at or above `freeBelowAmd`. */
+  readonly transactionPriceAmd: number;
+  /** AMD per fiscal receipt not linked to a payment of the service. */
+  readonly receiptPriceAmd: number;
+  /** Live payments with an amount under this many AMD consume nothing. */
+  readonly freeBelowAmd: number;
+  /** Units a balance may go below zero before new live payments are refused (reported negative). */
+  readonly graceUnits: number;
+  /** Units of each counter a new account starts with. */
+  readonly signupGrant: number;
+  /** Smallest purchase (and auto top-up refill) quantity. */
+  readonly minPurchase: number;
+  /** Quantities payable by card through a checkout; any other quantity is a bank transfer. */
+  readonly presetQuantities: readonly number[];
 }
 
 export class ConfigError extends Error {
@@ -41,6 +60,16 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max} (got ${value})`);
   return value;
+}
+
+function quantities(env: Env, name: string, fallback: readonly number[]): readonly number[] {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const parts = raw.split(',').map((part) => part.trim());
+  if (parts.some((part) => !/^\d+$/.test(part) || Number(part) < 1 || Number(part) > 1_000_000)) {
+    throw new ConfigError(`${name} must be a comma-separated list of quantities from 1 to 1000000 (got "${raw}")`);
+  }
+  return [...new Set(parts.map(Number))].sort((a, b) => a - b);
 }
 
 function flag(env: Env, name: string): boolean {
@@ -82,5 +111,14 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: 64 * 1024,
     trustProxy: flag(env, 'TRUST_PROXY'),
     logLevel: env.LOG_LEVEL && env.LOG_LEVEL !== '' ? env.LOG_LEVEL : 'info',
+    billing: {
+      transactionPriceAmd: integer(env, 'GATEWAY_PRICE_TRANSACTION_AMD', 20, 0, 1_000_000),
+      receiptPriceAmd: integer(env, 'GATEWAY_PRICE_RECEIPT_AMD', 10, 0, 1_000_000),
+      freeBelowAmd: integer(env, 'GATEWAY_FREE_BELOW_AMD', 500, 0, Number.MAX_SAFE_INTEGER),
+      graceUnits: integer(env, 'GATEWAY_GRACE_UNITS', 20, 0, 1_000_000),
+      signupGrant: integer(env, 'GATEWAY_SIGNUP_GRANT', 50, 0, 1_000_000),
+      minPurchase: integer(env, 'GATEWAY_MIN_PURCHASE', 100, 1, 1_000_000),
+      presetQuantities: quantities(env, 'GATEWAY_PRESET_QUANTITIES', [100, 500, 1000, 5000]),
+    },
   };
 }

@@ -6,6 +6,12 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { ApiKeyTable } from './api-key.table.js';
+import type {
+  BillingAutoTopupTable,
+  BillingBalanceTable,
+  BillingLedgerTable,
+  BillingPurchaseTable,
+} from './billing.table.js';
 import type { CustomerTable } from './customer.table.js';
 import type { DomainProcessorTable, DomainTable } from './domain.table.js';
 import type { IdempotencyKeyTable } from './idempotency-key.table.js';
@@ -32,6 +38,10 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   refunds: RefundTable;
   merchant_emails: MerchantEmailTable;
+  billing_balances: BillingBalanceTable;
+  billing_ledger: BillingLedgerTable;
+  billing_purchases: BillingPurchaseTable;
+  billing_auto_topups: BillingAutoTopupTable;
 }
 
 export type Db = Kysely<Database>;

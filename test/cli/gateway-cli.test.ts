@@ -47,7 +47,7 @@ describe.each(DIALECTS)('bin/gateway on %s', (dialect) => {
 
   it('migrates, and migrating again applies nothing', async () => {
     expect(await json(url, 'migrate')).toEqual({
-      migrations_applied: ['0001-core', '0002-lifecycle', '0003-webhooks-refunds'],
+      migrations_applied: ['0001-core', '0002-lifecycle', '0003-webhooks-refunds', '0004-billing'],
     });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });
   });
