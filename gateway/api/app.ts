@@ -10,9 +10,11 @@ import type { Scheduler } from '../jobs/scheduler.js';
 import type { GatewayState } from './context.js';
 import { errorHandler } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
+import { billingRouter } from './routes/billing.router.js';
 import { docsRouter } from './routes/docs.router.js';
 import { healthRouter } from './routes/health.router.js';
 import { paymentsRouter } from './routes/payments.router.js';
+import { purchasesRouter } from './routes/purchases.router.js';
 import { refundsRouter } from './routes/refunds.router.js';
 import { sdkRouter } from './routes/sdk.router.js';
 import { testHelpersRouter } from './routes/test-helpers.router.js';
@@ -34,6 +36,8 @@ export function createApp(deps: AuthDeps, options: AppOptions): Koa<GatewayState
   const routers = [
     paymentsRouter(deps),
     refundsRouter(deps),
+    billingRouter(deps, { secret: options.secret }),
+    purchasesRouter(deps),
     testHelpersRouter(deps, options.scheduler),
     docsRouter(),
     sdkRouter(),

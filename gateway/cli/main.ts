@@ -19,6 +19,7 @@ import {
   verifyBusiness,
 } from '../merchants/merchant.service.js';
 import { openServices } from '../runtime/start.js';
+import { purchaseCredit } from './commands/purchase-credit.js';
 import { serve } from './serve.js';
 
 export const USAGE = `Usage: gateway <command> [options] [--json]
@@ -36,6 +37,7 @@ Commands:
   business verify --merchant ID
   processor enable --merchant ID --host HOST --processor SLUG [--config JSON]
   processor disable --merchant ID --host HOST --processor SLUG
+  purchase credit --reference REF          a purchase's bank transfer arrived: credit it (once)
 
 Configuration comes from the environment (DATABASE_URL, PORT, HOST, PUBLIC_URL, ...; see README).`;
 
@@ -63,13 +65,14 @@ const OPTIONS = {
   'per-minute': { type: 'string' },
   'key-id': { type: 'string' },
   default: { type: 'boolean' },
+  reference: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
 function required(
   values: Values,
-  name: 'name' | 'merchant' | 'environment' | 'access' | 'host' | 'processor' | 'key-id',
+  name: 'name' | 'merchant' | 'environment' | 'access' | 'host' | 'processor' | 'key-id' | 'reference',
 ): string {
   const value = values[name];
   if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
@@ -157,6 +160,7 @@ async function runAccountCommand(
     'business verify',
     'processor enable',
     'processor disable',
+    'purchase credit',
   ];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
   // Check the command line before touching the database.
@@ -280,6 +284,8 @@ function plan(command: string, values: Values): (deps: Deps) => Promise<Output> 
         return { json: result, text: `${processor} ${enabled ? 'enabled' : 'disabled'} for ${result.host}.` };
       };
     }
+    case 'purchase credit':
+      return purchaseCredit(required(values, 'reference'));
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

@@ -15,6 +15,7 @@ import {
   transitionPayment,
 } from '../../storage/payment.repository.js';
 import type { PaymentRow } from '../../storage/payment.table.js';
+import { onPaymentCompleted } from '../billing/on-payment-completed.js';
 import { toStoredInstant } from '../domain/clock.js';
 import type { Payment } from '../domain/payment.js';
 import { FINAL_STATUSES, type ProviderResult, TRANSITIONS } from '../domain/payment-lifecycle.js';
@@ -157,6 +158,7 @@ async function applyResult(deps: Deps, trx: Executor, paymentId: string, result:
   }
   if (changed === undefined) return rowToPayment(await currentRow(trx, paymentId));
   await emitStatusEvent(deps, trx, changed);
+  if (changed.status === 'completed') await onPaymentCompleted(deps, trx, changed);
   return rowToPayment(changed);
 }
 

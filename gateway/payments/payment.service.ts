@@ -17,6 +17,7 @@ import { CONTROL_CHARS } from '../api/schemas/fields.js';
 import { type CreatePaymentBody, createPaymentSchema, type ListPaymentsQuery } from '../api/schemas/payment.schema.js';
 import { parseOr422 } from '../api/schemas/validation.js';
 import type { Principal } from '../auth/authenticate.js';
+import { assertBalanceAllowsPayment } from '../billing/billing.service.js';
 import { MINUTE_MS, toStoredInstant } from '../domain/clock.js';
 import {
   type DomainSignals,
@@ -148,6 +149,10 @@ async function preparePayment(
     }
   }
 
+  const sandbox = !live || body.processor === 'sandbox';
+  // 402 BALANCE_EXHAUSTED: only for a live payment that would consume a unit; never for test payments.
+  await assertBalanceAllowsPayment(deps, principal.merchantId, { sandbox, amount: body.amount });
+
   const nowMs = deps.clock.nowMs();
   const now = toStoredInstant(nowMs);
   const id = deps.ids.uuid(nowMs);
@@ -155,7 +160,7 @@ async function preparePayment(
     id,
     merchant_id: principal.merchantId,
     environment: principal.environment,
-    sandbox: !live || body.processor === 'sandbox' ? 1 : 0,
+    sandbox: sandbox ? 1 : 0,
     domain_id: domain.id,
     order_id: body.order_id,
     active_order_id: body.order_id,

@@ -1,0 +1,52 @@
+/**
+ * Billing request bodies (spec "Billing"): `POST /api/v1/billing/purchases` and
+ * `PUT /api/v1/billing/auto-topup/{counter}`. Unknown keys are ignored.
+ */
+import { z } from 'zod';
+import { CONTROL_CHARS } from './fields.js';
+
+export const MAX_QUANTITY = 1_000_000;
+export const MAX_PAYMENT_METHOD_ID_LENGTH = 120;
+
+function typeMessage(expected: string) {
+  return (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : `must be ${expected}`);
+}
+
+function quantity(min: number, field: string) {
+  return z
+    .number({ error: typeMessage(`an integer from ${min} to ${MAX_QUANTITY}`) })
+    .int({ error: `must be a whole number of units (${field})` })
+    .min(min, { error: `must be at least ${min}` })
+    .max(MAX_QUANTITY, { error: `must be at most ${MAX_QUANTITY}` });
+}
+
+const counterSchema = z.enum(['transactions', 'receipts'], { error: typeMessage('"transactions" or "receipts"') });
+
+/** Reserved: kept with the purchase, not used yet. Absent and null both mean none. */
+const paymentMethodIdSchema = z
+  .string({ error: 'must be a string or null' })
+  .max(MAX_PAYMENT_METHOD_ID_LENGTH, { error: `must be at most ${MAX_PAYMENT_METHOD_ID_LENGTH} characters` })
+  .refine((s) => !CONTROL_CHARS.test(s), { error: 'must not contain control characters' })
+  .nullish()
+  .transform((s) => (s === undefined || s === '' ? null : s));
+
+export const purchaseBodySchema = z.object(
+  {
+    counter: counterSchema,
+    quantity: quantity(1, 'quantity'),
+    payment_method_id: paymentMethodIdSchema,
+  },
+  { error: 'must be a JSON object' },
+);
+export type PurchaseBody = z.output<typeof purchaseBodySchema>;
+
+export const autoTopupBodySchema = z.object(
+  {
+    enabled: z.boolean({ error: typeMessage('true or false') }),
+    threshold_qty: quantity(0, 'threshold_qty'),
+    refill_qty: quantity(0, 'refill_qty'),
+    payment_method_id: paymentMethodIdSchema,
+  },
+  { error: 'must be a JSON object' },
+);
+export type AutoTopupBody = z.output<typeof autoTopupBodySchema>;

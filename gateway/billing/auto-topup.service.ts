@@ -1,0 +1,196 @@
+/**
+ * Auto top-up (spec "Billing": `PUT /api/v1/billing/auto-topup/{counter}`, "Auto top-up settings").
+ *
+ * A setting is armed while the balance is above `threshold_qty`. When a balance change (consumption,
+ * or anything else that calls `afterBalanceChange`) leaves it at or below the threshold while the
+ * setting is enabled and armed, it is disarmed (a conditional update: of racing changes only one
+ * wins), a purchase of `refill_qty` is prepared (source `auto_topup`; card for a preset quantity,
+ * else bank transfer) and the merchant is emailed its one-click payment link (or the transfer's
+ * reference and amount). Further changes at or below the threshold send nothing; a change that lifts
+ * the balance above the threshold (a credited purchase) re-arms it, so the next fall is a new
+ * crossing. Saving the settings arms them only if the balance is above the threshold at that moment.
+ * Unlimited accounts never trigger it.
+ */
+import { ensureBalances, findBalance } from '../../storage/billing.repository.js';
+import type { BillingAutoTopupRow } from '../../storage/billing.table.js';
+import {
+  disarmAutoTopup,
+  findAutoTopup,
+  insertPurchase,
+  rearmAutoTopup,
+  saveAutoTopup,
+} from '../../storage/billing-purchase.repository.js';
+import type { Executor } from '../../storage/database.js';
+import { findMerchant } from '../../storage/merchant.repository.js';
+import { insertMerchantEmail } from '../../storage/merchant-email.repository.js';
+import { autoTopupBodySchema } from '../api/schemas/purchase.schema.js';
+import { parseOr422 } from '../api/schemas/validation.js';
+import type { Principal } from '../auth/authenticate.js';
+import { type Counter, isCounter } from '../domain/billing.js';
+import { toApiInstant, toStoredInstant } from '../domain/clock.js';
+import { ApiError, validationFailed } from '../domain/errors.js';
+import type { Deps } from '../runtime/deps.js';
+import { newPurchaseRow, purchasePayLink, serviceSecret } from './house-account.js';
+
+export const AUTO_TOPUP_EMAIL_KIND = 'auto_topup';
+
+export interface AutoTopupResponse {
+  counter: Counter;
+  enabled: boolean;
+  threshold_qty: number;
+  refill_qty: number;
+  payment_method_id: string | null;
+  /** True while the balance is above the threshold: the next fall to it sends a top-up email. */
+  armed: boolean;
+  updated_at: string;
+}
+
+function toAutoTopupResponse(row: BillingAutoTopupRow): AutoTopupResponse {
+  return {
+    counter: row.counter,
+    enabled: row.enabled === 1,
+    threshold_qty: Number(row.threshold_qty),
+    refill_qty: Number(row.refill_qty),
+    payment_method_id: row.payment_method_id,
+    armed: row.armed === 1,
+    updated_at: toApiInstant(row.updated_at) as string,
+  };
+}
+
+/** `PUT /api/v1/billing/auto-topup/{counter}`. */
+export async function configureAutoTopup(
+  deps: Deps,
+  principal: Principal,
+  counter: string,
+  input: unknown,
+): Promise<AutoTopupResponse> {
+  if (!isCounter(counter)) {
+    throw new ApiError('not_found', `There is no counter "${counter}": use transactions or receipts.`);
+  }
+  const body = parseOr422(autoTopupBodySchema, input);
+  const minimum = deps.config.billing.minPurchase;
+  if (body.refill_qty < minimum) {
+    throw validationFailed({ refill_qty: [`must be at least ${minimum} (the minimum purchase)`] });
+  }
+  const row = await deps.transact(async (trx) => {
+    const now = toStoredInstant(deps.clock.nowMs());
+    await ensureBalances(trx, principal.merchantId, deps.config.billing.signupGrant, now);
+    const balance = await findBalance(trx, principal.merchantId, counter);
+    return saveAutoTopup(trx, {
+      merchantId: principal.merchantId,
+      counter,
+      enabled: body.enabled,
+      thresholdQty: body.threshold_qty,
+      refillQty: body.refill_qty,
+      paymentMethodId: body.payment_method_id,
+      armed: Number(balance?.available ?? 0) > body.threshold_qty,
+      now,
+    });
+  });
+  return toAutoTopupResponse(row);
+}
+
+/** Called after every balance change, in its transaction (see the file comment). */
+export async function afterBalanceChange(
+  deps: Deps,
+  trx: Executor,
+  change: { merchantId: string; counter: Counter; balanceAfter: number },
+): Promise<void> {
+  const setting = await findAutoTopup(trx, change.merchantId, change.counter);
+  if (setting === undefined) return;
+  if (change.balanceAfter > Number(setting.threshold_qty)) {
+    if (setting.armed === 0) await rearmAutoTopup(trx, change.merchantId, change.counter);
+    return;
+  }
+  if (setting.enabled !== 1 || setting.armed !== 1) return;
+  const merchant = await findMerchant(trx, change.merchantId);
+  if (merchant === undefined || merchant.unlimited === 1) return;
+
+  const purchase = await newPurchaseRow(deps, trx, {
+    merchantId: change.merchantId,
+    counter: change.counter,
+    quantity: Number(setting.refill_qty),
+    source: 'auto_topup',
+    paymentMethodId: setting.payment_method_id,
+  });
+  if (!(await disarmAutoTopup(trx, change.merchantId, change.counter, purchase.id))) return;
+  await insertPurchase(trx, purchase);
+
+  const secret = await serviceSecret(deps, trx);
+  const content = autoTopupEmail({
+    counter: change.counter,
+    balance: change.balanceAfter,
+    threshold: Number(setting.threshold_qty),
+    quantity: Number(purchase.quantity),
+    amountAmd: Number(purchase.amount_amd),
+    payLink: purchase.method === 'card' ? purchasePayLink(deps.config.publicUrl, secret, purchase.id) : null,
+    reference: purchase.reference ?? null,
+    purchaseId: purchase.id,
+  });
+  const nowMs = deps.clock.nowMs();
+  const now = toStoredInstant(nowMs);
+  await insertMerchantEmail(trx, {
+    id: deps.ids.uuid(nowMs),
+    merchant_id: change.merchantId,
+    domain_id: null,
+    kind: AUTO_TOPUP_EMAIL_KIND,
+    recipient: merchant.email,
+    subject: content.subject,
+    body: content.text,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    last_error: null,
+    created_at: now,
+    sent_at: null,
+  });
+  deps.logger.info(
+    { merchant_id: change.merchantId, counter: change.counter, purchase_id: purchase.id },
+    'auto top-up: purchase prepared and merchant emailed',
+  );
+}
+
+export interface AutoTopupEmailInput {
+  counter: Counter;
+  balance: number;
+  threshold: number;
+  quantity: number;
+  amountAmd: number;
+  /** The one-click link of a card purchase; null for a bank transfer. */
+  payLink: string | null;
+  reference: string | null;
+  purchaseId: string;
+}
+
+/** Subject and plain-text body of the auto top-up email. */
+export function autoTopupEmail(input: AutoTopupEmailInput): { subject: string; text: string } {
+  const how =
+    input.payLink !== null
+      ? ['Pay by card with one click (the link stays valid until the purchase is paid):', `  ${input.payLink}`]
+      : [
+          'Pay by bank transfer, quoting this reference in the transfer details:',
+          `  Reference:  ${input.reference ?? ''}`,
+          `  Amount:     ${input.amountAmd} AMD`,
+          'The units are credited as soon as the transfer arrives.',
+        ];
+  const text = [
+    'Hello,',
+    '',
+    `Your ${input.counter} balance is down to ${input.balance} units, at or below the`,
+    `auto top-up threshold of ${input.threshold} you set. We prepared a purchase for you:`,
+    '',
+    `  Purchase:   ${input.purchaseId}`,
+    `  Units:      ${input.quantity} ${input.counter}`,
+    `  Price:      ${input.amountAmd} AMD`,
+    '',
+    ...how,
+    '',
+    'We send this once each time the balance falls to the threshold; the next',
+    'email comes after a purchase lifts the balance above it again.',
+    '',
+    '--',
+    'Payment Gateway',
+    '',
+  ].join('\n');
+  return { subject: `Top up your ${input.counter}: ${input.quantity} units ready to pay`, text };
+}

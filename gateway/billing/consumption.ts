@@ -1,0 +1,105 @@
+/**
+ * Consumption of units (spec "Billing"): what a completed payment or an issued receipt takes from
+ * the merchant's balances, in the caller's transaction, with one ledger row per unit.
+ *
+ * - A completed live payment (sandbox = 0) of at least `freeBelowAmd` consumes one `transactions`
+ *   unit (ledger: event_type `payment`, ref_type `payment`, ref_id the payment uuid). Sandbox/test
+ *   payments and payments under the threshold write nothing at all.
+ * - Unlimited accounts (the service's house account among them) consume nothing, but the event is
+ *   still recorded: a ledger row with delta 0 whose balance_after is the unchanged balance.
+ * - A fiscal receipt consumes one `receipts` unit unless it is linked to a payment taken through
+ *   the service. Nothing in the API issues receipts yet: `consumeForReceipt` is the rule, ready for
+ *   the receipt issuer, and is exercised by tests only.
+ *
+ * A payment completes once (its transition is conditional), so it is consumed once; the unique
+ * index `billing_ledger_once` is the backstop.
+ */
+import { ensureBalances, recordLedgerEntry } from '../../storage/billing.repository.js';
+import type { Executor } from '../../storage/database.js';
+import { findMerchant } from '../../storage/merchant.repository.js';
+import type { PaymentRow } from '../../storage/payment.table.js';
+import type { Counter } from '../domain/billing.js';
+import { paymentConsumes } from '../domain/billing.js';
+import { toStoredInstant } from '../domain/clock.js';
+import type { Deps } from '../runtime/deps.js';
+import { afterBalanceChange } from './auto-topup.service.js';
+
+async function isUnlimited(trx: Executor, merchantId: string): Promise<boolean> {
+  const merchant = await findMerchant(trx, merchantId);
+  return merchant?.unlimited === 1;
+}
+
+/** Takes one unit (or records delta 0 for an unlimited account) and tells auto top-up about a change. */
+async function consumeOne(
+  deps: Deps,
+  trx: Executor,
+  entry: { merchantId: string; counter: Counter; eventType: 'payment' | 'receipt'; refType: string; refId: string },
+): Promise<void> {
+  const now = toStoredInstant(deps.clock.nowMs());
+  await ensureBalances(trx, entry.merchantId, deps.config.billing.signupGrant, now);
+  const delta = (await isUnlimited(trx, entry.merchantId)) ? 0 : -1;
+  const row = await recordLedgerEntry(trx, { ...entry, delta, note: null, now });
+  // A delta of 0 changes no balance, so there is nothing for auto top-up to react to.
+  if (delta !== 0) {
+    await afterBalanceChange(deps, trx, {
+      merchantId: entry.merchantId,
+      counter: entry.counter,
+      balanceAfter: Number(row.balance_after),
+    });
+  }
+}
+
+/** Called by `onPaymentCompleted` in the transaction where the payment became `completed`. */
+export async function consumeForCompletedPayment(deps: Deps, trx: Executor, payment: PaymentRow): Promise<void> {
+  if (!paymentConsumes({ sandbox: payment.sandbox === 1, amount: payment.amount }, deps.config.billing)) return;
+  await consumeOne(deps, trx, {
+    merchantId: payment.merchant_id,
+    counter: 'transactions',
+    eventType: 'payment',
+    refType: 'payment',
+    refId: payment.id,
+  });
+}
+
+export interface ReceiptIssued {
+  readonly merchantId: string;
+  readonly receiptId: string;
+  /** The payment the receipt is for, when it is one of this merchant's payments through the service. */
+  readonly linkedPaymentId: string | null;
+}
+
+/**
+ * What a fiscal receipt costs: nothing when it is linked to a payment of the merchant taken through
+ * the service, else one `receipts` unit (ledger: event_type `receipt`, ref_type `receipt`, ref_id
+ * the receipt id). Issuing the same receipt again consumes nothing more. Answers whether a ledger
+ * row was written. Nothing in the API issues receipts yet.
+ */
+export async function consumeForReceipt(deps: Deps, trx: Executor, receipt: ReceiptIssued): Promise<boolean> {
+  if (receipt.linkedPaymentId !== null) {
+    const linked = await trx
+      .selectFrom('payments')
+      .select('id')
+      .where('id', '=', receipt.linkedPaymentId)
+      .where('merchant_id', '=', receipt.merchantId)
+      .executeTakeFirst();
+    if (linked !== undefined) return false;
+  }
+  const already = await trx
+    .selectFrom('billing_ledger')
+    .select('id')
+    .where('merchant_id', '=', receipt.merchantId)
+    .where('counter', '=', 'receipts')
+    .where('event_type', '=', 'receipt')
+    .where('ref_type', '=', 'receipt')
+    .where('ref_id', '=', receipt.receiptId)
+    .executeTakeFirst();
+  if (already !== undefined) return false;
+  await consumeOne(deps, trx, {
+    merchantId: receipt.merchantId,
+    counter: 'receipts',
+    eventType: 'receipt',
+    refType: 'receipt',
+    refId: receipt.receiptId,
+  });
+  return true;
+}
