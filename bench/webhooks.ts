@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../gateway/config.js';
 import { toStoredInstant } from '../gateway/domain/clock.js';
 import { createMerchant } from '../gateway/merchants/merchant.service.js';
+import { newPaymentRow } from '../gateway/payments/payment.service.js';
 import { createLogger } from '../gateway/runtime/logger.js';
 import { openServices } from '../gateway/runtime/start.js';
 import { systemClock } from '../gateway/runtime/system.js';
@@ -118,11 +119,8 @@ async function main(): Promise<void> {
       .executeTakeFirstOrThrow();
     const nowMs = systemClock.nowMs();
     const now = toStoredInstant(nowMs);
-    const paymentId = deps.ids.uuid(nowMs);
-    await deps.db
-      .insertInto('payments')
-      .values({
-        id: paymentId,
+    const completed = {
+      ...newPaymentRow(deps, {
         merchant_id: merchant.merchant_id,
         environment: 'test',
         sandbox: 1,
@@ -130,16 +128,9 @@ async function main(): Promise<void> {
         order_id: 'bench-order',
         active_order_id: 'bench-order',
         amount: 12_500,
-        refunded_amount: 0,
         currency: 'AMD',
-        charge: null,
-        status: 'completed',
         processor: 'sandbox',
         redirect_mode: 'hosted',
-        payment_flow: 'redirect',
-        qr_code: null,
-        rrn: '123456789012',
-        failure_code: null,
         customer_id: null,
         customer_email: null,
         customer_name: null,
@@ -147,16 +138,14 @@ async function main(): Promise<void> {
         return_url: 'https://shop.example/done',
         cancel_url: null,
         callback_url: `${receiver.url}/hooks`,
-        checkout_token: deps.ids.token(24),
-        card_last4: '1111',
-        reconciliation_flag: null,
-        created_at: now,
-        updated_at: now,
-        expires_at: now,
-        completed_at: now,
-        refunded_at: null,
-      })
-      .execute();
+      }),
+      status: 'completed' as const,
+      rrn: '123456789012',
+      card_last4: '1111',
+      completed_at: now,
+    };
+    const paymentId = completed.id;
+    await deps.db.insertInto('payments').values(completed).execute();
     const payment = await deps.db
       .selectFrom('payments')
       .selectAll()

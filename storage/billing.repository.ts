@@ -19,6 +19,8 @@ export interface LedgerEntryInput {
   readonly refId: string | null;
   readonly note: string | null;
   readonly now: string;
+  /** The signup grant a balance starts with if this entry is the account's first use. */
+  readonly signupGrant: number;
 }
 
 /**
@@ -50,15 +52,27 @@ export async function ensureBalances(trx: Executor, merchantId: string, grant: n
   }
 }
 
-/** Applies `delta` to the balance and writes its ledger row; answers the row. Balances must exist. */
-export async function recordLedgerEntry(trx: Executor, entry: LedgerEntryInput): Promise<BillingLedgerRow> {
-  const updated = await trx
+function addToBalance(trx: Executor, entry: LedgerEntryInput) {
+  return trx
     .updateTable('billing_balances')
     .set((eb) => ({ available: eb('available', '+', entry.delta), updated_at: entry.now }))
     .where('merchant_id', '=', entry.merchantId)
     .where('counter', '=', entry.counter)
     .returning('available')
     .executeTakeFirst();
+}
+
+/**
+ * Applies `delta` to the balance and writes its ledger row; answers the row. An account's first
+ * entry creates its balances (with the signup grant) first; later entries cost one update and one
+ * insert.
+ */
+export async function recordLedgerEntry(trx: Executor, entry: LedgerEntryInput): Promise<BillingLedgerRow> {
+  let updated = await addToBalance(trx, entry);
+  if (updated === undefined) {
+    await ensureBalances(trx, entry.merchantId, entry.signupGrant, entry.now);
+    updated = await addToBalance(trx, entry);
+  }
   if (updated === undefined) throw new Error(`no ${entry.counter} balance for merchant ${entry.merchantId}`);
   return trx
     .insertInto('billing_ledger')

@@ -30,7 +30,7 @@ import { type Counter, isCounter } from '../domain/billing.js';
 import { toApiInstant, toStoredInstant } from '../domain/clock.js';
 import { ApiError, validationFailed } from '../domain/errors.js';
 import type { Deps } from '../runtime/deps.js';
-import { newPurchaseRow, purchasePayLink, serviceSecret } from './house-account.js';
+import { newPurchaseRow, purchasePayLink } from './house-account.js';
 
 export const AUTO_TOPUP_EMAIL_KIND = 'auto_topup';
 
@@ -116,14 +116,13 @@ export async function afterBalanceChange(
   if (!(await disarmAutoTopup(trx, change.merchantId, change.counter, purchase.id))) return;
   await insertPurchase(trx, purchase);
 
-  const secret = await serviceSecret(deps, trx);
   const content = autoTopupEmail({
     counter: change.counter,
     balance: change.balanceAfter,
     threshold: Number(setting.threshold_qty),
     quantity: Number(purchase.quantity),
     amountAmd: Number(purchase.amount_amd),
-    payLink: purchase.method === 'card' ? purchasePayLink(deps.config.publicUrl, secret, purchase.id) : null,
+    payLink: purchase.method === 'card' ? purchasePayLink(deps.config.publicUrl, deps.secret, purchase.id) : null,
     reference: purchase.reference ?? null,
     purchaseId: purchase.id,
   });

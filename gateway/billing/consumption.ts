@@ -14,7 +14,7 @@
  * A payment completes once (its transition is conditional), so it is consumed once; the unique
  * index `billing_ledger_once` is the backstop.
  */
-import { ensureBalances, recordLedgerEntry } from '../../storage/billing.repository.js';
+import { recordLedgerEntry } from '../../storage/billing.repository.js';
 import type { Executor } from '../../storage/database.js';
 import { findMerchant } from '../../storage/merchant.repository.js';
 import type { PaymentRow } from '../../storage/payment.table.js';
@@ -36,9 +36,14 @@ async function consumeOne(
   entry: { merchantId: string; counter: Counter; eventType: 'payment' | 'receipt'; refType: string; refId: string },
 ): Promise<void> {
   const now = toStoredInstant(deps.clock.nowMs());
-  await ensureBalances(trx, entry.merchantId, deps.config.billing.signupGrant, now);
   const delta = (await isUnlimited(trx, entry.merchantId)) ? 0 : -1;
-  const row = await recordLedgerEntry(trx, { ...entry, delta, note: null, now });
+  const row = await recordLedgerEntry(trx, {
+    ...entry,
+    delta,
+    note: null,
+    now,
+    signupGrant: deps.config.billing.signupGrant,
+  });
   // A delta of 0 changes no balance, so there is nothing for auto top-up to react to.
   if (delta !== 0) {
     await afterBalanceChange(deps, trx, {

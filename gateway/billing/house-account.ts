@@ -25,7 +25,7 @@ import { type Counter, purchaseAmount } from '../domain/billing.js';
 import { toApiInstant, toStoredInstant } from '../domain/clock.js';
 import { checkoutUrl } from '../domain/payment.js';
 import { createMerchant } from '../merchants/merchant.service.js';
-import { PAYMENT_TTL_MS } from '../payments/payment.service.js';
+import { newPaymentRow } from '../payments/payment.service.js';
 import type { Deps } from '../runtime/deps.js';
 
 export const HOUSE_ACCOUNT_NAME = 'Payment Gateway (house account)';
@@ -78,12 +78,6 @@ export async function ensureHouseAccount(deps: Deps): Promise<HouseAccount> {
     .executeTakeFirst();
   if (domain === undefined) throw new Error(`house account ${merchantId} has no hosted domain`);
   return { merchantId, domainId: domain.id };
-}
-
-/** The service secret: `GATEWAY_SECRET`, else the one generated on first start and kept in the database. */
-export async function serviceSecret(deps: Deps, db: Executor): Promise<string> {
-  if (deps.config.gatewaySecret !== undefined) return deps.config.gatewaySecret;
-  return getOrCreateSetting(db, 'gateway_secret', deps.ids.token(48), toStoredInstant(deps.clock.nowMs()));
 }
 
 function linkMac(secret: string, purchaseId: string): Buffer {
@@ -178,10 +172,7 @@ export function housePaymentRow(
   payLink: string,
   customerEmail: string | null,
 ): PaymentRow {
-  const nowMs = deps.clock.nowMs();
-  const now = toStoredInstant(nowMs);
-  return {
-    id: deps.ids.uuid(nowMs),
+  return newPaymentRow(deps, {
     merchant_id: house.merchantId,
     environment: 'live',
     sandbox: 0,
@@ -189,17 +180,9 @@ export function housePaymentRow(
     order_id: purchase.id,
     active_order_id: null,
     amount: Number(purchase.amount_amd),
-    refunded_amount: 0,
-    refund_reserved_amount: 0,
     currency: 'AMD',
-    charge: null,
-    status: 'pending',
     processor: null,
     redirect_mode: 'hosted',
-    payment_flow: 'redirect',
-    qr_code: null,
-    rrn: null,
-    failure_code: null,
     customer_id: null,
     customer_email: customerEmail,
     customer_name: null,
@@ -207,15 +190,7 @@ export function housePaymentRow(
     return_url: payLink,
     cancel_url: null,
     callback_url: null,
-    checkout_token: deps.ids.token(24),
-    card_last4: null,
-    reconciliation_flag: null,
-    created_at: now,
-    updated_at: now,
-    expires_at: toStoredInstant(nowMs + PAYMENT_TTL_MS),
-    completed_at: null,
-    refunded_at: null,
-  };
+  });
 }
 
 export function houseCheckoutUrl(deps: Deps, payment: Pick<PaymentRow, 'checkout_token'>): string {

@@ -11,7 +11,7 @@
  * payment of a purchase (the buyer chose the sandbox on the checkout) credits nothing.
  */
 
-import { ensureBalances, recordLedgerEntry } from '../../storage/billing.repository.js';
+import { recordLedgerEntry } from '../../storage/billing.repository.js';
 import type { BillingPurchaseRow } from '../../storage/billing.table.js';
 import {
   findPurchase,
@@ -48,7 +48,6 @@ import {
   normalizeReference,
   type PurchaseResponse,
   purchasePayLink,
-  serviceSecret,
   toPurchaseResponse,
 } from './house-account.js';
 
@@ -95,7 +94,7 @@ export async function createPurchase(
       }
       const card = isPresetQuantity(deps, body.quantity);
       const house = card ? await ensureHouseAccount(deps) : undefined;
-      const secret = await serviceSecret(deps, deps.db);
+      const secret = deps.secret;
       const response = await deps.transact(async (trx) => {
         const row = await newPurchaseRow(deps, trx, {
           merchantId: principal.merchantId,
@@ -125,7 +124,7 @@ export async function createPurchase(
 export async function getPurchase(deps: Deps, principal: Principal, id: string): Promise<PurchaseResponse> {
   const row = isUuid(id) ? await findPurchase(deps.db, id, { merchantId: principal.merchantId }) : undefined;
   if (row === undefined) throw new ApiError('not_found', `No purchase ${id} for this account.`);
-  const secret = await serviceSecret(deps, deps.db);
+  const secret = deps.secret;
   return toPurchaseResponse(row, purchasePayLink(deps.config.publicUrl, secret, row.id));
 }
 
@@ -142,8 +141,8 @@ async function creditPurchase(
   const now = toStoredInstant(deps.clock.nowMs());
   const paid = await markPurchasePaid(trx, purchase.id, { paymentId, now });
   if (paid === undefined) return undefined;
-  await ensureBalances(trx, paid.merchant_id, deps.config.billing.signupGrant, now);
   const entry = await recordLedgerEntry(trx, {
+    signupGrant: deps.config.billing.signupGrant,
     merchantId: paid.merchant_id,
     counter: paid.counter,
     delta: Number(paid.quantity),
@@ -241,7 +240,7 @@ const OPEN_STATUSES: readonly string[] = ['pending', 'processing'];
 export async function openPurchaseLink(deps: Deps, purchaseId: string, token: unknown): Promise<PurchaseLinkOutcome> {
   const notFound = new ApiError('not_found', 'This payment link is not valid.');
   if (!isUuid(purchaseId)) throw notFound;
-  const secret = await serviceSecret(deps, deps.db);
+  const secret = deps.secret;
   if (!checkPurchaseLinkToken(secret, purchaseId, token)) throw notFound;
   let house: HouseAccount | undefined;
   for (let attempt = 0; attempt < 3; attempt += 1) {

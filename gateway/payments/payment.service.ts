@@ -153,11 +153,7 @@ async function preparePayment(
   // 402 BALANCE_EXHAUSTED: only for a live payment that would consume a unit; never for test payments.
   await assertBalanceAllowsPayment(deps, principal.merchantId, { sandbox, amount: body.amount });
 
-  const nowMs = deps.clock.nowMs();
-  const now = toStoredInstant(nowMs);
-  const id = deps.ids.uuid(nowMs);
-  return {
-    id,
+  return newPaymentRow(deps, {
     merchant_id: principal.merchantId,
     environment: principal.environment,
     sandbox: sandbox ? 1 : 0,
@@ -165,17 +161,9 @@ async function preparePayment(
     order_id: body.order_id,
     active_order_id: body.order_id,
     amount: body.amount,
-    refunded_amount: 0,
-    refund_reserved_amount: 0,
     currency: body.currency ?? 'AMD',
-    charge: null,
-    status: 'pending',
     processor: body.processor ?? null,
     redirect_mode: body.redirect_mode ?? 'hosted',
-    payment_flow: 'redirect',
-    qr_code: null,
-    rrn: null,
-    failure_code: null,
     customer_id: body.customer_id ?? null,
     customer_email: body.customer_email ?? null,
     customer_name: body.customer_name ?? null,
@@ -183,6 +171,49 @@ async function preparePayment(
     return_url: body.return_url,
     cancel_url: body.cancel_url ?? null,
     callback_url: body.callback_url ?? null,
+  });
+}
+
+/** What the creator of a payment decides; everything else starts as `newPaymentRow` sets it. */
+export type NewPaymentFields = Pick<
+  PaymentRow,
+  | 'merchant_id'
+  | 'environment'
+  | 'sandbox'
+  | 'domain_id'
+  | 'order_id'
+  | 'active_order_id'
+  | 'amount'
+  | 'currency'
+  | 'processor'
+  | 'redirect_mode'
+  | 'customer_id'
+  | 'customer_email'
+  | 'customer_name'
+  | 'description'
+  | 'return_url'
+  | 'cancel_url'
+  | 'callback_url'
+>;
+
+/**
+ * A new pending payment: a fresh id and checkout token, nothing paid or refunded yet, payable for
+ * `PAYMENT_TTL_MS`. Used for merchants' payments and the house account's purchase payments alike.
+ */
+export function newPaymentRow(deps: Deps, fields: NewPaymentFields): PaymentRow {
+  const nowMs = deps.clock.nowMs();
+  const now = toStoredInstant(nowMs);
+  return {
+    id: deps.ids.uuid(nowMs),
+    ...fields,
+    refunded_amount: 0,
+    refund_reserved_amount: 0,
+    charge: null,
+    status: 'pending',
+    payment_flow: 'redirect',
+    qr_code: null,
+    rrn: null,
+    failure_code: null,
     checkout_token: deps.ids.token(24),
     card_last4: null,
     reconciliation_flag: null,

@@ -24,4 +24,6 @@ export interface Deps {
   readonly accountCache: AccountCache;
   /** Wakes the scheduler when a service made work due (call after the transaction committed). */
   readonly dueSignal: DueSignal;
+  /** The service secret (`GATEWAY_SECRET`, else generated once and kept in the database): signs links and cursors. */
+  readonly secret: string;
 }

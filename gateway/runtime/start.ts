@@ -87,6 +87,7 @@ export async function openServices(options: StartOptions): Promise<OpenedService
       transact: createTransactionRunner(database.db, database.dialect),
       accountCache: new AccountCache(monotonicMs),
       dueSignal: new DueSignal(),
+      secret,
     };
     return { deps, secret, database };
   } catch (error) {

@@ -3,82 +3,24 @@
  * purchase + email once per crossing of the threshold, driven by completed live payments, with the
  * email received by a real local SMTP server and its one-click link leading to a checkout.
  */
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { afterBalanceChange } from '../../gateway/billing/auto-topup.service.js';
 import { addDomain, setProcessorEnabled } from '../../gateway/merchants/merchant.service.js';
 import { DIALECTS } from '../support/databases.js';
-import { type ApiResponse, PUBLIC_URL, paymentBody, startTestGateway, type TestGateway } from '../support/gateway.js';
+import {
+  expectErrorBody,
+  PUBLIC_URL,
+  paymentBody,
+  startTestGateway,
+  type TestGateway,
+  uniqueHost,
+} from '../support/gateway.js';
 import { completeLivePayment, livePaymentsRouter } from '../support/live-payments.js';
+import { parseMessage, startSmtp, type TestSmtp } from '../support/smtp-server.js';
 
 type Json = Record<string, unknown>;
 
 const SETTINGS_KEYS = ['armed', 'counter', 'enabled', 'payment_method_id', 'refill_qty', 'threshold_qty', 'updated_at'];
-const ERROR_KEYS = ['docs_url', 'error', 'message', 'request_id'];
-
-interface ReceivedMail {
-  to: string[];
-  raw: string;
-}
-
-interface TestSmtp {
-  readonly port: number;
-  readonly received: ReceivedMail[];
-  close(): Promise<void>;
-}
-
-/** A real SMTP server on 127.0.0.1 (no STARTTLS, no AUTH) that keeps every message it accepts. */
-async function startSmtp(): Promise<TestSmtp> {
-  const received: ReceivedMail[] = [];
-  const server = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    authOptional: true,
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  return {
-    port: (server.server.address() as AddressInfo).port,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** Subject and decoded text body of a raw RFC 5322 message. */
-function parseMessage(raw: string): { subject: string; text: string } {
-  const split = raw.indexOf('\r\n\r\n');
-  const head = raw.slice(0, split).replace(/\r\n(?=[ \t])/g, '');
-  const headers = new Map<string, string>();
-  for (const line of head.split('\r\n')) {
-    const colon = line.indexOf(':');
-    headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
-  }
-  let body = raw.slice(split + 4);
-  const encoding = headers.get('content-transfer-encoding')?.toLowerCase();
-  if (encoding === 'quoted-printable') {
-    const bytes = body
-      .replace(/=\r\n/g, '')
-      .replace(/=([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-    body = Buffer.from(bytes, 'latin1').toString('utf8');
-  } else if (encoding === 'base64') {
-    body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  }
-  return { subject: headers.get('subject') ?? '', text: body.replace(/\r\n/g, '\n') };
-}
 
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
@@ -88,18 +30,7 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
   }
 }
 
-function expectError(res: ApiResponse, status: number, code: string, extraKeys: string[] = []): Json {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.body).sort()).toEqual([...ERROR_KEYS, ...extraKeys].sort());
-  expect(res.body.error).toBe(code);
-  return res.body;
-}
-
-let hostCounter = 0;
-function uniqueHost(): string {
-  hostCounter += 1;
-  return `topup-${hostCounter}-${Math.random().toString(36).slice(2, 8)}.am`;
-}
+const expectError = expectErrorBody;
 
 describe.each(DIALECTS)('billing auto top-up on %s', (dialect) => {
   let t: TestGateway;
@@ -132,7 +63,7 @@ describe.each(DIALECTS)('billing auto top-up on %s', (dialect) => {
 
   /** A verified business with an email, a verified domain and a live key. */
   const liveShop = async (email: string | undefined = undefined) => {
-    const host = uniqueHost();
+    const host = uniqueHost('topup');
     const m = await t.merchant({ verifyBusiness: true, ...(email ? { email } : {}) });
     const deps = t.gateway.deps;
     await addDomain(deps, { merchantId: m.merchantId, host, verified: true });

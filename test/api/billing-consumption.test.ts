@@ -12,34 +12,21 @@ import { consumeForReceipt } from '../../gateway/billing/consumption.js';
 import { addDomain, createApiKey, setProcessorEnabled } from '../../gateway/merchants/merchant.service.js';
 import { payWithTestCard } from '../../gateway/payments/test-card.service.js';
 import { findPaymentRow, rowToPayment } from '../../storage/payment.repository.js';
+import type { LedgerEntry, LedgerPage } from '../support/billing-shape.js';
 import { DIALECTS } from '../support/databases.js';
-import { type ApiResponse, PUBLIC_URL, paymentBody, startTestGateway, type TestGateway } from '../support/gateway.js';
+import {
+  type ApiResponse,
+  PUBLIC_URL,
+  paymentBody,
+  startTestGateway,
+  type TestGateway,
+  uniqueHost,
+} from '../support/gateway.js';
 import { completeLivePayment, livePaymentsRouter, STANDIN_PROCESSOR } from '../support/live-payments.js';
 
 type Json = Record<string, unknown>;
-interface LedgerEntry {
-  id: number;
-  counter: string;
-  delta: number;
-  event_type: string;
-  ref_type: string | null;
-  ref_id: string | null;
-  balance_after: number;
-  note: string | null;
-  created_at: string;
-}
-interface LedgerPage {
-  data: LedgerEntry[];
-  next_cursor: string | null;
-}
 
 const APPROVED = '4111 1111 1111 1111';
-
-let hostCounter = 0;
-function uniqueHost(): string {
-  hostCounter += 1;
-  return `billing-use-${hostCounter}-${Math.random().toString(36).slice(2, 8)}.am`;
-}
 
 interface LiveAccount {
   merchantId: string;
@@ -52,7 +39,7 @@ function helpers(get: () => TestGateway) {
   const t = () => get();
   return {
     async liveAccount(options: { unlimited?: boolean } = {}): Promise<LiveAccount> {
-      const host = uniqueHost();
+      const host = uniqueHost('billing-use');
       if (options.unlimited !== true) {
         const m = await t().liveMerchant(host);
         return { merchantId: m.merchantId, host, liveKey: m.liveKey, testKey: m.testKey };
@@ -415,7 +402,7 @@ describe.each(DIALECTS)('402 before any balance exists on %s', (dialect) => {
   afterAll(async () => t?.close());
 
   it('reads a missing balance as the signup grant', async () => {
-    const host = uniqueHost();
+    const host = uniqueHost('billing-use');
     const m = await t.liveMerchant(host);
     const res = await t.call('POST', '/api/v1/payments', {
       key: m.liveKey,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUSE_ACCOUNT_NAME, HOUSE_SETTING } from '../../gateway/billing/house-account.js';
 import { applyProviderResult, startProcessing } from '../../gateway/payments/lifecycle.service.js';
 import { DIALECTS } from '../support/databases.js';
-import { type ApiResponse, PUBLIC_URL, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { expectErrorBody, PUBLIC_URL, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { completeLivePayment, livePaymentsRouter } from '../support/live-payments.js';
 
 type Json = Record<string, unknown>;
@@ -27,16 +27,10 @@ const PURCHASE_KEYS = [
   'source',
   'status',
 ];
-const ERROR_KEYS = ['docs_url', 'error', 'message', 'request_id'];
 const API_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
 const REFERENCE = /^GW-[23456789ABCDEFGHJKMNPQRSTVWXYZ]{4}-[23456789ABCDEFGHJKMNPQRSTVWXYZ]{4}$/;
 
-function expectError(res: ApiResponse, status: number, code: string, extraKeys: string[] = []): Json {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.body).sort()).toEqual([...ERROR_KEYS, ...extraKeys].sort());
-  expect(res.body.error).toBe(code);
-  return res.body;
-}
+const expectError = expectErrorBody;
 
 describe.each(DIALECTS)('billing purchases on %s', (dialect) => {
   let t: TestGateway;

@@ -6,27 +6,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECEIPTS_FREE_WHEN } from '../../gateway/domain/billing.js';
 import { toApiInstant, toStoredInstant } from '../../gateway/domain/clock.js';
-import { ensureBalances, recordLedgerEntry } from '../../storage/billing.repository.js';
+import { recordLedgerEntry } from '../../storage/billing.repository.js';
+import type { LedgerEntry, LedgerPage } from '../support/billing-shape.js';
 import { DIALECTS } from '../support/databases.js';
-import { type ApiResponse, PUBLIC_URL, paymentBody, startTestGateway, type TestGateway } from '../support/gateway.js';
+import {
+  type ApiResponse,
+  expectErrorBody,
+  PUBLIC_URL,
+  paymentBody,
+  startTestGateway,
+  type TestGateway,
+  uniqueHost,
+} from '../support/gateway.js';
 import { completeLivePayment, livePaymentsRouter } from '../support/live-payments.js';
 
 type Json = Record<string, unknown>;
-interface LedgerEntry {
-  id: number;
-  counter: string;
-  delta: number;
-  event_type: string;
-  ref_type: string | null;
-  ref_id: string | null;
-  balance_after: number;
-  note: string | null;
-  created_at: string;
-}
-interface LedgerPage {
-  data: LedgerEntry[];
-  next_cursor: string | null;
-}
 
 const LEDGER_KEYS = [
   'balance_after',
@@ -39,21 +33,8 @@ const LEDGER_KEYS = [
   'ref_id',
   'ref_type',
 ].sort();
-const ERROR_KEYS = ['docs_url', 'error', 'message', 'request_id'];
 
-let hostCounter = 0;
-function uniqueHost(): string {
-  hostCounter += 1;
-  return `billing-read-${hostCounter}-${Math.random().toString(36).slice(2, 8)}.am`;
-}
-
-function expectError(res: ApiResponse<unknown>, status: number, code: string, extraKeys: string[] = []): Json {
-  expect(res.status, res.text).toBe(status);
-  const body = res.body as Json;
-  expect(Object.keys(body).sort()).toEqual([...ERROR_KEYS, ...extraKeys].sort());
-  expect(body.error).toBe(code);
-  return body;
-}
+const expectError = expectErrorBody;
 
 describe.each(DIALECTS)('billing read endpoints on %s', (dialect) => {
   let t: TestGateway;
@@ -83,7 +64,6 @@ describe.each(DIALECTS)('billing read endpoints on %s', (dialect) => {
     const deps = t.gateway.deps;
     const now = toStoredInstant(t.clock.nowMs());
     await deps.transact(async (trx) => {
-      await ensureBalances(trx, merchantId, deps.config.billing.signupGrant, now);
       for (let i = 0; i < count; i += 1) {
         await recordLedgerEntry(trx, {
           merchantId,
@@ -94,6 +74,7 @@ describe.each(DIALECTS)('billing read endpoints on %s', (dialect) => {
           refId: null,
           note: `adjustment ${i}`,
           now,
+          signupGrant: deps.config.billing.signupGrant,
         });
       }
     });
@@ -174,7 +155,7 @@ describe.each(DIALECTS)('billing read endpoints on %s', (dialect) => {
     });
 
     it('is the merchant’s: live and test keys read the same balances', async () => {
-      const m = await t.liveMerchant(uniqueHost());
+      const m = await t.liveMerchant(uniqueHost('billing-read'));
       await adjust(m.merchantId, 'receipts', 3);
       const viaTest = await t.call('GET', '/api/v1/billing/balances', { key: m.testKey });
       const viaLive = await t.call('GET', '/api/v1/billing/balances', { key: m.liveKey });
@@ -185,7 +166,7 @@ describe.each(DIALECTS)('billing read endpoints on %s', (dialect) => {
     });
 
     it('moves blocked from no to grace to yes as completed live payments use the balance', async () => {
-      const host = uniqueHost();
+      const host = uniqueHost('billing-read');
       const m = await t.liveMerchant(host);
       const transactions = async () =>
         ((await t.call<Json[]>('GET', '/api/v1/billing/balances', { key: m.liveKey })).body[0] as Json) ?? {};

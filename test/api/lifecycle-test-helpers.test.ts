@@ -15,10 +15,12 @@ import { findPaymentRow, rowToPayment } from '../../storage/payment.repository.j
 import { DIALECTS } from '../support/databases.js';
 import {
   type ApiResponse,
+  expectErrorBody,
   paymentBody,
   startTestGateway,
   type TestGateway,
   type TestMerchant,
+  uniqueHost,
 } from '../support/gateway.js';
 import { ALL_PAYMENT_KEYS_SORTED, expectedStatusEvent } from '../support/payment-shape.js';
 
@@ -49,18 +51,7 @@ const TIMEOUT = '4000 0000 0000 0119';
 const RRN = /^\d{12}$/;
 const CUSTOMER_ID = /^cus_[A-Za-z0-9_-]{16}$/;
 
-let hostCounter = 0;
-function uniqueHost(): string {
-  hostCounter += 1;
-  return `helpers-${hostCounter}-${Math.random().toString(36).slice(2, 8)}.am`;
-}
-
-function expectError(res: ApiResponse, status: number, code: string, extraKeys: string[] = []): Json {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.body).sort()).toEqual(['docs_url', 'error', 'message', 'request_id', ...extraKeys].sort());
-  expect(res.body.error).toBe(code);
-  return res.body;
-}
+const expectError = expectErrorBody;
 
 describe.each(DIALECTS)('sandbox test helpers on %s', (dialect) => {
   let t: TestGateway;
@@ -194,7 +185,7 @@ describe.each(DIALECTS)('sandbox test helpers on %s', (dialect) => {
     });
 
     it('a live-key sandbox payment is paid by the same code path and emits livemode false', async () => {
-      const host = uniqueHost();
+      const host = uniqueHost('helpers');
       const live = await t.liveMerchant(host);
       const created = await create(
         { processor: 'sandbox', return_url: `https://${host}/done`, customer_email: 'live.buyer@example.am' },
@@ -398,7 +389,7 @@ describe.each(DIALECTS)('sandbox test helpers on %s', (dialect) => {
 
   describe('who may use the helpers', () => {
     it('a live key gets 404 not_found on every helper, even for its own sandbox payment', async () => {
-      const host = uniqueHost();
+      const host = uniqueHost('helpers');
       const live = await t.liveMerchant(host);
       const created = await create({ processor: 'sandbox', return_url: `https://${host}/done` }, live.liveKey);
       const testPayment = await create({}, live.testKey);

@@ -8,7 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, toStoredInstant } from '../../gateway/domain/clock.js';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../gateway/domain/payment.js';
 import { DIALECTS } from '../support/databases.js';
-import { type ApiResponse, PUBLIC_URL, paymentBody, startTestGateway, type TestGateway } from '../support/gateway.js';
+import {
+  type ApiResponse,
+  expectErrorBody,
+  PUBLIC_URL,
+  paymentBody,
+  startTestGateway,
+  type TestGateway,
+  uniqueHost,
+} from '../support/gateway.js';
 
 type Json = Record<string, unknown>;
 
@@ -37,21 +45,13 @@ const LIST_PATH = `${PUBLIC_URL}/api/v1/payments`;
 const PREVIOUS = '&laquo; Previous';
 const NEXT = 'Next &raquo;';
 
-let hostCounter = 0;
-function uniqueHost(): string {
-  hostCounter += 1;
-  return `read-${hostCounter}-${Math.random().toString(36).slice(2, 8)}.am`;
-}
-
 /** The UTC calendar day of an instant, as the list filters write it. */
 function dayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
 function expectError(res: ApiResponse, status: number, code: string, extraKeys: string[] = []): Json {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.body).sort()).toEqual(['docs_url', 'error', 'message', 'request_id', ...extraKeys].sort());
-  expect(res.body.error).toBe(code);
+  expectErrorBody(res, status, code, extraKeys);
   expect(typeof res.body.message).toBe('string');
   expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
   expect(res.body.docs_url).toBe(`${PUBLIC_URL}/docs/errors#${code}`);
@@ -148,7 +148,7 @@ describe.each(DIALECTS)('reading payments on %s', (dialect) => {
     });
 
     it("answers 404 not_found for the other environment's payment", async () => {
-      const host = uniqueHost();
+      const host = uniqueHost('read');
       const m = await t.liveMerchant(host);
       const live = await create(m.liveKey, { return_url: `https://${host}/done` });
       const test = await create(m.testKey);
@@ -202,7 +202,7 @@ describe.each(DIALECTS)('reading payments on %s', (dialect) => {
     });
 
     it("answers 404 order_not_found for another merchant's or the other environment's order", async () => {
-      const host = uniqueHost();
+      const host = uniqueHost('read');
       const m = await t.liveMerchant(host);
       const stranger = await t.merchant();
       await create(m.liveKey, { order_id: 'live-only', return_url: `https://${host}/done` });
@@ -573,7 +573,7 @@ describe.each(DIALECTS)('reading payments on %s', (dialect) => {
 
   describe('GET /api/v1/payments: isolation', () => {
     it("lists only the key's environment", async () => {
-      const host = uniqueHost();
+      const host = uniqueHost('read');
       const m = await t.liveMerchant(host);
       const live = await createMany(m.liveKey, 2, { return_url: `https://${host}/done` });
       const test = await createMany(m.testKey, 3);

@@ -21,13 +21,15 @@ import { DIALECTS } from '../support/databases.js';
 import {
   type ApiResponse,
   type CallOptions,
+  expectErrorBody,
   PUBLIC_URL,
   paymentBody,
   startTestGateway,
   type TestGateway,
   type TestMerchant,
+  uniqueHost,
 } from '../support/gateway.js';
-import { ALL_PAYMENT_KEYS_SORTED } from '../support/payment-shape.js';
+import { ALL_PAYMENT_KEYS_SORTED, expectedTransaction } from '../support/payment-shape.js';
 
 type Json = Record<string, unknown>;
 
@@ -63,16 +65,8 @@ const REFUND_OBJECT_KEYS = [
   'uuid',
 ].sort();
 
-let hostCounter = 0;
-function uniqueHost(): string {
-  hostCounter += 1;
-  return `refunds-${hostCounter}-${Math.random().toString(36).slice(2, 8)}.am`;
-}
-
 function expectError(res: ApiResponse, status: number, code: string, extraKeys: string[] = []): Json {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.body).sort()).toEqual(['docs_url', 'error', 'message', 'request_id', ...extraKeys].sort());
-  expect(res.body.error).toBe(code);
+  expectErrorBody(res, status, code, extraKeys);
   expect(typeof res.body.message).toBe('string');
   expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
   expect(res.body.docs_url).toBe(`${PUBLIC_URL}/docs/errors#${code}`);
@@ -85,18 +79,7 @@ function expectedRefundEvent(payment: Json, refund: { uuid: unknown; amount: unk
   return {
     event: 'payment.refunded',
     livemode: false,
-    transaction: {
-      uuid: payment.uuid,
-      order_id: payment.order_id,
-      status: payment.status,
-      amount: payment.amount,
-      refunded_amount: payment.refunded_amount,
-      currency: payment.currency,
-      processor: payment.processor,
-      completed_at: payment.completed_at,
-      created_at: payment.created_at,
-      failure_code: payment.failure_code,
-    },
+    transaction: expectedTransaction(payment),
     refund: { uuid: refund.uuid, amount: refund.amount, reason: refund.reason },
     receipt: null,
   };
@@ -622,7 +605,7 @@ describe.each(DIALECTS)('refunds on %s', (dialect) => {
       const before = await paid({ amount: 1000 });
       const other = await t.merchant();
       expectError(await refund(before.uuid, { amount: 100 }, { key: other.testKey }), 404, 'not_found');
-      const live = await t.liveMerchant(uniqueHost());
+      const live = await t.liveMerchant(uniqueHost('refunds'));
       expectError(await refund(before.uuid, { amount: 100 }, { key: live.liveKey }), 404, 'not_found');
       // The live key of the merchant that owns a test payment does not see it either.
       const verified = await t.merchant({ verifyBusiness: true });
@@ -650,7 +633,7 @@ describe.each(DIALECTS)('refunds on %s', (dialect) => {
 
   describe('a live key', () => {
     it('refunds a live sandbox payment; the event says livemode false', async () => {
-      const host = uniqueHost();
+      const host = uniqueHost('refunds');
       const live = await t.liveMerchant(host);
       const created = await create(
         { amount: 6000, processor: 'sandbox', return_url: `https://${host}/done` },

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueFormToken } from '../../gateway/checkout/form-token.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../gateway/domain/clock.js';
 import { DIALECTS } from '../support/databases.js';
-import { PUBLIC_URL, startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway.js';
+import { PUBLIC_URL, startTestGateway, type TestGateway, type TestMerchant, uniqueHost } from '../support/gateway.js';
 import {
   checkoutPath,
   createPayment,
@@ -51,12 +51,6 @@ const CARDS: ReadonlyArray<[string, string, string | null, string]> = [
   ['4000 0000 0000 0309', 'failed', 'processor_unavailable', 'The payment processor is unavailable right now.'],
   ['4000 0000 0000 0341', 'failed', 'general_failure', 'The payment could not be completed.'],
 ];
-
-let hostCounter = 0;
-function uniqueHost(): string {
-  hostCounter += 1;
-  return `shop${hostCounter}-${Math.random().toString(36).slice(2, 8)}.am`;
-}
 
 function expectSecurityHeaders(page: PageResponse): void {
   expect(page.headers.get('cache-control')).toBe('no-store');

@@ -2,31 +2,10 @@
  * `bin/gateway` as an operator runs it: a real process, a real database of each dialect, and the
  * `--json` shapes that other tools rely on.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../storage/connect.js';
+import { gateway } from '../support/cli.js';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';
-
-const run = promisify(execFile);
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function gateway(databaseUrl: string, ...args: string[]): Promise<CliResult> {
-  try {
-    const { stdout, stderr } = await run('node', ['bin/gateway', ...args], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://pay.example.am', LOG_LEVEL: 'silent' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 async function json<T = Record<string, unknown>>(databaseUrl: string, ...args: string[]): Promise<T> {
   const result = await gateway(databaseUrl, ...args, '--json');

@@ -2,32 +2,11 @@
  * `bin/gateway purchase credit --reference REF` as an operator runs it: a real process on the
  * database of a running test gateway (both dialects), crediting a bank-transfer purchase once.
  */
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gateway } from '../support/cli.js';
 import { DIALECTS } from '../support/databases.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-
-const run = promisify(execFile);
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function gateway(databaseUrl: string, ...args: string[]): Promise<CliResult> {
-  try {
-    const { stdout, stderr } = await run('node', ['bin/gateway', ...args], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://pay.example.am', LOG_LEVEL: 'silent' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 describe.each(DIALECTS)('bin/gateway purchase credit on %s', (dialect) => {
   let t: TestGateway;

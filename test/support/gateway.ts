@@ -3,6 +3,7 @@
  * clock) for API tests, with helpers to set up accounts and to call the API.
  */
 import type { Router } from '@koa/router';
+import { expect } from 'vitest';
 import type { GatewayState } from '../../gateway/api/context.js';
 import { type Config, loadConfig } from '../../gateway/config.js';
 import { ManualClock } from '../../gateway/domain/clock.js';
@@ -151,4 +152,28 @@ export function paymentBody(overrides: Record<string, unknown> = {}): Record<str
     return_url: 'http://localhost:3000/done',
     ...overrides,
   };
+}
+
+let hostCounter = 0;
+/** A domain name no other test uses: `<label>-<n>-<random>.am`. */
+export function uniqueHost(label = 'shop'): string {
+  hostCounter += 1;
+  return `${label}-${hostCounter}-${Math.random().toString(36).slice(2, 8)}.am`;
+}
+
+/** The keys every error body has (spec "Errors"); codes may add more. */
+export const ERROR_KEYS = ['docs_url', 'error', 'message', 'request_id'] as const;
+
+/** Checks the status, the error code and the exact keys of an error answer; answers the body. */
+export function expectErrorBody(
+  res: ApiResponse<unknown>,
+  status: number,
+  code: string,
+  extraKeys: readonly string[] = [],
+): Record<string, unknown> {
+  expect(res.status, res.text).toBe(status);
+  const body = res.body as Record<string, unknown>;
+  expect(Object.keys(body).sort()).toEqual([...ERROR_KEYS, ...extraKeys].sort());
+  expect(body.error).toBe(code);
+  return body;
 }

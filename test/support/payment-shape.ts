@@ -27,23 +27,28 @@ export const ADDITIVE_PAYMENT_KEYS = ['description', 'livemode', 'failure_code']
 /** Every key of a payment answer, sorted. */
 export const ALL_PAYMENT_KEYS_SORTED: readonly string[] = [...SPEC_PAYMENT_KEYS, ...ADDITIVE_PAYMENT_KEYS].sort();
 
+/** The webhook `transaction` object of a payment as the API answered it. */
+export function expectedTransaction(payment: Record<string, unknown>): Record<string, unknown> {
+  return {
+    uuid: payment.uuid,
+    order_id: payment.order_id,
+    status: payment.status,
+    amount: payment.amount,
+    refunded_amount: payment.refunded_amount,
+    currency: payment.currency,
+    processor: payment.processor,
+    completed_at: payment.completed_at,
+    created_at: payment.created_at,
+    failure_code: payment.failure_code,
+  };
+}
+
 /** The `transaction.status.updated` body a sandbox payment in its current state emits, as the outbox keeps it. */
 export function expectedStatusEvent(payment: Record<string, unknown>): Record<string, unknown> {
   return {
     event: 'transaction.status.updated',
     livemode: false,
-    transaction: {
-      uuid: payment.uuid,
-      order_id: payment.order_id,
-      status: payment.status,
-      amount: payment.amount,
-      refunded_amount: payment.refunded_amount,
-      currency: payment.currency,
-      processor: payment.processor,
-      completed_at: payment.completed_at,
-      created_at: payment.created_at,
-      failure_code: payment.failure_code,
-    },
+    transaction: expectedTransaction(payment),
     refund: null,
     receipt: null,
   };

@@ -5,9 +5,7 @@
  * SMTP server means a retry 5 minutes later and `failed` after 5 attempts; without `SMTP_URL` or
  * without a merchant email address the email is logged and kept as `logged`.
  */
-import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../gateway/config.js';
 import { HOUR_MS, MINUTE_MS, toStoredInstant } from '../../../gateway/domain/clock.js';
@@ -29,75 +27,10 @@ import { findPaymentRow } from '../../../storage/payment.repository.js';
 import { DIALECTS } from '../../support/databases.js';
 import { PUBLIC_URL, paymentBody, startTestGateway, type TestGateway } from '../../support/gateway.js';
 import { freePort } from '../../support/ports.js';
+import { parseMessage, type ReceivedMail, startSmtp, type TestSmtp } from '../../support/smtp-server.js';
 
 const OWNER = 'owner@shop.example';
 const WEBHOOK_URL = 'https://shop.example/webhooks/gateway';
-
-interface ReceivedMail {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-interface TestSmtp {
-  readonly port: number;
-  readonly received: ReceivedMail[];
-  close(): Promise<void>;
-}
-
-/** A real SMTP server on 127.0.0.1 (no TLS, no AUTH) that keeps every message it accepts. */
-async function startSmtp(port = 0): Promise<TestSmtp> {
-  const received: ReceivedMail[] = [];
-  const server = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    authOptional: true,
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const mailFrom = session.envelope.mailFrom;
-        received.push({
-          from: mailFrom === false ? '' : mailFrom.address,
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  return {
-    port: (server.server.address() as AddressInfo).port,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** Headers (unfolded, by lower-case name) and the decoded text body of a raw RFC 5322 message. */
-function parseMessage(raw: string): { headers: Map<string, string>; text: string } {
-  const split = raw.indexOf('\r\n\r\n');
-  const head = raw.slice(0, split).replace(/\r\n(?=[ \t])/g, '');
-  const headers = new Map<string, string>();
-  for (const line of head.split('\r\n')) {
-    const colon = line.indexOf(':');
-    headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
-  }
-  let body = raw.slice(split + 4);
-  const encoding = headers.get('content-transfer-encoding')?.toLowerCase();
-  if (encoding === 'quoted-printable') {
-    const bytes = body
-      .replace(/=\r\n/g, '')
-      .replace(/=([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-    body = Buffer.from(bytes, 'latin1').toString('utf8');
-  } else if (encoding === 'base64') {
-    body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  }
-  return { headers, text: body.replace(/\r\n/g, '\n') };
-}
 
 /** A pino logger (with the service's redaction) whose lines the test reads. */
 function capturedLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {
