@@ -22,13 +22,13 @@ import {
 } from '../../storage/billing-purchase.repository.js';
 import type { Executor } from '../../storage/database.js';
 import { findMerchant } from '../../storage/merchant.repository.js';
-import { insertMerchantEmail } from '../../storage/merchant-email.repository.js';
 import { autoTopupBodySchema } from '../api/schemas/purchase.schema.js';
 import { parseOr422 } from '../api/schemas/validation.js';
 import type { Principal } from '../auth/authenticate.js';
 import { type Counter, isCounter } from '../domain/billing.js';
 import { toApiInstant, toStoredInstant } from '../domain/clock.js';
 import { ApiError, validationFailed } from '../domain/errors.js';
+import { queueMerchantEmail } from '../notifications/merchant-emails.js';
 import type { Deps } from '../runtime/deps.js';
 import { newPurchaseRow, purchasePayLink } from './house-account.js';
 
@@ -126,22 +126,12 @@ export async function afterBalanceChange(
     reference: purchase.reference ?? null,
     purchaseId: purchase.id,
   });
-  const nowMs = deps.clock.nowMs();
-  const now = toStoredInstant(nowMs);
-  await insertMerchantEmail(trx, {
-    id: deps.ids.uuid(nowMs),
-    merchant_id: change.merchantId,
-    domain_id: null,
+  await queueMerchantEmail(deps, trx, {
+    merchantId: change.merchantId,
+    domainId: null,
     kind: AUTO_TOPUP_EMAIL_KIND,
     recipient: merchant.email,
-    subject: content.subject,
-    body: content.text,
-    status: 'pending',
-    attempts: 0,
-    next_attempt_at: now,
-    last_error: null,
-    created_at: now,
-    sent_at: null,
+    ...content,
   });
   deps.logger.info(
     { merchant_id: change.merchantId, counter: change.counter, purchase_id: purchase.id },

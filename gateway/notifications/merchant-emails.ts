@@ -73,14 +73,42 @@ export async function queueDeliveryFailureEmail(deps: Deps, trx: Executor, input
   const merchant = await findMerchant(trx, input.merchantId);
   const domain = await trx.selectFrom('domains').select('host').where('id', '=', input.domainId).executeTakeFirst();
   const content = deliveryFailureEmail(input, { domainHost: domain?.host ?? null, publicUrl: deps.config.publicUrl });
-  await insertMerchantEmail(trx, {
-    id: deps.ids.uuid(nowMs),
-    merchant_id: input.merchantId,
-    domain_id: input.domainId,
+  await queueMerchantEmail(deps, trx, {
+    merchantId: input.merchantId,
+    domainId: input.domainId,
     kind: DELIVERY_FAILED_KIND,
     recipient: merchant?.email ?? null,
-    subject: content.subject,
-    body: content.text,
+    ...content,
+  });
+  return true;
+}
+
+/**
+ * Writes an email to the merchant into the outbox, in the caller's transaction; due work sends it
+ * (or logs it) once the transaction committed. `recipient` null: the merchant has no address.
+ */
+export async function queueMerchantEmail(
+  deps: Deps,
+  trx: Executor,
+  email: {
+    merchantId: string;
+    domainId: string | null;
+    kind: string;
+    recipient: string | null;
+    subject: string;
+    text: string;
+  },
+): Promise<void> {
+  const nowMs = deps.clock.nowMs();
+  const now = toStoredInstant(nowMs);
+  await insertMerchantEmail(trx, {
+    id: deps.ids.uuid(nowMs),
+    merchant_id: email.merchantId,
+    domain_id: email.domainId,
+    kind: email.kind,
+    recipient: email.recipient,
+    subject: email.subject,
+    body: email.text,
     status: 'pending',
     attempts: 0,
     next_attempt_at: now,
@@ -88,7 +116,6 @@ export async function queueDeliveryFailureEmail(deps: Deps, trx: Executor, input
     created_at: now,
     sent_at: null,
   });
-  return true;
 }
 
 /** Merchant-supplied text on one line (no header or line injection), at most `max` characters. */

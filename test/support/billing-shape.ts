@@ -1,15 +1,7 @@
 /** The ledger answer as tests read it (spec "Ledger entry"). */
-export interface LedgerEntry {
-  id: number;
-  counter: string;
-  delta: number;
-  event_type: string;
-  ref_type: string | null;
-  ref_id: string | null;
-  balance_after: number;
-  note: string | null;
-  created_at: string;
-}
+import type { LedgerEntry } from '../../gateway/billing/billing.service.js';
+
+export type { LedgerEntry };
 
 export interface LedgerPage {
   data: LedgerEntry[];

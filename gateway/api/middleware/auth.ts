@@ -3,7 +3,7 @@
  * checks that the credential may perform the route's operation.
  */
 import type { Next } from 'koa';
-import { type AuthDeps, authenticate, enforceAccountLimit } from '../../auth/authenticate.js';
+import { type AuthDeps, authenticate, enforceAccountLimit, type Principal } from '../../auth/authenticate.js';
 import { mayPerform, type Operation } from '../../domain/access.js';
 import { ApiError } from '../../domain/errors.js';
 import type { GatewayContext } from '../context.js';
@@ -31,4 +31,11 @@ export function requireAuth(deps: AuthDeps, operation: Operation) {
     }
     return next();
   };
+}
+
+/** The caller `requireAuth` authenticated; only for routes behind it. */
+export function principalOf(ctx: GatewayContext): Principal {
+  const principal = ctx.state.principal;
+  if (principal === undefined) throw new Error('route reached without authentication');
+  return principal;
 }

@@ -5,20 +5,14 @@
  * Purchases and auto top-up have their own router.
  */
 import { Router } from '@koa/router';
-import type { AuthDeps, Principal } from '../../auth/authenticate.js';
+import type { AuthDeps } from '../../auth/authenticate.js';
 import { pricing, readBalances, readLedgerPage } from '../../billing/billing.service.js';
 import type { BillingConfig } from '../../config.js';
 import { graceFloor } from '../../domain/billing.js';
-import type { GatewayContext, GatewayState } from '../context.js';
-import { requireAuth } from '../middleware/auth.js';
+import type { GatewayState } from '../context.js';
+import { principalOf, requireAuth } from '../middleware/auth.js';
 import { ledgerQuerySchema } from '../schemas/billing.schema.js';
 import { parseOr422 } from '../schemas/validation.js';
-
-function principalOf(ctx: GatewayContext): Principal {
-  const principal = ctx.state.principal;
-  if (principal === undefined) throw new Error('route reached without authentication');
-  return principal;
-}
 
 function billingPage(config: BillingConfig, publicUrl: string): string {
   const api = `${publicUrl}/api/v1/billing`;

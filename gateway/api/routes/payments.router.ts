@@ -3,21 +3,15 @@
  * events with their webhook deliveries (an addition).
  */
 import { Router } from '@koa/router';
-import type { AuthDeps, Principal } from '../../auth/authenticate.js';
+import type { AuthDeps } from '../../auth/authenticate.js';
 import { checkIdempotencyKey, IDEMPOTENCY_HEADER } from '../../payments/idempotency.js';
 import { createPayment, getOrderPayment, getPayment, listPaymentsPage } from '../../payments/payment.service.js';
 import { listPaymentEventLog } from '../../webhooks/event-log.service.js';
-import type { GatewayContext, GatewayState } from '../context.js';
-import { requireAuth } from '../middleware/auth.js';
+import type { GatewayState } from '../context.js';
+import { principalOf, requireAuth } from '../middleware/auth.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { listPaymentsSchema } from '../schemas/payment.schema.js';
 import { parseOr422 } from '../schemas/validation.js';
-
-function principalOf(ctx: GatewayContext): Principal {
-  const principal = ctx.state.principal;
-  if (principal === undefined) throw new Error('route reached without authentication');
-  return principal;
-}
 
 export function paymentsRouter(deps: AuthDeps): Router<GatewayState> {
   const router = new Router<GatewayState>({ prefix: '/api/v1' });

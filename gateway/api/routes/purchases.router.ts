@@ -5,20 +5,14 @@
  * (no key: the signed token is the credential).
  */
 import { Router } from '@koa/router';
-import type { AuthDeps, Principal } from '../../auth/authenticate.js';
+import type { AuthDeps } from '../../auth/authenticate.js';
 import { configureAutoTopup } from '../../billing/auto-topup.service.js';
 import { createPurchase, getPurchase, openPurchaseLink } from '../../billing/purchases.service.js';
 import { escapeHtml } from '../../checkout/html.js';
 import { checkIdempotencyKey, IDEMPOTENCY_HEADER } from '../../payments/idempotency.js';
-import type { GatewayContext, GatewayState } from '../context.js';
-import { requireAuth } from '../middleware/auth.js';
+import type { GatewayState } from '../context.js';
+import { principalOf, requireAuth } from '../middleware/auth.js';
 import { jsonBody } from '../middleware/json-body.js';
-
-function principalOf(ctx: GatewayContext): Principal {
-  const principal = ctx.state.principal;
-  if (principal === undefined) throw new Error('route reached without authentication');
-  return principal;
-}
 
 export function purchasesRouter(deps: AuthDeps): Router<GatewayState> {
   const router = new Router<GatewayState>();

@@ -4,18 +4,12 @@
  * as `{}`, a refund of the whole remaining amount.
  */
 import { Router } from '@koa/router';
-import type { AuthDeps, Principal } from '../../auth/authenticate.js';
+import type { AuthDeps } from '../../auth/authenticate.js';
 import { checkIdempotencyKey, IDEMPOTENCY_HEADER } from '../../payments/idempotency.js';
 import { createRefund, listRefunds } from '../../refunds/refund.service.js';
-import type { GatewayContext, GatewayState } from '../context.js';
-import { requireAuth } from '../middleware/auth.js';
+import type { GatewayState } from '../context.js';
+import { principalOf, requireAuth } from '../middleware/auth.js';
 import { jsonBody } from '../middleware/json-body.js';
-
-function principalOf(ctx: GatewayContext): Principal {
-  const principal = ctx.state.principal;
-  if (principal === undefined) throw new Error('route reached without authentication');
-  return principal;
-}
 
 export function refundsRouter(deps: AuthDeps): Router<GatewayState> {
   const router = new Router<GatewayState>({ prefix: '/api/v1' });
