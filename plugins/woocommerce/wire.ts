@@ -1,0 +1,153 @@
+/**
+ * The parts of WooCommerce REST API (wc/v3) answers the connector reads, as zod schemas, and the
+ * conversions between WooCommerce's decimal money strings and the gateway's whole AMD.
+ *
+ * Parsing is permissive: WooCommerce and its extensions add fields to every resource, so objects keep
+ * unknown keys, and only what the connector uses is required.
+ */
+import { z } from 'zod';
+
+/** WooCommerce writes most ids as integers; some extensions answer them as numeric strings. */
+const wooId = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/).transform(Number)]);
+
+/** A text field that WooCommerce may leave out or send as null; read as '' then. */
+const text = z
+  .string()
+  .nullish()
+  .transform((value) => value ?? '');
+
+/** A GMT date-time as WooCommerce writes it (`2017-03-22T19:28:02`, no zone), or null. */
+const gmtDate = z
+  .string()
+  .nullish()
+  .transform((value) => (value === undefined || value === null || value === '' ? null : value));
+
+/** One entry of an order's `refunds` list; `total` is negative ("-10.00"). */
+export const orderRefundSummarySchema = z.looseObject({
+  id: wooId,
+  total: z.string(),
+  reason: text,
+});
+
+export const orderBillingSchema = z.looseObject({
+  first_name: text,
+  last_name: text,
+  email: text,
+});
+
+/** An order (GET/PUT orders/{id}, one element of GET orders). */
+export const orderSchema = z.looseObject({
+  id: wooId,
+  number: z.union([z.string(), z.number()]).transform(String),
+  status: z.string(),
+  currency: z.string(),
+  total: z.string(),
+  date_created_gmt: z.string(),
+  date_paid_gmt: gmtDate,
+  transaction_id: text,
+  payment_method: text,
+  billing: orderBillingSchema.nullish().transform((value) => value ?? { first_name: '', last_name: '', email: '' }),
+  refunds: z
+    .array(orderRefundSummarySchema)
+    .nullish()
+    .transform((value) => value ?? []),
+});
+export type WooOrder = z.infer<typeof orderSchema>;
+
+export const orderListSchema = z.array(orderSchema);
+
+const metaDataSchema = z
+  .array(z.looseObject({ key: z.string(), value: z.unknown() }))
+  .nullish()
+  .transform((value) => value ?? []);
+
+/** An order refund (POST/GET orders/{id}/refunds). `amount` is positive ("10.00"). */
+export const refundSchema = z.looseObject({
+  id: wooId,
+  amount: z.string(),
+  reason: text,
+  meta_data: metaDataSchema,
+});
+export type WooRefund = z.infer<typeof refundSchema>;
+
+export const refundListSchema = z.array(refundSchema);
+
+/** An order note (POST/GET orders/{id}/notes). */
+export const noteSchema = z.looseObject({
+  id: wooId,
+  note: z.string(),
+  customer_note: z.boolean().nullish(),
+});
+export type WooNote = z.infer<typeof noteSchema>;
+
+export const noteListSchema = z.array(noteSchema);
+
+/** The error body of the WordPress REST API: `{"code", "message", "data": {"status"}}`. */
+export const errorSchema = z.looseObject({
+  code: z.string(),
+  message: z.string(),
+  data: z.looseObject({ status: z.number().int().optional() }).nullish(),
+});
+export type WooError = z.infer<typeof errorSchema>;
+
+/** The body WooCommerce posts to the callback URL of the key exchange (`/wc-auth/v1/authorize`). */
+export const keyDeliverySchema = z.looseObject({
+  key_id: wooId,
+  user_id: z.union([z.string(), z.number()]).transform(String),
+  consumer_key: z.string(),
+  consumer_secret: z.string(),
+  key_permissions: z.string(),
+});
+
+const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
+
+/**
+ * A WooCommerce money string as whole AMD: "1500.00" -> 1500, "1500" -> 1500; null when it has a
+ * fractional part ("1500.50"), is negative, or is not a decimal number.
+ */
+export function wholeAmd(value: string): number | null {
+  const match = DECIMAL.exec(value.trim());
+  if (match === null) return null;
+  const [, units = '', fraction = ''] = match;
+  if (/[^0]/.test(fraction)) return null;
+  const amount = Number(units);
+  return Number.isSafeInteger(amount) ? amount : null;
+}
+
+/** Whole AMD as WooCommerce writes money: 500 -> "500.00". */
+export function formatAmd(amount: number): string {
+  if (!Number.isSafeInteger(amount) || amount < 0) {
+    throw new RangeError(`an AMD amount is a whole non-negative number, not ${amount}`);
+  }
+  return `${amount}.00`;
+}
+
+/** A signed decimal string as an exact scaled integer; null when it is not one. */
+function parseDecimal(value: string): { units: bigint; scale: number } | null {
+  const match = /^([+-]?)(\d+)(?:\.(\d+))?$/.exec(value.trim());
+  if (match === null) return null;
+  const [, sign = '', whole = '', fraction = ''] = match;
+  const units = BigInt(`${whole}${fraction}`);
+  return { units: sign === '-' ? -units : units, scale: fraction.length };
+}
+
+/**
+ * The sum of the refunds an order lists, in whole AMD rounded up. WooCommerce lists each refund's
+ * total as a negative string ("-10.00"); the sign is dropped, so a positive total counts the same.
+ * Totals that are not decimal numbers are skipped.
+ */
+export function refundedAmd(refunds: readonly { readonly total: string }[]): number {
+  let scale = 0;
+  const parsed: { units: bigint; scale: number }[] = [];
+  for (const refund of refunds) {
+    const value = parseDecimal(refund.total);
+    if (value === null) continue;
+    parsed.push({ units: value.units < 0n ? -value.units : value.units, scale: value.scale });
+    scale = Math.max(scale, value.scale);
+  }
+  let sum = 0n;
+  for (const value of parsed) sum += value.units * 10n ** BigInt(scale - value.scale);
+  const divisor = 10n ** BigInt(scale);
+  const whole = sum / divisor + (sum % divisor === 0n ? 0n : 1n);
+  return Number(whole);
+}

@@ -1,0 +1,90 @@
+<?php
+/**
+ * Plugin Name:          Armenian Payment Gateway
+ * Description:          Take payments with Armenian wallets and bank cards through the Armenian Payment Gateway hosted checkout. Refunds from the WooCommerce admin.
+ * Version:              0.1.0
+ * Requires at least:    6.2
+ * Requires PHP:         7.4
+ * Requires Plugins:     woocommerce
+ * WC requires at least: 8.0
+ * WC tested up to:      9.8
+ * Author:               Armenian Payment Gateway
+ * License:              GPL-2.0-or-later
+ * License URI:          https://www.gnu.org/licenses/gpl-2.0.html
+ * Text Domain:          armenian-payment-gateway
+ * Domain Path:          /languages
+ *
+ * @package ArmenianPaymentGateway
+ */
+
+defined( 'ABSPATH' ) || exit;
+
+define( 'ARMENIAN_GATEWAY_VERSION', '0.1.0' );
+define( 'ARMENIAN_GATEWAY_FILE', __FILE__ );
+define( 'ARMENIAN_GATEWAY_DIR', plugin_dir_path( __FILE__ ) );
+define( 'ARMENIAN_GATEWAY_URL', plugin_dir_url( __FILE__ ) );
+
+/**
+ * Loads the gateway classes once every plugin is loaded, and only when WooCommerce is active.
+ */
+function armenian_gateway_load() {
+	if ( ! class_exists( 'WC_Payment_Gateway' ) ) {
+		add_action( 'admin_notices', 'armenian_gateway_missing_woocommerce_notice' );
+		return;
+	}
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-response.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway.php';
+	add_filter( 'woocommerce_payment_gateways', 'armenian_gateway_register' );
+}
+add_action( 'plugins_loaded', 'armenian_gateway_load' );
+
+/**
+ * Loads the plugin's translations (on `init`, as WordPress expects).
+ */
+function armenian_gateway_load_textdomain() {
+	load_plugin_textdomain( 'armenian-payment-gateway', false, dirname( plugin_basename( __FILE__ ) ) . '/languages' );
+}
+add_action( 'init', 'armenian_gateway_load_textdomain' );
+
+/**
+ * Adds the gateway to WooCommerce's payment methods.
+ *
+ * @param string[] $gateways Gateway class names.
+ * @return string[]
+ */
+function armenian_gateway_register( $gateways ) {
+	$gateways[] = 'WC_Armenian_Gateway';
+	return $gateways;
+}
+
+/**
+ * Tells the shop owner that the plugin needs WooCommerce.
+ */
+function armenian_gateway_missing_woocommerce_notice() {
+	echo '<div class="notice notice-error"><p>' . esc_html__( 'Armenian Payment Gateway needs WooCommerce to be installed and active.', 'armenian-payment-gateway' ) . '</p></div>';
+}
+
+/**
+ * Declares compatibility with High-Performance Order Storage and the Cart and Checkout blocks.
+ */
+function armenian_gateway_declare_compatibility() {
+	if ( class_exists( '\Automattic\WooCommerce\Utilities\FeaturesUtil' ) ) {
+		\Automattic\WooCommerce\Utilities\FeaturesUtil::declare_compatibility( 'custom_order_tables', __FILE__, true );
+		\Automattic\WooCommerce\Utilities\FeaturesUtil::declare_compatibility( 'cart_checkout_blocks', __FILE__, true );
+	}
+}
+add_action( 'before_woocommerce_init', 'armenian_gateway_declare_compatibility' );
+
+/**
+ * Registers the payment method with the Checkout block.
+ *
+ * @param \Automattic\WooCommerce\Blocks\Payments\PaymentMethodRegistry $registry The Blocks payment method registry.
+ */
+function armenian_gateway_register_blocks( $registry ) {
+	if ( ! class_exists( '\Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodType' ) ) {
+		return;
+	}
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-blocks.php';
+	$registry->register( new WC_Armenian_Gateway_Blocks() );
+}
+add_action( 'woocommerce_blocks_payment_method_type_registration', 'armenian_gateway_register_blocks' );

@@ -1,0 +1,126 @@
+<?php
+/**
+ * The connector's answer to one call, or the reason there was none.
+ *
+ * @package ArmenianPaymentGateway
+ */
+
+defined( 'ABSPATH' ) || exit;
+
+/**
+ * One connector answer: the HTTP status and the JSON body on success; the connector's error code
+ * and message (`{"error","message"}`) on a refusal; `transport_error` (status 0) when the connector
+ * could not be reached, and `invalid_response` when it answered something that is not JSON.
+ */
+final class WC_Armenian_Gateway_Response {
+
+	/**
+	 * Error code when the connector could not be reached.
+	 */
+	const TRANSPORT_ERROR = 'transport_error';
+
+	/**
+	 * Error code when the connector's answer was not the JSON the contract promises.
+	 */
+	const INVALID_RESPONSE = 'invalid_response';
+
+	/**
+	 * HTTP status; 0 when there was no answer.
+	 *
+	 * @var int
+	 */
+	public $status;
+
+	/**
+	 * The decoded JSON body (an empty array when there was none).
+	 *
+	 * @var array
+	 */
+	public $body;
+
+	/**
+	 * The error code, or null on success.
+	 *
+	 * @var string|null
+	 */
+	public $error;
+
+	/**
+	 * The error message, or an empty string on success.
+	 *
+	 * @var string
+	 */
+	public $message;
+
+	/**
+	 * Builds a result.
+	 *
+	 * @param int         $status  HTTP status, 0 when there was no answer.
+	 * @param array       $body    Decoded JSON body.
+	 * @param string|null $error   Error code, null on success.
+	 * @param string      $message Error message.
+	 */
+	private function __construct( $status, array $body, $error, $message ) {
+		$this->status  = (int) $status;
+		$this->body    = $body;
+		$this->error   = $error;
+		$this->message = (string) $message;
+	}
+
+	/**
+	 * A successful (2xx) answer.
+	 *
+	 * @param int   $status HTTP status.
+	 * @param array $body   Decoded JSON body.
+	 * @return self
+	 */
+	public static function success( $status, array $body ) {
+		return new self( $status, $body, null, '' );
+	}
+
+	/**
+	 * A refusal or a failure.
+	 *
+	 * @param int    $status  HTTP status, 0 when there was no answer.
+	 * @param string $error   Error code.
+	 * @param string $message Error message.
+	 * @param array  $body    The decoded body, when there was one.
+	 * @return self
+	 */
+	public static function failure( $status, $error, $message, array $body = array() ) {
+		return new self( $status, $body, (string) $error, $message );
+	}
+
+	/**
+	 * True for a 2xx answer with a JSON body.
+	 *
+	 * @return bool
+	 */
+	public function is_ok() {
+		return null === $this->error;
+	}
+
+	/**
+	 * True when the connector refused with this error code.
+	 *
+	 * @param string $code Error code from the connector's contract.
+	 * @return bool
+	 */
+	public function is_error( $code ) {
+		return $this->error === $code;
+	}
+
+	/**
+	 * A string field of the body, or the default.
+	 *
+	 * @param string $key     Field name.
+	 * @param string $fallback Value when the field is missing or not scalar.
+	 * @return string
+	 */
+	public function field( $key, $fallback = '' ) {
+		if ( isset( $this->body[ $key ] ) && is_scalar( $this->body[ $key ] ) ) {
+			return (string) $this->body[ $key ];
+		}
+		return $fallback;
+	}
+}

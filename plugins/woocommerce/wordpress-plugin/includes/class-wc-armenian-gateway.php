@@ -1,0 +1,691 @@
+<?php
+/**
+ * The WooCommerce payment gateway: sends the buyer to the hosted checkout through the connector,
+ * reads the payment back when the buyer returns, and refunds from the WooCommerce admin.
+ *
+ * @package ArmenianPaymentGateway
+ */
+
+defined( 'ABSPATH' ) || exit;
+
+/**
+ * Armenian Payment Gateway for WooCommerce.
+ *
+ * The plugin never marks an order paid itself: the connector does it through the WooCommerce REST API
+ * once the gateway has confirmed the payment (on the gateway's webhook, or when the return handler
+ * reads the payment back).
+ */
+class WC_Armenian_Gateway extends WC_Payment_Gateway {
+
+	/**
+	 * The gateway id, also the Blocks payment method name.
+	 */
+	const GATEWAY_ID = 'armenian_gateway';
+
+	/**
+	 * The WooCommerce API endpoint of the return handler (`?wc-api=wc_armenian_gateway`).
+	 */
+	const RETURN_ENDPOINT = 'wc_armenian_gateway';
+
+	/**
+	 * Order meta key holding the gateway payment uuid.
+	 */
+	const META_PAYMENT_UUID = '_armenian_gateway_payment_uuid';
+
+	/**
+	 * Option holding the outcome of the last connect attempt, shown once on the settings page.
+	 */
+	const CONNECT_RESULT_OPTION = 'armenian_gateway_connect_result';
+
+	/**
+	 * Seconds a call to the connector may take.
+	 */
+	const TIMEOUT = 15;
+
+	/**
+	 * Features the gateway supports.
+	 */
+	const SUPPORTED_FEATURES = array( 'products', 'refunds' );
+
+	/**
+	 * Sets up the gateway and its hooks.
+	 */
+	public function __construct() {
+		$this->id                 = self::GATEWAY_ID;
+		$this->method_title       = __( 'Armenian Payment Gateway', 'armenian-payment-gateway' );
+		$this->method_description = __( 'Armenian bank cards and wallets on a secure hosted payment page. Orders are marked paid by the connector once the payment is confirmed; refunds are sent from the order screen.', 'armenian-payment-gateway' );
+		$this->supports           = self::SUPPORTED_FEATURES;
+
+		$this->init_form_fields();
+		$this->init_settings();
+
+		$this->title       = $this->get_option( 'title' );
+		$this->description = $this->get_option( 'description' );
+		$this->has_fields  = $this->is_test_mode();
+
+		add_action( 'woocommerce_update_options_payment_gateways_' . $this->id, array( $this, 'process_admin_options' ) );
+		add_action( 'woocommerce_api_' . self::RETURN_ENDPOINT, array( $this, 'handle_return' ) );
+	}
+
+	/**
+	 * The settings the shop owner fills in.
+	 */
+	public function init_form_fields() {
+		$this->form_fields = array(
+			'enabled'       => array(
+				'title'   => __( 'Enable/Disable', 'armenian-payment-gateway' ),
+				'type'    => 'checkbox',
+				'label'   => __( 'Enable Armenian Payment Gateway', 'armenian-payment-gateway' ),
+				'default' => 'no',
+			),
+			'title'         => array(
+				'title'       => __( 'Title', 'armenian-payment-gateway' ),
+				'type'        => 'text',
+				'description' => __( 'The name of the payment method buyers see at checkout.', 'armenian-payment-gateway' ),
+				'default'     => __( 'Bank card or wallet', 'armenian-payment-gateway' ),
+				'desc_tip'    => true,
+			),
+			'description'   => array(
+				'title'       => __( 'Description', 'armenian-payment-gateway' ),
+				'type'        => 'textarea',
+				'description' => __( 'What buyers read under the payment method at checkout.', 'armenian-payment-gateway' ),
+				'default'     => __( 'Pay with an Armenian bank card or wallet on a secure payment page.', 'armenian-payment-gateway' ),
+				'desc_tip'    => true,
+			),
+			'connect_token' => array(
+				'title'       => __( 'Connect token', 'armenian-payment-gateway' ),
+				'type'        => 'password',
+				'description' => __( 'The connect token issued for this store. A test token takes test payments only; a live token takes real payments.', 'armenian-payment-gateway' ),
+				'default'     => '',
+			),
+			'connector_url' => array(
+				'title'       => __( 'Connector URL', 'armenian-payment-gateway' ),
+				'type'        => 'text',
+				'description' => __( 'The address of the connector, given with your connect token (for example https://connector.example.am).', 'armenian-payment-gateway' ),
+				'default'     => '',
+				'placeholder' => 'https://',
+			),
+			'test_mode'     => array(
+				'title'       => __( 'Test mode', 'armenian-payment-gateway' ),
+				'type'        => 'checkbox',
+				'label'       => __( 'Show buyers that payments are test payments', 'armenian-payment-gateway' ),
+				'description' => __( 'Keep this on while you use a test connect token, and turn it off when you switch to a live token.', 'armenian-payment-gateway' ),
+				'default'     => 'yes',
+			),
+		);
+	}
+
+	/**
+	 * Cleans the connect token: a pasted token may carry spaces or line breaks.
+	 *
+	 * @param string $key   Field key.
+	 * @param string $value Posted value.
+	 * @return string
+	 */
+	public function validate_connect_token_field( $key, $value ) {
+		return (string) preg_replace( '/\s+/', '', wp_unslash( (string) $value ) );
+	}
+
+	/**
+	 * Keeps an http(s) connector address without its trailing slash.
+	 *
+	 * @param string $key   Field key.
+	 * @param string $value Posted value.
+	 * @return string
+	 */
+	public function validate_connector_url_field( $key, $value ) {
+		$value = trim( wp_unslash( (string) $value ) );
+		if ( '' === $value ) {
+			return '';
+		}
+		$url = esc_url_raw( $value, array( 'http', 'https' ) );
+		if ( '' === $url ) {
+			$message = __( 'The connector URL must start with https:// (or http:// for a local test).', 'armenian-payment-gateway' );
+			if ( class_exists( 'WC_Admin_Settings' ) ) {
+				WC_Admin_Settings::add_error( $message );
+			} else {
+				$this->add_error( $message );
+			}
+			return '';
+		}
+		return untrailingslashit( $url );
+	}
+
+	/**
+	 * Saves the settings, then registers this store with the connector so the shop owner can approve
+	 * the connection from the settings page.
+	 *
+	 * @return bool Whether the settings were saved.
+	 */
+	public function process_admin_options() {
+		$saved = parent::process_admin_options();
+		$this->connect_store();
+		return $saved;
+	}
+
+	/**
+	 * `POST /v1/connections` with the store's URL; the outcome is kept for the settings page.
+	 */
+	private function connect_store() {
+		if ( ! $this->is_configured() ) {
+			delete_option( self::CONNECT_RESULT_OPTION );
+			return;
+		}
+		$result = $this->call_connector(
+			'POST',
+			'/v1/connections',
+			array(
+				'store_url'  => home_url(),
+				'return_url' => admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . $this->id ),
+			)
+		);
+		if ( $result->is_ok() ) {
+			update_option( self::CONNECT_RESULT_OPTION, array( 'connection' => $result->body ), false );
+			return;
+		}
+		$this->log( 'warning', 'Connecting the store failed', $result );
+		update_option(
+			self::CONNECT_RESULT_OPTION,
+			array(
+				'error'   => $result->error,
+				'message' => $this->admin_error_message( $result ),
+			),
+			false
+		);
+	}
+
+	/**
+	 * The settings page: the connection's state above the settings form.
+	 */
+	public function admin_options() {
+		$this->render_connection_status();
+		parent::admin_options();
+	}
+
+	/**
+	 * Shows whether the store is connected, the "Connect WooCommerce" button while the connector waits
+	 * for the shop owner's approval, and the connection's environment.
+	 */
+	private function render_connection_status() {
+		if ( ! $this->is_configured() ) {
+			$this->render_notice( 'info', __( 'Paste your connect token and the connector URL, then save the settings to connect this store.', 'armenian-payment-gateway' ) );
+			return;
+		}
+
+		$saved = get_option( self::CONNECT_RESULT_OPTION );
+		if ( is_array( $saved ) ) {
+			delete_option( self::CONNECT_RESULT_OPTION );
+		}
+		if ( is_array( $saved ) && isset( $saved['message'] ) ) {
+			/* translators: %s: the connector's error message. */
+			$this->render_notice( 'error', sprintf( __( 'The connector refused to connect this store: %s', 'armenian-payment-gateway' ), (string) $saved['message'] ) );
+			return;
+		}
+		if ( is_array( $saved ) && isset( $saved['connection'] ) && is_array( $saved['connection'] ) ) {
+			$connection = $saved['connection'];
+		} else {
+			$result = $this->call_connector( 'GET', '/v1/connection' );
+			if ( $result->is_error( 'connection_not_found' ) ) {
+				$this->render_notice( 'info', __( 'This store is not connected yet: save the settings to connect it.', 'armenian-payment-gateway' ) );
+				return;
+			}
+			if ( ! $result->is_ok() ) {
+				/* translators: %s: the connector's error message. */
+				$this->render_notice( 'error', sprintf( __( 'Could not read the connection: %s', 'armenian-payment-gateway' ), $this->admin_error_message( $result ) ) );
+				return;
+			}
+			$connection = $result->body;
+		}
+		$this->render_connection( $connection );
+	}
+
+	/**
+	 * One connection object (`POST /v1/connections` or `GET /v1/connection`).
+	 *
+	 * @param array $connection The connector's connection object.
+	 */
+	private function render_connection( array $connection ) {
+		$status      = isset( $connection['status'] ) ? (string) $connection['status'] : '';
+		$environment = isset( $connection['environment'] ) ? (string) $connection['environment'] : '';
+
+		echo '<div class="armenian-gateway-connection">';
+		if ( 'active' === $status ) {
+			$this->render_notice( 'success', __( 'Connected', 'armenian-payment-gateway' ) );
+		} elseif ( 'awaiting_keys' === $status && ! empty( $connection['authorize_url'] ) ) {
+			echo '<div class="notice notice-warning inline"><p>';
+			echo esc_html__( 'One step left: let the connector update your orders. Open the link, approve the access, and you will come back here.', 'armenian-payment-gateway' );
+			echo '</p><p><a class="button button-primary" href="' . esc_url( (string) $connection['authorize_url'] ) . '">';
+			echo esc_html__( 'Connect WooCommerce', 'armenian-payment-gateway' );
+			echo '</a></p></div>';
+		} else {
+			/* translators: %s: the connection status. */
+			$this->render_notice( 'warning', sprintf( __( 'Connection status: %s', 'armenian-payment-gateway' ), $status ) );
+		}
+
+		if ( 'test' === $environment || 'live' === $environment ) {
+			$label = 'test' === $environment ? __( 'test (no real money is taken)', 'armenian-payment-gateway' ) : __( 'live', 'armenian-payment-gateway' );
+			/* translators: %s: test or live. */
+			echo '<p>' . esc_html( sprintf( __( 'Environment: %s', 'armenian-payment-gateway' ), $label ) ) . '</p>';
+			if ( ( 'test' === $environment ) !== $this->is_test_mode() ) {
+				$this->render_notice(
+					'warning',
+					'test' === $environment
+						? __( 'Your connect token is a test token, but test mode is off: buyers will not be told that payments are test payments and no real money will be taken.', 'armenian-payment-gateway' )
+						: __( 'Your connect token is a live token, but test mode is on: payments take real money although buyers are told they are test payments.', 'armenian-payment-gateway' )
+				);
+			}
+		}
+		echo '</div>';
+	}
+
+	/**
+	 * An inline admin notice.
+	 *
+	 * @param string $type    info, success, warning or error.
+	 * @param string $message Plain text.
+	 */
+	private function render_notice( $type, $message ) {
+		echo '<div class="notice notice-' . esc_attr( $type ) . ' inline"><p>' . esc_html( $message ) . '</p></div>';
+	}
+
+	/**
+	 * The description at checkout, with a notice while test mode is on.
+	 */
+	public function payment_fields() {
+		$description = $this->get_description();
+		if ( '' !== (string) $description ) {
+			echo wp_kses_post( wpautop( wptexturize( $description ) ) );
+		}
+		if ( $this->is_test_mode() ) {
+			echo '<p class="armenian-gateway-test-mode"><strong>' . esc_html__( 'Test mode:', 'armenian-payment-gateway' ) . '</strong> ' . esc_html__( 'this is a test payment, no real money is taken.', 'armenian-payment-gateway' ) . '</p>';
+		}
+	}
+
+	/**
+	 * Offered at checkout only when it is set up and the store sells in AMD.
+	 *
+	 * @return bool
+	 */
+	public function is_available() {
+		if ( ! parent::is_available() || ! $this->is_configured() ) {
+			return false;
+		}
+		return 'AMD' === get_woocommerce_currency();
+	}
+
+	/**
+	 * Starts (or resumes) the order's payment at the connector and sends the buyer to the hosted checkout.
+	 *
+	 * @param int $order_id The order id.
+	 * @return array
+	 */
+	public function process_payment( $order_id ) {
+		$order = wc_get_order( $order_id );
+		if ( ! $order ) {
+			wc_add_notice( __( 'We could not find your order. Please try again.', 'armenian-payment-gateway' ), 'error' );
+			return array( 'result' => 'failure' );
+		}
+
+		$result = $this->call_connector(
+			'POST',
+			$this->order_path( $order ) . '/payment',
+			array(
+				'return_url' => $this->return_handler_url( $order ),
+				'cancel_url' => $order->get_cancel_order_url_raw(),
+			)
+		);
+
+		if ( $result->is_error( 'order_already_paid' ) ) {
+			return array(
+				'result'   => 'success',
+				'redirect' => $this->get_return_url( $order ),
+			);
+		}
+
+		$checkout_url = $result->is_ok() ? $result->field( 'checkout_url' ) : '';
+		if ( ! preg_match( '#^https?://#i', $checkout_url ) ) {
+			if ( $result->is_ok() ) {
+				$result = WC_Armenian_Gateway_Response::failure( $result->status, WC_Armenian_Gateway_Response::INVALID_RESPONSE, 'The connector answered without a checkout_url.' );
+			}
+			$this->log( 'error', sprintf( 'Starting the payment of order %d failed', $order->get_id() ), $result );
+			wc_add_notice( $this->buyer_payment_error( $result ), 'error' );
+			return array( 'result' => 'failure' );
+		}
+
+		$payment_uuid = $result->field( 'payment_uuid' );
+		if ( '' !== $payment_uuid ) {
+			$order->update_meta_data( self::META_PAYMENT_UUID, $payment_uuid );
+			$order->save();
+		}
+
+		return array(
+			'result'   => 'success',
+			'redirect' => $checkout_url,
+		);
+	}
+
+	/**
+	 * The buyer is back from the hosted checkout: reads the payment and sends the buyer to the
+	 * thank-you page, or back to the payment page to try again after a decline or an expiry.
+	 */
+	public function handle_return() {
+		// phpcs:disable WordPress.Security.NonceVerification.Recommended -- the order key authenticates the buyer's return.
+		$order_id = isset( $_GET['order_id'] ) ? absint( wp_unslash( $_GET['order_id'] ) ) : 0;
+		$key      = isset( $_GET['key'] ) ? sanitize_text_field( wp_unslash( $_GET['key'] ) ) : '';
+		// phpcs:enable
+
+		$order = $order_id > 0 ? wc_get_order( $order_id ) : false;
+		if ( ! $order || '' === $key || ! hash_equals( (string) $order->get_order_key(), $key ) ) {
+			wp_die(
+				esc_html__( 'This payment link is not valid.', 'armenian-payment-gateway' ),
+				esc_html__( 'Payment', 'armenian-payment-gateway' ),
+				array( 'response' => 400 )
+			);
+			return;
+		}
+
+		wp_safe_redirect( $this->return_destination( $order ) );
+		exit;
+	}
+
+	/**
+	 * Where the returning buyer goes, from the payment's state at the gateway.
+	 *
+	 * @param WC_Order $order The order.
+	 * @return string
+	 */
+	private function return_destination( $order ) {
+		$result = $this->call_connector( 'GET', $this->order_path( $order ) . '/payment' );
+		if ( ! $result->is_ok() ) {
+			$this->log( 'warning', sprintf( 'Reading the payment of order %d failed', $order->get_id() ), $result );
+			wc_add_notice( __( 'We could not confirm your payment yet. If it went through, your order will be updated shortly and you will receive a confirmation.', 'armenian-payment-gateway' ), 'notice' );
+			return $this->get_return_url( $order );
+		}
+		if ( ! empty( $result->body['paid'] ) ) {
+			return $this->get_return_url( $order );
+		}
+
+		$status = $result->field( 'status' );
+		switch ( $status ) {
+			case 'completed':
+			case 'refunded':
+			case 'pending':
+			case 'processing':
+				return $this->get_return_url( $order );
+			case 'failed':
+				wc_add_notice( __( 'The payment was declined. Please try again, or use another card or payment method.', 'armenian-payment-gateway' ), 'error' );
+				return $order->get_checkout_payment_url();
+			case 'expired':
+				wc_add_notice( __( 'The payment expired before it was completed. Please try again.', 'armenian-payment-gateway' ), 'error' );
+				return $order->get_checkout_payment_url();
+			default:
+				$this->log( 'warning', sprintf( 'The payment of order %1$d has an unknown status "%2$s"', $order->get_id(), $status ), null );
+				wc_add_notice( __( 'We could not confirm your payment yet. If it went through, your order will be updated shortly and you will receive a confirmation.', 'armenian-payment-gateway' ), 'notice' );
+				return $this->get_return_url( $order );
+		}
+	}
+
+	/**
+	 * Refunds at the gateway, from the order screen. The amount is whole AMD.
+	 *
+	 * @param int        $order_id The order id.
+	 * @param float|null $amount   The amount to refund.
+	 * @param string     $reason   The reason the shop owner gave.
+	 * @return bool|WP_Error
+	 */
+	public function process_refund( $order_id, $amount = null, $reason = '' ) {
+		$order = wc_get_order( $order_id );
+		if ( ! $order ) {
+			return new WP_Error( 'armenian_gateway_refund_failed', __( 'The order was not found.', 'armenian-payment-gateway' ) );
+		}
+		if ( 'AMD' !== strtoupper( (string) $order->get_currency() ) ) {
+			return new WP_Error( 'armenian_gateway_refund_failed', __( 'Only orders in Armenian dram (AMD) can be refunded with this payment method.', 'armenian-payment-gateway' ) );
+		}
+		if ( null === $amount || '' === $amount || ! is_numeric( $amount ) || (float) $amount <= 0 ) {
+			return new WP_Error( 'armenian_gateway_refund_failed', __( 'Enter the amount to refund.', 'armenian-payment-gateway' ) );
+		}
+		$whole = self::whole_amd( $amount );
+		if ( null === $whole ) {
+			return new WP_Error( 'armenian_gateway_refund_failed', __( 'Refunds are made in whole Armenian dram (AMD): enter an amount without a fractional part.', 'armenian-payment-gateway' ) );
+		}
+
+		$body   = array( 'amount' => $whole );
+		$reason = trim( (string) $reason );
+		if ( '' !== $reason ) {
+			$body['reason'] = $reason;
+		}
+		$store_refund_id = $this->newest_refund_id( $order );
+		if ( null !== $store_refund_id ) {
+			$body['store_refund_id'] = (string) $store_refund_id;
+		}
+
+		$result = $this->call_connector( 'POST', $this->order_path( $order ) . '/refunds', $body );
+		if ( ! $result->is_ok() ) {
+			$this->log( 'warning', sprintf( 'Refunding order %d failed', $order->get_id() ), $result );
+			return new WP_Error( 'armenian_gateway_refund_failed', $this->admin_error_message( $result ) );
+		}
+
+		$order->add_order_note(
+			sprintf(
+				/* translators: 1: amount in AMD, 2: the gateway refund uuid. */
+				__( 'Refunded %1$s AMD at the Armenian Payment Gateway (refund %2$s).', 'armenian-payment-gateway' ),
+				number_format( $whole, 0, '.', '' ),
+				$result->field( 'refund_uuid' )
+			)
+		);
+		return true;
+	}
+
+	/**
+	 * The amount in whole AMD, or null when it has a fractional part.
+	 *
+	 * @param string|float|int $amount A positive decimal amount.
+	 * @return int|null
+	 */
+	private static function whole_amd( $amount ) {
+		$hundredths = round( (float) $amount * 100 );
+		if ( 0.0 !== fmod( $hundredths, 100.0 ) ) {
+			return null;
+		}
+		return (int) ( $hundredths / 100 );
+	}
+
+	/**
+	 * The id of the order's newest refund: WooCommerce creates the refund before it asks the gateway,
+	 * so this is the refund being processed.
+	 *
+	 * @param WC_Order $order The order.
+	 * @return int|null
+	 */
+	private function newest_refund_id( $order ) {
+		$newest = null;
+		foreach ( $order->get_refunds() as $refund ) {
+			$id = (int) $refund->get_id();
+			if ( $id > 0 && ( null === $newest || $id > $newest ) ) {
+				$newest = $id;
+			}
+		}
+		return $newest;
+	}
+
+	/**
+	 * The URL the buyer comes back to from the hosted checkout.
+	 *
+	 * @param WC_Order $order The order.
+	 * @return string
+	 */
+	private function return_handler_url( $order ) {
+		return add_query_arg(
+			array(
+				'order_id' => $order->get_id(),
+				'key'      => $order->get_order_key(),
+			),
+			WC()->api_request_url( self::RETURN_ENDPOINT )
+		);
+	}
+
+	/**
+	 * The connector's path of an order.
+	 *
+	 * @param WC_Order $order The order.
+	 * @return string
+	 */
+	private function order_path( $order ) {
+		return '/v1/orders/' . rawurlencode( (string) $order->get_id() );
+	}
+
+	/**
+	 * The message a buyer sees when the payment could not be started.
+	 *
+	 * @param WC_Armenian_Gateway_Response $result The connector's answer.
+	 * @return string
+	 */
+	private function buyer_payment_error( WC_Armenian_Gateway_Response $result ) {
+		if ( $result->is_error( 'unsupported_amount' ) ) {
+			return __( 'This payment method accepts whole amounts in Armenian dram (AMD) only. Please choose another payment method.', 'armenian-payment-gateway' );
+		}
+		return __( 'We could not start the payment. Please try again in a moment, or choose another payment method.', 'armenian-payment-gateway' );
+	}
+
+	/**
+	 * The message a shop owner sees for a failed call: the connector's own message, or why it could not be reached.
+	 *
+	 * @param WC_Armenian_Gateway_Response $result The connector's answer.
+	 * @return string
+	 */
+	private function admin_error_message( WC_Armenian_Gateway_Response $result ) {
+		if ( $result->is_error( WC_Armenian_Gateway_Response::TRANSPORT_ERROR ) ) {
+			/* translators: %s: the transport error. */
+			return sprintf( __( 'The connector could not be reached (%s). Check the connector URL.', 'armenian-payment-gateway' ), $result->message );
+		}
+		if ( $result->is_error( 'not_configured' ) ) {
+			return $result->message;
+		}
+		return '' !== $result->message ? $result->message : (string) $result->error;
+	}
+
+	/**
+	 * True when test mode is on.
+	 *
+	 * @return bool
+	 */
+	public function is_test_mode() {
+		return 'yes' === $this->get_option( 'test_mode', 'yes' );
+	}
+
+	/**
+	 * True when the connect token and the connector URL are set.
+	 *
+	 * @return bool
+	 */
+	private function is_configured() {
+		return '' !== $this->connect_token() && '' !== $this->connector_url();
+	}
+
+	/**
+	 * The connect token.
+	 *
+	 * @return string
+	 */
+	private function connect_token() {
+		return trim( (string) $this->get_option( 'connect_token', '' ) );
+	}
+
+	/**
+	 * The connector's base URL, without a trailing slash.
+	 *
+	 * @return string
+	 */
+	private function connector_url() {
+		return untrailingslashit( trim( (string) $this->get_option( 'connector_url', '' ) ) );
+	}
+
+	/**
+	 * Calls the connector and turns its answer, its error body (`{"error","message"}`) or a transport
+	 * failure into one result. The connect token travels only in the `X-Service-Connect` header and
+	 * is scrubbed from every message.
+	 *
+	 * @param string     $method GET or POST.
+	 * @param string     $path   Path from the connector's root, starting with a slash.
+	 * @param array|null $body   JSON body, or null for none.
+	 * @return WC_Armenian_Gateway_Response
+	 */
+	private function call_connector( $method, $path, $body = null ) {
+		$token = $this->connect_token();
+		$base  = $this->connector_url();
+		if ( '' === $token || '' === $base ) {
+			return WC_Armenian_Gateway_Response::failure( 0, 'not_configured', __( 'The connect token or the connector URL is missing in the payment method settings.', 'armenian-payment-gateway' ) );
+		}
+
+		$args = array(
+			'method'      => $method,
+			'timeout'     => self::TIMEOUT,
+			'redirection' => 0,
+			'user-agent'  => 'ArmenianPaymentGateway-WooCommerce/' . ( defined( 'ARMENIAN_GATEWAY_VERSION' ) ? ARMENIAN_GATEWAY_VERSION : '0' ),
+			'headers'     => array(
+				'Accept'            => 'application/json',
+				'X-Service-Connect' => $token,
+			),
+		);
+		if ( null !== $body ) {
+			$args['headers']['Content-Type'] = 'application/json';
+			$args['body']                    = wp_json_encode( $body );
+		}
+
+		$response = wp_remote_request( $base . $path, $args );
+		if ( is_wp_error( $response ) ) {
+			return WC_Armenian_Gateway_Response::failure( 0, WC_Armenian_Gateway_Response::TRANSPORT_ERROR, $this->scrub( $response->get_error_message(), $token ) );
+		}
+
+		$status  = (int) wp_remote_retrieve_response_code( $response );
+		$raw     = (string) wp_remote_retrieve_body( $response );
+		$decoded = '' === $raw ? array() : json_decode( $raw, true );
+		if ( ! is_array( $decoded ) ) {
+			return WC_Armenian_Gateway_Response::failure(
+				$status,
+				WC_Armenian_Gateway_Response::INVALID_RESPONSE,
+				/* translators: %d: HTTP status. */
+				sprintf( __( 'The connector answered HTTP %d without the expected JSON body.', 'armenian-payment-gateway' ), $status )
+			);
+		}
+		if ( $status >= 200 && $status < 300 ) {
+			return WC_Armenian_Gateway_Response::success( $status, $decoded );
+		}
+
+		$error   = isset( $decoded['error'] ) && is_string( $decoded['error'] ) ? $decoded['error'] : 'http_' . $status;
+		$message = isset( $decoded['message'] ) && is_string( $decoded['message'] )
+			? $decoded['message']
+			/* translators: %d: HTTP status. */
+			: sprintf( __( 'The connector answered HTTP %d.', 'armenian-payment-gateway' ), $status );
+		return WC_Armenian_Gateway_Response::failure( $status, $error, $this->scrub( $message, $token ), $decoded );
+	}
+
+	/**
+	 * Removes the connect token from a message.
+	 *
+	 * @param string $message The message.
+	 * @param string $token   The connect token.
+	 * @return string
+	 */
+	private function scrub( $message, $token ) {
+		return '' === $token ? (string) $message : str_replace( $token, '[connect token]', (string) $message );
+	}
+
+	/**
+	 * Writes to the WooCommerce log (WooCommerce > Status > Logs, source `armenian-gateway`).
+	 * Messages carry the connector's error code and message, never the connect token.
+	 *
+	 * @param string                            $level   warning or error.
+	 * @param string                            $message What failed.
+	 * @param WC_Armenian_Gateway_Response|null $result  The connector's answer.
+	 */
+	private function log( $level, $message, $result ) {
+		if ( ! function_exists( 'wc_get_logger' ) ) {
+			return;
+		}
+		if ( null !== $result ) {
+			$message .= sprintf( ': HTTP %1$d %2$s: %3$s', $result->status, (string) $result->error, $result->message );
+		}
+		wc_get_logger()->log( $level, $message, array( 'source' => 'armenian-gateway' ) );
+	}
+}

@@ -1,0 +1,231 @@
+/**
+ * The WooCommerce key exchange (`/wc-auth/v1/authorize`): the authorize URL, the keys the fake store
+ * POSTs to a real local callback server when the shop owner approves, and which callback bodies are
+ * accepted.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { authorizeUrl, parseKeyCallback } from '../../../plugins/woocommerce/key-exchange.js';
+import { createWooCommercePlatform } from '../../../plugins/woocommerce/woocommerce-platform.js';
+import { type FakeWooCommerce, startFakeWooCommerce } from '../../support/fake-woocommerce.js';
+
+const RETURN_URL = 'https://shop.example/wp-admin/admin.php?page=wc-settings&tab=checkout&section=armenian_gateway';
+const CALLBACK_URL = 'https://connector.example/woocommerce/auth/callback';
+
+describe('authorizeUrl', () => {
+  const expected =
+    'https://shop.example/wc-auth/v1/authorize' +
+    '?app_name=Armenian+Payment+Gateway' +
+    '&scope=read_write' +
+    '&user_id=xch_7f3a9c' +
+    '&return_url=https%3A%2F%2Fshop.example%2Fwp-admin%2Fadmin.php%3Fpage%3Dwc-settings%26tab%3Dcheckout%26section%3Darmenian_gateway' +
+    '&callback_url=https%3A%2F%2Fconnector.example%2Fwoocommerce%2Fauth%2Fcallback';
+
+  it.each(['https://shop.example', 'https://shop.example/'])('builds the documented query for %s', (storeUrl) => {
+    const url = authorizeUrl({
+      storeUrl,
+      appName: 'Armenian Payment Gateway',
+      userId: 'xch_7f3a9c',
+      returnUrl: RETURN_URL,
+      callbackUrl: CALLBACK_URL,
+    });
+    expect(url).toBe(expected);
+    expect(Object.fromEntries(new URL(url).searchParams)).toEqual({
+      app_name: 'Armenian Payment Gateway',
+      scope: 'read_write',
+      user_id: 'xch_7f3a9c',
+      return_url: RETURN_URL,
+      callback_url: CALLBACK_URL,
+    });
+  });
+
+  it('keeps a WordPress sub-folder', () => {
+    const url = authorizeUrl({
+      storeUrl: 'https://example.am/shop/',
+      appName: 'A',
+      userId: 'u',
+      returnUrl: RETURN_URL,
+      callbackUrl: CALLBACK_URL,
+    });
+    expect(url.startsWith('https://example.am/shop/wc-auth/v1/authorize?app_name=A&scope=read_write&user_id=u&')).toBe(
+      true,
+    );
+  });
+
+  it('refuses a store URL that is not http(s)', () => {
+    expect(() =>
+      authorizeUrl({ storeUrl: 'ftp://shop.example', appName: 'A', userId: 'u', returnUrl: 'x', callbackUrl: 'y' }),
+    ).toThrow(TypeError);
+  });
+});
+
+interface Delivery {
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+describe('approval at the fake store', () => {
+  let fake: FakeWooCommerce;
+  let callback: Server;
+  let callbackUrl: string;
+  let deliveries: Delivery[];
+  let answerStatus: number;
+
+  beforeEach(async () => {
+    fake = await startFakeWooCommerce();
+    deliveries = [];
+    answerStatus = 200;
+    callback = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        deliveries.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+        response.writeHead(answerStatus, { 'Content-Type': 'text/plain' });
+        response.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
+    callbackUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/woocommerce/auth/callback`;
+  });
+
+  afterEach(async () => {
+    await fake.close();
+    await new Promise<void>((resolve) => callback.close(() => resolve()));
+  });
+
+  function exchangeUrl(overrides: Partial<Parameters<typeof authorizeUrl>[0]> = {}): string {
+    return authorizeUrl({
+      storeUrl: `${fake.url}/`,
+      appName: 'Armenian Payment Gateway',
+      userId: 'xch_7f3a9c',
+      returnUrl: `${fake.url}/wp-admin/admin.php?page=wc-settings&tab=checkout&section=armenian_gateway`,
+      callbackUrl,
+      ...overrides,
+    });
+  }
+
+  it('posts the documented JSON to the callback and redirects the owner back', async () => {
+    const redirect = await fake.approve(exchangeUrl());
+
+    expect(redirect).toBe(
+      `${fake.url}/wp-admin/admin.php?page=wc-settings&tab=checkout&section=armenian_gateway&success=1&user_id=xch_7f3a9c`,
+    );
+    expect(deliveries).toHaveLength(1);
+    const delivery = deliveries[0] as Delivery;
+    expect(delivery.headers['content-type']).toMatch(/^application\/json/);
+    const body = JSON.parse(delivery.body) as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual(['key_id', 'user_id', 'consumer_key', 'consumer_secret', 'key_permissions']);
+    expect(body).toMatchObject({ user_id: 'xch_7f3a9c', key_permissions: 'read_write' });
+    expect(body.key_id).toEqual(expect.any(Number));
+    expect(body.consumer_key).toMatch(/^ck_[0-9a-f]{40}$/);
+    expect(body.consumer_secret).toMatch(/^cs_[0-9a-f]{40}$/);
+
+    const keys = parseKeyCallback(delivery.body);
+    expect(keys).toEqual({
+      keyId: body.key_id,
+      userId: 'xch_7f3a9c',
+      consumerKey: body.consumer_key,
+      consumerSecret: body.consumer_secret,
+      keyPermissions: 'read_write',
+    });
+
+    // The delivered keys open the store's API.
+    const order = fake.addOrder({ total: '1500.00' });
+    const platform = createWooCommercePlatform({
+      storeUrl: fake.url,
+      consumerKey: keys?.consumerKey ?? '',
+      consumerSecret: keys?.consumerSecret ?? '',
+    });
+    expect(await platform.getOrder(String(order.id))).toMatchObject({ id: String(order.id), amount: 1500 });
+  });
+
+  it('fails the approval and drops the keys when the callback does not answer 200', async () => {
+    answerStatus = 500;
+    await expect(fake.approve(exchangeUrl())).rejects.toThrow('unable to send the consumer data');
+    const keys = parseKeyCallback(deliveries[0]?.body);
+    expect(keys).not.toBeNull();
+    const order = fake.addOrder({ total: '1500.00' });
+    const platform = createWooCommercePlatform({
+      storeUrl: fake.url,
+      consumerKey: keys?.consumerKey ?? '',
+      consumerSecret: keys?.consumerSecret ?? '',
+    });
+    await expect(platform.getOrder(String(order.id))).rejects.toMatchObject({ retryable: false, status: 401 });
+  });
+
+  it('refuses a callback that is not over https, as WooCommerce does', async () => {
+    await expect(fake.approve(exchangeUrl({ callbackUrl: 'http://connector.example/callback' }))).rejects.toThrow(
+      'The callback_url needs to be over SSL',
+    );
+    expect(deliveries).toHaveLength(0);
+  });
+
+  it('refuses a query missing a parameter or with another scope', async () => {
+    const missing = new URL(exchangeUrl());
+    missing.searchParams.delete('user_id');
+    await expect(fake.approve(missing.toString())).rejects.toThrow('Missing parameter user_id');
+    const scoped = new URL(exchangeUrl());
+    scoped.searchParams.set('scope', 'admin');
+    await expect(fake.approve(scoped.toString())).rejects.toThrow('Invalid scope admin');
+    expect(deliveries).toHaveLength(0);
+  });
+});
+
+describe('parseKeyCallback', () => {
+  const documented = {
+    key_id: 1,
+    user_id: 123,
+    consumer_key: 'ck_xxxxxxxxxxxxxxxx',
+    consumer_secret: 'cs_xxxxxxxxxxxxxxxx',
+    key_permissions: 'read_write',
+  };
+  const delivered = {
+    key_id: 7,
+    user_id: 'xch_7f3a9c',
+    consumer_key: `ck_${'a1'.repeat(20)}`,
+    consumer_secret: `cs_${'b2'.repeat(20)}`,
+    key_permissions: 'read_write',
+  };
+
+  it('accepts the documented body, with user_id as a number', () => {
+    expect(parseKeyCallback(documented)).toEqual({
+      keyId: 1,
+      userId: '123',
+      consumerKey: 'ck_xxxxxxxxxxxxxxxx',
+      consumerSecret: 'cs_xxxxxxxxxxxxxxxx',
+      keyPermissions: 'read_write',
+    });
+  });
+
+  it('accepts user_id as text, and the body as JSON text or bytes', () => {
+    const expected = {
+      keyId: 7,
+      userId: 'xch_7f3a9c',
+      consumerKey: delivered.consumer_key,
+      consumerSecret: delivered.consumer_secret,
+      keyPermissions: 'read_write',
+    };
+    expect(parseKeyCallback(delivered)).toEqual(expected);
+    expect(parseKeyCallback(JSON.stringify(delivered))).toEqual(expected);
+    expect(parseKeyCallback(Buffer.from(JSON.stringify(delivered)))).toEqual(expected);
+    expect(parseKeyCallback({ ...delivered, extra: true })).toEqual(expected);
+  });
+
+  it.each([
+    ['read permissions', { ...delivered, key_permissions: 'read' }],
+    ['write permissions', { ...delivered, key_permissions: 'write' }],
+    ['no secret', { ...delivered, consumer_secret: undefined }],
+    ['a key without ck_', { ...delivered, consumer_key: `xx_${'a1'.repeat(20)}` }],
+    ['a secret without cs_', { ...delivered, consumer_secret: `ck_${'a1'.repeat(20)}` }],
+    ['an empty user_id', { ...delivered, user_id: '' }],
+    ['no user_id', { ...delivered, user_id: undefined }],
+    ['a key_id that is not a number', { ...delivered, key_id: 'seven' }],
+  ])('rejects a body with %s', (_name, body) => {
+    expect(parseKeyCallback(JSON.parse(JSON.stringify(body)))).toBeNull();
+  });
+
+  it.each([null, undefined, 42, 'not json', '[]', [], {}])('rejects %j', (body) => {
+    expect(parseKeyCallback(body)).toBeNull();
+  });
+});

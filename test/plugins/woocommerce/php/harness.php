@@ -1,0 +1,193 @@
+<?php
+/**
+ * Runs the WooCommerce plugin inside the stubs for one scenario and prints, as one JSON line, what
+ * it did: the scenario's result, notices, redirect, order state, logs, printed output, HTTP calls
+ * (without header values) and any PHP warning.
+ *
+ *   HARNESS_CONNECTOR_URL=http://127.0.0.1:PORT HARNESS_CONNECT_TOKEN=... php harness.php <scenario> ['{"json":"options"}']
+ *
+ * Scenarios: bootstrap, payment, return, refund, settings (save then render), admin (render), and
+ * no_woocommerce (WordPress without WooCommerce).
+ */
+
+$scenario = isset( $argv[1] ) ? $argv[1] : '';
+$options  = isset( $argv[2] ) ? json_decode( $argv[2], true ) : array();
+
+require __DIR__ . '/stubs.php';
+if ( 'no_woocommerce' !== $scenario ) {
+	require __DIR__ . '/stubs-woocommerce.php';
+	require __DIR__ . '/stubs-namespaced.php';
+}
+
+error_reporting( E_ALL );
+set_error_handler(
+	function ( $errno, $errstr, $file, $line ) {
+		if ( ! ( error_reporting() & $errno ) ) {
+			return false;
+		}
+		$GLOBALS['harness']['errors'][] = $errstr . ' at ' . basename( $file ) . ':' . $line;
+		return true;
+	}
+);
+set_exception_handler(
+	function ( $exception ) {
+		$GLOBALS['harness']['errors'][] = get_class( $exception ) . ': ' . $exception->getMessage() . ' at ' . basename( $exception->getFile() ) . ':' . $exception->getLine();
+	}
+);
+
+/**
+ * A value as JSON can carry it.
+ *
+ * @param mixed $value Anything the plugin returned.
+ * @return mixed
+ */
+function harness_export( $value ) {
+	if ( $value instanceof WP_Error ) {
+		return array(
+			'wp_error' => $value->get_error_code(),
+			'message'  => $value->get_error_message(),
+		);
+	}
+	return $value;
+}
+
+ob_start();
+register_shutdown_function(
+	function () {
+		$output = '';
+		while ( ob_get_level() > 0 ) {
+			$output .= ob_get_clean();
+		}
+		$harness           = $GLOBALS['harness'];
+		$harness['output'] = $output;
+		$harness['orders'] = array();
+		foreach ( $GLOBALS['harness_orders'] as $id => $order ) {
+			$harness['orders'][ $id ] = array(
+				'meta'  => (object) $order->saved_meta,
+				'saves' => $order->saves,
+				'notes' => $order->notes,
+			);
+		}
+		// Hooks hold closures; options hold the saved settings, connect token included.
+		unset( $harness['hooks'], $harness['options'] );
+		echo json_encode( $harness, JSON_UNESCAPED_SLASHES ) . "\n";
+	}
+);
+
+$GLOBALS['harness']['scenario'] = $scenario;
+define( 'ABSPATH', __DIR__ . '/' );
+$plugin_file = __DIR__ . '/../../../../plugins/woocommerce/wordpress-plugin/armenian-payment-gateway.php';
+
+if ( 'no_woocommerce' === $scenario ) {
+	require $plugin_file;
+	do_action( 'plugins_loaded' );
+	do_action( 'admin_notices' );
+	$GLOBALS['harness']['hook_names']     = array_keys( $GLOBALS['harness']['hooks'] );
+	$GLOBALS['harness']['gateway_loaded'] = class_exists( 'WC_Armenian_Gateway', false );
+	exit;
+}
+
+if ( isset( $options['store_currency'] ) ) {
+	$GLOBALS['harness_currency'] = $options['store_currency'];
+}
+
+update_option(
+	'woocommerce_armenian_gateway_settings',
+	array_merge(
+		array(
+			'enabled'       => 'yes',
+			'title'         => 'Bank card or wallet',
+			'description'   => 'Pay with an Armenian bank card or wallet.',
+			'connect_token' => (string) getenv( 'HARNESS_CONNECT_TOKEN' ),
+			'connector_url' => (string) getenv( 'HARNESS_CONNECTOR_URL' ),
+			'test_mode'     => 'yes',
+		),
+		isset( $options['settings'] ) ? $options['settings'] : array()
+	)
+);
+
+$order = new WC_Order(
+	isset( $options['order_id'] ) ? $options['order_id'] : 123,
+	isset( $options['order_key'] ) ? $options['order_key'] : 'wc_order_k3y',
+	isset( $options['currency'] ) ? $options['currency'] : 'AMD'
+);
+foreach ( isset( $options['refunds'] ) ? $options['refunds'] : array() as $refund_id ) {
+	$order->refunds[] = new WC_Order_Refund( $refund_id );
+}
+$GLOBALS['harness_orders'][ $order->get_id() ] = $order;
+
+require $plugin_file;
+
+$GLOBALS['harness']['loaded_before_plugins_loaded'] = class_exists( 'WC_Armenian_Gateway', false );
+$GLOBALS['harness']['hook_names']                   = array_keys( $GLOBALS['harness']['hooks'] );
+do_action( 'before_woocommerce_init' );
+do_action( 'plugins_loaded' );
+$gateway_classes                       = apply_filters( 'woocommerce_payment_gateways', array() );
+$GLOBALS['harness']['gateway_classes'] = $gateway_classes;
+$gateway                               = new WC_Armenian_Gateway();
+WC()->payment_gateways()->gateways[ $gateway->id ] = $gateway;
+
+switch ( $scenario ) {
+	case 'bootstrap':
+		$registry = new Harness_Payment_Method_Registry();
+		do_action( 'woocommerce_blocks_payment_method_type_registration', $registry );
+		$blocks = $registry->registered[0];
+		$blocks->initialize();
+		$GLOBALS['harness']['blocks']  = array(
+			'class'   => get_class( $blocks ),
+			'name'    => $blocks->get_name(),
+			'active'  => $blocks->is_active(),
+			'handles' => $blocks->get_payment_method_script_handles(),
+			'data'    => $blocks->get_payment_method_data(),
+		);
+		$GLOBALS['harness']['gateway'] = array(
+			'id'         => $gateway->id,
+			'supports'   => $gateway->supports,
+			'title'      => $gateway->title,
+			'available'  => $gateway->is_available(),
+			'fields'     => array_keys( $gateway->form_fields ),
+			'field_type' => array_map(
+				function ( $field ) {
+					return $field['type'];
+				},
+				$gateway->form_fields
+			),
+		);
+		$gateway->payment_fields();
+		break;
+
+	case 'payment':
+		$GLOBALS['harness']['result'] = harness_export( $gateway->process_payment( $order->get_id() ) );
+		break;
+
+	case 'return':
+		$_GET = isset( $options['get'] ) ? $options['get'] : array();
+		do_action( 'woocommerce_api_wc_armenian_gateway' );
+		$GLOBALS['harness']['errors'][] = 'the return handler did not exit';
+		break;
+
+	case 'refund':
+		$GLOBALS['harness']['result'] = harness_export(
+			$gateway->process_refund(
+				$order->get_id(),
+				isset( $options['amount'] ) ? $options['amount'] : null,
+				isset( $options['reason'] ) ? $options['reason'] : ''
+			)
+		);
+		break;
+
+	case 'settings':
+		$GLOBALS['harness_post']      = isset( $options['post'] ) ? $options['post'] : array();
+		$GLOBALS['harness']['result'] = $gateway->process_admin_options();
+		// WooCommerce builds the gateways again after saving, then renders the settings page.
+		$gateway = new WC_Armenian_Gateway();
+		$gateway->admin_options();
+		break;
+
+	case 'admin':
+		$gateway->admin_options();
+		break;
+
+	default:
+		$GLOBALS['harness']['errors'][] = 'unknown scenario ' . $scenario;
+}

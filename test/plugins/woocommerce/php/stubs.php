@@ -1,0 +1,272 @@
+<?php
+/**
+ * Minimal stand-ins for the WordPress functions and classes the plugin uses. They record what the
+ * plugin does (hooks, redirects, options, scripts) in $GLOBALS['harness'], and wp_remote_request makes
+ * real HTTP calls with PHP streams. WooCommerce's part is in stubs-woocommerce.php.
+ */
+
+$GLOBALS['harness'] = array(
+	'hooks'            => array(),
+	'notices'          => array(),
+	'redirect'         => null,
+	'died'             => null,
+	'logs'             => array(),
+	'http'             => array(),
+	'options'          => array(),
+	'post_meta_writes' => array(),
+	'scripts'          => array(),
+	'features'         => array(),
+	'errors'           => array(),
+);
+$GLOBALS['harness_orders'] = array();
+
+// Hooks.
+
+function add_action( $hook, $callback, $priority = 10, $accepted_args = 1 ) {
+	$GLOBALS['harness']['hooks'][ $hook ][] = $callback;
+	return true;
+}
+
+function add_filter( $hook, $callback, $priority = 10, $accepted_args = 1 ) {
+	return add_action( $hook, $callback, $priority, $accepted_args );
+}
+
+function do_action( $hook, ...$args ) {
+	foreach ( isset( $GLOBALS['harness']['hooks'][ $hook ] ) ? $GLOBALS['harness']['hooks'][ $hook ] : array() as $callback ) {
+		call_user_func_array( $callback, $args );
+	}
+}
+
+function apply_filters( $hook, $value, ...$args ) {
+	foreach ( isset( $GLOBALS['harness']['hooks'][ $hook ] ) ? $GLOBALS['harness']['hooks'][ $hook ] : array() as $callback ) {
+		$value = call_user_func_array( $callback, array_merge( array( $value ), $args ) );
+	}
+	return $value;
+}
+
+// Translation and escaping: passthroughs.
+
+function __( $text, $domain = 'default' ) {
+	return $text;
+}
+
+function esc_html__( $text, $domain = 'default' ) {
+	return esc_html( $text );
+}
+
+function esc_attr__( $text, $domain = 'default' ) {
+	return esc_attr( $text );
+}
+
+function esc_html( $text ) {
+	return htmlspecialchars( (string) $text, ENT_QUOTES, 'UTF-8' );
+}
+
+function esc_attr( $text ) {
+	return htmlspecialchars( (string) $text, ENT_QUOTES, 'UTF-8' );
+}
+
+function esc_url( $url ) {
+	return htmlspecialchars( (string) $url, ENT_QUOTES, 'UTF-8' );
+}
+
+function esc_url_raw( $url, $protocols = null ) {
+	return preg_match( '#^https?://#i', (string) $url ) ? (string) $url : '';
+}
+
+function wp_kses_post( $html ) {
+	return $html;
+}
+
+function wpautop( $text ) {
+	return '<p>' . $text . '</p>';
+}
+
+function wptexturize( $text ) {
+	return $text;
+}
+
+function wp_unslash( $value ) {
+	return is_string( $value ) ? stripslashes( $value ) : $value;
+}
+
+function sanitize_text_field( $value ) {
+	return trim( preg_replace( '/[\r\n\t ]+/', ' ', wp_strip_all_tags( (string) $value ) ) );
+}
+
+function wp_strip_all_tags( $value ) {
+	return strip_tags( $value );
+}
+
+function absint( $value ) {
+	return abs( (int) $value );
+}
+
+function untrailingslashit( $value ) {
+	return rtrim( (string) $value, '/\\' );
+}
+
+function wp_json_encode( $data ) {
+	return json_encode( $data );
+}
+
+// URLs and options.
+
+function home_url( $path = '' ) {
+	return 'http://shop.test' . $path;
+}
+
+function admin_url( $path = '' ) {
+	return 'http://shop.test/wp-admin/' . ltrim( $path, '/' );
+}
+
+function plugin_dir_path( $file ) {
+	return rtrim( dirname( $file ), '/' ) . '/';
+}
+
+function plugin_dir_url( $file ) {
+	return 'http://shop.test/wp-content/plugins/' . basename( dirname( $file ) ) . '/';
+}
+
+function plugins_url( $path, $plugin_file ) {
+	return plugin_dir_url( $plugin_file ) . ltrim( $path, '/' );
+}
+
+function plugin_basename( $file ) {
+	return basename( dirname( $file ) ) . '/' . basename( $file );
+}
+
+function load_plugin_textdomain( $domain, $deprecated = false, $path = false ) {
+	return true;
+}
+
+function add_query_arg( array $args, $url ) {
+	return $url . ( false === strpos( $url, '?' ) ? '?' : '&' ) . http_build_query( $args );
+}
+
+function get_option( $name, $fallback = false ) {
+	return array_key_exists( $name, $GLOBALS['harness']['options'] ) ? $GLOBALS['harness']['options'][ $name ] : $fallback;
+}
+
+function update_option( $name, $value, $autoload = null ) {
+	$GLOBALS['harness']['options'][ $name ] = $value;
+	return true;
+}
+
+function delete_option( $name ) {
+	unset( $GLOBALS['harness']['options'][ $name ] );
+	return true;
+}
+
+function update_post_meta( $post_id, $key, $value ) {
+	$GLOBALS['harness']['post_meta_writes'][] = array( $post_id, $key );
+	return true;
+}
+
+// Scripts.
+
+function wp_register_script( $handle, $src, $deps = array(), $ver = false, $in_footer = false ) {
+	$GLOBALS['harness']['scripts'][ $handle ] = array(
+		'src'  => $src,
+		'deps' => $deps,
+		'ver'  => $ver,
+	);
+	return true;
+}
+
+function wp_set_script_translations( $handle, $domain, $path = '' ) {
+	return true;
+}
+
+// Redirects, dying.
+
+function wp_safe_redirect( $location, $status = 302 ) {
+	$GLOBALS['harness']['redirect'] = $location;
+	return true;
+}
+
+function wp_die( $message = '', $title = '', $args = array() ) {
+	$GLOBALS['harness']['died'] = array(
+		'message' => $message,
+		'status'  => isset( $args['response'] ) ? $args['response'] : 500,
+	);
+	exit;
+}
+
+// HTTP: real requests with PHP streams.
+
+class WP_Error {
+	private $code;
+	private $message;
+
+	public function __construct( $code = '', $message = '' ) {
+		$this->code    = $code;
+		$this->message = $message;
+	}
+
+	public function get_error_code() {
+		return $this->code;
+	}
+
+	public function get_error_message() {
+		return $this->message;
+	}
+}
+
+function is_wp_error( $thing ) {
+	return $thing instanceof WP_Error;
+}
+
+function wp_remote_request( $url, $args = array() ) {
+	$headers = array();
+	foreach ( isset( $args['headers'] ) ? $args['headers'] : array() as $name => $value ) {
+		$headers[] = $name . ': ' . $value;
+	}
+	if ( isset( $args['user-agent'] ) ) {
+		$headers[] = 'User-Agent: ' . $args['user-agent'];
+	}
+	// Recorded without header values: the connect token is one of them.
+	$GLOBALS['harness']['http'][] = array(
+		'method'       => isset( $args['method'] ) ? $args['method'] : 'GET',
+		'url'          => $url,
+		'timeout'      => isset( $args['timeout'] ) ? $args['timeout'] : null,
+		'header_names' => array_keys( isset( $args['headers'] ) ? $args['headers'] : array() ),
+	);
+	$context = stream_context_create(
+		array(
+			'http' => array(
+				'method'          => isset( $args['method'] ) ? $args['method'] : 'GET',
+				'header'          => implode( "\r\n", $headers ),
+				'content'         => isset( $args['body'] ) ? $args['body'] : '',
+				'timeout'         => isset( $args['timeout'] ) ? (float) $args['timeout'] : 5.0,
+				'ignore_errors'   => true,
+				'follow_location' => 0,
+			),
+		)
+	);
+	$body = @file_get_contents( $url, false, $context );
+	if ( false === $body ) {
+		$error = error_get_last();
+		return new WP_Error( 'http_request_failed', $error ? $error['message'] : 'The request failed.' );
+	}
+	$response_headers = function_exists( 'http_get_last_response_headers' ) ? http_get_last_response_headers() : $http_response_header;
+	$code             = 0;
+	if ( ! empty( $response_headers ) && preg_match( '#^HTTP/\S+\s+(\d{3})#', $response_headers[0], $match ) ) {
+		$code = (int) $match[1];
+	}
+	return array(
+		'response' => array(
+			'code'    => $code,
+			'message' => '',
+		),
+		'body'     => $body,
+	);
+}
+
+function wp_remote_retrieve_response_code( $response ) {
+	return is_array( $response ) ? $response['response']['code'] : '';
+}
+
+function wp_remote_retrieve_body( $response ) {
+	return is_array( $response ) ? $response['body'] : '';
+}
