@@ -12,6 +12,7 @@ import type {
   BillingLedgerTable,
   BillingPurchaseTable,
 } from './billing.table.js';
+import type { ConnectTokenTable } from './connect-token.table.js';
 import type { CustomerTable } from './customer.table.js';
 import type { DomainProcessorTable, DomainTable } from './domain.table.js';
 import type { IdempotencyKeyTable } from './idempotency-key.table.js';
@@ -42,6 +43,7 @@ export interface Database {
   billing_ledger: BillingLedgerTable;
   billing_purchases: BillingPurchaseTable;
   billing_auto_topups: BillingAutoTopupTable;
+  connect_tokens: ConnectTokenTable;
 }
 
 export type Db = Kysely<Database>;

@@ -122,3 +122,15 @@ export async function claimFailureEmailSlot(
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** The webhook secrets of one domain (current, and the next one during a rotation). */
+export async function findDomainSecrets(
+  db: Executor,
+  domainId: string,
+): Promise<Pick<DomainRow, 'webhook_secret' | 'webhook_secret_next' | 'webhook_secret_next_at'> | undefined> {
+  return db
+    .selectFrom('domains')
+    .select(['webhook_secret', 'webhook_secret_next', 'webhook_secret_next_at'])
+    .where('id', '=', domainId)
+    .executeTakeFirst();
+}

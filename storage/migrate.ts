@@ -7,12 +7,14 @@ import * as core from './migrations/0001-core.js';
 import * as lifecycle from './migrations/0002-lifecycle.js';
 import * as webhooksRefunds from './migrations/0003-webhooks-refunds.js';
 import * as billing from './migrations/0004-billing.js';
+import * as connectTokens from './migrations/0005-connect-tokens.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
   '0002-lifecycle': lifecycle,
   '0003-webhooks-refunds': webhooksRefunds,
   '0004-billing': billing,
+  '0005-connect-tokens': connectTokens,
 };
 
 const provider: MigrationProvider = {

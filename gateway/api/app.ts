@@ -11,6 +11,7 @@ import type { GatewayState } from './context.js';
 import { errorHandler } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
 import { billingRouter } from './routes/billing.router.js';
+import { connectTokenRouter } from './routes/connect-token.router.js';
 import { docsRouter } from './routes/docs.router.js';
 import { healthRouter } from './routes/health.router.js';
 import { paymentsRouter } from './routes/payments.router.js';
@@ -39,6 +40,7 @@ export function createApp(deps: AuthDeps, options: AppOptions): Koa<GatewayState
     billingRouter(deps, { secret: options.secret }),
     purchasesRouter(deps),
     testHelpersRouter(deps, options.scheduler),
+    connectTokenRouter(deps),
     docsRouter(),
     sdkRouter(),
     checkoutRouter(deps, { secret: options.secret }),

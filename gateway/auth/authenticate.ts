@@ -2,25 +2,41 @@
  * Who is calling (spec "Authentication"): a secret key in `X-Service-Key` or
  * `Authorization: Bearer`, or a platform connect token in `X-Service-Connect`. Failed attempts are
  * counted per client address; past the limit every attempt from that address is refused for the
- * rest of the minute. A live key of an unverified business is refused before anything else runs.
+ * rest of the minute. A live key or live connect token of an unverified business is refused before
+ * anything else runs.
  */
 import { findActiveKeyByHash } from '../../storage/api-key.repository.js';
+import { verifyConnectToken } from '../connect/connect-token.service.js';
 import { type KeyAccess, keyEnvironment } from '../domain/api-keys.js';
+import type { ConnectPlatform } from '../domain/connect-tokens.js';
 import { ApiError } from '../domain/errors.js';
 import type { Environment } from '../domain/payment.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Deps } from '../runtime/deps.js';
 import { safeEqual, sha256Hex } from '../runtime/hashing.js';
 
-export interface Principal {
-  readonly kind: 'api_key';
-  readonly keyId: string;
+interface PrincipalBase {
   readonly merchantId: string;
   readonly environment: Environment;
-  readonly access: KeyAccess;
   /** Requests per minute this account may send. */
   readonly rateLimitPerMinute: number;
 }
+
+export interface ApiKeyPrincipal extends PrincipalBase {
+  readonly kind: 'api_key';
+  readonly keyId: string;
+  readonly access: KeyAccess;
+}
+
+/** A platform plugin's connect token: bound to one domain of the merchant and one platform. */
+export interface ConnectTokenPrincipal extends PrincipalBase {
+  readonly kind: 'connect_token';
+  readonly tokenId: string;
+  readonly domain: { readonly id: string; readonly host: string };
+  readonly platform: ConnectPlatform;
+}
+
+export type Principal = ApiKeyPrincipal | ConnectTokenPrincipal;
 
 export interface CredentialHeaders {
   readonly serviceKey: string | undefined;
@@ -69,7 +85,21 @@ export async function authenticate(deps: AuthDeps, headers: CredentialHeaders, c
     );
   }
   if (credential.kind === 'connect_token') {
-    return fail(new ApiError('invalid_connect_token', 'The connect token is not valid.'));
+    const checked = await verifyConnectToken(deps, credential.token);
+    if (!checked.ok) return fail(new ApiError('invalid_connect_token', checked.message));
+    const { token } = checked;
+    if (token.environment === 'live' && !token.businessVerified) {
+      throw verificationRequired(deps, 'Live connect tokens need a verified business. Use a test token until then.');
+    }
+    return {
+      kind: 'connect_token',
+      tokenId: token.id,
+      merchantId: token.merchantId,
+      environment: token.environment,
+      domain: token.domain,
+      platform: token.platform,
+      rateLimitPerMinute: token.rateLimitPerMinute ?? deps.config.rateLimitPerMinute,
+    };
   }
   const environment = keyEnvironment(credential.key);
   if (environment === null) {
@@ -84,11 +114,8 @@ export async function authenticate(deps: AuthDeps, headers: CredentialHeaders, c
   if (key === undefined || !safeEqual(key.key_hash, presentedHash) || key.environment !== environment) {
     return fail(new ApiError('invalid_api_key', 'The API key is not recognised or has been revoked.'));
   }
-  if (key.environment === 'live' && key.business_verified !== 1) {
-    throw new ApiError('VERIFICATION_REQUIRED', 'Live keys need a verified business. Use a test key until then.', {
-      details: { verification_url: `${deps.config.publicUrl}/docs/verification` },
-    });
-  }
+  if (key.environment === 'live' && key.business_verified !== 1)
+    throw verificationRequired(deps, 'Live keys need a verified business. Use a test key until then.');
   return {
     kind: 'api_key',
     keyId: key.id,
@@ -97,6 +124,12 @@ export async function authenticate(deps: AuthDeps, headers: CredentialHeaders, c
     access: key.access,
     rateLimitPerMinute: key.rate_limit_per_minute ?? deps.config.rateLimitPerMinute,
   };
+}
+
+function verificationRequired(deps: AuthDeps, message: string): ApiError {
+  return new ApiError('VERIFICATION_REQUIRED', message, {
+    details: { verification_url: `${deps.config.publicUrl}/docs/verification` },
+  });
 }
 
 function tooManyAttempts(resetSeconds: number): ApiError {

@@ -7,6 +7,8 @@ import { parseArgs } from 'node:util';
 import { openDatabase, redactUrl } from '../../storage/connect.js';
 import { migrateToLatest } from '../../storage/migrate.js';
 import { ConfigError, loadConfig } from '../config.js';
+import { createConnectToken, listConnectTokens, revokeConnectToken } from '../connect/connect-token.service.js';
+import { CONNECT_PLATFORMS, MAX_CONNECT_TOKEN_DAYS } from '../domain/connect-tokens.js';
 import {
   addDomain,
   createApiKey,
@@ -35,6 +37,10 @@ Commands:
   domain add --merchant ID --host HOST [--verified] [--webhook-url URL]
   domain rotate-secret --merchant ID --host HOST
   business verify --merchant ID
+  connect-token create --merchant ID --domain HOST --platform woocommerce|shopify
+                       [--environment test|live] [--expires-in-days N]
+  connect-token revoke --id ID
+  connect-token list --merchant ID
   processor enable --merchant ID --host HOST --processor SLUG [--config JSON]
   processor disable --merchant ID --host HOST --processor SLUG
   purchase credit --reference REF          a purchase's bank transfer arrived: credit it (once)
@@ -66,13 +72,26 @@ const OPTIONS = {
   'key-id': { type: 'string' },
   default: { type: 'boolean' },
   reference: { type: 'string' },
+  platform: { type: 'string' },
+  id: { type: 'string' },
+  'expires-in-days': { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
 function required(
   values: Values,
-  name: 'name' | 'merchant' | 'environment' | 'access' | 'host' | 'processor' | 'key-id' | 'reference',
+  name:
+    | 'name'
+    | 'merchant'
+    | 'environment'
+    | 'access'
+    | 'host'
+    | 'processor'
+    | 'key-id'
+    | 'reference'
+    | 'platform'
+    | 'id',
 ): string {
   const value = values[name];
   if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
@@ -161,6 +180,9 @@ async function runAccountCommand(
     'processor enable',
     'processor disable',
     'purchase credit',
+    'connect-token create',
+    'connect-token revoke',
+    'connect-token list',
   ];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
   // Check the command line before touching the database.
@@ -286,6 +308,51 @@ function plan(command: string, values: Values): (deps: Deps) => Promise<Output> 
     }
     case 'purchase credit':
       return purchaseCredit(required(values, 'reference'));
+    case 'connect-token create': {
+      const merchantId = required(values, 'merchant');
+      const domains = values.domain ?? [];
+      if (domains.length > 1) throw new UsageError('--domain may be given once: a token is bound to one domain');
+      const domain = domains[0];
+      if (domain === undefined || domain === '') throw new UsageError('--domain is required');
+      const platform = oneOf(required(values, 'platform'), CONNECT_PLATFORMS, 'platform');
+      const environment = oneOf(values.environment ?? 'test', ['test', 'live'] as const, 'environment');
+      const rawDays = values['expires-in-days'];
+      let expiresInDays: number | undefined;
+      if (rawDays !== undefined) {
+        if (!/^\d+$/.test(rawDays) || Number(rawDays) < 1 || Number(rawDays) > MAX_CONNECT_TOKEN_DAYS) {
+          throw new UsageError(`--expires-in-days must be a whole number from 1 to ${MAX_CONNECT_TOKEN_DAYS}`);
+        }
+        expiresInDays = Number(rawDays);
+      }
+      return async (deps) => {
+        const created = await createConnectToken(deps, { merchantId, domain, platform, environment, expiresInDays });
+        return {
+          json: created,
+          text: `${environment} connect token ${created.id} for ${created.domain} (${platform}), valid until ${created.expires_at}, shown once:\n${created.connect_token}`,
+        };
+      };
+    }
+    case 'connect-token revoke': {
+      const id = required(values, 'id');
+      return async (deps) => {
+        const revoked = await revokeConnectToken(deps, id);
+        return { json: revoked, text: `Connect token ${id} revoked at ${revoked.revoked_at}.` };
+      };
+    }
+    case 'connect-token list': {
+      const merchantId = required(values, 'merchant');
+      return async (deps) => {
+        const listed = await listConnectTokens(deps, merchantId);
+        const lines = listed.connect_tokens.map(
+          (t) =>
+            `${t.id}  ${t.environment}  ${t.platform}  ${t.domain ?? '(domain gone)'}  expires ${t.expires_at}${t.revoked_at === null ? '' : `  revoked ${t.revoked_at}`}`,
+        );
+        return {
+          json: listed,
+          text: lines.length === 0 ? `Merchant ${merchantId} has no connect tokens.` : lines.join('\n'),
+        };
+      };
+    }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

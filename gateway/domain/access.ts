@@ -1,7 +1,8 @@
 /**
  * What each kind of credential may do (spec "Authentication", rule 4). Full-access keys may do
- * everything; payments-only keys may create and read payments and payment links; connect tokens
- * may create, read and refund payments of their own domain.
+ * everything; payments-only keys may create and read payments and payment links (and drive sandbox
+ * payments with the test helpers); connect tokens may create, read and refund payments of their own
+ * domain, nothing else.
  */
 import type { KeyAccess } from './api-keys.js';
 
@@ -13,6 +14,8 @@ export const OPERATIONS = [
   'billing.read',
   'billing.purchase',
   'billing.configure',
+  /** The sandbox test helpers (pay, confirm, clock). */
+  'test_helpers.use',
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
@@ -26,6 +29,11 @@ export function mayPerform(credential: CredentialKind, operation: Operation): bo
     case 'full':
       return true;
     case 'payments':
-      return operation === 'payments.create' || operation === 'payments.read' || operation === 'payment_links.manage';
+      return (
+        operation === 'payments.create' ||
+        operation === 'payments.read' ||
+        operation === 'payment_links.manage' ||
+        operation === 'test_helpers.use'
+      );
   }
 }

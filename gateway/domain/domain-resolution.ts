@@ -2,6 +2,7 @@
  * Which of the merchant's domains a request belongs to (spec "Domains"): the browser `Origin`
  * header, else the `domain` body field, else the host of `return_url`. The service's own
  * documentation origin is skipped, so requests sent from our docs are decided by the body.
+ * A connect token decides alone: its requests belong to the domain it is bound to.
  * Pure: the caller supplies the merchant's domains.
  */
 import { ApiError } from './errors.js';
@@ -128,4 +129,51 @@ export function resolveTestDomain<D extends MerchantDomain>(signals: DomainSigna
   const hosted = domains.find((d) => d.hosted);
   if (hosted === undefined) throw new Error('every merchant has a hosted domain');
   return hosted;
+}
+
+export interface BoundDomainInput<D extends MerchantDomain> {
+  /** The domain the connect token is bound to. */
+  readonly boundDomainId: string;
+  /** The `domain` body field, already validated as a host name. */
+  readonly domainField: string | undefined;
+  /** URLs that must lie on the bound domain, by field name (live tokens: `return_url`, `cancel_url`). */
+  readonly urls: Readonly<Record<string, string | undefined>>;
+  readonly domains: readonly D[];
+}
+
+/**
+ * The domain of a request made with a connect token: always the token's own. A `domain` field must
+ * name it (or a host that resolves to it), and the given URLs must lie on it; anything else is 403
+ * `domain_mismatch`.
+ */
+export function resolveBoundDomain<D extends MerchantDomain>(input: BoundDomainInput<D>): D {
+  const domain = input.domains.find((d) => d.id === input.boundDomainId && d.verified);
+  if (domain === undefined) {
+    throw new ApiError(
+      'domain_not_registered',
+      "The connect token's domain is no longer a verified domain of this account.",
+    );
+  }
+  if (input.domainField !== undefined) {
+    const named = normalizeHost(input.domainField);
+    if (named === null || verifiedDomainFor(named, input.domains)?.id !== domain.id) {
+      throw new ApiError(
+        'domain_mismatch',
+        `The domain field (${input.domainField}) names another domain than the connect token's (${domain.host}).`,
+        { details: { field: 'domain' } },
+      );
+    }
+  }
+  for (const [field, url] of Object.entries(input.urls)) {
+    if (url === undefined) continue;
+    const host = hostOfUrl(url);
+    if (host === null || !hostLiesOn(host, domain.host)) {
+      throw new ApiError(
+        'domain_mismatch',
+        `${field} must lie on ${domain.host}, the domain of this connect token; ${host ?? url} is not on it.`,
+        { details: { field } },
+      );
+    }
+  }
+  return domain;
 }

@@ -28,7 +28,7 @@ export const ERROR_CODES = {
     status: 401,
     title: 'Connect token not accepted',
     explanation:
-      'The `X-Service-Connect` token is malformed, expired or revoked. Create a new token for the store and paste it into the plugin settings.',
+      'The `X-Service-Connect` token is malformed, was not signed by this service, has expired or been revoked, or its domain is no longer a verified domain of the account. The message says which. Create a new token for the store and paste it into the plugin settings. Repeated failures from one address are limited (see `too_many_attempts`).',
   },
   domain_required: {
     status: 403,

@@ -22,6 +22,7 @@ import { MINUTE_MS, toStoredInstant } from '../domain/clock.js';
 import {
   type DomainSignals,
   type MerchantDomain,
+  resolveBoundDomain,
   resolveLiveDomain,
   resolveTestDomain,
 } from '../domain/domain-resolution.js';
@@ -31,13 +32,27 @@ import { type Paginated, paginate } from '../domain/pagination.js';
 import { type PaymentResponse, toPaymentResponse } from '../domain/payment.js';
 import { domainProcessors } from '../processors/registry.js';
 import type { Deps } from '../runtime/deps.js';
-import { runIdempotent, type StoredResponse } from './idempotency.js';
+import { type IdempotencyScope, runIdempotent, type StoredResponse } from './idempotency.js';
 
 /** A payment is payable for 20 minutes; after that it expires. */
 export const PAYMENT_TTL_MS = 20 * MINUTE_MS;
 
+/** What the caller may see: its merchant's payments of its environment; a connect token's, of its domain only. */
 export function scopeOf(principal: Principal): PaymentScope {
-  return { merchantId: principal.merchantId, environment: principal.environment };
+  const scope = { merchantId: principal.merchantId, environment: principal.environment };
+  return principal.kind === 'connect_token' ? { ...scope, domainId: principal.domain.id } : scope;
+}
+
+/**
+ * The `Idempotency-Key` scope of an operation: a connect token's keys are its domain's own, so a
+ * key can never replay an answer about another domain's payment.
+ */
+export function idempotencyScopeOf(principal: Principal, operation: string): IdempotencyScope {
+  return {
+    merchantId: principal.merchantId,
+    environment: principal.environment,
+    scope: principal.kind === 'connect_token' ? `${operation}@${principal.domain.id}` : operation,
+  };
 }
 
 interface DomainChoice extends MerchantDomain {
@@ -69,7 +84,7 @@ export async function createPayment(
   const { principal } = request;
   return runIdempotent(
     deps,
-    { merchantId: principal.merchantId, environment: principal.environment, scope: 'payments.create' },
+    idempotencyScopeOf(principal, 'payments.create'),
     request.idempotencyKey,
     request.body,
     async (complete) => {
@@ -125,13 +140,24 @@ async function preparePayment(
     docsOrigin: new URL(deps.config.publicUrl).origin,
   };
   const live = principal.environment === 'live';
-  const domain = live
-    ? resolveLiveDomain({
-        signals,
-        urls: { return_url: body.return_url, cancel_url: body.cancel_url, callback_url: body.callback_url },
-        domains,
-      })
-    : resolveTestDomain(signals, domains);
+  let domain: DomainChoice;
+  if (principal.kind === 'connect_token') {
+    // The connector receives webhooks on its own host: a token's callback_url may be anywhere.
+    domain = resolveBoundDomain({
+      boundDomainId: principal.domain.id,
+      domainField: body.domain,
+      urls: live ? { return_url: body.return_url, cancel_url: body.cancel_url } : {},
+      domains,
+    });
+  } else if (live) {
+    domain = resolveLiveDomain({
+      signals,
+      urls: { return_url: body.return_url, cancel_url: body.cancel_url, callback_url: body.callback_url },
+      domains,
+    });
+  } else {
+    domain = resolveTestDomain(signals, domains);
+  }
 
   const enabled = domain.processors;
   if (live) {

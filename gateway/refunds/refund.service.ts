@@ -35,7 +35,7 @@ import { ApiError } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
 import type { PaymentStatus } from '../domain/payment.js';
 import { type CompleteKey, runIdempotent } from '../payments/idempotency.js';
-import { scopeOf } from '../payments/payment.service.js';
+import { idempotencyScopeOf, scopeOf } from '../payments/payment.service.js';
 import type { Processor, RefundAttempt } from '../processors/processor.js';
 import { isKnownProcessor, processorFor } from '../processors/registry.js';
 import type { Deps } from '../runtime/deps.js';
@@ -247,11 +247,7 @@ export interface RefundAnswer {
 
 export async function createRefund(deps: Deps, request: CreateRefundRequest): Promise<RefundAnswer> {
   const { principal } = request;
-  const keyScope = {
-    merchantId: principal.merchantId,
-    environment: principal.environment,
-    scope: REFUND_IDEMPOTENCY_SCOPE,
-  };
+  const keyScope = idempotencyScopeOf(principal, REFUND_IDEMPOTENCY_SCOPE);
   let reservation: Reservation | undefined;
   const claimed = await runIdempotent(
     deps,
@@ -303,9 +299,9 @@ export async function createRefund(deps: Deps, request: CreateRefundRequest): Pr
       request.idempotencyKey === undefined
         ? undefined
         : {
-            merchant_id: principal.merchantId,
-            environment: principal.environment,
-            scope: REFUND_IDEMPOTENCY_SCOPE,
+            merchant_id: keyScope.merchantId,
+            environment: keyScope.environment,
+            scope: keyScope.scope,
             idempotency_key: request.idempotencyKey,
           },
   });

@@ -126,7 +126,7 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     });
   });
 
-  it('answers 401 invalid_connect_token to X-Service-Connect (connect tokens are not issued yet)', async () => {
+  it('answers 401 invalid_connect_token to a malformed X-Service-Connect token', async () => {
     const res = await t.call('GET', '/api/v1/payments', { headers: { 'X-Service-Connect': 'eyJhbGciOi.x.y' } });
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('invalid_connect_token');

@@ -26,7 +26,13 @@ describe.each(DIALECTS)('bin/gateway on %s', (dialect) => {
 
   it('migrates, and migrating again applies nothing', async () => {
     expect(await json(url, 'migrate')).toEqual({
-      migrations_applied: ['0001-core', '0002-lifecycle', '0003-webhooks-refunds', '0004-billing'],
+      migrations_applied: [
+        '0001-core',
+        '0002-lifecycle',
+        '0003-webhooks-refunds',
+        '0004-billing',
+        '0005-connect-tokens',
+      ],
     });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });
   });

@@ -1,33 +1,68 @@
 /**
- * Route guard: authenticates the caller, counts the request against the account's limit and
- * checks that the credential may perform the route's operation.
+ * Route guards: authenticate the caller, count the request against the account's limit and check
+ * that the credential may perform the route's operation.
  */
 import type { Next } from 'koa';
-import { type AuthDeps, authenticate, enforceAccountLimit, type Principal } from '../../auth/authenticate.js';
-import { mayPerform, type Operation } from '../../domain/access.js';
+import {
+  type AuthDeps,
+  authenticate,
+  type ConnectTokenPrincipal,
+  enforceAccountLimit,
+  type Principal,
+} from '../../auth/authenticate.js';
+import { type CredentialKind, mayPerform, type Operation } from '../../domain/access.js';
 import { ApiError } from '../../domain/errors.js';
 import type { GatewayContext } from '../context.js';
 
+/** Authenticates the request and counts it against the account's per-minute limit. */
+async function admit(deps: AuthDeps, ctx: GatewayContext): Promise<Principal> {
+  const principal = await authenticate(
+    deps,
+    {
+      serviceKey: ctx.get('X-Service-Key') || undefined,
+      authorization: ctx.get('Authorization') || undefined,
+      connectToken: ctx.get('X-Service-Connect') || undefined,
+    },
+    ctx.ip,
+  );
+  ctx.state.principal = principal;
+  const limit = await enforceAccountLimit(deps, principal);
+  ctx.set('X-RateLimit-Limit', String(limit.limit));
+  ctx.set('X-RateLimit-Remaining', String(limit.remaining));
+  ctx.set('X-RateLimit-Reset', String(limit.resetSeconds));
+  return principal;
+}
+
+function credentialOf(principal: Principal): CredentialKind {
+  return principal.kind === 'api_key' ? { kind: 'api_key', access: principal.access } : { kind: 'connect_token' };
+}
+
+function insufficientScope(principal: Principal, operation: Operation): ApiError {
+  const message =
+    principal.kind === 'api_key'
+      ? `A ${principal.access}-access key may not do this (${operation}).`
+      : `A connect token may only create, read and refund payments of its domain (${principal.domain.host}); ${operation} needs an API key.`;
+  return new ApiError('insufficient_scope', message, { details: { required: operation } });
+}
+
 export function requireAuth(deps: AuthDeps, operation: Operation) {
   return async function guard(ctx: GatewayContext, next: Next): Promise<void> {
-    const principal = await authenticate(
-      deps,
-      {
-        serviceKey: ctx.get('X-Service-Key') || undefined,
-        authorization: ctx.get('Authorization') || undefined,
-        connectToken: ctx.get('X-Service-Connect') || undefined,
-      },
-      ctx.ip,
-    );
-    ctx.state.principal = principal;
-    const limit = await enforceAccountLimit(deps, principal);
-    ctx.set('X-RateLimit-Limit', String(limit.limit));
-    ctx.set('X-RateLimit-Remaining', String(limit.remaining));
-    ctx.set('X-RateLimit-Reset', String(limit.resetSeconds));
-    if (!mayPerform({ kind: 'api_key', access: principal.access }, operation)) {
-      throw new ApiError('insufficient_scope', `A ${principal.access}-access key may not do this (${operation}).`, {
-        details: { required: operation },
-      });
+    const principal = await admit(deps, ctx);
+    if (!mayPerform(credentialOf(principal), operation)) throw insufficientScope(principal, operation);
+    return next();
+  };
+}
+
+/** For routes about the connect token itself: any other credential gets 403 `insufficient_scope`. */
+export function requireConnectToken(deps: AuthDeps) {
+  return async function guard(ctx: GatewayContext, next: Next): Promise<void> {
+    const principal = await admit(deps, ctx);
+    if (principal.kind !== 'connect_token') {
+      throw new ApiError(
+        'insufficient_scope',
+        'Only a connect token may call this: send it in the X-Service-Connect header.',
+        { details: { required: 'connect_token' } },
+      );
     }
     return next();
   };
@@ -37,5 +72,12 @@ export function requireAuth(deps: AuthDeps, operation: Operation) {
 export function principalOf(ctx: GatewayContext): Principal {
   const principal = ctx.state.principal;
   if (principal === undefined) throw new Error('route reached without authentication');
+  return principal;
+}
+
+/** The connect token `requireConnectToken` authenticated; only for routes behind it. */
+export function connectTokenOf(ctx: GatewayContext): ConnectTokenPrincipal {
+  const principal = principalOf(ctx);
+  if (principal.kind !== 'connect_token') throw new Error('route reached without a connect token');
   return principal;
 }

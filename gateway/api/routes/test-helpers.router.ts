@@ -1,6 +1,7 @@
 /**
  * Test helpers (DESIGN.md "Test helpers"): drive sandbox payments from an integration's tests. They
- * exist for test keys only; a live key gets 404 as if the routes did not exist.
+ * exist for test keys only; a live key gets 404 as if the routes did not exist, and a connect token
+ * 403 `insufficient_scope` (a platform plugin has no use for them).
  *
  * - `POST /api/v1/test_helpers/payments/{uuid}/pay {card_number}`: the test payment page's code path.
  * - `POST /api/v1/test_helpers/payments/{uuid}/confirm`: a late provider confirmation.
@@ -56,7 +57,7 @@ async function sandboxPayment(deps: AuthDeps, principal: Principal, uuid: string
 
 export function testHelpersRouter(deps: AuthDeps, scheduler: Scheduler): Router<GatewayState> {
   const router = new Router<GatewayState>({ prefix: '/api/v1/test_helpers' });
-  const guard = requireAuth(deps, 'payments.create');
+  const guard = requireAuth(deps, 'test_helpers.use');
   const body = jsonBody(deps.config.bodyLimitBytes);
 
   router.post('/payments/:uuid/pay', guard, body, async (ctx) => {

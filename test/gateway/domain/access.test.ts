@@ -19,6 +19,7 @@ const EXPECTED: Record<Operation, [boolean, boolean, boolean]> = {
   'billing.read': [true, false, false],
   'billing.purchase': [true, false, false],
   'billing.configure': [true, false, false],
+  'test_helpers.use': [true, true, false],
 };
 
 describe('mayPerform', () => {
