@@ -13,8 +13,8 @@ import { withStatementCache } from './sqlite-statements.js';
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/gateway.sqlite';
 
-export interface DatabaseHandle {
-  readonly db: Kysely<Database>;
+export interface DatabaseHandle<DB = Database> {
+  readonly db: Kysely<DB>;
   readonly dialect: DialectName;
   close(): Promise<void>;
 }
@@ -39,7 +39,8 @@ function toSafeNumber(text: string): number {
   return n;
 }
 
-export function openDatabase(url: string, options: { poolSize?: number } = {}): DatabaseHandle {
+/** Opens the gateway's database, or (with a type argument) another service's, e.g. the connector's. */
+export function openDatabase<DB = Database>(url: string, options: { poolSize?: number } = {}): DatabaseHandle<DB> {
   const dialect = dialectOf(url);
   if (dialect === 'postgres') {
     const pool = new pg.Pool({
@@ -57,7 +58,7 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
     // as a pool 'error'; unhandled, that would crash the process. The pool discards that
     // connection and opens a new one when next needed, so there is nothing else to do.
     pool.on('error', () => {});
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect, close: () => db.destroy() };
   }
   const path = url.slice('sqlite:'.length);
@@ -67,6 +68,6 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect, close: () => db.destroy() };
 }

@@ -2,6 +2,19 @@
  * The typed client of the gateway API, for the connector and for merchants' Node receivers.
  * Webhook verification: ./webhook-verification.ts.
  */
+
+export {
+  type ConnectTokenInfo,
+  type CreatePaymentInput,
+  createGatewayClient,
+  type GatewayClient,
+  type GatewayClientOptions,
+  GatewayError,
+  type GatewayPayment,
+  type GatewayRefund,
+  type PaymentStatus,
+  type RefundResult,
+} from './client.js';
 export {
   MAX_SIGNATURES,
   type PaymentRefundedEvent,

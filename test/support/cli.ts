@@ -1,5 +1,5 @@
 /**
- * Runs `bin/gateway` as an operator does: a real process with the given database, answering its exit
+ * Runs `bin/gateway` and `bin/connector` as an operator does: a real process with the given database, answering its exit
  * code and output.
  */
 import { execFile } from 'node:child_process';
@@ -13,10 +13,19 @@ export interface CliResult {
   stderr: string;
 }
 
-export async function gateway(databaseUrl: string, ...args: string[]): Promise<CliResult> {
+export function gateway(databaseUrl: string, ...args: string[]): Promise<CliResult> {
+  return runBin('bin/gateway', { DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://pay.example.am' }, args);
+}
+
+/** Runs `bin/connector` with the given environment (its database, the gateway's URL, ...). */
+export function connector(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  return runBin('bin/connector', env, args);
+}
+
+async function runBin(bin: string, env: Record<string, string>, args: string[]): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run('node', ['bin/gateway', ...args], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://pay.example.am', LOG_LEVEL: 'silent' },
+    const { stdout, stderr } = await run('node', [bin, ...args], {
+      env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {

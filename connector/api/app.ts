@@ -1,0 +1,192 @@
+/**
+ * The connector's HTTP API (docs/connector.md): the plugin-facing routes authenticated by the shop's
+ * connect token, the platform's key exchange callback, and the gateway's webhook target. Every
+ * refusal answers `{"error": code, "message": text}`.
+ */
+import Router from '@koa/router';
+import Koa, { type Context, type Next } from 'koa';
+import { z } from 'zod';
+import {
+  completeKeyExchange,
+  connectionForToken,
+  describeConnection,
+  registerConnection,
+} from '../connections/connection.service.js';
+import { ConnectorError, validationFailed } from '../errors.js';
+import { payForOrder, readBackOrder } from '../orders/order.service.js';
+import { getReport, reconcile } from '../reconciliation/reconcile.service.js';
+import { refundFromStore } from '../refunds/refund.service.js';
+import type { ConnectorDeps } from '../runtime/deps.js';
+import type { StoreConnection } from '../storage/connection.repository.js';
+import { handleGatewayWebhook } from '../webhooks/webhook.consumer.js';
+import { createIntrospectionLimit } from './introspection-limit.js';
+
+const BODY_LIMIT_BYTES = 64 * 1024;
+
+const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), { error: 'must be an http(s) URL' });
+const instant = z.string().refine((value) => /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)), {
+  error: 'must be an ISO 8601 date-time',
+});
+
+const schemas = {
+  connection: z.object({ store_url: httpUrl, return_url: httpUrl.optional() }),
+  payment: z.object({ return_url: httpUrl, cancel_url: httpUrl }),
+  refund: z.object({
+    amount: z.number().int({ error: 'must be whole AMD' }).positive({ error: 'must be at least 1' }),
+    reason: z.string().max(500).optional(),
+    store_refund_id: z
+      .union([z.string().min(1).max(64), z.number().int().positive()])
+      .transform(String)
+      .optional(),
+  }),
+  reconciliation: z
+    .object({ from: instant, to: instant, repair: z.boolean().optional() })
+    .refine((r) => Date.parse(r.from) < Date.parse(r.to), { error: 'must be after from', path: ['to'] }),
+};
+
+export function createConnectorApp(deps: ConnectorDeps): Koa {
+  const app = new Koa({ proxy: false });
+  app.use(errorHandler(deps));
+  const admitIntrospection = createIntrospectionLimit();
+  const router = new Router();
+
+  router.get('/health', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+
+  router.post('/v1/connections', async (ctx) => {
+    const body = parse(schemas.connection, await readJson(ctx));
+    const token = ctx.get('X-Service-Connect').trim();
+    if (token === '')
+      throw new ConnectorError(401, 'invalid_connect_token', 'Send the connect token in X-Service-Connect.');
+    const result = await registerConnection(deps, token, body);
+    ctx.status = result.created ? 201 : 200;
+    ctx.body = result.connection;
+  });
+
+  router.get('/v1/connection', async (ctx) => {
+    ctx.body = describeConnection(deps, await connection(ctx));
+  });
+
+  router.post('/:platform/auth/callback', async (ctx) => {
+    await completeKeyExchange(deps, ctx.params.platform ?? '', await readJson(ctx));
+    ctx.body = { received: true };
+  });
+
+  router.post('/v1/orders/:order_id/payment', async (ctx) => {
+    const conn = await connection(ctx);
+    const body = parse(schemas.payment, await readJson(ctx));
+    const result = await payForOrder(deps, conn, orderIdParam(ctx), body);
+    ctx.status = result.status;
+    ctx.body = result.body;
+  });
+
+  router.get('/v1/orders/:order_id/payment', async (ctx) => {
+    ctx.body = await readBackOrder(deps, await connection(ctx), orderIdParam(ctx));
+  });
+
+  router.post('/v1/orders/:order_id/refunds', async (ctx) => {
+    const conn = await connection(ctx);
+    const body = parse(schemas.refund, await readJson(ctx));
+    ctx.status = 201;
+    ctx.body = await refundFromStore(deps, conn, orderIdParam(ctx), body);
+  });
+
+  router.post('/v1/reconciliation', async (ctx) => {
+    const conn = await connection(ctx);
+    const body = parse(schemas.reconciliation, await readJson(ctx));
+    ctx.status = 201;
+    ctx.body = await reconcile(deps, conn, {
+      from: new Date(Date.parse(body.from)).toISOString(),
+      to: new Date(Date.parse(body.to)).toISOString(),
+      repair: body.repair ?? false,
+    });
+  });
+
+  router.get('/v1/reconciliation/:id', async (ctx) => {
+    ctx.body = await getReport(deps, await connection(ctx), ctx.params.id ?? '');
+  });
+
+  router.post('/v1/webhooks/gateway/:connection_id', async (ctx) => {
+    const raw = await readRaw(ctx);
+    const answer = await handleGatewayWebhook(deps, ctx.params.connection_id ?? '', raw, ctx.req.headers);
+    ctx.status = answer.status;
+    ctx.body = answer.body;
+  });
+
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  app.use((ctx) => {
+    throw new ConnectorError(404, 'not_found', `No route ${ctx.method} ${ctx.path}.`);
+  });
+
+  async function connection(ctx: Context): Promise<StoreConnection> {
+    return connectionForToken(deps, ctx.get('X-Service-Connect') || undefined, () => admitIntrospection(ctx.ip));
+  }
+  return app;
+}
+
+function orderIdParam(ctx: { params: Record<string, string | undefined> }): string {
+  const id = ctx.params.order_id ?? '';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw validationFailed({ order_id: ['must be the store order id'] });
+  return id;
+}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const errors: Record<string, string[]> = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path.length > 0 ? issue.path.join('.') : 'body';
+    errors[field] = [...(errors[field] ?? []), issue.message];
+  }
+  throw validationFailed(errors);
+}
+
+async function readRaw(ctx: Context): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > BODY_LIMIT_BYTES) {
+      ctx.set('Connection', 'close');
+      throw new ConnectorError(413, 'payload_too_large', `The body is larger than ${BODY_LIMIT_BYTES} bytes.`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+async function readJson(ctx: Context): Promise<unknown> {
+  const text = (await readRaw(ctx)).toString('utf8');
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ConnectorError(400, 'invalid_json', 'The body is not valid JSON.');
+  }
+}
+
+function errorHandler(deps: ConnectorDeps) {
+  return async function handleErrors(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+    } catch (error) {
+      if (error instanceof ConnectorError) {
+        ctx.status = error.status;
+        if (typeof error.extra.retry_after === 'number') ctx.set('Retry-After', String(error.extra.retry_after));
+        ctx.body = { error: error.code, message: error.message, ...error.extra };
+        return;
+      }
+      deps.logger.error(
+        { err: error instanceof Error ? error.message : String(error), path: ctx.path },
+        'connector error',
+      );
+      ctx.status = 500;
+      ctx.body = { error: 'internal_error', message: 'Something went wrong in the connector; try again.' };
+    }
+  };
+}

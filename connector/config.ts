@@ -1,0 +1,71 @@
+/**
+ * The connector's configuration, read once from the environment at start.
+ *
+ * | variable | default | meaning |
+ * |---|---|---|
+ * | `CONNECTOR_PORT` | 8090 | port to listen on |
+ * | `CONNECTOR_HOST` | 0.0.0.0 | address to listen on |
+ * | `CONNECTOR_PUBLIC_URL` | `http://localhost:$CONNECTOR_PORT` | how stores and the gateway reach it (key exchange callback, webhook target) |
+ * | `CONNECTOR_DATABASE_URL` | `sqlite:./data/connector.sqlite` | its own database (`sqlite:` or `postgres://`) |
+ * | `GATEWAY_URL` | `http://localhost:8080` | the gateway's API origin |
+ * | `GATEWAY_SECRET` | generated and kept in the connector's database | the key that encrypts stored tokens and platform credentials is derived from it |
+ * | `CONNECTOR_JOB_INTERVAL_SECONDS` | 15 | how often due work (store retries, polling, reconciliation) is looked for; 0 turns the loop off |
+ * | `LOG_LEVEL` | info | pino level |
+ */
+
+export interface ConnectorConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly publicUrl: string;
+  readonly databaseUrl: string;
+  readonly gatewayUrl: string;
+  readonly secret: string | undefined;
+  readonly jobIntervalMs: number;
+  readonly logLevel: string;
+  /** The name the shop owner sees when approving the key exchange. */
+  readonly appName: string;
+  /** The payment method id our plugin registers in the store (WooCommerce gateway id). */
+  readonly paymentMethodId: string;
+}
+
+export const DEFAULT_CONNECTOR_DATABASE_URL = 'sqlite:./data/connector.sqlite';
+
+export function loadConnectorConfig(env: Record<string, string | undefined> = process.env): ConnectorConfig {
+  const port = integer(env.CONNECTOR_PORT, 8090, 'CONNECTOR_PORT', 0, 65_535);
+  const publicUrl = (env.CONNECTOR_PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  httpUrl(publicUrl, 'CONNECTOR_PUBLIC_URL');
+  const gatewayUrl = (env.GATEWAY_URL || 'http://localhost:8080').replace(/\/+$/, '');
+  httpUrl(gatewayUrl, 'GATEWAY_URL');
+  return {
+    port,
+    host: env.CONNECTOR_HOST || '0.0.0.0',
+    publicUrl,
+    databaseUrl: env.CONNECTOR_DATABASE_URL || DEFAULT_CONNECTOR_DATABASE_URL,
+    gatewayUrl,
+    secret: env.GATEWAY_SECRET || undefined,
+    jobIntervalMs: integer(env.CONNECTOR_JOB_INTERVAL_SECONDS, 15, 'CONNECTOR_JOB_INTERVAL_SECONDS', 0, 86_400) * 1000,
+    logLevel: env.LOG_LEVEL || 'info',
+    appName: 'Armenian payment gateway',
+    paymentMethodId: 'armenian_gateway',
+  };
+}
+
+function integer(raw: string | undefined, fallback: number, name: string, min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max} (got ${raw})`);
+  }
+  return value;
+}
+
+function httpUrl(value: string, name: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${name} must be an http(s) URL (got ${value})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`${name} must be an http(s) URL (got ${value})`);
+}

@@ -1,0 +1,25 @@
+/**
+ * What every connector service receives. Built once at start (connector/runtime/start.ts).
+ */
+import type { Logger } from 'pino';
+import type { Clock } from '../../gateway/domain/clock.js';
+import type { DialectName } from '../../storage/database.js';
+import type { ConnectorConfig } from '../config.js';
+import type { GatewayClient } from '../gateway-client/client.js';
+import type { StorePlatform } from '../platforms/platform.js';
+import type { Sealer } from '../security/sealing.js';
+import type { ConnectorDb } from '../storage/database.js';
+
+export interface ConnectorDeps {
+  readonly db: ConnectorDb;
+  readonly dialect: DialectName;
+  readonly clock: Clock;
+  readonly config: ConnectorConfig;
+  readonly logger: Logger;
+  /** Encrypts tokens and platform credentials at rest. */
+  readonly sealer: Sealer;
+  /** A gateway client authenticated with a connect token. */
+  gateway(connectToken: string): GatewayClient;
+  /** Opens a platform's API for one store; defaults to the platform drivers. */
+  openPlatform(platform: string, storeUrl: string, credentials: Readonly<Record<string, string>>): StorePlatform;
+}

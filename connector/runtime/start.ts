@@ -1,0 +1,121 @@
+/**
+ * Starts the connector: opens and migrates its database, derives the sealing key, serves HTTP and
+ * runs due work on an interval. Tests start it on port 0 with their own clock.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { type Clock, toStoredInstant } from '../../gateway/domain/clock.js';
+import { createLogger } from '../../gateway/runtime/logger.js';
+import { openDatabase } from '../../storage/connect.js';
+import { createConnectorApp } from '../api/app.js';
+import type { ConnectorConfig } from '../config.js';
+import { createGatewayClient } from '../gateway-client/client.js';
+import { type DueWorkResult, runDueWork } from '../jobs/due-work.js';
+import { platformDriver } from '../platforms/registry.js';
+import { createSealer, randomToken } from '../security/sealing.js';
+import type { ConnectorDatabase } from '../storage/database.js';
+import { migrateConnector } from '../storage/migrate.js';
+import type { ConnectorDeps } from './deps.js';
+
+export interface ConnectorOptions {
+  config: ConnectorConfig;
+  clock: Clock;
+  logger?: Logger;
+  /** Replaces `fetch` for calls to the gateway (tests). */
+  fetch?: typeof fetch;
+}
+
+export interface Connector {
+  readonly deps: ConnectorDeps;
+  readonly server: Server;
+  /** Where it listens, e.g. `http://127.0.0.1:54321`. */
+  readonly url: string;
+  /** Runs the due work now (the interval does this on its own). */
+  runDueWork(): Promise<DueWorkResult>;
+  close(): Promise<void>;
+}
+
+export async function startConnector(options: ConnectorOptions): Promise<Connector> {
+  const { config, clock } = options;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const database = openDatabase<ConnectorDatabase>(config.databaseUrl);
+  await migrateConnector(database.db);
+  const secret = config.secret ?? (await storedSecret(database.db, clock, logger));
+
+  const deps: ConnectorDeps = {
+    db: database.db,
+    dialect: database.dialect,
+    clock,
+    config,
+    logger,
+    sealer: createSealer(secret),
+    gateway: (connectToken) =>
+      createGatewayClient({
+        baseUrl: config.gatewayUrl,
+        connectToken,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      }),
+    openPlatform: (platform, storeUrl, credentials) => {
+      const driver = platformDriver(platform);
+      if (driver === undefined) throw new Error(`no driver for platform ${platform}`);
+      return driver.open(storeUrl, credentials);
+    },
+  };
+
+  const app = createConnectorApp(deps);
+  const server = app.listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  let running: Promise<unknown> = Promise.resolve();
+  const timer =
+    config.jobIntervalMs > 0
+      ? setInterval(() => {
+          running = runDueWork(deps).catch((error) => logger.error({ err: String(error) }, 'due work failed'));
+        }, config.jobIntervalMs)
+      : undefined;
+  timer?.unref();
+
+  return {
+    deps,
+    server,
+    url: `http://${host}:${address.port}`,
+    runDueWork: () => runDueWork(deps),
+    async close() {
+      if (timer !== undefined) clearInterval(timer);
+      await running;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await database.close();
+      logger.flush();
+    },
+  };
+}
+
+/** The sealing secret when `GATEWAY_SECRET` is unset: generated once, kept in the connector's database. */
+async function storedSecret(
+  db: ReturnType<typeof openDatabase<ConnectorDatabase>>['db'],
+  clock: Clock,
+  logger: Logger,
+): Promise<string> {
+  await db
+    .insertInto('connector_settings')
+    .values({ key: 'sealing_secret', value: randomToken(48) })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  const row = await db
+    .selectFrom('connector_settings')
+    .select('value')
+    .where('key', '=', 'sealing_secret')
+    .executeTakeFirstOrThrow();
+  logger.warn(
+    { at: toStoredInstant(clock.nowMs()) },
+    'GATEWAY_SECRET is not set: stored credentials are encrypted with a key kept in the connector database',
+  );
+  return row.value;
+}

@@ -1,0 +1,140 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { ConnectorExecutor, OrderLinkTable, OrderPaymentTable } from './database.js';
+
+export type OrderLink = Selectable<OrderLinkTable>;
+export type OrderPayment = Selectable<OrderPaymentTable>;
+
+export async function findLink(
+  db: ConnectorExecutor,
+  connectionId: string,
+  storeOrderId: string,
+): Promise<OrderLink | undefined> {
+  return db
+    .selectFrom('order_links')
+    .selectAll()
+    .where('connection_id', '=', connectionId)
+    .where('store_order_id', '=', storeOrderId)
+    .executeTakeFirst();
+}
+
+export async function findLinkById(db: ConnectorExecutor, id: string): Promise<OrderLink | undefined> {
+  return db.selectFrom('order_links').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Inserts the link unless the store order already has one; answers the stored link either way. */
+export async function ensureLink(db: ConnectorExecutor, row: OrderLink): Promise<OrderLink> {
+  await db
+    .insertInto('order_links')
+    .values(row)
+    .onConflict((oc) => oc.columns(['connection_id', 'store_order_id']).doNothing())
+    .execute();
+  const stored = await findLink(db, row.connection_id, row.store_order_id);
+  if (stored === undefined) throw new Error('order link vanished after insert');
+  return stored;
+}
+
+export async function updateLink(
+  db: ConnectorExecutor,
+  id: string,
+  changes: Updateable<OrderLinkTable>,
+): Promise<void> {
+  await db.updateTable('order_links').set(changes).where('id', '=', id).execute();
+}
+
+/**
+ * Records `uuid` as the payment that paid the order, only if none did before. Answers true when this
+ * call made the change: the caller then owns marking the order paid in the store.
+ */
+export async function claimPaid(db: ConnectorExecutor, id: string, uuid: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('order_links')
+    .set({
+      paid_payment_uuid: uuid,
+      gateway_status: 'completed',
+      store_sync: 'pending',
+      sync_attempts: 0,
+      next_sync_at: now,
+      last_sync_error: null,
+      next_poll_at: null,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .where('paid_payment_uuid', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Sets a flag unless the link already carries it; answers true when it was new. */
+export async function raiseFlag(db: ConnectorExecutor, id: string, flag: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('order_links')
+    .set({ flag, updated_at: now })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('flag', 'is', null), eb('flag', '!=', flag)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function linksDueForSync(db: ConnectorExecutor, now: string, limit: number): Promise<OrderLink[]> {
+  return db
+    .selectFrom('order_links')
+    .selectAll()
+    .where('store_sync', '=', 'pending')
+    .where('next_sync_at', '<=', now)
+    .orderBy('next_sync_at')
+    .limit(limit)
+    .execute();
+}
+
+export async function linksDueForPoll(db: ConnectorExecutor, now: string, limit: number): Promise<OrderLink[]> {
+  return db
+    .selectFrom('order_links')
+    .selectAll()
+    .where('next_poll_at', '<=', now)
+    .orderBy('next_poll_at')
+    .limit(limit)
+    .execute();
+}
+
+export async function linksCreatedBetween(
+  db: ConnectorExecutor,
+  connectionId: string,
+  from: string,
+  to: string,
+): Promise<OrderLink[]> {
+  return db
+    .selectFrom('order_links')
+    .selectAll()
+    .where('connection_id', '=', connectionId)
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to)
+    .execute();
+}
+
+/** Records (or updates the status of) a payment made for an order. */
+export async function recordOrderPayment(db: ConnectorExecutor, row: OrderPayment): Promise<void> {
+  await db
+    .insertInto('order_payments')
+    .values(row)
+    .onConflict((oc) => oc.column('uuid').doUpdateSet({ status: row.status, updated_at: row.updated_at }))
+    .execute();
+}
+
+export async function paymentsOfLink(db: ConnectorExecutor, linkId: string): Promise<OrderPayment[]> {
+  return db.selectFrom('order_payments').selectAll().where('link_id', '=', linkId).orderBy('created_at').execute();
+}
+
+/** Marks a payment's final status as noted on the order; answers true when it had not been. */
+export async function claimNote(db: ConnectorExecutor, uuid: string, status: string): Promise<boolean> {
+  const result = await db
+    .updateTable('order_payments')
+    .set({ noted_status: status })
+    .where('uuid', '=', uuid)
+    .where('noted_status', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function releaseNote(db: ConnectorExecutor, uuid: string): Promise<void> {
+  await db.updateTable('order_payments').set({ noted_status: null }).where('uuid', '=', uuid).execute();
+}

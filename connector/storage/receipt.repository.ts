@@ -1,0 +1,21 @@
+import type { ConnectorExecutor } from './database.js';
+
+export async function isDeliveryHandled(db: ConnectorExecutor, deliveryId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_receipts')
+    .select('delivery_id')
+    .where('delivery_id', '=', deliveryId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function recordDelivery(
+  db: ConnectorExecutor,
+  row: { delivery_id: string; connection_id: string; event: string; payment_uuid: string; received_at: string },
+): Promise<void> {
+  await db
+    .insertInto('webhook_receipts')
+    .values(row)
+    .onConflict((oc) => oc.column('delivery_id').doNothing())
+    .execute();
+}

@@ -1,0 +1,99 @@
+/**
+ * Starts a real connector (HTTP server on 127.0.0.1, its own database of the chosen dialect) wired
+ * to a test gateway, sharing the gateway's manual clock so signed timestamps agree. The connector
+ * listens on a port chosen up front, so its public URL (the webhook target and key exchange
+ * callback) is known before it starts and stays the same across a restart.
+ */
+import { loadConnectorConfig } from '../../connector/config.js';
+import { type Connector, startConnector } from '../../connector/runtime/start.js';
+import { createLogger } from '../../gateway/runtime/logger.js';
+import type { DialectName } from '../../storage/database.js';
+import { freshDatabase, type TestDatabase } from './databases.js';
+import type { ApiResponse, TestGateway } from './gateway.js';
+import { freePort } from './ports.js';
+
+export const CONNECTOR_SECRET = 'connector-test-secret-0123456789-abcdef';
+
+export interface TestConnector {
+  readonly url: string;
+  /** The environment `bin/connector` needs to work on this connector's database and gateway. */
+  readonly env: Record<string, string>;
+  current(): Connector;
+  /** Calls the connector as a plugin would, with the connect token in `X-Service-Connect`. */
+  call<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options?: { token?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> },
+  ): Promise<ApiResponse<T>>;
+  /** Stops the server (the database stays); `start()` brings it back on the same port. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  runDueWork(): ReturnType<Connector['runDueWork']>;
+  close(): Promise<void>;
+}
+
+export async function startTestConnector(dialect: DialectName, gateway: TestGateway): Promise<TestConnector> {
+  const database: TestDatabase = await freshDatabase(dialect);
+  const port = await freePort();
+  const env = {
+    CONNECTOR_PORT: String(port),
+    CONNECTOR_HOST: '127.0.0.1',
+    CONNECTOR_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    CONNECTOR_DATABASE_URL: database.url,
+    GATEWAY_URL: gateway.url,
+    GATEWAY_SECRET: CONNECTOR_SECRET,
+    CONNECTOR_JOB_INTERVAL_SECONDS: '0',
+    LOG_LEVEL: 'silent',
+  };
+  const config = loadConnectorConfig(env);
+  const boot = () => startConnector({ config, clock: gateway.clock, logger: createLogger('silent') });
+  let connector: Connector | null = await boot();
+  const url = config.publicUrl;
+
+  return {
+    url,
+    env,
+    current() {
+      if (connector === null) throw new Error('the connector is stopped');
+      return connector;
+    },
+    async call<T>(
+      method: string,
+      path: string,
+      options: { token?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> } = {},
+    ): Promise<ApiResponse<T>> {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.token !== undefined) headers['X-Service-Connect'] = options.token;
+      let body: string | Buffer | undefined = options.rawBody;
+      if (body === undefined && options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers['Content-Type'] ??= 'application/json';
+      }
+      const response = await fetch(`${url}${path}`, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown = null;
+      try {
+        parsed = text === '' ? null : JSON.parse(text);
+      } catch {
+        parsed = null;
+      }
+      return { status: response.status, headers: response.headers, body: parsed as T, text };
+    },
+    async stop() {
+      await connector?.close();
+      connector = null;
+    },
+    async start() {
+      if (connector === null) connector = await boot();
+    },
+    runDueWork() {
+      if (connector === null) throw new Error('the connector is stopped');
+      return connector.runDueWork();
+    },
+    async close() {
+      await connector?.close();
+      connector = null;
+      await database.drop();
+    },
+  };
+}
