@@ -6,8 +6,11 @@
  * twice, before the order map row exists, or never (polling and reconciliation). Refunds both ways.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookSecretsOf } from '../../connector/connections/connection.service.js';
 import type { OrderPaymentResponse } from '../../connector/orders/order.service.js';
+import { findConnection } from '../../connector/storage/connection.repository.js';
 import { createConnectToken } from '../../gateway/connect/connect-token.service.js';
+import { rotateWebhookSecret } from '../../gateway/merchants/merchant.service.js';
 import { signatureHeaders } from '../../gateway/webhooks/signer.js';
 import { connector as connectorCli } from '../support/cli.js';
 import { startTestConnector, type TestConnector } from '../support/connector.js';
@@ -688,5 +691,44 @@ describe.each(DIALECTS)('connector with a WooCommerce store (%s)', (dialect) => 
     } finally {
       await shortStore.close();
     }
+  });
+  it('notes an expired payment on the order and leaves the order unpaid', async () => {
+    const order = store.addOrder({ total: '800.00' });
+    const created = await checkout(order.id);
+    await gw.call('POST', '/api/v1/test_helpers/clock/advance', { key: merchant.testKey, body: { seconds: 21 * 60 } });
+    await eventually(
+      () => store.notes(order.id).some((n) => n.note.includes(`${created.body.payment_uuid} expired`)),
+      'the expiry note',
+    );
+    expect(paidInStore(order.id)).toBe(false);
+    expect((await plugin('GET', `/v1/orders/${order.id}/payment`)).body).toMatchObject({
+      status: 'expired',
+      paid: false,
+    });
+  });
+
+  it('follows a rotation of the webhook secret: during it and after the old secret is retired', async () => {
+    const rotation = await rotateWebhookSecret(gw.gateway.deps, {
+      merchantId: merchant.merchantId,
+      host: merchant.hostedDomain,
+    });
+    const storedSecrets = async () => {
+      const deps = connector.current().deps;
+      const row = await findConnection(deps.db, connectionId);
+      return row === undefined ? [] : webhookSecretsOf(deps, row);
+    };
+    expect(await storedSecrets()).toEqual([domainSecret]);
+    const during = store.addOrder({ total: '910.00' });
+    const first = await checkout(during.id);
+    await pay(first.body.payment_uuid);
+    await untilPaid(during.id, first.body.payment_uuid);
+
+    // A day later only the new secret signs; the connector fetches it on the first mismatch.
+    await gw.call('POST', '/api/v1/test_helpers/clock/advance', { key: merchant.testKey, body: { seconds: 86_400 } });
+    const after = store.addOrder({ total: '920.00' });
+    const second = await checkout(after.id);
+    await pay(second.body.payment_uuid);
+    await untilPaid(after.id, second.body.payment_uuid);
+    expect(await storedSecrets()).toEqual([rotation.webhook_secret_next]);
   });
 });

@@ -9,7 +9,8 @@ import { type Connector, startConnector } from '../../connector/runtime/start.js
 import { createLogger } from '../../gateway/runtime/logger.js';
 import type { DialectName } from '../../storage/database.js';
 import { freshDatabase, type TestDatabase } from './databases.js';
-import type { ApiResponse, TestGateway } from './gateway.js';
+import type { TestGateway } from './gateway.js';
+import { type ApiResponse, type RequestOptions, requestJson } from './http.js';
 import { freePort } from './ports.js';
 
 export const CONNECTOR_SECRET = 'connector-test-secret-0123456789-abcdef';
@@ -23,7 +24,7 @@ export interface TestConnector {
   call<T = Record<string, unknown>>(
     method: string,
     path: string,
-    options?: { token?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> },
+    options?: RequestOptions & { token?: string },
   ): Promise<ApiResponse<T>>;
   /** Stops the server (the database stays); `start()` brings it back on the same port. */
   stop(): Promise<void>;
@@ -57,27 +58,11 @@ export async function startTestConnector(dialect: DialectName, gateway: TestGate
       if (connector === null) throw new Error('the connector is stopped');
       return connector;
     },
-    async call<T>(
-      method: string,
-      path: string,
-      options: { token?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> } = {},
-    ): Promise<ApiResponse<T>> {
-      const headers: Record<string, string> = { ...options.headers };
-      if (options.token !== undefined) headers['X-Service-Connect'] = options.token;
-      let body: string | Buffer | undefined = options.rawBody;
-      if (body === undefined && options.body !== undefined) {
-        body = JSON.stringify(options.body);
-        headers['Content-Type'] ??= 'application/json';
-      }
-      const response = await fetch(`${url}${path}`, { method, headers, body });
-      const text = await response.text();
-      let parsed: unknown = null;
-      try {
-        parsed = text === '' ? null : JSON.parse(text);
-      } catch {
-        parsed = null;
-      }
-      return { status: response.status, headers: response.headers, body: parsed as T, text };
+    call<T>(method: string, path: string, { token, ...options }: RequestOptions & { token?: string } = {}) {
+      return requestJson<T>(method, `${url}${path}`, {
+        ...options,
+        headers: { ...options.headers, ...(token === undefined ? {} : { 'X-Service-Connect': token }) },
+      });
     },
     async stop() {
       await connector?.close();

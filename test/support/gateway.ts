@@ -19,24 +19,16 @@ import { createLogger } from '../../gateway/runtime/logger.js';
 import { type Gateway, startGateway } from '../../gateway/runtime/start.js';
 import type { DialectName } from '../../storage/database.js';
 import { freshDatabase, type TestDatabase } from './databases.js';
+import { type ApiResponse, type RequestOptions, requestJson } from './http.js';
 
 /** 2026-11-21T10:00:30Z: half a minute into a rate-limit window. */
 export const TEST_START_MS = Date.UTC(2026, 10, 21, 10, 0, 30);
 export const PUBLIC_URL = 'http://gateway.test';
 
-export interface ApiResponse<T = Record<string, unknown>> {
-  status: number;
-  headers: Headers;
-  body: T;
-  text: string;
-}
+export type { ApiResponse };
 
-export interface CallOptions {
+export interface CallOptions extends RequestOptions {
   key?: string;
-  body?: unknown;
-  /** Sent as is, instead of JSON-encoding `body`. */
-  rawBody?: string | Buffer;
-  headers?: Record<string, string>;
 }
 
 export interface TestMerchant {
@@ -92,25 +84,11 @@ export async function startTestGateway(dialect: DialectName, options: TestGatewa
   });
   const deps = gateway.deps;
 
-  const call = async <T>(method: string, path: string, opts: CallOptions = {}): Promise<ApiResponse<T>> => {
-    const headers: Record<string, string> = { ...opts.headers };
-    if (opts.key !== undefined) headers['X-Service-Key'] = opts.key;
-    let body: string | Buffer | undefined;
-    if (opts.rawBody !== undefined) body = opts.rawBody;
-    else if (opts.body !== undefined) {
-      body = JSON.stringify(opts.body);
-      headers['Content-Type'] ??= 'application/json';
-    }
-    const response = await fetch(`${gateway.url}${path}`, { method, headers, body });
-    const text = await response.text();
-    let parsed: unknown = null;
-    try {
-      parsed = text === '' ? null : JSON.parse(text);
-    } catch {
-      parsed = null;
-    }
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
-  };
+  const call = <T>(method: string, path: string, { key, ...opts }: CallOptions = {}): Promise<ApiResponse<T>> =>
+    requestJson<T>(method, `${gateway.url}${path}`, {
+      ...opts,
+      headers: { ...opts.headers, ...(key === undefined ? {} : { 'X-Service-Key': key }) },
+    });
 
   const merchant = async (input: Partial<CreateMerchantInput> = {}): Promise<TestMerchant> => {
     const created = await createMerchant(deps, { name: 'Test Shop', ...input });
