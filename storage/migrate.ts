@@ -17,13 +17,23 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-connect-tokens': connectTokens,
 };
 
-const provider: MigrationProvider = {
-  getMigrations: async () => MIGRATIONS,
-};
-
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+export function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  return runMigrations(db, MIGRATIONS);
+}
+
+/**
+ * Applies `migrations` in name order; answers the names applied now. `tables` names the migrator's
+ * bookkeeping tables, so that two services (the gateway and the connector) may share one database.
+ */
+export async function runMigrations(
+  // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema
+  db: Kysely<any>,
+  migrations: Record<string, Migration>,
+  tables: { migrationTableName?: string; migrationLockTableName?: string } = {},
+): Promise<string[]> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations };
+  const migrator = new Migrator({ db, provider, ...tables });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;

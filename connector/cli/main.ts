@@ -8,7 +8,7 @@ import { openDatabase, redactUrl } from '../../storage/connect.js';
 import { type ConnectorConfig, loadConnectorConfig } from '../config.js';
 import { ConnectorError } from '../errors.js';
 import { reconcile } from '../reconciliation/reconcile.service.js';
-import { startConnector } from '../runtime/start.js';
+import { openConnector, startConnector } from '../runtime/start.js';
 import { findConnection, listConnections } from '../storage/connection.repository.js';
 import type { ConnectorDatabase } from '../storage/database.js';
 import { migrateConnector } from '../storage/migrate.js';
@@ -109,10 +109,7 @@ export async function main(
       const from = instant(requiredOption(values.from, 'from'), 'from');
       const to = instant(requiredOption(values.to, 'to'), 'to');
       if (from >= to) throw new UsageError('--to must be after --from');
-      const connector = await startConnector({
-        config: { ...config, port: 0, host: '127.0.0.1', jobIntervalMs: 0 },
-        clock: systemClock,
-      });
+      const connector = await openConnector({ config, clock: systemClock });
       try {
         const connection = await findConnection(connector.deps.db, id);
         if (connection === undefined) throw new ConnectorError(404, 'connection_not_found', `No connection ${id}.`);

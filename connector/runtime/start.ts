@@ -14,7 +14,7 @@ import { createGatewayClient } from '../gateway-client/client.js';
 import { type DueWorkResult, runDueWork } from '../jobs/due-work.js';
 import { platformDriver } from '../platforms/registry.js';
 import { createSealer, randomToken } from '../security/sealing.js';
-import type { ConnectorDatabase } from '../storage/database.js';
+import type { ConnectorDatabase, ConnectorDb } from '../storage/database.js';
 import { migrateConnector } from '../storage/migrate.js';
 import type { ConnectorDeps } from './deps.js';
 
@@ -36,7 +36,13 @@ export interface Connector {
   close(): Promise<void>;
 }
 
-export async function startConnector(options: ConnectorOptions): Promise<Connector> {
+/**
+ * The connector's services without the HTTP server: migrates the database and builds the deps.
+ * The CLI's one-off commands use this; `startConnector` serves on top of it.
+ */
+export async function openConnector(
+  options: ConnectorOptions,
+): Promise<{ deps: ConnectorDeps; close(): Promise<void> }> {
   const { config, clock } = options;
   const logger = options.logger ?? createLogger(config.logLevel);
   const database = openDatabase<ConnectorDatabase>(config.databaseUrl);
@@ -62,7 +68,20 @@ export async function startConnector(options: ConnectorOptions): Promise<Connect
       return driver.open(storeUrl, credentials);
     },
   };
+  return {
+    deps,
+    async close() {
+      await database.close();
+      logger.flush();
+    },
+  };
+}
 
+export async function startConnector(options: ConnectorOptions): Promise<Connector> {
+  const { config } = options;
+  const services = await openConnector(options);
+  const { deps } = services;
+  const logger = deps.logger;
   const app = createConnectorApp(deps);
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
@@ -91,18 +110,13 @@ export async function startConnector(options: ConnectorOptions): Promise<Connect
       await running;
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
-      await database.close();
-      logger.flush();
+      await services.close();
     },
   };
 }
 
 /** The sealing secret when `GATEWAY_SECRET` is unset: generated once, kept in the connector's database. */
-async function storedSecret(
-  db: ReturnType<typeof openDatabase<ConnectorDatabase>>['db'],
-  clock: Clock,
-  logger: Logger,
-): Promise<string> {
+async function storedSecret(db: ConnectorDb, clock: Clock, logger: Logger): Promise<string> {
   await db
     .insertInto('connector_settings')
     .values({ key: 'sealing_secret', value: randomToken(48) })

@@ -2,7 +2,8 @@
  * Runs the connector's migrations. Its migration bookkeeping tables are named apart from the
  * gateway's, so both services may share one PostgreSQL database.
  */
-import { type Kysely, type Migration, Migrator } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
+import { runMigrations } from '../../storage/migrate.js';
 import type { ConnectorDatabase } from './database.js';
 import * as connector from './migrations/0001-connector.js';
 
@@ -10,22 +11,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001-connector': connector,
 };
 
-export async function migrateConnector(db: Kysely<ConnectorDatabase>): Promise<string[]> {
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => MIGRATIONS },
+export function migrateConnector(db: Kysely<ConnectorDatabase>): Promise<string[]> {
+  return runMigrations(db, MIGRATIONS, {
     migrationTableName: 'connector_migration',
     migrationLockTableName: 'connector_migration_lock',
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error !== undefined) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-    throw new Error(
-      `connector migration ${failed ?? '(unknown)'} failed: ${String((error as Error).message ?? error)}`,
-      {
-        cause: error,
-      },
-    );
-  }
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
