@@ -9,7 +9,7 @@ import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { hostLiesOn, normalizeHost } from '../../gateway/domain/hosts.js';
 import { sha256Hex } from '../../gateway/runtime/hashing.js';
 import { ConnectorError, validationFailed } from '../errors.js';
-import { type ConnectTokenInfo, GatewayError } from '../gateway-client/client.js';
+import { type ConnectTokenInfo, type GatewayClient, GatewayError } from '../gateway-client/client.js';
 import type { StorePlatform } from '../platforms/platform.js';
 import { type PlatformDriver, platformDriver } from '../platforms/registry.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
@@ -210,7 +210,7 @@ export async function refreshWebhookSecrets(
 ): Promise<string[] | null> {
   const nowMs = deps.clock.nowMs();
   if (Date.parse(connection.secrets_refreshed_at) + SECRETS_REFRESH_MS > nowMs) return null;
-  const info = await deps.gateway(connectTokenOf(deps, connection)).connectToken();
+  const info = await gatewayOf(deps, connection).connectToken();
   await updateConnection(deps.db, connection.id, {
     webhook_secrets_ciphertext: deps.sealer.seal(
       JSON.stringify(info.webhook_secrets),
@@ -223,17 +223,51 @@ export async function refreshWebhookSecrets(
 
 /** The store's API, opened with the connection's credentials; 409 until the key exchange is done. */
 export function storeOf(deps: ConnectorDeps, connection: StoreConnection): StorePlatform {
-  if (connection.credentials_ciphertext === null) {
+  const sealed = connection.credentials_ciphertext;
+  if (sealed === null) {
     throw new ConnectorError(
       409,
       'connection_not_ready',
       'The store has not granted API access yet: open the authorize URL from the plugin settings and approve.',
     );
   }
-  const credentials = JSON.parse(
-    deps.sealer.open(connection.credentials_ciphertext, sealContext(connection.id, 'credentials')),
-  ) as Record<string, string>;
-  return deps.openPlatform(connection.platform, connection.store_url, credentials);
+  return opened(deps, 'store', connection.id, `${connection.store_url} ${sealed}`, () =>
+    deps.openPlatform(
+      connection.platform,
+      connection.store_url,
+      JSON.parse(deps.sealer.open(sealed, sealContext(connection.id, 'credentials'))) as Record<string, string>,
+    ),
+  );
+}
+
+/** The gateway client acting for this connection, with its connect token. */
+export function gatewayOf(deps: ConnectorDeps, connection: StoreConnection): GatewayClient {
+  return opened(deps, 'gateway', connection.id, connection.token_ciphertext, () =>
+    deps.gateway(connectTokenOf(deps, connection)),
+  );
+}
+
+/**
+ * Clients opened from a connection's sealed credentials, kept per connection so that handling one
+ * webhook (which reads the order, marks it paid and writes a note) decrypts and builds them once.
+ * An entry is used only while the sealed value it was opened from is still the row's.
+ */
+const openedClients = new WeakMap<ConnectorDeps, Map<string, { source: string; client: unknown }>>();
+const MAX_OPENED = 1_000;
+
+function opened<T>(deps: ConnectorDeps, kind: string, connectionId: string, source: string, open: () => T): T {
+  let clients = openedClients.get(deps);
+  if (clients === undefined) {
+    clients = new Map();
+    openedClients.set(deps, clients);
+  }
+  const key = `${kind}:${connectionId}`;
+  const entry = clients.get(key);
+  if (entry !== undefined && entry.source === source) return entry.client as T;
+  if (clients.size >= MAX_OPENED) clients.clear();
+  const client = open();
+  clients.set(key, { source, client });
+  return client;
 }
 
 function keyExchangeNonce(deps: ConnectorDeps, connection: StoreConnection): string | null {

@@ -10,8 +10,9 @@
  * on one database the same item may run twice; every step is a conditional update, so that is safe.
  */
 import { DAY_MS, HOUR_MS, toStoredInstant } from '../../gateway/domain/clock.js';
+import { gatewayOf } from '../connections/connection.service.js';
 import { GatewayError } from '../gateway-client/client.js';
-import { applyPayment, gatewayOf, POLL_FOR_MS, POLL_INTERVAL_MS, syncStorePaid } from '../orders/order.service.js';
+import { applyPayment, POLL_FOR_MS, POLL_INTERVAL_MS, syncStorePaid } from '../orders/order.service.js';
 import { reconcile } from '../reconciliation/reconcile.service.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import { findConnection, listConnections, type StoreConnection } from '../storage/connection.repository.js';

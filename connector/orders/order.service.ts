@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DAY_MS, HOUR_MS, MINUTE_MS, toStoredInstant } from '../../gateway/domain/clock.js';
-import { connectTokenOf, driverOf, fromGatewayError, storeOf } from '../connections/connection.service.js';
+import { driverOf, fromGatewayError, gatewayOf, storeOf } from '../connections/connection.service.js';
 import { ConnectorError } from '../errors.js';
 import { GatewayError, type GatewayPayment } from '../gateway-client/client.js';
 import { type PaidWith, PlatformError, type StoreOrder, type StorePlatform } from '../platforms/platform.js';
@@ -76,11 +76,6 @@ export function gatewayOrderId(connection: StoreConnection, storeOrderId: string
 export function storeOrderIdOf(connection: StoreConnection, orderId: string): string | null {
   const prefix = `${driverOf(connection).orderPrefix}-${connection.id}-`;
   return orderId.startsWith(prefix) && orderId.length > prefix.length ? orderId.slice(prefix.length) : null;
-}
-
-/** The gateway client acting for this connection. */
-export function gatewayOf(deps: ConnectorDeps, connection: StoreConnection) {
-  return deps.gateway(connectTokenOf(deps, connection));
 }
 
 /** The store order; 404 when the store has none, 502 when the store does not answer. */

@@ -15,17 +15,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { toStoredInstant } from '../../gateway/domain/clock.js';
-import { storeOf } from '../connections/connection.service.js';
+import { gatewayOf, storeOf } from '../connections/connection.service.js';
 import { ConnectorError } from '../errors.js';
 import type { GatewayPayment } from '../gateway-client/client.js';
-import {
-  applyPayment,
-  gatewayCall,
-  gatewayOf,
-  linkOrder,
-  platformCall,
-  syncStorePaid,
-} from '../orders/order.service.js';
+import { applyPayment, gatewayCall, linkOrder, platformCall, syncStorePaid } from '../orders/order.service.js';
 import type { StoreOrder } from '../platforms/platform.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import type { StoreConnection } from '../storage/connection.repository.js';

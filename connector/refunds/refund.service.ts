@@ -11,11 +11,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { toStoredInstant } from '../../gateway/domain/clock.js';
-import { storeOf } from '../connections/connection.service.js';
+import { gatewayOf, storeOf } from '../connections/connection.service.js';
 import { ConnectorError } from '../errors.js';
 import type { GatewayPayment } from '../gateway-client/client.js';
 import type { WebhookRefund } from '../gateway-client/webhook-verification.js';
-import { gatewayCall, gatewayOf } from '../orders/order.service.js';
+import { gatewayCall } from '../orders/order.service.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import type { StoreConnection } from '../storage/connection.repository.js';
 import { findLink, type OrderLink } from '../storage/order-link.repository.js';

@@ -12,7 +12,7 @@
  *    gateway retries the delivery later.
  */
 import { toStoredInstant } from '../../gateway/domain/clock.js';
-import { connectTokenOf, refreshWebhookSecrets, storeOf, webhookSecretsOf } from '../connections/connection.service.js';
+import { gatewayOf, refreshWebhookSecrets, storeOf, webhookSecretsOf } from '../connections/connection.service.js';
 import { type VerificationResult, verifyWebhook, type WebhookHeaders } from '../gateway-client/webhook-verification.js';
 import { applyPayment, linkOrder, loadStoreOrder, storeOrderIdOf } from '../orders/order.service.js';
 import { reflectGatewayRefund } from '../refunds/refund.service.js';
@@ -83,7 +83,7 @@ export async function handleGatewayWebhook(
   }
 
   try {
-    const gateway = deps.gateway(connectTokenOf(deps, connection));
+    const gateway = gatewayOf(deps, connection);
     // The webhook may arrive before the payment's map row was saved: the order id names the store order.
     const link =
       (await findLink(deps.db, connection.id, storeOrderId)) ??
