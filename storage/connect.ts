@@ -16,6 +16,12 @@ export const DEFAULT_DATABASE_URL = 'sqlite:./data/gateway.sqlite';
 export interface DatabaseHandle<DB = Database> {
   readonly db: Kysely<DB>;
   readonly dialect: DialectName;
+  /**
+   * Runs one read without parameters and answers the first column of its first row (undefined
+   * when there is no row), past the query builder and with the statement prepared once: for a check
+   * made on every request, which must cost next to nothing.
+   */
+  readFirstValue(sql: string): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -59,7 +65,17 @@ export function openDatabase<DB = Database>(url: string, options: { poolSize?: n
     // connection and opens a new one when next needed, so there is nothing else to do.
     pool.on('error', () => {});
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect, close: () => db.destroy() };
+    const names = new Map<string, string>();
+    const readFirstValue = async (text: string): Promise<unknown> => {
+      let name = names.get(text);
+      if (name === undefined) {
+        name = `first_value_${names.size + 1}`;
+        names.set(text, name);
+      }
+      const result = await pool.query({ name, text, rowMode: 'array' });
+      return (result.rows[0] as unknown[] | undefined)?.[0];
+    };
+    return { db, dialect, readFirstValue, close: () => db.destroy() };
   }
   const path = url.slice('sqlite:'.length);
   if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
@@ -69,5 +85,14 @@ export function openDatabase<DB = Database>(url: string, options: { poolSize?: n
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect, close: () => db.destroy() };
+  const statements = new Map<string, SQLite.Statement>();
+  const readFirstValue = async (text: string): Promise<unknown> => {
+    let statement = statements.get(text);
+    if (statement === undefined) {
+      statement = sqlite.prepare(text).pluck();
+      statements.set(text, statement);
+    }
+    return statement.get();
+  };
+  return { db, dialect, readFirstValue, close: () => db.destroy() };
 }

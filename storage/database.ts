@@ -5,6 +5,7 @@
  * milliseconds (they sort as text on both databases); booleans are integers 0/1.
  */
 import type { Kysely, Transaction } from 'kysely';
+import type { AccountVersionTable } from './account-version.table.js';
 import type { ApiKeyTable } from './api-key.table.js';
 import type {
   BillingAutoTopupTable,
@@ -44,6 +45,7 @@ export interface Database {
   billing_purchases: BillingPurchaseTable;
   billing_auto_topups: BillingAutoTopupTable;
   connect_tokens: ConnectTokenTable;
+  account_version: AccountVersionTable;
 }
 
 export type Db = Kysely<Database>;

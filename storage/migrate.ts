@@ -8,6 +8,7 @@ import * as lifecycle from './migrations/0002-lifecycle.js';
 import * as webhooksRefunds from './migrations/0003-webhooks-refunds.js';
 import * as billing from './migrations/0004-billing.js';
 import * as connectTokens from './migrations/0005-connect-tokens.js';
+import * as accountVersion from './migrations/0006-account-version.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-webhooks-refunds': webhooksRefunds,
   '0004-billing': billing,
   '0005-connect-tokens': connectTokens,
+  '0006-account-version': accountVersion,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

@@ -84,6 +84,8 @@ export async function authenticate(deps: AuthDeps, headers: CredentialHeaders, c
       ),
     );
   }
+  // Whatever changed since the last request (here, through the CLI or on another instance) counts now.
+  await deps.accountCache.sync();
   if (credential.kind === 'connect_token') {
     const checked = await verifyConnectToken(deps, credential.token);
     if (!checked.ok) return fail(new ApiError('invalid_connect_token', checked.message));
@@ -106,11 +108,7 @@ export async function authenticate(deps: AuthDeps, headers: CredentialHeaders, c
     return fail(new ApiError('invalid_api_key', 'The API key is malformed: keys start with sk_live_ or sk_test_.'));
   }
   const presentedHash = sha256Hex(credential.key);
-  let key = deps.accountCache.keys.get(presentedHash);
-  if (key === undefined) {
-    key = await findActiveKeyByHash(deps.db, presentedHash);
-    if (key !== undefined) deps.accountCache.keys.set(presentedHash, key);
-  }
+  const key = await deps.accountCache.keys.getOrLoad(presentedHash, () => findActiveKeyByHash(deps.db, presentedHash));
   if (key === undefined || !safeEqual(key.key_hash, presentedHash) || key.environment !== environment) {
     return fail(new ApiError('invalid_api_key', 'The API key is not recognised or has been revoked.'));
   }

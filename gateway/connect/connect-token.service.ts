@@ -4,8 +4,8 @@
  * domains, one platform and one environment; the store's plugin (through the connector) sends it in
  * `X-Service-Connect`. A token is checked twice: its signature and expiry, then its stored row
  * (revocation, the domain still verified, the claims agreeing with the row). Rows are held in the
- * account cache for a few seconds like keys: a revocation made by this process applies at once,
- * one made elsewhere (the CLI, another instance) within `ACCOUNT_CACHE_TTL_MS`.
+ * account cache like keys: a revocation made anywhere (this process, the CLI, another instance)
+ * is seen by the next request.
  */
 import {
   type ConnectTokenWithAccount,
@@ -118,7 +118,6 @@ export async function revokeConnectToken(deps: Deps, id: string): Promise<{ id: 
   if (existing === undefined) throw new OperatorError(`no connect token with id ${id}`);
   if (existing.revoked_at === null) {
     await markConnectTokenRevoked(deps.db, id, toStoredInstant(deps.clock.nowMs()));
-    deps.accountCache.clear();
   }
   const revoked = await findConnectToken(deps.db, id);
   if (revoked?.revoked_at == null) throw new Error(`connect token ${id} was not revoked`);
@@ -191,11 +190,9 @@ export async function verifyConnectToken(deps: Deps, token: string): Promise<Con
     }
   }
   const { claims } = reading;
-  let row = deps.accountCache.connectTokens.get(claims.jti);
-  if (row === undefined) {
-    row = await findConnectTokenWithAccount(deps.db, claims.jti);
-    if (row !== undefined) deps.accountCache.connectTokens.set(claims.jti, row);
-  }
+  const row = await deps.accountCache.connectTokens.getOrLoad(claims.jti, () =>
+    findConnectTokenWithAccount(deps.db, claims.jti),
+  );
   if (row === undefined || !agrees(claims, row)) return refused(NOT_RECOGNISED);
   // The expiry was checked with the signature: the claims agree with the row, `exp` included.
   if (row.revoked_at !== null) return refused('The connect token has been revoked. Create a new one for the store.');

@@ -13,9 +13,7 @@ export function finishSecretRotationsWork(deps: Deps): DueWork {
     name: 'finish-secret-rotations',
     async runBatch() {
       const now = toStoredInstant(deps.clock.nowMs());
-      const finished = await finishSecretRotations(deps.db, now, now);
-      if (finished > 0) deps.accountCache.clear();
-      return finished;
+      return finishSecretRotations(deps.db, now, now);
     },
   };
 }

@@ -205,7 +205,7 @@ export async function createApiKey(
   return { ...key, merchant_id: input.merchantId };
 }
 
-/** Revokes a key at once, on this instance; other instances stop accepting it within seconds. */
+/** Revokes a key: the next request on any instance is refused with it. */
 export async function revokeApiKey(
   deps: Deps,
   input: { merchantId: string; keyId: string },
@@ -213,7 +213,6 @@ export async function revokeApiKey(
   await requireMerchant(deps, input.merchantId);
   const revoked = await revokeKey(deps.db, input.merchantId, input.keyId, toStoredInstant(deps.clock.nowMs()));
   if (!revoked) throw new OperatorError(`merchant ${input.merchantId} has no active key ${input.keyId}`);
-  deps.accountCache.clear();
   return { merchant_id: input.merchantId, key_id: input.keyId, revoked: true };
 }
 
@@ -252,7 +251,6 @@ export async function addDomain(
         webhook_url: webhookUrl ?? existing.webhook_url,
         updated_at: now,
       });
-      deps.accountCache.clear();
       return {
         merchant_id: input.merchantId,
         host,
@@ -267,7 +265,6 @@ export async function addDomain(
       deps.db,
       domainRow(deps.ids.uuid(nowMs), input.merchantId, host, false, input.verified, webhookUrl, secret, now),
     );
-    deps.accountCache.clear();
     return {
       merchant_id: input.merchantId,
       host,
@@ -310,7 +307,6 @@ export async function rotateWebhookSecret(
     webhook_secret_next_at: activeAt,
     updated_at: toStoredInstant(nowMs),
   });
-  deps.accountCache.clear();
   return { webhook_secret: current, webhook_secret_next: next, next_active_at: activeAt };
 }
 
@@ -323,7 +319,6 @@ export async function verifyBusiness(
     business_verified: 1,
     updated_at: toStoredInstant(deps.clock.nowMs()),
   });
-  deps.accountCache.clear();
   return { merchant_id: merchantId, business_verified: true };
 }
 
@@ -338,7 +333,6 @@ export async function setRateLimit(
     rate_limit_per_minute: perMinute,
     updated_at: toStoredInstant(deps.clock.nowMs()),
   });
-  deps.accountCache.clear();
   return { merchant_id: merchantId, rate_limit_per_minute: perMinute ?? deps.config.rateLimitPerMinute };
 }
 
@@ -364,6 +358,5 @@ export async function setProcessorEnabled(
     { domain_id: domain.id, processor: input.processor, enabled: input.enabled ? 1 : 0, config },
     toStoredInstant(deps.clock.nowMs()),
   );
-  deps.accountCache.clear();
   return { merchant_id: input.merchantId, host: domain.host, processor: input.processor, enabled: input.enabled };
 }

@@ -127,11 +127,10 @@ async function preparePayment(
       { details: { max_amount: deps.config.maxPaymentAmount } },
     );
   }
-  let rows = deps.accountCache.domains.get(principal.merchantId);
-  if (rows === undefined) {
-    rows = await listMerchantDomainsWithProcessors(deps.db, principal.merchantId);
-    deps.accountCache.domains.set(principal.merchantId, rows);
-  }
+  const rows =
+    (await deps.accountCache.domains.getOrLoad(principal.merchantId, () =>
+      listMerchantDomainsWithProcessors(deps.db, principal.merchantId),
+    )) ?? [];
   const domains = rows.map(toDomainChoice);
   const signals: DomainSignals = {
     origin,

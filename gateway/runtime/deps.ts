@@ -20,7 +20,7 @@ export interface Deps {
   readonly logger: Logger;
   /** Runs work in a transaction (grouped commits on SQLite); the work must use only `trx`. */
   readonly transact: TransactionRunner;
-  /** Recently read keys and domains; services clear it when they change accounts. */
+  /** Keys, connect tokens and domains read recently; synced with the database's account version per request. */
   readonly accountCache: AccountCache;
   /** Wakes the scheduler when a service made work due (call after the transaction committed). */
   readonly dueSignal: DueSignal;

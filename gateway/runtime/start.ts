@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Router } from '@koa/router';
 import type { Logger } from 'pino';
+import { accountVersionReader } from '../../storage/account-version.repository.js';
 import { type DatabaseHandle, openDatabase } from '../../storage/connect.js';
 import { migrateToLatest } from '../../storage/migrate.js';
 import { getOrCreateSetting } from '../../storage/service-setting.repository.js';
@@ -85,7 +86,7 @@ export async function openServices(options: StartOptions): Promise<OpenedService
       logger,
       limiter,
       transact: createTransactionRunner(database.db, database.dialect),
-      accountCache: new AccountCache(monotonicMs),
+      accountCache: new AccountCache(monotonicMs, accountVersionReader(database)),
       dueSignal: new DueSignal(),
       secret,
     };

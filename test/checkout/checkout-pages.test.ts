@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueFormToken } from '../../gateway/checkout/form-token.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../gateway/domain/clock.js';
 import { DIALECTS } from '../support/databases.js';
-import { PUBLIC_URL, startTestGateway, type TestGateway, type TestMerchant, uniqueHost } from '../support/gateway.js';
+import {
+  PUBLIC_URL,
+  startTestGateway,
+  TEST_GATEWAY_SECRET,
+  type TestGateway,
+  type TestMerchant,
+  uniqueHost,
+} from '../support/gateway.js';
 import {
   checkoutPath,
   createPayment,
@@ -26,7 +33,7 @@ import {
   visibleText,
 } from './support.js';
 
-const SECRET = 'test-secret-test-secret-test-secret-0123';
+const SECRET = TEST_GATEWAY_SECRET;
 
 /** The spec's table: card, final status, failure_code, and what the buyer reads. */
 const CARDS: ReadonlyArray<[string, string, string | null, string]> = [

@@ -32,6 +32,7 @@ describe.each(DIALECTS)('bin/gateway on %s', (dialect) => {
         '0003-webhooks-refunds',
         '0004-billing',
         '0005-connect-tokens',
+        '0006-account-version',
       ],
     });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });

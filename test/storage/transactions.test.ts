@@ -54,11 +54,12 @@ describe.each(DIALECTS)('transactions on %s', (dialect) => {
   });
 
   it('rolls back a failing unit entirely while the units beside it commit', async () => {
+    await insertMerchant(db, merchantRow('mix-0'));
     const outcomes = await Promise.allSettled([
       transact(async (trx) => insertMerchant(trx, merchantRow('mix-a'))),
       transact(async (trx) => {
         await insertMerchant(trx, merchantRow('mix-b1'));
-        await insertMerchant(trx, merchantRow('mix-a')); // duplicate key: the whole unit must go
+        await insertMerchant(trx, merchantRow('mix-0')); // duplicate key: the whole unit must go
       }),
       transact(async (trx) => {
         await insertMerchant(trx, merchantRow('mix-c'));
@@ -68,7 +69,7 @@ describe.each(DIALECTS)('transactions on %s', (dialect) => {
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
     expect((outcomes[2] as PromiseRejectedResult).reason).toEqual(new Error('refused by the service'));
-    expect(await names('mix-')).toEqual(['mix-a', 'mix-d']);
+    expect(await names('mix-')).toEqual(['mix-0', 'mix-a', 'mix-d']);
   });
 
   it('answers only after the unit is committed and visible to other readers', async () => {

@@ -4,6 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { TEST_GATEWAY_SECRET } from './gateway.js';
 
 const run = promisify(execFile);
 
@@ -14,7 +15,19 @@ export interface CliResult {
 }
 
 export function gateway(databaseUrl: string, ...args: string[]): Promise<CliResult> {
-  return runBin('bin/gateway', { DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://pay.example.am' }, args);
+  return gatewayWith({ DATABASE_URL: databaseUrl }, ...args);
+}
+
+/**
+ * Runs `bin/gateway` with more of the environment set: `DATABASE_URL` at least. `PUBLIC_URL` and
+ * `GATEWAY_SECRET` default to the test ones; an empty value unsets a variable.
+ */
+export function gatewayWith(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  return runBin(
+    'bin/gateway',
+    { PUBLIC_URL: 'https://pay.example.am', GATEWAY_SECRET: TEST_GATEWAY_SECRET, ...env },
+    args,
+  );
 }
 
 /** Runs `bin/connector` with the given environment (its database, the gateway's URL, ...). */
@@ -23,10 +36,10 @@ export function connector(env: Record<string, string>, ...args: string[]): Promi
 }
 
 async function runBin(bin: string, env: Record<string, string>, args: string[]): Promise<CliResult> {
+  const merged: NodeJS.ProcessEnv = { ...process.env, ...env, LOG_LEVEL: 'silent' };
+  for (const [name, value] of Object.entries(env)) if (value === '') delete merged[name];
   try {
-    const { stdout, stderr } = await run('node', [bin, ...args], {
-      env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
-    });
+    const { stdout, stderr } = await run('node', [bin, ...args], { env: merged });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

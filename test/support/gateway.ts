@@ -24,6 +24,8 @@ import { type ApiResponse, type RequestOptions, requestJson } from './http.js';
 /** 2026-11-21T10:00:30Z: half a minute into a rate-limit window. */
 export const TEST_START_MS = Date.UTC(2026, 10, 21, 10, 0, 30);
 export const PUBLIC_URL = 'http://gateway.test';
+/** The service secret of test gateways (and of the CLI runs beside them, see ./cli.ts). */
+export const TEST_GATEWAY_SECRET = 'test-secret-test-secret-test-secret-0123';
 
 export type { ApiResponse };
 
@@ -70,7 +72,7 @@ export async function startTestGateway(dialect: DialectName, options: TestGatewa
     HOST: '127.0.0.1',
     PUBLIC_URL,
     DATABASE_URL: databaseUrl,
-    GATEWAY_SECRET: 'test-secret-test-secret-test-secret-0123',
+    GATEWAY_SECRET: TEST_GATEWAY_SECRET,
     LOG_LEVEL: 'silent',
     ...options.env,
   });

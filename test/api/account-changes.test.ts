@@ -1,0 +1,267 @@
+/**
+ * A change to an account made anywhere is seen by the very next request (docs/decisions.md
+ * "account version"): the CLI, a separate process on the same database, changes keys, connect
+ * tokens, domains, processors, verification and rate limits of accounts whose facts the running
+ * server has just read and kept; and with two gateway instances on one PostgreSQL, a change made
+ * through one is seen by the other.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConnectToken } from '../../gateway/connect/connect-token.service.js';
+import {
+  addDomain,
+  createApiKey,
+  revokeApiKey,
+  setProcessorEnabled,
+  setRateLimit,
+} from '../../gateway/merchants/merchant.service.js';
+import { gateway } from '../support/cli.js';
+import { DIALECTS } from '../support/databases.js';
+import { expectErrorBody, paymentBody, startTestGateway, type TestGateway, uniqueHost } from '../support/gateway.js';
+
+type Json = Record<string, unknown>;
+
+// Each CLI command is a process of its own, which takes seconds to start on a busy machine.
+describe.each(DIALECTS)('account changes made with the CLI, on %s', { timeout: 120_000 }, (dialect) => {
+  let t: TestGateway;
+  let databaseUrl: string;
+
+  beforeAll(async () => {
+    t = await startTestGateway(dialect);
+    databaseUrl = t.gateway.deps.config.databaseUrl;
+  });
+  afterAll(async () => t?.close());
+
+  async function cli(...args: string[]): Promise<Json> {
+    const result = await gateway(databaseUrl, ...args, '--json');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    return JSON.parse(result.stdout) as Json;
+  }
+
+  /**
+   * Runs a CLI command while the server keeps reading the account facts the change is about (so
+   * whatever it keeps in memory was fresh when the command ended, however long the process took to
+   * start). `read` answers whether the server answered as before the change.
+   */
+  async function cliWhile(read: () => Promise<boolean>, ...args: string[]): Promise<Json> {
+    let done = false;
+    const command = cli(...args).finally(() => {
+      done = true;
+    });
+    let before = 0;
+    while (!done) {
+      if (await read()) before += 1;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(before).toBeGreaterThan(0);
+    return command;
+  }
+
+  const listsWith = (headers: Record<string, string>) => async () =>
+    (await t.call('GET', '/api/v1/payments', { headers })).status === 200;
+
+  /** A merchant whose requests are not limited: the reads made while a CLI command runs are many on a busy machine. */
+  async function merchant() {
+    const m = await t.merchant();
+    await setRateLimit(t.gateway.deps, m.merchantId, 1_000_000);
+    return m;
+  }
+
+  /** The same, with a verified business and a live key for `host`. */
+  async function liveMerchant(host: string) {
+    const m = await t.liveMerchant(host);
+    await setRateLimit(t.gateway.deps, m.merchantId, 1_000_000);
+    return m;
+  }
+
+  async function createLive(key: string, host: string) {
+    return t.call('POST', '/api/v1/payments', { key, body: paymentBody({ return_url: `https://${host}/done` }) });
+  }
+
+  it('a key revoked with the CLI is refused by the next request', async () => {
+    const m = await merchant();
+    const created = await createApiKey(t.gateway.deps, {
+      merchantId: m.merchantId,
+      environment: 'test',
+      access: 'full',
+    });
+    await cliWhile(
+      listsWith({ 'X-Service-Key': created.key }),
+      'key',
+      'revoke',
+      '--merchant',
+      m.merchantId,
+      '--key-id',
+      created.key_id,
+    );
+    expectErrorBody(await t.call('GET', '/api/v1/payments', { key: created.key }), 401, 'invalid_api_key');
+  });
+
+  it('a connect token revoked with the CLI is refused by the next request', async () => {
+    const m = await merchant();
+    const token = await createConnectToken(t.gateway.deps, {
+      merchantId: m.merchantId,
+      domain: m.hostedDomain,
+      platform: 'woocommerce',
+    });
+    await cliWhile(
+      listsWith({ 'X-Service-Connect': token.connect_token }),
+      'connect-token',
+      'revoke',
+      '--id',
+      token.id,
+    );
+    const res = await t.call('GET', '/api/v1/payments', { headers: { 'X-Service-Connect': token.connect_token } });
+    expect(expectErrorBody(res, 401, 'invalid_connect_token').message).toMatch(/revoked/);
+  });
+
+  it('a domain added and verified with the CLI takes payments at once', async () => {
+    const first = uniqueHost();
+    const m = await liveMerchant(first);
+    expect((await createLive(m.liveKey, first)).status).toBe(201);
+    const second = uniqueHost();
+    const paysOn = (host: string) => async () => (await createLive(m.liveKey, host)).status === 201;
+    await cliWhile(paysOn(first), 'domain', 'add', '--merchant', m.merchantId, '--host', second, '--verified');
+    expectErrorBody(await createLive(m.liveKey, second), 422, 'no_payment_method_configured', [
+      'domain',
+      'enabled_processors',
+    ]);
+    await cliWhile(
+      paysOn(first),
+      'processor',
+      'enable',
+      '--merchant',
+      m.merchantId,
+      '--host',
+      second,
+      '--processor',
+      'sandbox',
+    );
+    const res = await createLive(m.liveKey, second);
+    expect(res.status, res.text).toBe(201);
+  });
+
+  it('a processor disabled, then enabled again, with the CLI', async () => {
+    const host = uniqueHost();
+    const m = await liveMerchant(host);
+    expect((await createLive(m.liveKey, host)).status).toBe(201);
+    const pays = async () => (await createLive(m.liveKey, host)).status === 201;
+    await cliWhile(pays, 'processor', 'disable', '--merchant', m.merchantId, '--host', host, '--processor', 'sandbox');
+    expectErrorBody(await createLive(m.liveKey, host), 422, 'no_payment_method_configured', [
+      'domain',
+      'enabled_processors',
+    ]);
+    const refused = async () => (await createLive(m.liveKey, host)).status === 422;
+    await cliWhile(
+      refused,
+      'processor',
+      'enable',
+      '--merchant',
+      m.merchantId,
+      '--host',
+      host,
+      '--processor',
+      'sandbox',
+    );
+    expect((await createLive(m.liveKey, host)).status).toBe(201);
+  });
+
+  it('a business verified with the CLI may use its live key at once', async () => {
+    const m = await merchant();
+    const live = await t.key(m.merchantId, 'live');
+    const refused = await t.call('GET', '/api/v1/payments', { key: live });
+    expectErrorBody(refused, 403, 'VERIFICATION_REQUIRED', ['verification_url']);
+    const liveRefused = async () => (await t.call('GET', '/api/v1/payments', { key: live })).status === 403;
+    await cliWhile(liveRefused, 'business', 'verify', '--merchant', m.merchantId);
+    expect((await t.call('GET', '/api/v1/payments', { key: live })).status).toBe(200);
+  });
+
+  it('a rate limit set with the CLI counts from the next request', async () => {
+    const m = await t.merchant();
+    await cli('merchant', 'rate-limit', '--merchant', m.merchantId, '--per-minute', '1000');
+    const limitIs = (limit: string) => async () =>
+      (await t.call('GET', '/api/v1/payments', { key: m.testKey })).headers.get('x-ratelimit-limit') === limit;
+    await cliWhile(limitIs('1000'), 'merchant', 'rate-limit', '--merchant', m.merchantId, '--per-minute', '2');
+    const limited = await t.call('GET', '/api/v1/payments', { key: m.testKey });
+    expectErrorBody(limited, 429, 'rate_limited');
+    expect(limited.headers.get('x-ratelimit-limit')).toBe('2');
+    await cliWhile(limitIs('2'), 'merchant', 'rate-limit', '--merchant', m.merchantId, '--default');
+    // A new minute, so that the requests of this test do not count against the limit.
+    t.clock.advance(60_000);
+    const restored = await t.call('GET', '/api/v1/payments', { key: m.testKey });
+    expect(restored.status).toBe(200);
+    expect(restored.headers.get('x-ratelimit-limit')).toBe('60');
+  });
+
+  it('a webhook secret rotated with the CLI is handed out at once', async () => {
+    const m = await merchant();
+    const token = await createConnectToken(t.gateway.deps, {
+      merchantId: m.merchantId,
+      domain: m.hostedDomain,
+      platform: 'woocommerce',
+    });
+    const headers = { 'X-Service-Connect': token.connect_token };
+    const before = await t.call('GET', '/api/v1/connect_token', { headers });
+    expect(before.body.webhook_secrets).toHaveLength(1);
+    const rotated = await cli('domain', 'rotate-secret', '--merchant', m.merchantId, '--host', m.hostedDomain);
+    const after = await t.call('GET', '/api/v1/connect_token', { headers });
+    expect(after.body.webhook_secrets).toEqual([rotated.webhook_secret, rotated.webhook_secret_next]);
+  });
+});
+
+describe('two gateway instances on one PostgreSQL', () => {
+  let first: TestGateway;
+  let second: TestGateway;
+
+  beforeAll(async () => {
+    first = await startTestGateway('postgres');
+    second = await startTestGateway('postgres', { databaseUrl: first.gateway.deps.config.databaseUrl });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  it('a key revoked through one is refused by the other on its next request', async () => {
+    const m = await first.merchant();
+    const created = await createApiKey(first.gateway.deps, {
+      merchantId: m.merchantId,
+      environment: 'test',
+      access: 'full',
+    });
+    for (const instance of [first, second, second]) {
+      expect((await instance.call('GET', '/api/v1/payments', { key: created.key })).status).toBe(200);
+    }
+    await revokeApiKey(first.gateway.deps, { merchantId: m.merchantId, keyId: created.key_id });
+    expectErrorBody(await second.call('GET', '/api/v1/payments', { key: created.key }), 401, 'invalid_api_key');
+    expectErrorBody(await first.call('GET', '/api/v1/payments', { key: created.key }), 401, 'invalid_api_key');
+  });
+
+  it('a domain and processor changed through one are used by the other on its next request', async () => {
+    const host = uniqueHost();
+    const m = await first.liveMerchant(host);
+    const create = (instance: TestGateway, on: string) =>
+      instance.call('POST', '/api/v1/payments', {
+        key: m.liveKey,
+        body: paymentBody({ return_url: `https://${on}/done` }),
+      });
+    expect((await create(second, host)).status).toBe(201);
+    const added = uniqueHost();
+    expectErrorBody(await create(second, added), 403, 'domain_not_registered', ['domain']);
+    await addDomain(first.gateway.deps, { merchantId: m.merchantId, host: added, verified: true });
+    await setProcessorEnabled(first.gateway.deps, {
+      merchantId: m.merchantId,
+      host: added,
+      processor: 'sandbox',
+      enabled: true,
+    });
+    expect((await create(second, added)).status).toBe(201);
+    await setProcessorEnabled(first.gateway.deps, {
+      merchantId: m.merchantId,
+      host: added,
+      processor: 'sandbox',
+      enabled: false,
+    });
+    expectErrorBody(await create(second, added), 422, 'no_payment_method_configured', ['domain', 'enabled_processors']);
+  });
+});
