@@ -134,3 +134,40 @@ export async function findDomainSecrets(
     .where('id', '=', domainId)
     .executeTakeFirst();
 }
+
+type StoredSecrets = Pick<DomainRow, 'id' | 'webhook_secret' | 'webhook_secret_next'>;
+
+/** Domains with a webhook secret stored in clear (`whsec_…`), as earlier versions stored them. */
+export async function findDomainsWithClearWebhookSecrets(db: Executor): Promise<StoredSecrets[]> {
+  return (
+    db
+      .selectFrom('domains')
+      .select(['id', 'webhook_secret', 'webhook_secret_next'])
+      // `_` matches any one character here: sealed values start with `v1.`, so nothing else matches.
+      .where((eb) => eb.or([eb('webhook_secret', 'like', 'whsec_%'), eb('webhook_secret_next', 'like', 'whsec_%')]))
+      .execute()
+  );
+}
+
+/**
+ * Replaces a domain's stored secrets with the same secrets in another form (sealed), only if they
+ * are still what was read: a rotation made meanwhile wins. Answers whether the row changed.
+ */
+export async function resealDomainSecrets(
+  db: Executor,
+  read: StoredSecrets,
+  replacement: Pick<DomainRow, 'webhook_secret' | 'webhook_secret_next'>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('domains')
+    .set(replacement)
+    .where('id', '=', read.id)
+    .where('webhook_secret', '=', read.webhook_secret)
+    .where((eb) =>
+      read.webhook_secret_next === null
+        ? eb('webhook_secret_next', 'is', null)
+        : eb('webhook_secret_next', '=', read.webhook_secret_next),
+    )
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

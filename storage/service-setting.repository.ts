@@ -17,3 +17,12 @@ export async function getOrCreateSetting(db: Executor, name: string, initial: st
     .executeTakeFirstOrThrow();
   return row.value;
 }
+
+export async function findSetting(db: Executor, name: string): Promise<string | undefined> {
+  const row = await db.selectFrom('service_settings').select('value').where('name', '=', name).executeTakeFirst();
+  return row?.value;
+}
+
+export async function deleteSetting(db: Executor, name: string): Promise<void> {
+  await db.deleteFrom('service_settings').where('name', '=', name).execute();
+}

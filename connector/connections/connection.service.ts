@@ -8,12 +8,12 @@ import { randomUUID } from 'node:crypto';
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { hostLiesOn, normalizeHost } from '../../gateway/domain/hosts.js';
 import { sha256Hex } from '../../gateway/runtime/hashing.js';
+import { randomToken } from '../../gateway/runtime/sealing.js';
 import { ConnectorError, validationFailed } from '../errors.js';
 import { type ConnectTokenInfo, type GatewayClient, GatewayError } from '../gateway-client/client.js';
 import type { StorePlatform } from '../platforms/platform.js';
 import { type PlatformDriver, platformDriver } from '../platforms/registry.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
-import { randomToken } from '../security/sealing.js';
 import {
   findConnectionByKeyExchange,
   findConnectionByTokenHash,

@@ -3,11 +3,11 @@
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../../gateway/domain/clock.js';
+import type { Sealer } from '../../gateway/runtime/sealing.js';
 import type { DialectName } from '../../storage/database.js';
 import type { ConnectorConfig } from '../config.js';
 import type { GatewayClient } from '../gateway-client/client.js';
 import type { StorePlatform } from '../platforms/platform.js';
-import type { Sealer } from '../security/sealing.js';
 import type { ConnectorDb } from '../storage/database.js';
 
 export interface ConnectorDeps {

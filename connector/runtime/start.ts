@@ -5,15 +5,16 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { type Clock, toStoredInstant } from '../../gateway/domain/clock.js';
+import type { Clock } from '../../gateway/domain/clock.js';
 import { createLogger } from '../../gateway/runtime/logger.js';
+import { createSealer, randomToken } from '../../gateway/runtime/sealing.js';
+import { resolveServiceSecret, type StoredSecret } from '../../gateway/runtime/service-secret.js';
 import { openDatabase } from '../../storage/connect.js';
 import { createConnectorApp } from '../api/app.js';
 import type { ConnectorConfig } from '../config.js';
 import { createGatewayClient } from '../gateway-client/client.js';
 import { type DueWorkResult, runDueWork } from '../jobs/due-work.js';
 import { platformDriver } from '../platforms/registry.js';
-import { createSealer, randomToken } from '../security/sealing.js';
 import type { ConnectorDatabase, ConnectorDb } from '../storage/database.js';
 import { migrateConnector } from '../storage/migrate.js';
 import type { ConnectorDeps } from './deps.js';
@@ -46,8 +47,21 @@ export async function openConnector(
   const { config, clock } = options;
   const logger = options.logger ?? createLogger(config.logLevel);
   const database = openDatabase<ConnectorDatabase>(config.databaseUrl);
-  await migrateConnector(database.db);
-  const secret = config.secret ?? (await storedSecret(database.db, clock, logger));
+  let secret: string;
+  try {
+    await migrateConnector(database.db);
+    secret = await resolveServiceSecret({
+      configured: config.secret,
+      databaseUrl: config.databaseUrl,
+      dialect: database.dialect,
+      stored: earlierStoredSecret(database.db),
+      generate: () => randomToken(48),
+      logger,
+    });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
 
   const deps: ConnectorDeps = {
     db: database.db,
@@ -55,7 +69,7 @@ export async function openConnector(
     clock,
     config,
     logger,
-    sealer: createSealer(secret),
+    sealer: createSealer(secret, 'connector'),
     gateway: (connectToken) =>
       createGatewayClient({
         baseUrl: config.gatewayUrl,
@@ -115,21 +129,21 @@ export async function startConnector(options: ConnectorOptions): Promise<Connect
   };
 }
 
-/** The sealing secret when `GATEWAY_SECRET` is unset: generated once, kept in the connector's database. */
-async function storedSecret(db: ConnectorDb, clock: Clock, logger: Logger): Promise<string> {
-  await db
-    .insertInto('connector_settings')
-    .values({ key: 'sealing_secret', value: randomToken(48) })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
-  const row = await db
-    .selectFrom('connector_settings')
-    .select('value')
-    .where('key', '=', 'sealing_secret')
-    .executeTakeFirstOrThrow();
-  logger.warn(
-    { at: toStoredInstant(clock.nowMs()) },
-    'GATEWAY_SECRET is not set: stored credentials are encrypted with a key kept in the connector database',
-  );
-  return row.value;
+/** Where earlier versions kept the generated secret: the connector's settings table. */
+function earlierStoredSecret(db: ConnectorDb): StoredSecret {
+  const setting = 'sealing_secret';
+  return {
+    async read() {
+      const row = await db
+        .selectFrom('connector_settings')
+        .select('value')
+        .where('key', '=', setting)
+        .executeTakeFirst();
+      return row?.value;
+    },
+    async delete() {
+      await db.deleteFrom('connector_settings').where('key', '=', setting).execute();
+    },
+    query: `select value from connector_settings where key = '${setting}'`,
+  };
 }

@@ -32,7 +32,7 @@ import {
 import type { Environment } from '../domain/payment.js';
 import { OperatorError, validHost } from '../merchants/merchant.service.js';
 import type { Deps } from '../runtime/deps.js';
-import { signingSecrets } from '../webhooks/secrets.js';
+import { openWebhookSecrets, signingSecrets } from '../webhooks/secrets.js';
 import { readConnectToken, signConnectToken } from './connect-token.jwt.js';
 
 export interface CreateConnectTokenInput {
@@ -254,6 +254,8 @@ export async function introspectConnectToken(
     livemode: row.environment === 'live',
     created_at: toApiInstant(row.created_at) as string,
     expires_at: toApiInstant(row.expires_at) as string,
-    webhook_secrets: [...signingSecrets(secrets, deps.clock.nowMs())],
+    webhook_secrets: [
+      ...signingSecrets(openWebhookSecrets(deps.sealer, principal.domain.id, secrets), deps.clock.nowMs()),
+    ],
   };
 }

@@ -20,7 +20,7 @@ import type { Environment } from '../domain/payment.js';
 import { isKnownProcessor } from '../processors/registry.js';
 import type { Deps } from '../runtime/deps.js';
 import { sha256Hex } from '../runtime/hashing.js';
-import { signingSecrets } from '../webhooks/secrets.js';
+import { openWebhookSecrets, sealWebhookSecret, signingSecrets } from '../webhooks/secrets.js';
 
 /** A mistake in what the operator asked for; the CLI prints the message and exits non-zero. */
 export class OperatorError extends Error {
@@ -140,13 +140,16 @@ export async function createMerchant(deps: Deps, input: CreateMerchantInput): Pr
       const domains: CreatedMerchant['domains'] = [];
       const hostedId = deps.ids.uuid(nowMs);
       const hostedSecret = newWebhookSecret(deps);
-      await insertDomain(trx, domainRow(hostedId, merchantId, hostedHost, true, true, null, hostedSecret, now));
+      await insertDomain(trx, domainRow(deps, hostedId, merchantId, hostedHost, true, true, null, hostedSecret, now));
       await upsertDomainProcessor(trx, { domain_id: hostedId, processor: 'sandbox', enabled: 1, config: null }, now);
       domains.push({ host: hostedHost, verified: true, hosted: true, webhook_secret: hostedSecret });
       for (const host of new Set(hosts)) {
         const secret = newWebhookSecret(deps);
         const verified = input.verifyDomains === true;
-        await insertDomain(trx, domainRow(deps.ids.uuid(nowMs), merchantId, host, false, verified, null, secret, now));
+        await insertDomain(
+          trx,
+          domainRow(deps, deps.ids.uuid(nowMs), merchantId, host, false, verified, null, secret, now),
+        );
         domains.push({ host, verified, hosted: false, webhook_secret: secret });
       }
       const key = await createKey(deps, trx, merchantId, 'test', 'full', nowMs);
@@ -164,7 +167,9 @@ export async function createMerchant(deps: Deps, input: CreateMerchantInput): Pr
   }
 }
 
+/** A new domain's row; its webhook secret is sealed. */
 function domainRow(
+  deps: Deps,
   id: string,
   merchantId: string,
   host: string,
@@ -181,7 +186,7 @@ function domainRow(
     hosted: hosted ? 1 : 0,
     verified: verified ? 1 : 0,
     webhook_url: webhookUrl,
-    webhook_secret: secret,
+    webhook_secret: sealWebhookSecret(deps.sealer, id, secret),
     webhook_secret_next: null,
     webhook_secret_next_at: null,
     failure_email_at: null,
@@ -256,14 +261,14 @@ export async function addDomain(
         host,
         verified,
         hosted: existing.hosted === 1,
-        webhook_secret: existing.webhook_secret,
+        webhook_secret: openWebhookSecrets(deps.sealer, existing.id, existing).webhook_secret,
         webhook_url: webhookUrl ?? existing.webhook_url,
       };
     }
     const secret = newWebhookSecret(deps);
     await insertDomain(
       deps.db,
-      domainRow(deps.ids.uuid(nowMs), input.merchantId, host, false, input.verified, webhookUrl, secret, now),
+      domainRow(deps, deps.ids.uuid(nowMs), input.merchantId, host, false, input.verified, webhookUrl, secret, now),
     );
     return {
       merchant_id: input.merchantId,
@@ -300,10 +305,10 @@ export async function rotateWebhookSecret(
   const nowMs = deps.clock.nowMs();
   const next = newWebhookSecret(deps);
   const activeAt = toStoredInstant(nowMs + DAY_MS);
-  const [current] = signingSecrets(domain, nowMs);
+  const [current] = signingSecrets(openWebhookSecrets(deps.sealer, domain.id, domain), nowMs);
   await updateDomain(deps.db, domain.id, {
-    webhook_secret: current,
-    webhook_secret_next: next,
+    webhook_secret: sealWebhookSecret(deps.sealer, domain.id, current),
+    webhook_secret_next: sealWebhookSecret(deps.sealer, domain.id, next),
     webhook_secret_next_at: activeAt,
     updated_at: toStoredInstant(nowMs),
   });

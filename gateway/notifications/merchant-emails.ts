@@ -24,6 +24,7 @@ import {
 } from '../../storage/merchant-email.repository.js';
 import type { MerchantEmailRow } from '../../storage/merchant-email.table.js';
 import { HOUR_MS, MINUTE_MS, toStoredInstant } from '../domain/clock.js';
+import { maskedUrl } from '../domain/masked-url.js';
 import type { Deps } from '../runtime/deps.js';
 import type { Mailer } from './mailer.js';
 
@@ -124,15 +125,11 @@ function oneLine(value: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
 }
 
-/** The webhook URL as the merchant set it, with a password in it (if any) hidden. */
+/** The webhook URL as the merchant set it, with credentials and query values hidden (see maskedUrl). */
 function displayUrl(raw: string): { url: string; host: string | null } {
-  try {
-    const url = new URL(raw);
-    if (url.password !== '') url.password = '***';
-    return { url: oneLine(url.toString(), 500), host: url.host };
-  } catch {
-    return { url: oneLine(raw, 500), host: null };
-  }
+  const masked = maskedUrl(raw);
+  if (masked === null) return { url: '(not a URL)', host: null };
+  return { url: oneLine(masked, 500), host: new URL(masked).host };
 }
 
 function lastResult(input: DeliveryFailure): string {

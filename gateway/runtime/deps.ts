@@ -10,6 +10,7 @@ import type { Clock } from '../domain/clock.js';
 import type { IdGenerator } from '../domain/ids.js';
 import type { DueSignal } from '../jobs/due-signal.js';
 import type { AccountCache } from '../merchants/account-cache.js';
+import type { Sealer } from './sealing.js';
 
 export interface Deps {
   readonly db: Db;
@@ -24,6 +25,8 @@ export interface Deps {
   readonly accountCache: AccountCache;
   /** Wakes the scheduler when a service made work due (call after the transaction committed). */
   readonly dueSignal: DueSignal;
-  /** The service secret (`GATEWAY_SECRET`, else generated once and kept in the database): signs links and cursors. */
+  /** The service secret (`GATEWAY_SECRET`, else generated once into a file beside an SQLite database): signs links and cursors. */
   readonly secret: string;
+  /** Seals the secrets the gateway keeps at rest (webhook secrets). */
+  readonly sealer: Sealer;
 }

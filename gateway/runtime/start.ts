@@ -11,13 +11,13 @@ import type { Logger } from 'pino';
 import { accountVersionReader } from '../../storage/account-version.repository.js';
 import { type DatabaseHandle, openDatabase } from '../../storage/connect.js';
 import { migrateToLatest } from '../../storage/migrate.js';
-import { getOrCreateSetting } from '../../storage/service-setting.repository.js';
+import { deleteSetting, findSetting } from '../../storage/service-setting.repository.js';
 import { createTransactionRunner } from '../../storage/transactions.js';
 import { createApp } from '../api/app.js';
 import type { GatewayState } from '../api/context.js';
 import type { AuthDeps } from '../auth/authenticate.js';
 import type { Config } from '../config.js';
-import { type Clock, ManualClock, toStoredInstant } from '../domain/clock.js';
+import { type Clock, ManualClock } from '../domain/clock.js';
 import type { IdGenerator } from '../domain/ids.js';
 import { DueSignal } from '../jobs/due-signal.js';
 import { dueWorks } from '../jobs/index.js';
@@ -25,15 +25,21 @@ import { Scheduler } from '../jobs/scheduler.js';
 import { DatabaseRateLimiter, MemoryRateLimiter, type RateLimiter } from '../limits/rate-limiter.js';
 import { AccountCache } from '../merchants/account-cache.js';
 import { createMailer, type Mailer } from '../notifications/mailer.js';
+import { sealClearWebhookSecrets } from '../webhooks/secrets.js';
 import { createWebhookSender, type WebhookSender } from '../webhooks/sender.js';
 import { createLogger } from './logger.js';
+import { createSealer } from './sealing.js';
+import { resolveServiceSecret } from './service-secret.js';
 import { monotonicMs, randomIds, systemClock } from './system.js';
+
+/** The `service_settings` row where earlier versions kept the generated service secret. */
+const EARLIER_SECRET_SETTING = 'gateway_secret';
 
 export interface Gateway {
   readonly deps: AuthDeps;
   /** Runs due work (expiry, ...); started with the server, stopped before the database closes. */
   readonly scheduler: Scheduler;
-  /** The service secret (from `GATEWAY_SECRET`, else generated once and kept in the database). */
+  /** The service secret (`GATEWAY_SECRET`, else generated once into a file beside an SQLite database). */
   readonly secret: string;
   readonly server: Server;
   /** `http://127.0.0.1:<port>` of the listening socket. */
@@ -71,9 +77,20 @@ export async function openServices(options: StartOptions): Promise<OpenedService
   const database = options.database ?? openDatabase(config.databaseUrl);
   try {
     await migrateToLatest(database.db);
-    const secret =
-      config.gatewaySecret ??
-      (await getOrCreateSetting(database.db, 'gateway_secret', ids.token(48), toStoredInstant(clock.nowMs())));
+    const secret = await resolveServiceSecret({
+      configured: config.gatewaySecret,
+      databaseUrl: config.databaseUrl,
+      dialect: database.dialect,
+      stored: {
+        read: () => findSetting(database.db, EARLIER_SECRET_SETTING),
+        delete: () => deleteSetting(database.db, EARLIER_SECRET_SETTING),
+        query: `select value from service_settings where name = '${EARLIER_SECRET_SETTING}'`,
+      },
+      generate: () => ids.token(48),
+      logger,
+    });
+    const sealer = createSealer(secret, 'gateway');
+    await sealClearWebhookSecrets(database.db, sealer);
     const limiter =
       options.limiter ??
       (database.dialect === 'postgres' ? new DatabaseRateLimiter(database.db, clock) : new MemoryRateLimiter(clock));
@@ -89,6 +106,7 @@ export async function openServices(options: StartOptions): Promise<OpenedService
       accountCache: new AccountCache(monotonicMs, accountVersionReader(database)),
       dueSignal: new DueSignal(),
       secret,
+      sealer,
     };
     return { deps, secret, database };
   } catch (error) {

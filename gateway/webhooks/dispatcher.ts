@@ -15,7 +15,7 @@ import { MINUTE_MS, toStoredInstant } from '../domain/clock.js';
 import { queueDeliveryFailureEmail } from '../notifications/merchant-emails.js';
 import type { Deps } from '../runtime/deps.js';
 import type { EventBody } from './events.js';
-import { signingSecrets } from './secrets.js';
+import { openWebhookSecrets, signingSecrets } from './secrets.js';
 import type { DeliveryOutcome, WebhookSender } from './sender.js';
 import { signatureHeaders } from './signer.js';
 
@@ -84,7 +84,8 @@ export class WebhookDispatcher {
     const event = JSON.parse(delivery.payload) as EventBody;
     const timestamp = Math.floor(startedMs / 1000);
     const body = deliveryBody(delivery.id, event, timestamp);
-    const headers = signatureHeaders(delivery.id, timestamp, body, signingSecrets(delivery, startedMs));
+    const secrets = signingSecrets(openWebhookSecrets(deps.sealer, delivery.domain_id, delivery), startedMs);
+    const headers = signatureHeaders(delivery.id, timestamp, body, secrets);
     const outcome = await this.#sender.send(delivery.url, body, headers);
     await deps.transact((trx) => this.#record(trx, delivery, event, outcome, toStoredInstant(startedMs)));
     const log = {

@@ -11,6 +11,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
+import { maskedUrl } from '../domain/masked-url.js';
 import { isForbiddenAddress } from './target-guard.js';
 
 export type DeliveryOutcome =
@@ -177,11 +178,13 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         const answered = () => {
           if (status >= 200 && status < 300) finish({ delivered: true, statusCode: status });
           else if (status >= 300 && status < 400) {
+            // The location is stored and mailed to the merchant: it may carry a token too.
             const location = response.headers.location;
+            const shown = location === undefined ? null : maskedUrl(location, target);
             finish({
               delivered: false,
               statusCode: status,
-              error: `redirect (${status}${location ? ` to ${location}` : ''}) not followed`,
+              error: `redirect (${status}${shown ? ` to ${shown}` : ''}) not followed`,
             });
           } else finish({ delivered: false, statusCode: status, error: `HTTP ${status}` });
         };

@@ -14,14 +14,13 @@ import {
   setProcessorEnabled,
   setRateLimit,
 } from '../../gateway/merchants/merchant.service.js';
-import { gateway } from '../support/cli.js';
+import { CLI_TEST_TIMEOUT_MS, gateway } from '../support/cli.js';
 import { DIALECTS } from '../support/databases.js';
 import { expectErrorBody, paymentBody, startTestGateway, type TestGateway, uniqueHost } from '../support/gateway.js';
 
 type Json = Record<string, unknown>;
 
-// Each CLI command is a process of its own, which takes seconds to start on a busy machine.
-describe.each(DIALECTS)('account changes made with the CLI, on %s', { timeout: 120_000 }, (dialect) => {
+describe.each(DIALECTS)('account changes made with the CLI, on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (dialect) => {
   let t: TestGateway;
   let databaseUrl: string;
 

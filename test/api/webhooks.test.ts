@@ -7,6 +7,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, MINUTE_MS, toApiInstant, toStoredInstant } from '../../gateway/domain/clock.js';
 import { addDomain, rotateWebhookSecret } from '../../gateway/merchants/merchant.service.js';
+import { openWebhookSecrets } from '../../gateway/webhooks/secrets.js';
 import { DIALECTS } from '../support/databases.js';
 import { paymentBody, startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway.js';
 import { expectedStatusEvent } from '../support/payment-shape.js';
@@ -58,14 +59,15 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
     await receiver?.close();
   });
 
+  /** The hosted domain's current secret, opened from its sealed row. */
   async function hostedSecret(m: TestMerchant): Promise<string> {
     const row = await t.gateway.deps.db
       .selectFrom('domains')
-      .select('webhook_secret')
+      .select(['id', 'webhook_secret', 'webhook_secret_next', 'webhook_secret_next_at'])
       .where('merchant_id', '=', m.merchantId)
       .where('hosted', '=', 1)
       .executeTakeFirstOrThrow();
-    return row.webhook_secret;
+    return openWebhookSecrets(t.gateway.deps.sealer, row.id, row).webhook_secret;
   }
 
   async function createPayment(m: TestMerchant, overrides: Json = {}): Promise<Json> {

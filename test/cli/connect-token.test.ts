@@ -6,14 +6,14 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../storage/connect.js';
-import { gateway } from '../support/cli.js';
+import { CLI_TEST_TIMEOUT_MS, gateway } from '../support/cli.js';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';
 
 type Json = Record<string, unknown>;
 
 const API_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
 
-describe.each(DIALECTS)('gateway connect-token on %s', (dialect) => {
+describe.each(DIALECTS)('gateway connect-token on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (dialect) => {
   let database: TestDatabase;
   let url: string;
   let merchantId: string;
@@ -204,7 +204,7 @@ describe.each(DIALECTS)('gateway connect-token on %s', (dialect) => {
   });
 });
 
-describe('gateway connect-token command line errors', () => {
+describe('gateway connect-token command line errors', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   const url = 'sqlite::memory:';
 
   it.each([

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../storage/connect.js';
-import { gateway } from '../support/cli.js';
+import { CLI_TEST_TIMEOUT_MS, gateway } from '../support/cli.js';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';
 
 async function json<T = Record<string, unknown>>(databaseUrl: string, ...args: string[]): Promise<T> {
@@ -14,7 +14,7 @@ async function json<T = Record<string, unknown>>(databaseUrl: string, ...args: s
   return JSON.parse(result.stdout) as T;
 }
 
-describe.each(DIALECTS)('bin/gateway on %s', (dialect) => {
+describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (dialect) => {
   let database: TestDatabase;
   let url: string;
 
@@ -213,7 +213,7 @@ describe.each(DIALECTS)('bin/gateway on %s', (dialect) => {
   });
 });
 
-describe('bin/gateway command line errors', () => {
+describe('bin/gateway command line errors', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   const url = 'sqlite::memory:';
 
   it.each([

@@ -4,11 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gateway } from '../support/cli.js';
+import { CLI_TEST_TIMEOUT_MS, gateway } from '../support/cli.js';
 import { DIALECTS } from '../support/databases.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
-describe.each(DIALECTS)('bin/gateway purchase credit on %s', (dialect) => {
+describe.each(DIALECTS)('bin/gateway purchase credit on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (dialect) => {
   let t: TestGateway;
   let url: string;
 

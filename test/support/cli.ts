@@ -8,6 +8,12 @@ import { TEST_GATEWAY_SECRET } from './gateway.js';
 
 const run = promisify(execFile);
 
+/**
+ * Per-test time limit for tests that run the CLI: each command is a process of its own that compiles
+ * the sources as it starts, which takes seconds on a busy machine.
+ */
+export const CLI_TEST_TIMEOUT_MS = 120_000;
+
 export interface CliResult {
   code: number;
   stdout: string;

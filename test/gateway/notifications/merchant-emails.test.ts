@@ -70,16 +70,16 @@ describe('failed-delivery email content', () => {
     );
   });
 
-  it('hides a password in the webhook URL and keeps merchant text on one line', () => {
+  it('hides credentials and query values of the webhook URL and keeps merchant text on one line', () => {
     const { subject, text } = deliveryFailureEmail(
       sampleFailure({
-        url: 'https://hook:s3cret-pass@shop.example/wh?topic=orders',
+        url: 'https://hook:s3cret-pass@shop.example/wh?token=tok-s3cret&topic=orders#frag-s3cret',
         orderId: 'order-7\r\nBcc: someone@else.example',
       }),
       context,
     );
-    expect(text).toContain('Webhook URL:   https://hook:***@shop.example/wh?topic=orders\n');
-    expect(text).not.toContain('s3cret-pass');
+    expect(text).toContain('Webhook URL:   https://***:***@shop.example/wh?token=***&topic=***\n');
+    expect(text).not.toMatch(/s3cret|hook:/);
     expect(text).toContain('Order ID:      order-7 Bcc: someone@else.example\n');
     expect(text).not.toMatch(/\nBcc:/);
     expect(text).toContain(`GET ${PUBLIC_URL}/api/v1/orders/order-7%0D%0ABcc%3A%20someone%40else.example/payment`);
@@ -375,7 +375,7 @@ describe.each(DIALECTS)('merchant emails about failed deliveries (%s)', (dialect
     const { logger, lines } = capturedLogger();
     const mailer = createMailer({ ...deps.config, smtpUrl: undefined }, logger);
     expect(mailer.kind).toBe('log');
-    const failure = s.failure();
+    const failure = s.failure({ url: `${WEBHOOK_URL}?token=url-token-s3cret` });
     expect(await queue(failure)).toBe(true);
     const email = await only(s.merchantId);
 
@@ -385,6 +385,10 @@ describe.each(DIALECTS)('merchant emails about failed deliveries (%s)', (dialect
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ level: 30, to: OWNER, subject: email.subject, text: email.body });
     expect(String(logged[0]?.text)).toContain(failure.deliveryId);
+    // A token in the webhook URL is in neither the stored email nor the log line.
+    expect(email.body).toContain(`Webhook URL:   ${WEBHOOK_URL}?token=***\n`);
+    expect(JSON.stringify(lines)).not.toContain('url-token-s3cret');
+    expect(JSON.stringify(await emailsOf(s.merchantId))).not.toContain('url-token-s3cret');
     expect(await sendMerchantEmails(deps, mailer, 20)).toBe(0);
     expect(lines.filter((line) => line.to === OWNER)).toHaveLength(1);
   });

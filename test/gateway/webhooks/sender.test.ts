@@ -95,6 +95,17 @@ describe('webhook sender', () => {
       expect(receiver.received.map((r) => r.path)).toEqual(['/old']);
     });
 
+    it('reports a redirect location with its credentials and query values hidden', async () => {
+      const s = sender({ allowPrivate: true });
+      receiver.replyWith({ status: 301, headers: { Location: '/login?session=sess-s3cret&next=%2Fhooks' } });
+      const outcome = await s.send(`${receiver.url}/old`, BODY, HEADERS);
+      expect(outcome).toEqual({
+        delivered: false,
+        statusCode: 301,
+        error: `redirect (301 to ${receiver.url}/login?session=***&next=***) not followed`,
+      });
+    });
+
     it('waits for a slow answer that comes within the wait', async () => {
       const s = sender({ allowPrivate: true, timeoutMs: 1_000 });
       receiver.replyWith({ status: 200, delayMs: 300 });
