@@ -14,7 +14,12 @@ export interface CliResult {
 }
 
 export function gateway(databaseUrl: string, ...args: string[]): Promise<CliResult> {
-  return runBin('bin/gateway', { DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://pay.example.am' }, args);
+  return gatewayAt('https://pay.example.am', databaseUrl, ...args);
+}
+
+/** Runs `bin/gateway` with the given PUBLIC_URL (hosted domains are named after its host). */
+export function gatewayAt(publicUrl: string, databaseUrl: string, ...args: string[]): Promise<CliResult> {
+  return runBin('bin/gateway', { DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl }, args);
 }
 
 /** Runs `bin/connector` with the given environment (its database, the gateway's URL, ...). */
