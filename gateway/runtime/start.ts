@@ -4,7 +4,7 @@
  * environment's configuration.
  */
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Router } from '@koa/router';
 import type { Logger } from 'pino';
@@ -13,6 +13,7 @@ import { migrateToLatest } from '../../storage/migrate.js';
 import { getOrCreateSetting } from '../../storage/service-setting.repository.js';
 import { createTransactionRunner } from '../../storage/transactions.js';
 import { createApp } from '../api/app.js';
+import { answerClientErrors } from '../api/client-errors.js';
 import type { GatewayState } from '../api/context.js';
 import type { AuthDeps } from '../auth/authenticate.js';
 import type { Config } from '../config.js';
@@ -40,6 +41,30 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
+/** How long a client may take over a request (docs/decisions.md "HTTP server"). */
+export interface HttpTimeouts {
+  /** From a request's first byte to the end of its headers. */
+  readonly headersMs: number;
+  /** From a request's first byte to the end of its body; at least `headersMs`. */
+  readonly requestMs: number;
+  /** How often requests are checked against both: each may last up to this much longer. */
+  readonly checkIntervalMs: number;
+  /** An idle keep-alive connection is closed after this long. */
+  readonly keepAliveMs: number;
+}
+
+/**
+ * Bodies are at most 64 KiB, so 20 seconds for a whole request is generous even on a poor mobile
+ * link; a client that dribbles bytes holds a connection for at most about 21 seconds. Idle
+ * keep-alive outlasts the 60 seconds of common load balancers, so they close first.
+ */
+export const HTTP_TIMEOUTS: HttpTimeouts = {
+  headersMs: 10_000,
+  requestMs: 20_000,
+  checkIntervalMs: 1_000,
+  keepAliveMs: 65_000,
+};
+
 export interface StartOptions {
   readonly config: Config;
   readonly clock?: Clock;
@@ -53,6 +78,8 @@ export interface StartOptions {
   readonly webhookSender?: WebhookSender;
   /** Sends merchant emails (default: SMTP_URL, else the log). */
   readonly mailer?: Mailer;
+  /** Default `HTTP_TIMEOUTS` (tests shorten them). */
+  readonly httpTimeouts?: HttpTimeouts;
 }
 
 export interface OpenedServices {
@@ -103,10 +130,19 @@ export async function startGateway(options: StartOptions): Promise<Gateway> {
   const mailer = options.mailer ?? createMailer(options.config, deps.logger);
   const scheduler = new Scheduler(dueWorks(deps, { webhookSender, mailer }), deps.logger);
   const app = createApp(deps, { scheduler, secret, routers: options.routers ?? [] });
-  const server = app.listen(options.config.port, options.config.host);
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 30_000;
+  const timeouts = options.httpTimeouts ?? HTTP_TIMEOUTS;
+  // Given at creation, Node checks that the headers' timeout is within the request's.
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    },
+    app.callback(),
+  );
+  server.keepAliveTimeout = timeouts.keepAliveMs;
+  answerClientErrors(server, options.config.publicUrl, deps.logger);
+  server.listen(options.config.port, options.config.host);
   try {
     await once(server, 'listening');
   } catch (error) {

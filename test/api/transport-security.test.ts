@@ -1,11 +1,12 @@
 /**
  * `Strict-Transport-Security` on every answer when the service is public over https (PUBLIC_URL
- * https): API successes and errors, checkout and docs pages, the SDK script; one year, without
- * `includeSubDomains`. Over http it is never sent.
+ * https): API successes and errors, checkout and docs pages, the SDK script, and the answers the
+ * HTTP parser's refusals get; one year, without `includeSubDomains`. Over http it is never sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/databases.js';
 import { paymentBody, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { exchange } from '../support/raw-http.js';
 
 const HSTS = 'max-age=31536000';
 
@@ -19,6 +20,7 @@ async function answersOf(t: TestGateway): Promise<Array<[string, string | null]>
   for (const path of [checkoutPath, '/checkout/unknown-link', '/docs/errors', '/docs/billing', '/sdk/v1/', '/health']) {
     pages.push([path, await fetch(`${t.url}${path}`)]);
   }
+  const refused = await exchange(t.url, 'NOT HTTP\r\n\r\n');
   return [
     ['POST /api/v1/payments (201)', created.headers.get('strict-transport-security')],
     [
@@ -29,6 +31,7 @@ async function answersOf(t: TestGateway): Promise<Array<[string, string | null]>
       `GET ${path} (${res.status})`,
       res.headers.get('strict-transport-security'),
     ]),
+    ['a request the parser refuses (400)', refused.headers['strict-transport-security'] ?? null],
   ];
 }
 

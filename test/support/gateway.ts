@@ -16,7 +16,7 @@ import {
   setProcessorEnabled,
 } from '../../gateway/merchants/merchant.service.js';
 import { createLogger } from '../../gateway/runtime/logger.js';
-import { type Gateway, startGateway } from '../../gateway/runtime/start.js';
+import { type Gateway, type HttpTimeouts, startGateway } from '../../gateway/runtime/start.js';
 import type { DialectName } from '../../storage/database.js';
 import { freshDatabase, type TestDatabase } from './databases.js';
 import { type ApiResponse, type RequestOptions, requestJson } from './http.js';
@@ -56,6 +56,8 @@ export interface TestGatewayOptions {
   limiter?: RateLimiter;
   /** Reuse an existing database (e.g. to run two instances on one PostgreSQL). */
   databaseUrl?: string;
+  /** Shorter HTTP timeouts than the service's, to test them in little time. */
+  httpTimeouts?: HttpTimeouts;
 }
 
 export async function startTestGateway(dialect: DialectName, options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -81,6 +83,7 @@ export async function startTestGateway(dialect: DialectName, options: TestGatewa
     logger: createLogger('silent'),
     routers: options.routers ?? [],
     ...(options.limiter ? { limiter: options.limiter } : {}),
+    ...(options.httpTimeouts ? { httpTimeouts: options.httpTimeouts } : {}),
   });
   const deps = gateway.deps;
 

@@ -21,7 +21,7 @@ export function newRequestId(): string {
 export const HSTS_MAX_AGE_SECONDS = 365 * 24 * 3600;
 
 /**
- * Headers every answer carries.
+ * Headers every answer carries, including those written outside Koa (see `client-errors.ts`).
  * `Strict-Transport-Security` only when the service is public over https (browsers ignore it over
  * http), without `includeSubDomains`: other services under the public host's domain are not ours.
  */
