@@ -292,6 +292,13 @@ describe.each(DIALECTS)('billing purchases on %s', (dialect) => {
     expect(read.body.status).toBe('paid');
     expect(read.body.paid_at).toMatch(API_INSTANT);
 
+    // The one-click link now shows the paid page, which no one may frame.
+    const paidPage = await open(p.checkout_url as string);
+    expect(paidPage.status).toBe(200);
+    expect(await paidPage.text()).toContain('500 transactions units were added');
+    expect(paidPage.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(paidPage.headers.get('x-frame-options')).toBe('DENY');
+
     // Completing again and confirming (late) again change nothing.
     expect((await completeLivePayment(t, payment?.id as string)).status).toBe(409);
     const confirmed = await t.call('POST', `/test-only/payments/${payment?.id}/confirm`);

@@ -242,6 +242,14 @@ describe.each(DIALECTS)('error answers on %s', (dialect) => {
       expect(page.text).toMatch(/^<!doctype html>/i);
     });
 
+    it('may not be framed, nor may the verification page', async () => {
+      for (const res of [page, await t.call('GET', '/docs/verification')]) {
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+        expect(res.headers.get('x-frame-options')).toBe('DENY');
+      }
+    });
+
     it('has one anchor per code of the table, and no other', () => {
       const ids = [...page.text.matchAll(/\sid="([^"]+)"/g)].map((match) => match[1]);
       expect([...ids].sort()).toEqual([...CODES].sort());
