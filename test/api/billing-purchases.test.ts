@@ -227,11 +227,18 @@ describe.each(DIALECTS)('billing purchases on %s', (dialect) => {
       { counter: 'transactions', quantity: 500, payment_method_id: 7 },
       'payment_method_id',
     ],
-  ])('answers 422 validation_failed for %s', async (_name, body, field) => {
+    [
+      'a payment_method_id with a lone surrogate',
+      { counter: 'transactions', quantity: 500, payment_method_id: 'pm_\ud800' },
+      'payment_method_id',
+      'must be valid Unicode text',
+    ],
+  ])('answers 422 validation_failed for %s', async (_name, body, field, message?: string) => {
     const m = await verified();
     const res = await purchase(m.testKey, body);
     const error = expectError(res, 422, 'validation_failed', ['errors']);
     expect(Object.keys(error.errors as Json)).toEqual([field]);
+    if (message !== undefined) expect((error.errors as Record<string, string[]>)[field]).toEqual([message]);
   });
 
   it('accepts and stores a payment_method_id of 120 characters (reserved)', async () => {
