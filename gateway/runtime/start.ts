@@ -26,6 +26,7 @@ import { DatabaseRateLimiter, MemoryRateLimiter, type RateLimiter } from '../lim
 import { AccountCache } from '../merchants/account-cache.js';
 import { createMailer, type Mailer } from '../notifications/mailer.js';
 import { createWebhookSender, type WebhookSender } from '../webhooks/sender.js';
+import { HTTP_TIMEOUTS, type HttpTimeouts } from './http-timeouts.js';
 import { createLogger } from './logger.js';
 import { monotonicMs, randomIds, systemClock } from './system.js';
 
@@ -40,30 +41,6 @@ export interface Gateway {
   readonly url: string;
   close(): Promise<void>;
 }
-
-/** How long a client may take over a request (docs/decisions.md "HTTP server"). */
-export interface HttpTimeouts {
-  /** From a request's first byte to the end of its headers. */
-  readonly headersMs: number;
-  /** From a request's first byte to the end of its body; at least `headersMs`. */
-  readonly requestMs: number;
-  /** How often requests are checked against both: each may last up to this much longer. */
-  readonly checkIntervalMs: number;
-  /** An idle keep-alive connection is closed after this long. */
-  readonly keepAliveMs: number;
-}
-
-/**
- * Bodies are at most 64 KiB, so 20 seconds for a whole request is generous even on a poor mobile
- * link; a client that dribbles bytes holds a connection for at most about 21 seconds. Idle
- * keep-alive outlasts the 60 seconds of common load balancers, so they close first.
- */
-export const HTTP_TIMEOUTS: HttpTimeouts = {
-  headersMs: 10_000,
-  requestMs: 20_000,
-  checkIntervalMs: 1_000,
-  keepAliveMs: 65_000,
-};
 
 export interface StartOptions {
   readonly config: Config;

@@ -6,7 +6,7 @@
  * bounded, the headers' within the request's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HTTP_TIMEOUTS } from '../../gateway/runtime/start.js';
+import { HTTP_TIMEOUTS } from '../../gateway/runtime/http-timeouts.js';
 import { DIALECTS } from '../support/databases.js';
 import { PUBLIC_URL, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { exchange, type RawAnswer } from '../support/raw-http.js';

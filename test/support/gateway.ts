@@ -15,8 +15,9 @@ import {
   createMerchant,
   setProcessorEnabled,
 } from '../../gateway/merchants/merchant.service.js';
+import type { HttpTimeouts } from '../../gateway/runtime/http-timeouts.js';
 import { createLogger } from '../../gateway/runtime/logger.js';
-import { type Gateway, type HttpTimeouts, startGateway } from '../../gateway/runtime/start.js';
+import { type Gateway, startGateway } from '../../gateway/runtime/start.js';
 import type { DialectName } from '../../storage/database.js';
 import { freshDatabase, type TestDatabase } from './databases.js';
 import { type ApiResponse, type RequestOptions, requestJson } from './http.js';
