@@ -4,12 +4,13 @@
  * closed), so no server outlives a benchmark run.
  */
 import type { Server } from 'node:http';
+import { HTTP_TIMEOUTS } from '../../gateway/runtime/http-timeouts.js';
 
 /** The same socket settings the gateway uses (gateway/runtime/start.ts). */
 export function tuneServer(server: Server): void {
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = HTTP_TIMEOUTS.keepAliveMs;
+  server.requestTimeout = HTTP_TIMEOUTS.requestMs;
+  server.headersTimeout = HTTP_TIMEOUTS.headersMs;
 }
 
 /** Prints `{"bench_ready":true,...}` as one line; the orchestrator waits for it. */

@@ -32,7 +32,7 @@ export interface AppOptions {
 export function createApp(deps: AuthDeps, options: AppOptions): Koa<GatewayState> {
   const app = new Koa<GatewayState>({ proxy: deps.config.trustProxy });
   app.silent = true;
-  app.use(requestContext(deps.logger));
+  app.use(requestContext(deps.logger, deps.config.publicUrl));
   app.use(errorHandler(deps.config.publicUrl, deps.logger));
   const routers = [
     paymentsRouter(deps),

@@ -1,7 +1,7 @@
 /**
  * Headers every checkout answer carries: a nonce-based Content-Security-Policy (no inline script or
- * style runs without the page's nonce; forms post only to ourselves; framing per `framing.ts`),
- * no caching, no referrer, no sniffing.
+ * style runs without the page's nonce; forms post only to ourselves; framing per `framing.ts`, and
+ * `X-Frame-Options: DENY` when no one may frame the page), no caching, no referrer, no sniffing.
  */
 import { randomBytes } from 'node:crypto';
 import { type FramingPolicy, frameAncestors } from './framing.js';
@@ -37,6 +37,9 @@ export function setPageHeaders(
   publicOrigin: string,
 ): void {
   target.set('Content-Security-Policy', contentSecurityPolicy(nonce, framing, publicOrigin));
+  // `frame-ancestors 'none'`, said again to browsers that do not read CSP. A page the merchant's
+  // site may frame must not get it: the header has no form that names allowed origins.
+  if (framing === null) target.set('X-Frame-Options', 'DENY');
   target.set('Cache-Control', 'no-store');
   target.set('Referrer-Policy', 'no-referrer');
   target.set('X-Content-Type-Options', 'nosniff');

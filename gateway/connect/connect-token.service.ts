@@ -15,7 +15,7 @@ import {
   listMerchantConnectTokens,
   markConnectTokenRevoked,
 } from '../../storage/connect-token.repository.js';
-import { findDomainSecrets, findMerchantDomain } from '../../storage/domain.repository.js';
+import { findDomainSecrets } from '../../storage/domain.repository.js';
 import { findMerchant } from '../../storage/merchant.repository.js';
 import type { ConnectTokenPrincipal } from '../auth/authenticate.js';
 import { toApiInstant, toStoredInstant } from '../domain/clock.js';
@@ -30,7 +30,7 @@ import {
   MAX_CONNECT_TOKEN_DAYS,
 } from '../domain/connect-tokens.js';
 import type { Environment } from '../domain/payment.js';
-import { OperatorError, validHost } from '../merchants/merchant.service.js';
+import { findNamedDomain, OperatorError } from '../merchants/merchant.service.js';
 import type { Deps } from '../runtime/deps.js';
 import { openWebhookSecrets, signingSecrets } from '../webhooks/secrets.js';
 import { readConnectToken, signConnectToken } from './connect-token.jwt.js';
@@ -70,8 +70,7 @@ export async function createConnectToken(deps: Deps, input: CreateConnectTokenIn
   }
   const merchant = await findMerchant(deps.db, input.merchantId);
   if (merchant === undefined) throw new OperatorError(`no merchant with id ${input.merchantId}`);
-  const host = validHost(input.domain);
-  const domain = await findMerchantDomain(deps.db, merchant.id, host);
+  const { host, domain } = await findNamedDomain(deps.db, merchant.id, input.domain);
   if (domain === undefined) throw new OperatorError(`merchant ${merchant.id} has no domain ${host}`);
   if (domain.verified !== 1) {
     throw new OperatorError(`${host} is not verified yet: a connect token needs a verified domain`);

@@ -182,6 +182,24 @@ export const ERROR_CODES = {
     title: 'Body is not valid JSON',
     explanation: 'The request body could not be parsed as JSON. Send a JSON object encoded as UTF-8.',
   },
+  malformed_request: {
+    status: 400,
+    title: 'Request could not be read as HTTP',
+    explanation:
+      'The request line or the headers are not valid HTTP/1.1 (a bad method, target, header or framing), so the request never reached the API. The connection is closed after this answer. Use an HTTP client library rather than writing requests by hand.',
+  },
+  request_timeout: {
+    status: 408,
+    title: 'Request sent too slowly',
+    explanation:
+      'The client took longer than the limit to send the request: its headers must arrive within 10 seconds and the whole request within 20 seconds of its first byte. Nothing was done; the connection is closed after this answer. Retry it (with the same `Idempotency-Key` where the call takes one).',
+  },
+  headers_too_large: {
+    status: 431,
+    title: 'Request headers too large',
+    explanation:
+      'The request line and headers together are larger than the limit (16 KiB). Nothing was done; the connection is closed after this answer. API requests need only a few small headers: check for oversized cookies or repeated headers added by a proxy.',
+  },
   method_not_allowed: {
     status: 405,
     title: 'Method not allowed',

@@ -84,6 +84,27 @@ export function validHost(input: string): string {
   return host;
 }
 
+/**
+ * The merchant's domain an operator names (`--host`, `--domain`), and the host it stands for. The
+ * hosted domain is named after PUBLIC_URL's host, which may be an IP address
+ * (`shop-1a2b3c.127.0.0.1`, `shop-1a2b3c.[::1]`) or `localhost`: not a DNS name, yet the operator
+ * must be able to name it as `merchant create` printed it. So the host is first looked up as the
+ * merchant's domains store it, and only otherwise read as a domain name (a new domain must be one).
+ */
+export async function findNamedDomain(
+  db: Executor,
+  merchantId: string,
+  input: string,
+): Promise<{ host: string; domain: DomainRow | undefined }> {
+  const asStored = input.trim().toLowerCase().replace(/\.$/, '');
+  if (asStored !== '') {
+    const domain = await findMerchantDomain(db, merchantId, asStored);
+    if (domain !== undefined) return { host: domain.host, domain };
+  }
+  const host = validHost(input);
+  return { host, domain: await findMerchantDomain(db, merchantId, host) };
+}
+
 async function createKey(
   deps: Deps,
   db: Executor,
@@ -239,14 +260,15 @@ export async function addDomain(
   input: { merchantId: string; host: string; verified: boolean; webhookUrl?: string | undefined },
 ): Promise<DomainView & { merchant_id: string }> {
   await requireMerchant(deps, input.merchantId);
-  const host = validHost(input.host);
-  if (input.verified && isNeverVerifiable(host)) {
+  const { host, domain: existing } = await findNamedDomain(deps.db, input.merchantId, input.host);
+  // A domain already verified (the hosted domain is, by construction) stays so; only a new
+  // verification of a host that can never be one is refused.
+  if (input.verified && existing?.verified !== 1 && isNeverVerifiable(host)) {
     throw new OperatorError(`${host} can never be verified (localhost and IP addresses)`);
   }
   const webhookUrl = input.webhookUrl === undefined ? null : checkWebhookUrl(input.webhookUrl);
   const nowMs = deps.clock.nowMs();
   const now = toStoredInstant(nowMs);
-  const existing = await findMerchantDomain(deps.db, input.merchantId, host);
   try {
     if (existing !== undefined) {
       // Adding a domain again updates it: verification is granted, never silently taken away.
@@ -286,8 +308,7 @@ export async function addDomain(
 
 async function requireDomain(deps: Deps, merchantId: string, hostInput: string): Promise<DomainRow> {
   await requireMerchant(deps, merchantId);
-  const host = validHost(hostInput);
-  const domain = await findMerchantDomain(deps.db, merchantId, host);
+  const { host, domain } = await findNamedDomain(deps.db, merchantId, hostInput);
   if (domain === undefined) throw new OperatorError(`merchant ${merchantId} has no domain ${host}`);
   return domain;
 }

@@ -48,9 +48,16 @@ async function transactEmitting<T>(deps: Deps, work: (trx: Executor) => Promise<
   return result;
 }
 
-/** Expires the payment if it is open past its expiry; answers the updated row when it did. */
-async function expireIfDue(deps: Deps, trx: Executor, paymentId: string): Promise<PaymentRow | undefined> {
-  const now = toStoredInstant(deps.clock.nowMs());
+/**
+ * Expires the payment if it is open past its expiry (at `now`, by default the clock's present);
+ * answers the updated row when it did.
+ */
+async function expireIfDue(
+  deps: Deps,
+  trx: Executor,
+  paymentId: string,
+  now = toStoredInstant(deps.clock.nowMs()),
+): Promise<PaymentRow | undefined> {
   const expired = await transitionPayment(
     trx,
     paymentId,
@@ -69,14 +76,15 @@ async function expireIfDue(deps: Deps, trx: Executor, paymentId: string): Promis
  */
 export async function startProcessing(deps: Deps, paymentId: string, processor: ProcessorSlug): Promise<Payment> {
   return transactEmitting(deps, async (trx) => {
-    const expired = await expireIfDue(deps, trx, paymentId);
+    const now = toStoredInstant(deps.clock.nowMs());
+    const expired = await expireIfDue(deps, trx, paymentId, now);
     if (expired !== undefined) return rowToPayment(expired);
     const before = await currentRow(trx, paymentId);
     const started = await transitionPayment(trx, paymentId, TRANSITIONS.start_processing.from, {
       status: 'processing',
       processor,
       sandbox: before.sandbox === 1 || processor === 'sandbox' ? 1 : 0,
-      updated_at: toStoredInstant(deps.clock.nowMs()),
+      updated_at: now,
     });
     return rowToPayment(started ?? before);
   });
@@ -86,7 +94,9 @@ export async function startProcessing(deps: Deps, paymentId: string, processor: 
  * The provider's answer about a payment. Paid: processing → completed, or failed/expired → completed
  * (a late confirmation); a payment already completed stays as it is, so a repeated confirmation
  * changes nothing. Declined: processing → failed. No answer: the payment stays processing with the
- * reason recorded, until a later answer or its expiry.
+ * reason recorded, until a later answer or its expiry. A payment found open past its expiry is
+ * expired first, in the same transaction: a paid answer then completes it as a late confirmation
+ * (both events are sent, expired first), any other answer leaves it expired.
  */
 export async function applyProviderResult(deps: Deps, paymentId: string, result: ProviderResult): Promise<Payment> {
   try {
@@ -100,8 +110,11 @@ export async function applyProviderResult(deps: Deps, paymentId: string, result:
 }
 
 async function applyResult(deps: Deps, trx: Executor, paymentId: string, result: ProviderResult): Promise<Payment> {
-  const before = await currentRow(trx, paymentId, deps.dialect === 'postgres');
+  const read = await currentRow(trx, paymentId, deps.dialect === 'postgres');
+  // Whatever the caller saw before this transaction, the clock may have passed the expiry since.
+  // One instant decides both: the expiry check and the time of the change.
   const now = toStoredInstant(deps.clock.nowMs());
+  const before = (await expireIfDue(deps, trx, paymentId, now)) ?? read;
   let changed: PaymentRow | undefined;
   switch (result.kind) {
     case 'paid': {

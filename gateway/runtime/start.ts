@@ -4,7 +4,7 @@
  * environment's configuration.
  */
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Router } from '@koa/router';
 import type { Logger } from 'pino';
@@ -14,6 +14,7 @@ import { migrateToLatest } from '../../storage/migrate.js';
 import { deleteSetting, findSetting } from '../../storage/service-setting.repository.js';
 import { createTransactionRunner } from '../../storage/transactions.js';
 import { createApp } from '../api/app.js';
+import { answerClientErrors } from '../api/client-errors.js';
 import type { GatewayState } from '../api/context.js';
 import type { AuthDeps } from '../auth/authenticate.js';
 import type { Config } from '../config.js';
@@ -27,6 +28,7 @@ import { AccountCache } from '../merchants/account-cache.js';
 import { createMailer, type Mailer } from '../notifications/mailer.js';
 import { sealClearWebhookSecrets } from '../webhooks/secrets.js';
 import { createWebhookSender, type WebhookSender } from '../webhooks/sender.js';
+import { HTTP_TIMEOUTS, type HttpTimeouts } from './http-timeouts.js';
 import { createLogger } from './logger.js';
 import { createSealer } from './sealing.js';
 import { resolveServiceSecret } from './service-secret.js';
@@ -60,6 +62,8 @@ export interface StartOptions {
   readonly webhookSender?: WebhookSender;
   /** Sends merchant emails (default: SMTP_URL, else the log). */
   readonly mailer?: Mailer;
+  /** Default `HTTP_TIMEOUTS` (tests shorten them). */
+  readonly httpTimeouts?: HttpTimeouts;
 }
 
 export interface OpenedServices {
@@ -122,10 +126,19 @@ export async function startGateway(options: StartOptions): Promise<Gateway> {
   const mailer = options.mailer ?? createMailer(options.config, deps.logger);
   const scheduler = new Scheduler(dueWorks(deps, { webhookSender, mailer }), deps.logger);
   const app = createApp(deps, { scheduler, secret, routers: options.routers ?? [] });
-  const server = app.listen(options.config.port, options.config.host);
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 30_000;
+  const timeouts = options.httpTimeouts ?? HTTP_TIMEOUTS;
+  // Given at creation, Node checks that the headers' timeout is within the request's.
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    },
+    app.callback(),
+  );
+  server.keepAliveTimeout = timeouts.keepAliveMs;
+  answerClientErrors(server, options.config.publicUrl, deps.logger);
+  server.listen(options.config.port, options.config.host);
   try {
     await once(server, 'listening');
   } catch (error) {

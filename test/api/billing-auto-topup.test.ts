@@ -169,10 +169,17 @@ describe.each(DIALECTS)('billing auto top-up on %s', (dialect) => {
         { enabled: true, threshold_qty: 1, refill_qty: 500, payment_method_id: 'x'.repeat(121) },
         'payment_method_id',
       ],
-    ])('answers 422 validation_failed for %s', async (_name, body, field) => {
+      [
+        'a payment_method_id with a lone surrogate',
+        { enabled: true, threshold_qty: 1, refill_qty: 500, payment_method_id: '\udc00pm' },
+        'payment_method_id',
+        'must be valid Unicode text',
+      ],
+    ])('answers 422 validation_failed for %s', async (_name, body, field, message?: string) => {
       const m = await t.merchant();
       const error = expectError(await put(m.testKey, 'transactions', body), 422, 'validation_failed', ['errors']);
       expect(Object.keys(error.errors as Json)).toEqual([field]);
+      if (message !== undefined) expect((error.errors as Record<string, string[]>)[field]).toEqual([message]);
       const rows = await db()
         .selectFrom('billing_auto_topups')
         .selectAll()

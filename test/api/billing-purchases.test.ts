@@ -227,11 +227,18 @@ describe.each(DIALECTS)('billing purchases on %s', (dialect) => {
       { counter: 'transactions', quantity: 500, payment_method_id: 7 },
       'payment_method_id',
     ],
-  ])('answers 422 validation_failed for %s', async (_name, body, field) => {
+    [
+      'a payment_method_id with a lone surrogate',
+      { counter: 'transactions', quantity: 500, payment_method_id: 'pm_\ud800' },
+      'payment_method_id',
+      'must be valid Unicode text',
+    ],
+  ])('answers 422 validation_failed for %s', async (_name, body, field, message?: string) => {
     const m = await verified();
     const res = await purchase(m.testKey, body);
     const error = expectError(res, 422, 'validation_failed', ['errors']);
     expect(Object.keys(error.errors as Json)).toEqual([field]);
+    if (message !== undefined) expect((error.errors as Record<string, string[]>)[field]).toEqual([message]);
   });
 
   it('accepts and stores a payment_method_id of 120 characters (reserved)', async () => {
@@ -291,6 +298,13 @@ describe.each(DIALECTS)('billing purchases on %s', (dialect) => {
     const read = await t.call('GET', `/api/v1/billing/purchases/${p.id as string}`, { key: m.testKey });
     expect(read.body.status).toBe('paid');
     expect(read.body.paid_at).toMatch(API_INSTANT);
+
+    // The one-click link now shows the paid page, which no one may frame.
+    const paidPage = await open(p.checkout_url as string);
+    expect(paidPage.status).toBe(200);
+    expect(await paidPage.text()).toContain('500 transactions units were added');
+    expect(paidPage.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(paidPage.headers.get('x-frame-options')).toBe('DENY');
 
     // Completing again and confirming (late) again change nothing.
     expect((await completeLivePayment(t, payment?.id as string)).status).toBe(409);

@@ -413,5 +413,7 @@ describe.each(DIALECTS)('billing read endpoints on %s', (dialect) => {
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.text).toContain('id="top-up"');
     expect(res.text).toContain(`${PUBLIC_URL}/api/v1/billing/purchases`);
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
   });
 });

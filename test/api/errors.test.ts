@@ -42,6 +42,9 @@ const EXPECTED_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   too_many_attempts: 429,
   invalid_json: 400,
+  malformed_request: 400,
+  request_timeout: 408,
+  headers_too_large: 431,
   method_not_allowed: 405,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -237,6 +240,14 @@ describe.each(DIALECTS)('error answers on %s', (dialect) => {
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);
       expect(page.text).toMatch(/^<!doctype html>/i);
+    });
+
+    it('may not be framed, nor may the verification page', async () => {
+      for (const res of [page, await t.call('GET', '/docs/verification')]) {
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+        expect(res.headers.get('x-frame-options')).toBe('DENY');
+      }
     });
 
     it('has one anchor per code of the table, and no other', () => {

@@ -7,6 +7,7 @@
  * consistent state with one event per status reached; and on PostgreSQL two instances expiring
  * together expire each payment once.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS, toApiInstant, toStoredInstant } from '../../gateway/domain/clock.js';
 import { findPaymentRow } from '../../storage/payment.repository.js';
@@ -158,6 +159,8 @@ async function expectConsistentOutcome(api: Api, payment: Json, card: string): P
   if (now.status === 'completed') {
     expect(now.rrn).toMatch(RRN);
     expect(now.completed_at).not.toBeNull();
+    // Completed without expiring: the answer came before the expiry instant, never at or after it.
+    if (statuses.length === 1) expect(Date.parse(String(now.completed_at))).toBeLessThan(expiryOf(payment));
   } else {
     expect(now.completed_at).toBeNull();
   }
@@ -593,5 +596,61 @@ describe('two gateway instances on one PostgreSQL', () => {
     for (const answer of answers.slice(1) as ApiResponse[]) expect(answer.status, answer.text).toBe(200);
     await Promise.all([a.gateway.scheduler.runDueNow(), b.gateway.scheduler.runDueNow()]);
     for (const [i, payment] of payments.entries()) await expectConsistentOutcome(onA, payment, raceCard(i));
+  });
+});
+
+describe('a pay held up across the expiry instant on PostgreSQL', () => {
+  let t: TestGateway;
+  let api: Api;
+
+  beforeAll(async () => {
+    t = await startTestGateway('postgres', { env: ENV });
+    api = client(t, await t.merchant());
+  });
+  afterAll(async () => t?.close());
+
+  /** Waits until some statement of this database waits for a row lock. */
+  async function untilWaitingForLock(): Promise<void> {
+    for (let i = 0; i < 400; i += 1) {
+      const { rows } = await sql<{ waiting: number }>`
+        select count(*)::int as waiting from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`.execute(t.gateway.deps.db);
+      if ((rows[0]?.waiting ?? 0) > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error('no statement waited for the lock');
+  }
+
+  it('an approval applied after the expiry instant is a late confirmation: expired, then completed', async () => {
+    const payment = await api.create();
+    await api.paid(payment.uuid, TIMEOUT);
+    t.clock.advance(expiryOf(payment) - 1000 - t.clock.nowMs());
+
+    // Another transaction holds the payment's row, so the pay request's provider answer waits for it
+    // while the clock passes the expiry (the expiry job skips locked rows).
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held!: () => void;
+    const lockHeld = new Promise<void>((resolve) => {
+      held = resolve;
+    });
+    const holder = t.gateway.deps.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('payments').select('id').where('id', '=', String(payment.uuid)).forUpdate().execute();
+      held();
+      await released;
+    });
+    await lockHeld;
+    const paying = api.pay(payment.uuid, APPROVED);
+    await untilWaitingForLock();
+    t.clock.advance(2000);
+    release();
+    await holder;
+
+    const res = await paying;
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ status: 'completed', completed_at: apiInstant(expiryOf(payment) + 1000) });
+    expect(await api.eventStatuses(payment.uuid)).toEqual(['expired', 'completed']);
   });
 });

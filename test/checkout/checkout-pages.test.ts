@@ -71,6 +71,8 @@ function expectSecurityHeaders(page: PageResponse): void {
   expect(csp['form-action']).toBe(`'self' ${PUBLIC_URL}`);
   expect(csp['base-uri']).toBe("'none'");
   expect(csp['frame-ancestors']).toBeDefined();
+  // DENY exactly where no one may frame the page; never where the merchant's site may.
+  expect(page.headers.get('x-frame-options')).toBe(csp['frame-ancestors'] === "'none'" ? 'DENY' : null);
   if (page.status === 200 || page.status >= 400) {
     const nonce = (csp['script-src'] ?? '').slice("'nonce-".length, -1);
     const styles = [...page.text.matchAll(/<style( nonce="([^"]*)")?/g)];

@@ -36,6 +36,11 @@ export function gatewayWith(env: Record<string, string>, ...args: string[]): Pro
   );
 }
 
+/** Runs `bin/gateway` with the given PUBLIC_URL (hosted domains are named after its host). */
+export function gatewayAt(publicUrl: string, databaseUrl: string, ...args: string[]): Promise<CliResult> {
+  return gatewayWith({ DATABASE_URL: databaseUrl, PUBLIC_URL: publicUrl }, ...args);
+}
+
 /** Runs `bin/connector` with the given environment (its database, the gateway's URL, ...). */
 export function connector(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
   return runBin('bin/connector', env, args);

@@ -15,6 +15,7 @@ import {
   createMerchant,
   setProcessorEnabled,
 } from '../../gateway/merchants/merchant.service.js';
+import type { HttpTimeouts } from '../../gateway/runtime/http-timeouts.js';
 import { createLogger } from '../../gateway/runtime/logger.js';
 import { type Gateway, startGateway } from '../../gateway/runtime/start.js';
 import type { DialectName } from '../../storage/database.js';
@@ -58,6 +59,8 @@ export interface TestGatewayOptions {
   limiter?: RateLimiter;
   /** Reuse an existing database (e.g. to run two instances on one PostgreSQL). */
   databaseUrl?: string;
+  /** Shorter HTTP timeouts than the service's, to test them in little time. */
+  httpTimeouts?: HttpTimeouts;
 }
 
 export async function startTestGateway(dialect: DialectName, options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -83,6 +86,7 @@ export async function startTestGateway(dialect: DialectName, options: TestGatewa
     logger: createLogger('silent'),
     routers: options.routers ?? [],
     ...(options.limiter ? { limiter: options.limiter } : {}),
+    ...(options.httpTimeouts ? { httpTimeouts: options.httpTimeouts } : {}),
   });
   const deps = gateway.deps;
 

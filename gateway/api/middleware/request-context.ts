@@ -17,13 +17,29 @@ export function newRequestId(): string {
   return `req_${PROCESS_PREFIX}${sequence.toString(36).padStart(6, '0')}`;
 }
 
-export function requestContext(logger: Logger) {
+/** One year: browsers keep to https for that long after any answer of the service. */
+export const HSTS_MAX_AGE_SECONDS = 365 * 24 * 3600;
+
+/**
+ * Headers every answer carries, including those written outside Koa (see `client-errors.ts`).
+ * `Strict-Transport-Security` only when the service is public over https (browsers ignore it over
+ * http), without `includeSubDomains`: other services under the public host's domain are not ours.
+ */
+export function baselineHeaders(publicUrl: string): Readonly<Record<string, string>> {
+  return {
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    ...(publicUrl.startsWith('https:') ? { 'Strict-Transport-Security': `max-age=${HSTS_MAX_AGE_SECONDS}` } : {}),
+  };
+}
+
+export function requestContext(logger: Logger, publicUrl: string) {
+  const baseline = Object.entries(baselineHeaders(publicUrl));
   return async function withRequestContext(ctx: GatewayContext, next: Next): Promise<void> {
     const started = process.hrtime.bigint();
     ctx.state.requestId = newRequestId();
     ctx.set('X-Request-Id', ctx.state.requestId);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Referrer-Policy', 'no-referrer');
+    for (const [name, value] of baseline) ctx.set(name, value);
     try {
       await next();
     } finally {

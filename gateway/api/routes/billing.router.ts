@@ -11,6 +11,7 @@ import type { BillingConfig } from '../../config.js';
 import { graceFloor } from '../../domain/billing.js';
 import type { GatewayState } from '../context.js';
 import { principalOf, requireAuth } from '../middleware/auth.js';
+import { setStaticPageHeaders } from '../page-headers.js';
 import { ledgerQuerySchema } from '../schemas/billing.schema.js';
 import { parseOr422 } from '../schemas/validation.js';
 
@@ -76,7 +77,7 @@ export function billingRouter(deps: AuthDeps, options: { secret: string }): Rout
   router.get('/docs/billing', (ctx) => {
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    setStaticPageHeaders(ctx);
     ctx.body = page;
   });
 

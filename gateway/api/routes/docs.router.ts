@@ -5,6 +5,7 @@
 import { Router } from '@koa/router';
 import { ERROR_CODES } from '../../domain/errors.js';
 import type { GatewayState } from '../context.js';
+import { setStaticPageHeaders } from '../page-headers.js';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -72,7 +73,7 @@ export function docsRouter(): Router<GatewayState> {
   const html = (body: string) => (ctx: { type: string; body: unknown; set: (k: string, v: string) => void }) => {
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    setStaticPageHeaders(ctx);
     ctx.body = body;
   };
   router.get('/errors', html(errorsPage));

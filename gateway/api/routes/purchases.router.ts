@@ -13,6 +13,7 @@ import { checkIdempotencyKey, IDEMPOTENCY_HEADER } from '../../payments/idempote
 import type { GatewayState } from '../context.js';
 import { principalOf, requireAuth } from '../middleware/auth.js';
 import { jsonBody } from '../middleware/json-body.js';
+import { setStaticPageHeaders } from '../page-headers.js';
 
 export function purchasesRouter(deps: AuthDeps): Router<GatewayState> {
   const router = new Router<GatewayState>();
@@ -58,6 +59,7 @@ export function purchasesRouter(deps: AuthDeps): Router<GatewayState> {
       return;
     }
     const p = outcome.purchase;
+    setStaticPageHeaders(ctx);
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Purchase paid</title></head><body><h1>Purchase paid</h1><p>${escapeHtml(`${Number(p.quantity)} ${p.counter} units were added to your balance.`)}</p></body></html>`;
   });

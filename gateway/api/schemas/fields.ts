@@ -7,28 +7,65 @@ import { hostOfUrl, normalizeHost } from '../../domain/hosts.js';
 /** C0 controls and DEL: never part of an identifier or URL (PostgreSQL text cannot even hold NUL). */
 export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 /** A UTF-16 surrogate without its pair: not Unicode text, and stored as U+FFFD by both databases. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * The rules every text the API takes follows, whatever else its field requires: no control
+ * characters, and Unicode text (no lone surrogate), so what is stored is what was sent. A field
+ * with a form of its own (a URL, an email address) names that form for control characters.
+ */
+export function textRules(
+  schema: z.ZodString,
+  controlCharsMessage = 'must not contain control characters',
+): z.ZodString {
+  return schema
+    .refine((s) => !CONTROL_CHARS.test(s), { error: controlCharsMessage })
+    .refine((s) => !LONE_SURROGATE.test(s), { error: 'must be valid Unicode text' });
+}
 
 function typeMessage(expected: string) {
   return (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : `must be ${expected}`);
 }
 
-/** A string of 1..max characters without control characters. */
+/** A string of 1..max characters of text. */
 export function text(max: number) {
-  return z
-    .string({ error: typeMessage('a string') })
-    .min(1, { error: 'must not be empty' })
-    .max(max, { error: `must be at most ${max} characters` })
-    .refine((s) => !CONTROL_CHARS.test(s), { error: 'must not contain control characters' })
-    .refine((s) => !LONE_SURROGATE.test(s), { error: 'must be valid Unicode text' });
+  return textRules(
+    z
+      .string({ error: typeMessage('a string') })
+      .min(1, { error: 'must not be empty' })
+      .max(max, { error: `must be at most ${max} characters` }),
+  );
+}
+
+/**
+ * A string of at most `max` characters of text, or null; absent, null and the empty string all
+ * mean "none" (platforms send empty fields).
+ */
+export function optionalText(max: number, expected = 'a string or null') {
+  return textRules(z.string({ error: `must be ${expected}` }).max(max, { error: `must be at most ${max} characters` }))
+    .nullish()
+    .transform((s) => (s === undefined || s === null || s === '' ? null : s));
 }
 
 /** An absolute http(s) URL of at most 2048 characters. */
 export function httpUrl() {
-  return z
-    .string({ error: typeMessage('a URL string') })
-    .max(2048, { error: 'must be at most 2048 characters' })
-    .refine((s) => !CONTROL_CHARS.test(s) && hostOfUrl(s) !== null, { error: 'must be an absolute http or https URL' });
+  const form = 'must be an absolute http or https URL';
+  return textRules(
+    z.string({ error: typeMessage('a URL string') }).max(2048, { error: 'must be at most 2048 characters' }),
+    form,
+  ).refine((s) => hostOfUrl(s) !== null, { error: form });
+}
+
+/** An email address of at most 254 characters, `local@domain.tld` form. */
+export function emailAddress() {
+  const form = 'must be an email address';
+  return textRules(
+    z
+      .string({ error: typeMessage('an email address') })
+      .max(254, { error: 'must be at most 254 characters' })
+      .regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { error: form }),
+    form,
+  );
 }
 
 /** A whole number of AMD, at least 1. */
@@ -41,10 +78,11 @@ export function wholeAmd() {
 }
 
 export function hostName() {
-  return z
-    .string({ error: typeMessage('a domain name') })
-    .max(253, { error: 'must be at most 253 characters' })
-    .refine((s) => normalizeHost(s) !== null, { error: 'must be a domain name such as shop.example.am' });
+  const form = 'must be a domain name such as shop.example.am';
+  return textRules(
+    z.string({ error: typeMessage('a domain name') }).max(253, { error: 'must be at most 253 characters' }),
+    form,
+  ).refine((s) => normalizeHost(s) !== null, { error: form });
 }
 
 /** Optional field: absent and null both mean "not given". */

@@ -3,7 +3,7 @@
  * `PUT /api/v1/billing/auto-topup/{counter}`. Unknown keys are ignored.
  */
 import { z } from 'zod';
-import { CONTROL_CHARS } from './fields.js';
+import { optionalText } from './fields.js';
 
 export const MAX_QUANTITY = 1_000_000;
 export const MAX_PAYMENT_METHOD_ID_LENGTH = 120;
@@ -22,13 +22,8 @@ function quantity(min: number, field: string) {
 
 const counterSchema = z.enum(['transactions', 'receipts'], { error: typeMessage('"transactions" or "receipts"') });
 
-/** Reserved: kept with the purchase, not used yet. Absent and null both mean none. */
-const paymentMethodIdSchema = z
-  .string({ error: 'must be a string or null' })
-  .max(MAX_PAYMENT_METHOD_ID_LENGTH, { error: `must be at most ${MAX_PAYMENT_METHOD_ID_LENGTH} characters` })
-  .refine((s) => !CONTROL_CHARS.test(s), { error: 'must not contain control characters' })
-  .nullish()
-  .transform((s) => (s === undefined || s === '' ? null : s));
+/** Reserved: kept with the purchase, not used yet. Absent, null and empty all mean none. */
+const paymentMethodIdSchema = optionalText(MAX_PAYMENT_METHOD_ID_LENGTH);
 
 export const purchaseBodySchema = z.object(
   {

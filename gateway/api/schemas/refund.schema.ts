@@ -5,12 +5,10 @@
  */
 import { z } from 'zod';
 import { ApiError, validationFailed } from '../../domain/errors.js';
-import { CONTROL_CHARS } from './fields.js';
+import { optionalText } from './fields.js';
 import { fieldErrorsOf } from './validation.js';
 
 export const MAX_REFUND_REASON_LENGTH = 500;
-
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * `amount` may be left out, but not sent as null: a client that meant a number must not refund the
@@ -24,13 +22,7 @@ const amountSchema = z
   .optional();
 
 /** Null and the empty string both mean "no reason" (platforms send an empty reason field). */
-const reasonSchema = z
-  .string({ error: 'must be a string' })
-  .max(MAX_REFUND_REASON_LENGTH, { error: `must be at most ${MAX_REFUND_REASON_LENGTH} characters` })
-  .refine((s) => !CONTROL_CHARS.test(s), { error: 'must not contain control characters' })
-  .refine((s) => !LONE_SURROGATE.test(s), { error: 'must be valid Unicode text' })
-  .nullish()
-  .transform((s) => (s === undefined || s === null || s === '' ? null : s));
+const reasonSchema = optionalText(MAX_REFUND_REASON_LENGTH, 'a string');
 
 export const refundBodySchema = z.object(
   { amount: amountSchema, reason: reasonSchema },
