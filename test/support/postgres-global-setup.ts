@@ -80,7 +80,14 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     onError: () => {},
   });
   try {
-    await server.initialise();
+    // initdb, run as the postgres user, reads a password file the package writes with the umask's
+    // mode: under a umask like 077 it could not.
+    const umask = serverRunsAsAnotherUser() ? process.umask(0o022) : undefined;
+    try {
+      await server.initialise();
+    } finally {
+      if (umask !== undefined) process.umask(umask);
+    }
     await server.start();
   } catch (error) {
     // Nothing is left running: initdb failed, or the server exited before it was ready.
