@@ -11,6 +11,7 @@
  */
 import { DAY_MS, HOUR_MS, toStoredInstant } from '../../gateway/domain/clock.js';
 import { gatewayOf } from '../connections/connection.service.js';
+import { errorDetail } from '../errors.js';
 import { GatewayError } from '../gateway-client/client.js';
 import { applyPayment, POLL_FOR_MS, POLL_INTERVAL_MS, syncStorePaid } from '../orders/order.service.js';
 import { reconcile } from '../reconciliation/reconcile.service.js';
@@ -88,7 +89,7 @@ async function guarded(deps: ConnectorDeps, what: string, work: () => Promise<un
   try {
     await work();
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorDetail(error);
     const level = error instanceof GatewayError && error.retryable ? 'info' : 'warn';
     deps.logger[level]({ err: message }, `${what} did not finish; it runs again later`);
   }

@@ -3,9 +3,10 @@
  * runs due work on an interval. Tests start it on port 0 with their own clock.
  */
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import type { Logger } from 'pino';
 import { type Clock, toStoredInstant } from '../../gateway/domain/clock.js';
+import { createGuardedAgents } from '../../gateway/outbound/guarded-agents.js';
 import { createLogger } from '../../gateway/runtime/logger.js';
 import { openDatabase } from '../../storage/connect.js';
 import { createConnectorApp } from '../api/app.js';
@@ -24,6 +25,8 @@ export interface ConnectorOptions {
   logger?: Logger;
   /** Replaces `fetch` for calls to the gateway (tests). */
   fetch?: typeof fetch;
+  /** Name resolution for store calls (the system resolver unless a test injects one). */
+  lookup?: LookupFunction;
 }
 
 export interface Connector {
@@ -48,6 +51,14 @@ export async function openConnector(
   const database = openDatabase<ConnectorDatabase>(config.databaseUrl);
   await migrateConnector(database.db);
   const secret = config.secret ?? (await storedSecret(database.db, clock, logger));
+  // Store URLs are chosen by whoever holds a connect token: every store call goes through these.
+  const storeAgents = createGuardedAgents({
+    allowPrivate: config.allowPrivateStores,
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+  });
+  if (config.allowPrivateStores) {
+    logger.warn('GATEWAY_ALLOW_PRIVATE_WEBHOOKS is set: store calls may reach private networks (development only)');
+  }
 
   const deps: ConnectorDeps = {
     db: database.db,
@@ -65,12 +76,13 @@ export async function openConnector(
     openPlatform: (platform, storeUrl, credentials) => {
       const driver = platformDriver(platform);
       if (driver === undefined) throw new Error(`no driver for platform ${platform}`);
-      return driver.open(storeUrl, credentials);
+      return driver.open(storeUrl, credentials, storeAgents);
     },
   };
   return {
     deps,
     async close() {
+      storeAgents.destroy();
       await database.close();
       logger.flush();
     },
