@@ -4,12 +4,13 @@
  * | variable | default | meaning |
  * |---|---|---|
  * | `CONNECTOR_PORT` | 8090 | port to listen on |
- * | `CONNECTOR_HOST` | 0.0.0.0 | address to listen on |
+ * | `CONNECTOR_HOST` | 127.0.0.1 | address to listen on (`0.0.0.0` to accept connections from other machines) |
  * | `CONNECTOR_PUBLIC_URL` | `http://localhost:$CONNECTOR_PORT` | how stores and the gateway reach it (key exchange callback, webhook target) |
  * | `CONNECTOR_DATABASE_URL` | `sqlite:./data/connector.sqlite` | its own database (`sqlite:` or `postgres://`) |
  * | `GATEWAY_URL` | `http://localhost:8080` | the gateway's API origin |
  * | `GATEWAY_SECRET` | SQLite: generated into a file beside the database; PostgreSQL: required | the key that encrypts stored tokens and platform credentials is derived from it (gateway/runtime/service-secret.ts) |
  * | `CONNECTOR_JOB_INTERVAL_SECONDS` | 15 | how often due work (store retries, polling, reconciliation) is looked for; 0 turns the loop off |
+ * | `GATEWAY_ALLOW_PRIVATE_WEBHOOKS` | unset | `1` lets store calls reach loopback and private addresses (the gateway's flag of the same name does it for webhooks). Development only |
  * | `LOG_LEVEL` | info | pino level |
  */
 
@@ -21,6 +22,11 @@ export interface ConnectorConfig {
   readonly gatewayUrl: string;
   readonly secret: string | undefined;
   readonly jobIntervalMs: number;
+  /**
+   * Store calls may reach loopback and private networks (`GATEWAY_ALLOW_PRIVATE_WEBHOOKS=1`, the
+   * gateway's development flag, so one flag serves a machine where everything runs on localhost).
+   */
+  readonly allowPrivateStores: boolean;
   readonly logLevel: string;
   /** The name the shop owner sees when approving the key exchange. */
   readonly appName: string;
@@ -38,12 +44,13 @@ export function loadConnectorConfig(env: Record<string, string | undefined> = pr
   httpUrl(gatewayUrl, 'GATEWAY_URL');
   return {
     port,
-    host: env.CONNECTOR_HOST || '0.0.0.0',
+    host: env.CONNECTOR_HOST || '127.0.0.1',
     publicUrl,
     databaseUrl: env.CONNECTOR_DATABASE_URL || DEFAULT_CONNECTOR_DATABASE_URL,
     gatewayUrl,
     secret: env.GATEWAY_SECRET || undefined,
     jobIntervalMs: integer(env.CONNECTOR_JOB_INTERVAL_SECONDS, 15, 'CONNECTOR_JOB_INTERVAL_SECONDS', 0, 86_400) * 1000,
+    allowPrivateStores: env.GATEWAY_ALLOW_PRIVATE_WEBHOOKS === '1' || env.GATEWAY_ALLOW_PRIVATE_WEBHOOKS === 'true',
     logLevel: env.LOG_LEVEL || 'info',
     appName: 'Armenian payment gateway',
     paymentMethodId: 'armenian_gateway',

@@ -1,18 +1,21 @@
 /**
  * The connector's HTTP API (docs/connector.md): the plugin-facing routes authenticated by the shop's
  * connect token, the platform's key exchange callback, and the gateway's webhook target. Every
- * refusal answers `{"error": code, "message": text}`.
+ * answer carries `X-Request-Id` and the gateway's baseline headers (the gateway's request-context
+ * middleware); every refusal answers `{"error": code, "message": text, "request_id": id}`.
  */
 import Router from '@koa/router';
-import Koa, { type Context, type Next } from 'koa';
+import Koa, { type Next, type ParameterizedContext } from 'koa';
 import { z } from 'zod';
+import { isJsonType } from '../../gateway/api/middleware/json-body.js';
+import { requestContext } from '../../gateway/api/middleware/request-context.js';
 import {
   completeKeyExchange,
   connectionForToken,
   describeConnection,
   registerConnection,
 } from '../connections/connection.service.js';
-import { ConnectorError, validationFailed } from '../errors.js';
+import { asConnectorError, ConnectorError, errorDetail, validationFailed } from '../errors.js';
 import { payForOrder, readBackOrder } from '../orders/order.service.js';
 import { getReport, reconcile } from '../reconciliation/reconcile.service.js';
 import { refundFromStore } from '../refunds/refund.service.js';
@@ -22,6 +25,11 @@ import { handleGatewayWebhook } from '../webhooks/webhook.consumer.js';
 import { createIntrospectionLimit } from './introspection-limit.js';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
+
+interface ConnectorState {
+  requestId: string;
+}
+type Context = ParameterizedContext<ConnectorState>;
 
 const httpUrl = z
   .string()
@@ -48,10 +56,12 @@ const schemas = {
 };
 
 export function createConnectorApp(deps: ConnectorDeps): Koa {
-  const app = new Koa({ proxy: false });
+  const app = new Koa<ConnectorState>({ proxy: false });
+  app.silent = true;
+  app.use(requestContext(deps.logger, deps.config.publicUrl));
   app.use(errorHandler(deps));
   const admitIntrospection = createIntrospectionLimit();
-  const router = new Router();
+  const router = new Router<ConnectorState>();
 
   router.get('/health', (ctx) => {
     ctx.body = { status: 'ok' };
@@ -160,7 +170,18 @@ async function readRaw(ctx: Context): Promise<Buffer> {
   return Buffer.concat(chunks, size);
 }
 
+/** A JSON body (`{}` when there is none); a body of another media type is refused unread. */
 async function readJson(ctx: Context): Promise<unknown> {
+  const hasBody = (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+  if (!hasBody) return {};
+  if (!isJsonType(ctx.get('Content-Type') || undefined)) {
+    ctx.set('Connection', 'close');
+    throw new ConnectorError(
+      415,
+      'unsupported_media_type',
+      'Send the body as JSON with Content-Type: application/json.',
+    );
+  }
   const text = (await readRaw(ctx)).toString('utf8');
   if (text.trim() === '') return {};
   try {
@@ -170,23 +191,40 @@ async function readJson(ctx: Context): Promise<unknown> {
   }
 }
 
+/** The one place a refusal becomes an answer; a fault becomes a 500 that tells nothing. */
 function errorHandler(deps: ConnectorDeps) {
   return async function handleErrors(ctx: Context, next: Next): Promise<void> {
     try {
       await next();
-    } catch (error) {
+      // Answers written by a handler (the webhook target's refusals) carry the request id too.
+      const body = ctx.body as Record<string, unknown> | null | undefined;
+      if (ctx.status >= 400 && typeof body?.error === 'string' && body.request_id === undefined) {
+        ctx.body = { error: body.error, message: body.message, request_id: ctx.state.requestId, ...body };
+      }
+    } catch (caught) {
+      const error = asConnectorError(caught);
       if (error instanceof ConnectorError) {
+        if (error.cause !== undefined) {
+          deps.logger.warn(
+            { request_id: ctx.state.requestId, path: ctx.path, code: error.code, err: errorDetail(error) },
+            'store call failed',
+          );
+        }
         ctx.status = error.status;
         if (typeof error.extra.retry_after === 'number') ctx.set('Retry-After', String(error.extra.retry_after));
-        ctx.body = { error: error.code, message: error.message, ...error.extra };
+        ctx.body = { error: error.code, message: error.message, request_id: ctx.state.requestId, ...error.extra };
         return;
       }
       deps.logger.error(
-        { err: error instanceof Error ? error.message : String(error), path: ctx.path },
+        { request_id: ctx.state.requestId, err: errorDetail(error), path: ctx.path },
         'connector error',
       );
       ctx.status = 500;
-      ctx.body = { error: 'internal_error', message: 'Something went wrong in the connector; try again.' };
+      ctx.body = {
+        error: 'internal_error',
+        message: 'Something went wrong in the connector; try again.',
+        request_id: ctx.state.requestId,
+      };
     }
   };
 }

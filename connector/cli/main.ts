@@ -3,10 +3,11 @@
  * Exit codes: 0 done, 1 the operation was refused, 2 the command line itself is wrong.
  */
 import { parseArgs } from 'node:util';
+import { createLogger } from '../../gateway/runtime/logger.js';
 import { systemClock } from '../../gateway/runtime/system.js';
 import { openDatabase, redactUrl } from '../../storage/connect.js';
 import { type ConnectorConfig, loadConnectorConfig } from '../config.js';
-import { ConnectorError } from '../errors.js';
+import { asConnectorError, ConnectorError, errorDetail } from '../errors.js';
 import { reconcile } from '../reconciliation/reconcile.service.js';
 import { openConnector, startConnector } from '../runtime/start.js';
 import { findConnection, listConnections } from '../storage/connection.repository.js';
@@ -127,12 +128,19 @@ export async function main(
       return 0;
     }
     throw new UsageError(`unknown command "${command}"`);
-  } catch (error) {
+  } catch (caught) {
+    const error = asConnectorError(caught);
     if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n\n${USAGE}\n`);
       return 2;
     }
     if (error instanceof ConnectorError) {
+      // A failed store call is told without its network detail, which goes to the connector's log.
+      if (error.cause instanceof Error) {
+        const logger = createLogger(config.logLevel);
+        logger.warn({ code: error.code, err: errorDetail(error) }, 'store call failed');
+        logger.flush();
+      }
       process.stderr.write(
         values.json ? `${JSON.stringify({ error: error.code, message: error.message })}\n` : `${error.message}\n`,
       );

@@ -5,8 +5,10 @@
  * encrypted; a plugin's call finds its connection by the token's SHA-256.
  */
 import { randomUUID } from 'node:crypto';
+import { isIP } from 'node:net';
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { hostLiesOn, normalizeHost } from '../../gateway/domain/hosts.js';
+import { isForbiddenAddress } from '../../gateway/outbound/private-addresses.js';
 import { sha256Hex } from '../../gateway/runtime/hashing.js';
 import { randomToken } from '../../gateway/runtime/sealing.js';
 import { ConnectorError, validationFailed } from '../errors.js';
@@ -77,7 +79,7 @@ export async function registerConnection(
   if (driver === undefined) {
     throw new ConnectorError(422, 'unsupported_platform', `The connector does not serve ${info.platform} stores yet.`);
   }
-  const storeUrl = checkStoreUrl(body.store_url, info);
+  const storeUrl = checkStoreUrl(body.store_url, info, deps.config.allowPrivateStores);
   const returnUrl = body.return_url ?? driver.defaultReturnUrl(storeUrl);
   const now = toStoredInstant(deps.clock.nowMs());
   const hash = sha256Hex(token);
@@ -303,9 +305,11 @@ function toResponse(
 
 /**
  * The store URL as kept: scheme and host (and path, for a shop below a folder), no trailing slash.
- * A live store must be served over https on the token's domain; a test store may be anywhere.
+ * A live store must be served over https on the token's domain; a test store may be anywhere on
+ * the internet. An address the connector may not call (a private IP literal, localhost) is refused
+ * here at once; a name is checked on every call, where it resolves (gateway/outbound).
  */
-function checkStoreUrl(raw: string, info: ConnectTokenInfo): string {
+function checkStoreUrl(raw: string, info: ConnectTokenInfo, allowPrivate: boolean): string {
   let url: URL;
   try {
     url = new URL(raw);
@@ -314,6 +318,11 @@ function checkStoreUrl(raw: string, info: ConnectTokenInfo): string {
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) {
     throw validationFailed({ store_url: ['must be the http(s) address of the store'] });
+  }
+  if (!allowPrivate && isPrivateHost(url.hostname)) {
+    throw validationFailed({
+      store_url: ['must be a public address of the store: loopback, private and link-local addresses are refused'],
+    });
   }
   if (info.environment === 'live') {
     const host = normalizeHost(url.hostname);
@@ -324,4 +333,14 @@ function checkStoreUrl(raw: string, info: ConnectTokenInfo): string {
     }
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** A URL host that can only be a private address: an IP literal in a private range, or localhost. */
+function isPrivateHost(hostname: string): boolean {
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  return isIP(host) !== 0 && isForbiddenAddress(host);
 }

@@ -4,13 +4,17 @@
  * - store sync: orders whose "mark paid" call to the store failed are retried with backoff;
  * - polling: unpaid orders are read back from the gateway now and then, so a webhook that never
  *   arrives still ends in a paid order;
- * - reconciliation: once an hour per connection, over the last day, repairing what is safe.
+ * - reconciliation: once an hour per connection, over the last day, repairing what is safe. A run
+ *   that fails is recorded and the next one waits 5 minutes, then twice as long after each further
+ *   failure, at most 6 hours (less than the day a run covers, so nothing is missed); a success
+ *   returns to the hourly schedule.
  *
  * Each item is independent: one failing does not stop the others. With several connector instances
  * on one database the same item may run twice; every step is a conditional update, so that is safe.
  */
-import { DAY_MS, HOUR_MS, toStoredInstant } from '../../gateway/domain/clock.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS, toStoredInstant } from '../../gateway/domain/clock.js';
 import { gatewayOf } from '../connections/connection.service.js';
+import { errorDetail } from '../errors.js';
 import { GatewayError } from '../gateway-client/client.js';
 import { applyPayment, POLL_FOR_MS, POLL_INTERVAL_MS, syncStorePaid } from '../orders/order.service.js';
 import { reconcile } from '../reconciliation/reconcile.service.js';
@@ -18,9 +22,22 @@ import type { ConnectorDeps } from '../runtime/deps.js';
 import { findConnection, listConnections, type StoreConnection } from '../storage/connection.repository.js';
 import { linksDueForPoll, linksDueForSync, type OrderLink, updateLink } from '../storage/order-link.repository.js';
 import { latestRunStart } from '../storage/reconciliation.repository.js';
+import {
+  clearReconciliationBackoff,
+  findReconciliationBackoff,
+  saveReconciliationBackoff,
+} from '../storage/reconciliation-backoff.repository.js';
 
 export const RECONCILE_EVERY_MS = HOUR_MS;
 export const RECONCILE_WINDOW_MS = DAY_MS;
+/** The wait after a failed scheduled run; it doubles with each failure in a row, up to the cap. */
+export const RECONCILE_RETRY_FIRST_MS = 5 * MINUTE_MS;
+export const RECONCILE_RETRY_MAX_MS = 6 * HOUR_MS;
+
+/** How long to wait after `failures` failed runs in a row (1 or more). */
+export function reconcileRetryDelayMs(failures: number): number {
+  return Math.min(RECONCILE_RETRY_FIRST_MS * 2 ** Math.max(0, failures - 1), RECONCILE_RETRY_MAX_MS);
+}
 const BATCH = 50;
 
 export interface DueWorkResult {
@@ -54,19 +71,49 @@ export async function runDueWork(deps: ConnectorDeps): Promise<DueWorkResult> {
 
   for (const connection of await listConnections(deps.db)) {
     if (connection.status !== 'active') continue;
-    const last = await latestRunStart(deps.db, connection.id);
-    const nowMs = deps.clock.nowMs();
-    if (last !== undefined && Date.parse(last) + RECONCILE_EVERY_MS > nowMs) continue;
-    await guarded(deps, 'reconciliation', () =>
-      reconcile(deps, connection, {
-        from: toStoredInstant(nowMs - RECONCILE_WINDOW_MS),
-        to: toStoredInstant(nowMs),
-        repair: true,
-      }),
-    );
+    if (!(await reconciliationDue(deps, connection))) continue;
+    await scheduledReconciliation(deps, connection);
     result.reconciled += 1;
   }
   return result;
+}
+
+/** Hourly, or after a failure when its wait is over. */
+async function reconciliationDue(deps: ConnectorDeps, connection: StoreConnection): Promise<boolean> {
+  const nowMs = deps.clock.nowMs();
+  const backoff = await findReconciliationBackoff(deps.db, connection.id);
+  if (backoff !== undefined) return Date.parse(backoff.retry_at) <= nowMs;
+  const last = await latestRunStart(deps.db, connection.id);
+  return last === undefined || Date.parse(last) + RECONCILE_EVERY_MS <= nowMs;
+}
+
+/** A run over the last day with repair on; a failure is recorded and pushes the next run back. */
+async function scheduledReconciliation(deps: ConnectorDeps, connection: StoreConnection): Promise<void> {
+  const nowMs = deps.clock.nowMs();
+  try {
+    await reconcile(deps, connection, {
+      from: toStoredInstant(nowMs - RECONCILE_WINDOW_MS),
+      to: toStoredInstant(nowMs),
+      repair: true,
+    });
+    await clearReconciliationBackoff(deps.db, connection.id);
+  } catch (error) {
+    const failedAtMs = deps.clock.nowMs();
+    const failures = ((await findReconciliationBackoff(deps.db, connection.id))?.failures ?? 0) + 1;
+    const retryAt = toStoredInstant(failedAtMs + reconcileRetryDelayMs(failures));
+    const message = errorDetail(error);
+    await saveReconciliationBackoff(deps.db, {
+      connection_id: connection.id,
+      failures,
+      last_failed_at: toStoredInstant(failedAtMs),
+      last_error: message.slice(0, 500),
+      retry_at: retryAt,
+    });
+    deps.logger.warn(
+      { connection_id: connection.id, failures, retry_at: retryAt, err: message },
+      'reconciliation did not finish; it runs again later',
+    );
+  }
 }
 
 /** Reads an unpaid order's payment back and applies it; keeps polling while it may still be paid. */
@@ -88,7 +135,7 @@ async function guarded(deps: ConnectorDeps, what: string, work: () => Promise<un
   try {
     await work();
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorDetail(error);
     const level = error instanceof GatewayError && error.retryable ? 'info' : 'warn';
     deps.logger[level]({ err: message }, `${what} did not finish; it runs again later`);
   }

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { DAY_MS, HOUR_MS, MINUTE_MS, toStoredInstant } from '../../gateway/domain/clock.js';
 import { driverOf, fromGatewayError, gatewayOf, storeOf } from '../connections/connection.service.js';
-import { ConnectorError } from '../errors.js';
+import { asConnectorError, ConnectorError } from '../errors.js';
 import { GatewayError, type GatewayPayment } from '../gateway-client/client.js';
 import { type PaidWith, PlatformError, type StoreOrder, type StorePlatform } from '../platforms/platform.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
@@ -85,19 +85,12 @@ export async function loadStoreOrder(store: StorePlatform, storeOrderId: string)
   return order;
 }
 
-/** Runs a platform call; a platform failure becomes 502 `platform_unavailable`. */
+/** Runs a platform call; a platform failure becomes 502 `platform_unavailable`, without its detail. */
 export async function platformCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof PlatformError) {
-      throw new ConnectorError(
-        502,
-        'platform_unavailable',
-        `The store's API refused or did not answer: ${error.message}`,
-      );
-    }
-    throw error;
+    throw asConnectorError(error);
   }
 }
 

@@ -3,6 +3,7 @@
  * store (from its URL and the credentials the key exchange delivered), how the shop owner grants
  * those credentials, and the prefix that namespaces the store's orders at the gateway.
  */
+import type { GuardedAgents } from '../../gateway/outbound/guarded-agents.js';
 import { wooCommerceDriver } from '../../plugins/woocommerce/driver.js';
 import type { StorePlatform } from './platform.js';
 
@@ -27,7 +28,8 @@ export interface PlatformDriver {
   readonly slug: string;
   /** Gateway order ids of this platform's stores start with `<prefix>-<connection id>-`. */
   readonly orderPrefix: string;
-  open(storeUrl: string, credentials: Readonly<Record<string, string>>): StorePlatform;
+  /** Opens the store's API; every call it makes goes through `agents` (private addresses refused). */
+  open(storeUrl: string, credentials: Readonly<Record<string, string>>, agents: GuardedAgents): StorePlatform;
   /** Where the shop owner approves giving the connector API access. */
   authorizeUrl(input: AuthorizeInput): string;
   /** Where the platform sends the shop owner after approving, unless the plugin names a page. */

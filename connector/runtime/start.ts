@@ -3,9 +3,11 @@
  * runs due work on an interval. Tests start it on port 0 with their own clock.
  */
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import type { Logger } from 'pino';
 import type { Clock } from '../../gateway/domain/clock.js';
+import { createGuardedAgents } from '../../gateway/outbound/guarded-agents.js';
+import { createBoundedServer } from '../../gateway/runtime/http-timeouts.js';
 import { createLogger } from '../../gateway/runtime/logger.js';
 import { createSealer, randomToken } from '../../gateway/runtime/sealing.js';
 import { resolveServiceSecret, type StoredSecret } from '../../gateway/runtime/service-secret.js';
@@ -25,6 +27,8 @@ export interface ConnectorOptions {
   logger?: Logger;
   /** Replaces `fetch` for calls to the gateway (tests). */
   fetch?: typeof fetch;
+  /** Name resolution for store calls (the system resolver unless a test injects one). */
+  lookup?: LookupFunction;
 }
 
 export interface Connector {
@@ -62,6 +66,14 @@ export async function openConnector(
     await database.close();
     throw error;
   }
+  // Store URLs are chosen by whoever holds a connect token: every store call goes through these.
+  const storeAgents = createGuardedAgents({
+    allowPrivate: config.allowPrivateStores,
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+  });
+  if (config.allowPrivateStores) {
+    logger.warn('GATEWAY_ALLOW_PRIVATE_WEBHOOKS is set: store calls may reach private networks (development only)');
+  }
 
   const deps: ConnectorDeps = {
     db: database.db,
@@ -79,12 +91,13 @@ export async function openConnector(
     openPlatform: (platform, storeUrl, credentials) => {
       const driver = platformDriver(platform);
       if (driver === undefined) throw new Error(`no driver for platform ${platform}`);
-      return driver.open(storeUrl, credentials);
+      return driver.open(storeUrl, credentials, storeAgents);
     },
   };
   return {
     deps,
     async close() {
+      storeAgents.destroy();
       await database.close();
       logger.flush();
     },
@@ -97,7 +110,8 @@ export async function startConnector(options: ConnectorOptions): Promise<Connect
   const { deps } = services;
   const logger = deps.logger;
   const app = createConnectorApp(deps);
-  const server = app.listen(config.port, config.host);
+  const server = createBoundedServer(app.callback());
+  server.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

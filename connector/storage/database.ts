@@ -125,6 +125,18 @@ export interface ReconciliationFindingTable {
   created_at: string;
 }
 
+/** A connection whose scheduled reconciliation runs keep failing; deleted by the next success. */
+export interface ReconciliationBackoffTable {
+  connection_id: string;
+  /** Failed runs in a row. */
+  failures: number;
+  last_failed_at: string;
+  /** Why the last run failed, for the operator (never answered to a caller). */
+  last_error: string;
+  /** No scheduled run starts before this. */
+  retry_at: string;
+}
+
 export interface ConnectorSettingTable {
   key: string;
   value: string;
@@ -138,6 +150,7 @@ export interface ConnectorDatabase {
   refund_records: RefundRecordTable;
   reconciliation_runs: ReconciliationRunTable;
   reconciliation_findings: ReconciliationFindingTable;
+  reconciliation_backoff: ReconciliationBackoffTable;
   connector_settings: ConnectorSettingTable;
 }
 

@@ -6,9 +6,11 @@ import type { Kysely, Migration } from 'kysely';
 import { runMigrations } from '../../storage/migrate.js';
 import type { ConnectorDatabase } from './database.js';
 import * as connector from './migrations/0001-connector.js';
+import * as reconciliationBackoff from './migrations/0002-reconciliation-backoff.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-connector': connector,
+  '0002-reconciliation-backoff': reconciliationBackoff,
 };
 
 export function migrateConnector(db: Kysely<ConnectorDatabase>): Promise<string[]> {

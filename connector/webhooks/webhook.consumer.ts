@@ -13,6 +13,7 @@
  */
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { gatewayOf, refreshWebhookSecrets, storeOf, webhookSecretsOf } from '../connections/connection.service.js';
+import { errorDetail } from '../errors.js';
 import { type VerificationResult, verifyWebhook, type WebhookHeaders } from '../gateway-client/webhook-verification.js';
 import { applyPayment, linkOrder, loadStoreOrder, storeOrderIdOf } from '../orders/order.service.js';
 import { reflectGatewayRefund } from '../refunds/refund.service.js';
@@ -103,7 +104,7 @@ export async function handleGatewayWebhook(
       {
         connection_id: connection.id,
         delivery_id: event.delivery_id,
-        err: error instanceof Error ? error.message : String(error),
+        err: errorDetail(error),
       },
       'webhook not handled yet; the gateway will deliver it again',
     );

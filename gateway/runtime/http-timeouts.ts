@@ -2,6 +2,7 @@
  * How long a client may take over a request on the gateway's HTTP server (docs/decisions.md
  * "HTTP server"). Its own module, so the benchmark's servers use the same values.
  */
+import { createServer, type RequestListener, type Server } from 'node:http';
 
 export interface HttpTimeouts {
   /** From a request's first byte to the end of its headers. */
@@ -25,3 +26,20 @@ export const HTTP_TIMEOUTS: HttpTimeouts = {
   checkIntervalMs: 1_000,
   keepAliveMs: 65_000,
 };
+
+/**
+ * An HTTP server held to `timeouts`. Given at creation, Node checks that the headers' timeout is
+ * within the request's. The gateway and the connector both serve through this.
+ */
+export function createBoundedServer(handler: RequestListener, timeouts: HttpTimeouts = HTTP_TIMEOUTS): Server {
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    },
+    handler,
+  );
+  server.keepAliveTimeout = timeouts.keepAliveMs;
+  return server;
+}

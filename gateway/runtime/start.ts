@@ -4,7 +4,7 @@
  * environment's configuration.
  */
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Router } from '@koa/router';
 import type { Logger } from 'pino';
@@ -28,7 +28,7 @@ import { AccountCache } from '../merchants/account-cache.js';
 import { createMailer, type Mailer } from '../notifications/mailer.js';
 import { sealClearWebhookSecrets } from '../webhooks/secrets.js';
 import { createWebhookSender, type WebhookSender } from '../webhooks/sender.js';
-import { HTTP_TIMEOUTS, type HttpTimeouts } from './http-timeouts.js';
+import { createBoundedServer, type HttpTimeouts } from './http-timeouts.js';
 import { createLogger } from './logger.js';
 import { createSealer } from './sealing.js';
 import { resolveServiceSecret } from './service-secret.js';
@@ -126,17 +126,7 @@ export async function startGateway(options: StartOptions): Promise<Gateway> {
   const mailer = options.mailer ?? createMailer(options.config, deps.logger);
   const scheduler = new Scheduler(dueWorks(deps, { webhookSender, mailer }), deps.logger);
   const app = createApp(deps, { scheduler, secret, routers: options.routers ?? [] });
-  const timeouts = options.httpTimeouts ?? HTTP_TIMEOUTS;
-  // Given at creation, Node checks that the headers' timeout is within the request's.
-  const server = createServer(
-    {
-      headersTimeout: timeouts.headersMs,
-      requestTimeout: timeouts.requestMs,
-      connectionsCheckingInterval: timeouts.checkIntervalMs,
-    },
-    app.callback(),
-  );
-  server.keepAliveTimeout = timeouts.keepAliveMs;
+  const server = createBoundedServer(app.callback(), options.httpTimeouts);
   answerClientErrors(server, options.config.publicUrl, deps.logger);
   server.listen(options.config.port, options.config.host);
   try {

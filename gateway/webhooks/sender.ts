@@ -1,18 +1,17 @@
 /**
  * Sends one signed webhook over HTTP (spec "Delivery rules" 2–3): POST with the JSON body, waits at
  * most 10 seconds for the answer, never follows a redirect (a 3xx is a failure), and refuses
- * private addresses on the address actually connected to: names are resolved by a guarded lookup
- * that drops private answers, IP literals are checked before connecting, and the socket's remote
- * address is checked once connected. Connections are kept alive between deliveries.
+ * private addresses on the address actually connected to, through the guarded agents of
+ * gateway/outbound (the connector's store calls use the same ones). Connections are kept alive
+ * between deliveries.
  *
  * An outcome is data: the dispatcher decides about retries.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction, type Socket } from 'node:net';
+import type { LookupFunction } from 'node:net';
 import { maskedUrl } from '../domain/masked-url.js';
-import { isForbiddenAddress } from './target-guard.js';
+import { createGuardedAgents } from '../outbound/guarded-agents.js';
 
 export type DeliveryOutcome =
   | { readonly delivered: true; readonly statusCode: number }
@@ -39,36 +38,6 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** Bytes of an answer read before the connection is dropped: receivers answer with a status, not content. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 const USER_AGENT = 'PaymentGateway-Webhooks/1.0';
-
-class RefusedAddress extends Error {
-  override name = 'RefusedAddress';
-  readonly code = 'PRIVATE_ADDRESS';
-}
-
-/** A lookup that answers only addresses webhooks may reach. */
-function guardedLookup(base: LookupFunction): LookupFunction {
-  return (hostname, options, callback) => {
-    base(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error !== null) {
-        callback(error, '', 0);
-        return;
-      }
-      const all = addresses as unknown as LookupAddress[];
-      const allowed = all.filter((a) => !isForbiddenAddress(a.address));
-      if (allowed.length === 0) {
-        const list = all.map((a) => a.address).join(', ');
-        callback(new RefusedAddress(`${hostname} resolves to a private address (${list})`), '', 0);
-        return;
-      }
-      if (options.all === true) {
-        (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
-      } else {
-        const first = allowed[0] as LookupAddress;
-        callback(null, first.address, first.family);
-      }
-    });
-  };
-}
 
 function describeError(error: unknown, timeoutMs: number): string {
   const code = (error as { code?: string }).code;
@@ -102,27 +71,11 @@ function timeoutError(): Error {
 
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
-  const baseLookup = options.lookup ?? (dnsLookup as unknown as LookupFunction);
-  const lookup = options.allowPrivate ? baseLookup : guardedLookup(baseLookup);
-  const agentOptions = {
-    keepAlive: true,
-    maxSockets: options.maxSocketsPerHost ?? 64,
-    maxFreeSockets: 16,
-    scheduling: 'lifo' as const,
-  };
-  const agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) };
-
-  function checkConnected(socket: Socket): void {
-    if (options.allowPrivate) return;
-    const check = () => {
-      const address = socket.remoteAddress;
-      if (address === undefined || isForbiddenAddress(address)) {
-        socket.destroy(new RefusedAddress(`connected address ${address ?? '(unknown)'} is private`));
-      }
-    };
-    if (socket.remoteAddress !== undefined && !socket.connecting) check();
-    else socket.once('connect', check);
-  }
+  const agents = createGuardedAgents({
+    allowPrivate: options.allowPrivate,
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+    maxSocketsPerHost: options.maxSocketsPerHost ?? 64,
+  });
 
   function send(url: string, body: string, headers: Readonly<Record<string, string>>): Promise<DeliveryOutcome> {
     let target: URL;
@@ -134,11 +87,6 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     if (target.protocol !== 'http:' && target.protocol !== 'https:') {
       return Promise.resolve({ delivered: false, statusCode: null, error: `unsupported scheme ${target.protocol}` });
     }
-    const host = target.hostname.replace(/^\[|\]$/g, '');
-    if (!options.allowPrivate && isIP(host) !== 0 && isForbiddenAddress(host)) {
-      return Promise.resolve({ delivered: false, statusCode: null, error: `refused: ${host} is a private address` });
-    }
-
     return new Promise<DeliveryOutcome>((resolve) => {
       let settled = false;
       const finish = (outcome: DeliveryOutcome) => {
@@ -151,8 +99,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       const transport = target.protocol === 'https:' ? https : http;
       const request = transport.request(target, {
         method: 'POST',
-        agent: agents[target.protocol as 'http:' | 'https:'],
-        lookup,
+        agent: target.protocol === 'https:' ? agents.https : agents.http,
         headers: {
           ...headers,
           'Content-Type': 'application/json',
@@ -161,7 +108,6 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         },
       });
       const timer = setTimeout(() => request.destroy(timeoutError()), timeoutMs);
-      request.on('socket', checkConnected);
       request.on('error', (error) =>
         finish({ delivered: false, statusCode: null, error: describeError(error, timeoutMs) }),
       );
@@ -198,8 +144,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   return {
     send,
     close() {
-      agents['http:'].destroy();
-      agents['https:'].destroy();
+      agents.destroy();
     },
   };
 }

@@ -13,12 +13,12 @@ export const WOOCOMMERCE_GATEWAY_ID = 'armenian_gateway';
 export const wooCommerceDriver: PlatformDriver = {
   slug: 'woocommerce',
   orderPrefix: 'wc',
-  open(storeUrl, credentials) {
+  open(storeUrl, credentials, agents) {
     const consumerKey = credentials.consumer_key;
     const consumerSecret = credentials.consumer_secret;
     if (!consumerKey || !consumerSecret)
       throw new Error('WooCommerce credentials need consumer_key and consumer_secret');
-    return createWooCommercePlatform({ storeUrl, consumerKey, consumerSecret });
+    return createWooCommercePlatform({ storeUrl, consumerKey, consumerSecret, agents });
   },
   authorizeUrl,
   defaultReturnUrl: (storeUrl) =>

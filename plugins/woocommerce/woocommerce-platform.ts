@@ -12,7 +12,12 @@
  * - GET  orders/{id}/refunds         find a refund recorded before, so recording is safe to repeat
  * - POST orders/{id}/refunds         record a gateway refund with `api_refund: false`
  *
- * Errors become PlatformError; their messages never carry the consumer key or secret.
+ * Every request goes through the guarded agents of gateway/outbound: a store URL (or a name it
+ * resolves to) on a private network is refused before a connection is made, unless the connector
+ * runs in development mode. No proxy from the environment is used, and redirects are not followed.
+ *
+ * Errors become PlatformError; their messages never carry the consumer key or secret. They do carry
+ * network detail, for the connector's log only: the connector answers callers without it.
  */
 import * as wooCommerceRestApiModule from '@woocommerce/woocommerce-rest-api';
 import type { z } from 'zod';
@@ -24,6 +29,7 @@ import {
   type StoreOrder,
   type StorePlatform,
 } from '../../connector/platforms/platform.js';
+import type { GuardedAgents } from '../../gateway/outbound/guarded-agents.js';
 import {
   errorSchema,
   formatAmd,
@@ -46,6 +52,8 @@ export interface WooCommercePlatformOptions {
   readonly consumerSecret: string;
   /** Per request. */
   readonly timeoutMs?: number;
+  /** The agents every store call goes through (gateway/outbound: private addresses refused). */
+  readonly agents: Pick<GuardedAgents, 'http' | 'https'>;
 }
 
 /** The meta key a recorded gateway refund carries, with the gateway refund uuid as its value. */
@@ -184,8 +192,14 @@ export function createWooCommercePlatform(options: WooCommercePlatformOptions): 
     version: 'wc/v3',
     timeout: timeoutMs,
     // A redirect (http -> https, another host) would change the signed URL or carry the credentials
-    // elsewhere: it is reported instead of followed.
-    axiosConfig: { maxRedirects: 0 },
+    // elsewhere: it is reported instead of followed. The guarded agents decide where a call may
+    // connect; a proxy from the environment would connect in their place, so none is used.
+    axiosConfig: {
+      maxRedirects: 0,
+      proxy: false,
+      httpAgent: options.agents.http,
+      httpsAgent: options.agents.https,
+    },
   });
 
   /** The text with the key pair blanked out, wherever it came from. */

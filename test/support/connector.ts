@@ -2,8 +2,11 @@
  * Starts a real connector (HTTP server on 127.0.0.1, its own database of the chosen dialect) wired
  * to a test gateway, sharing the gateway's manual clock so signed timestamps agree. The connector
  * listens on a port chosen up front, so its public URL (the webhook target and key exchange
- * callback) is known before it starts and stays the same across a restart.
+ * callback) is known before it starts and stays the same across a restart. The fake stores listen
+ * on 127.0.0.1, so store calls may reach loopback (`GATEWAY_ALLOW_PRIVATE_WEBHOOKS=1`, as on a
+ * development machine) unless a test asks for the production guard.
  */
+import type { LookupFunction } from 'node:net';
 import { loadConnectorConfig } from '../../connector/config.js';
 import { type Connector, startConnector } from '../../connector/runtime/start.js';
 import { createLogger } from '../../gateway/runtime/logger.js';
@@ -33,7 +36,20 @@ export interface TestConnector {
   close(): Promise<void>;
 }
 
-export async function startTestConnector(dialect: DialectName, gateway: TestGateway): Promise<TestConnector> {
+export interface TestConnectorOptions {
+  /** Store calls may reach private addresses (default true: the fake stores are on 127.0.0.1). */
+  allowPrivateStores?: boolean;
+  /** Name resolution for store calls. */
+  lookup?: LookupFunction;
+  /** Overrides of the environment the connector is configured from. */
+  env?: Record<string, string>;
+}
+
+export async function startTestConnector(
+  dialect: DialectName,
+  gateway: TestGateway,
+  options: TestConnectorOptions = {},
+): Promise<TestConnector> {
   const database: TestDatabase = await freshDatabase(dialect);
   const port = await freePort();
   const env = {
@@ -45,9 +61,17 @@ export async function startTestConnector(dialect: DialectName, gateway: TestGate
     GATEWAY_SECRET: CONNECTOR_SECRET,
     CONNECTOR_JOB_INTERVAL_SECONDS: '0',
     LOG_LEVEL: 'silent',
+    ...(options.allowPrivateStores === false ? {} : { GATEWAY_ALLOW_PRIVATE_WEBHOOKS: '1' }),
+    ...options.env,
   };
   const config = loadConnectorConfig(env);
-  const boot = () => startConnector({ config, clock: gateway.clock, logger: createLogger('silent') });
+  const boot = () =>
+    startConnector({
+      config,
+      clock: gateway.clock,
+      logger: createLogger('silent'),
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+    });
   let connector: Connector | null = await boot();
   const url = config.publicUrl;
 

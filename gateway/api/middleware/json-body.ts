@@ -30,7 +30,8 @@ declare module 'koa' {
   }
 }
 
-function isJsonType(contentType: string | undefined): boolean {
+/** Whether a Content-Type names JSON (`application/json`, or `application/<something>+json`). */
+export function isJsonType(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;
   const mime = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
   return mime === 'application/json' || (mime.startsWith('application/') && mime.endsWith('+json'));

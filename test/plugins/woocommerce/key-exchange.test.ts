@@ -5,13 +5,17 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createGuardedAgents } from '../../../gateway/outbound/guarded-agents.js';
 import { authorizeUrl, parseKeyCallback } from '../../../plugins/woocommerce/key-exchange.js';
 import { createWooCommercePlatform } from '../../../plugins/woocommerce/woocommerce-platform.js';
 import { type FakeWooCommerce, startFakeWooCommerce } from '../../support/fake-woocommerce.js';
 
 const RETURN_URL = 'https://shop.example/wp-admin/admin.php?page=wc-settings&tab=checkout&section=armenian_gateway';
 const CALLBACK_URL = 'https://connector.example/woocommerce/auth/callback';
+/** The fake store listens on 127.0.0.1: its API is opened as on a development machine. */
+const loopbackAgents = createGuardedAgents({ allowPrivate: true });
+afterAll(() => loopbackAgents.destroy());
 
 describe('authorizeUrl', () => {
   const expected =
@@ -136,6 +140,7 @@ describe('approval at the fake store', () => {
       storeUrl: fake.url,
       consumerKey: keys?.consumerKey ?? '',
       consumerSecret: keys?.consumerSecret ?? '',
+      agents: loopbackAgents,
     });
     expect(await platform.getOrder(String(order.id))).toMatchObject({ id: String(order.id), amount: 1500 });
   });
@@ -150,6 +155,7 @@ describe('approval at the fake store', () => {
       storeUrl: fake.url,
       consumerKey: keys?.consumerKey ?? '',
       consumerSecret: keys?.consumerSecret ?? '',
+      agents: loopbackAgents,
     });
     await expect(platform.getOrder(String(order.id))).rejects.toMatchObject({ retryable: false, status: 401 });
   });

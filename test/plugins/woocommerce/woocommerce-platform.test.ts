@@ -4,13 +4,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AddressInfo, LookupFunction } from 'node:net';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PlatformError, type StorePlatform } from '../../../connector/platforms/platform.js';
+import { createGuardedAgents } from '../../../gateway/outbound/guarded-agents.js';
 import { formatAmd, refundedAmd, wholeAmd } from '../../../plugins/woocommerce/wire.js';
 import { createWooCommercePlatform } from '../../../plugins/woocommerce/woocommerce-platform.js';
 import { type FakeKeys, type FakeWooCommerce, startFakeWooCommerce } from '../../support/fake-woocommerce.js';
 import { freePort } from '../../support/ports.js';
+
+/** The fake store listens on 127.0.0.1: these tests open its API as on a development machine. */
+const loopbackAgents = createGuardedAgents({ allowPrivate: true });
+afterAll(() => loopbackAgents.destroy());
 
 let fake: FakeWooCommerce;
 let keys: FakeKeys;
@@ -23,6 +28,7 @@ beforeEach(async () => {
     storeUrl: fake.url,
     consumerKey: keys.consumerKey,
     consumerSecret: keys.consumerSecret,
+    agents: loopbackAgents,
   });
 });
 
@@ -214,6 +220,7 @@ describe('getOrder', () => {
       storeUrl: `${fake.url}/not-wordpress`,
       consumerKey: keys.consumerKey,
       consumerSecret: keys.consumerSecret,
+      agents: loopbackAgents,
     });
     const error = await platformError(elsewhere.getOrder('100'));
     expect(error.retryable).toBe(false);
@@ -418,6 +425,7 @@ describe('failures', () => {
       storeUrl: fake.url,
       consumerKey: keys.consumerKey,
       consumerSecret: wrongSecret,
+      agents: loopbackAgents,
     });
     const error = await platformError(impostor.getOrder(String(order.id)));
     expect(error.retryable).toBe(false);
@@ -435,6 +443,7 @@ describe('failures', () => {
       storeUrl: fake.url,
       consumerKey: `ck_${'1'.repeat(40)}`,
       consumerSecret: `cs_${'2'.repeat(40)}`,
+      agents: loopbackAgents,
     });
     const refused = await platformError(unknown.getOrder(String(order.id)));
     expect(refused).toMatchObject({ retryable: false, status: 401 });
@@ -453,6 +462,7 @@ describe('failures', () => {
       storeUrl: fake.url,
       consumerKey: readOnly.consumerKey,
       consumerSecret: readOnly.consumerSecret,
+      agents: loopbackAgents,
     });
     const order = fake.addOrder({ total: '1500.00' });
     expect(await reader.getOrder(String(order.id))).not.toBeNull();
@@ -485,6 +495,7 @@ describe('failures', () => {
       storeUrl: `http://127.0.0.1:${port}`,
       consumerKey: keys.consumerKey,
       consumerSecret: keys.consumerSecret,
+      agents: loopbackAgents,
     });
     const error = await platformError(closed.getOrder('100'));
     expect(error).toMatchObject({ retryable: true, status: null });
@@ -502,6 +513,7 @@ describe('failures', () => {
         storeUrl: `http://127.0.0.1:${(moved.address() as AddressInfo).port}`,
         consumerKey: keys.consumerKey,
         consumerSecret: keys.consumerSecret,
+        agents: loopbackAgents,
       });
       const error = await platformError(redirecting.getOrder('100'));
       expect(error).toMatchObject({ retryable: false, status: 301 });
@@ -518,6 +530,7 @@ describe('failures', () => {
       consumerKey: keys.consumerKey,
       consumerSecret: keys.consumerSecret,
       timeoutMs: 100,
+      agents: loopbackAgents,
     });
     const order = fake.addOrder({ total: '1500.00' });
     fake.delayNext(1, 400);
@@ -525,5 +538,70 @@ describe('failures', () => {
     expect(error).toMatchObject({ retryable: true, status: null });
     expect(error.message).toContain('no answer within 100 ms');
     expectNoCredentials(error);
+  });
+});
+
+describe('private networks', () => {
+  /** Every name resolves to the fake store's address, 127.0.0.1. */
+  const resolved: string[] = [];
+  const toLoopback: LookupFunction = (hostname, options, callback) => {
+    resolved.push(hostname);
+    if (options.all === true) {
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+        { address: '127.0.0.1', family: 4 },
+      ]);
+    } else callback(null, '127.0.0.1', 4);
+  };
+
+  it.each([
+    ['the store URL is 127.0.0.1', undefined, (url: string) => url],
+    ['the store name resolves to 127.0.0.1', toLoopback, (url: string) => url.replace('127.0.0.1', 'shop.example')],
+  ])('refuses every call when %s, and the store receives nothing', async (_case, lookup, storeUrl) => {
+    const guarded = createGuardedAgents({ allowPrivate: false, ...(lookup ? { lookup } : {}) });
+    try {
+      const store = createWooCommercePlatform({
+        storeUrl: storeUrl(fake.url),
+        consumerKey: keys.consumerKey,
+        consumerSecret: keys.consumerSecret,
+        agents: guarded,
+      });
+      const order = fake.addOrder({ total: '1500.00' });
+      await platformError(store.getOrder(String(order.id)));
+      await platformError(store.addNote(String(order.id), 'note'));
+      await platformError(store.markPaid(String(order.id), paidWith(randomUUID())));
+      await platformError(store.listOrders({ from: '2024-05-01T00:00:00Z', to: '2024-05-02T00:00:00Z' }, 'x'));
+      expect(fake.requests).toHaveLength(0);
+      // A name was resolved by the guard (pinned there), not by the client on its own.
+      if (lookup !== undefined) expect(resolved).toContain('shop.example');
+    } finally {
+      guarded.destroy();
+    }
+  });
+
+  it('connects itself rather than through a proxy named in the environment', async () => {
+    let proxied = 0;
+    const proxy = createServer((_request, response) => {
+      proxied += 1;
+      response.writeHead(502).end();
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const saved = { upper: process.env.HTTP_PROXY, lower: process.env.http_proxy };
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    process.env.HTTP_PROXY = proxyUrl;
+    process.env.http_proxy = proxyUrl;
+    try {
+      const order = fake.addOrder({ total: '1500.00' });
+      expect(await platform.getOrder(String(order.id))).toMatchObject({ id: String(order.id) });
+      expect(proxied).toBe(0);
+    } finally {
+      for (const [name, value] of [
+        ['HTTP_PROXY', saved.upper],
+        ['http_proxy', saved.lower],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
   });
 });

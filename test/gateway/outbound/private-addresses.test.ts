@@ -1,6 +1,9 @@
-/** Which addresses webhooks may reach (spec "Delivery rules" 3): every private or reserved range, IPv4 and IPv6. */
+/**
+ * Which addresses outbound calls (webhooks, the connector's store calls) may reach (spec "Delivery
+ * rules" 3): every private or reserved range, IPv4 and IPv6, and IPv6 forms that stand for one.
+ */
 import { describe, expect, it } from 'vitest';
-import { isForbiddenAddress } from '../../../gateway/webhooks/target-guard.js';
+import { isForbiddenAddress } from '../../../gateway/outbound/private-addresses.js';
 
 const FORBIDDEN: Array<[address: string, why: string]> = [
   ['127.0.0.1', 'loopback'],
@@ -38,6 +41,14 @@ const FORBIDDEN: Array<[address: string, why: string]> = [
   ['::ffff:7f00:1', 'IPv4-mapped loopback, hex form'],
   ['::ffff:10.0.0.1', 'IPv4-mapped private'],
   ['64:ff9b::a9fe:a9fe', 'NAT64 of 169.254.169.254'],
+  ['::ffff:0:127.0.0.1', 'IPv4-translated loopback'],
+  ['::ffff:0:7f00:1', 'IPv4-translated loopback, hex form (as URLs write it)'],
+  ['::ffff:0:a00:1', 'IPv4-translated 10.0.0.1'],
+  ['::ffff:0:169.254.169.254', 'IPv4-translated link-local'],
+  ['64:ff9b:1::7f00:1', 'local-use NAT64'],
+  ['64:ff9b:1::808:808', 'local-use NAT64, whatever IPv4 address it carries'],
+  ['64:ff9b:1:ffff:ffff:ffff:ffff:ffff', 'local-use NAT64 upper end'],
+  ['::127.0.0.1', 'IPv4-compatible loopback'],
   ['2002:c0a8:0101::1', '6to4 of 192.168.1.1'],
   ['localhost', 'not an IP address'],
   ['example.com', 'not an IP address'],
@@ -53,9 +64,12 @@ const ALLOWED: Array<[address: string, why: string]> = [
   ['2001:4860:4860::8888', 'public IPv6 outside 2001::/23'],
   ['::ffff:8.8.8.8', 'IPv4-mapped public'],
   ['2002:0808:0808::1', '6to4 of a public IPv4'],
+  ['::ffff:0:8.8.8.8', 'IPv4-translated public'],
+  ['64:ff9b::808:808', 'well-known NAT64 of a public IPv4'],
+  ['64:ff9b:2::1', 'just above the local-use NAT64 prefix'],
 ];
 
-describe('webhook target guard', () => {
+describe('private addresses', () => {
   it.each(FORBIDDEN)('refuses %s (%s)', (address) => {
     expect(isForbiddenAddress(address)).toBe(true);
   });
