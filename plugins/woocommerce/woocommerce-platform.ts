@@ -175,6 +175,12 @@ function errorCode(data: unknown): string | null {
   return parsed.success ? parsed.data.code : null;
 }
 
+/**
+ * The largest answer read from a store. A page of 100 orders is well under 2 MiB; a store that
+ * answers more is refused before the connector holds it all in memory.
+ */
+export const MAX_STORE_ANSWER_BYTES = 8 * 1024 * 1024;
+
 export function createWooCommercePlatform(options: WooCommercePlatformOptions): StorePlatform {
   const { consumerKey, consumerSecret } = options;
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -196,6 +202,7 @@ export function createWooCommercePlatform(options: WooCommercePlatformOptions): 
     // connect; a proxy from the environment would connect in their place, so none is used.
     axiosConfig: {
       maxRedirects: 0,
+      maxContentLength: MAX_STORE_ANSWER_BYTES,
       proxy: false,
       httpAgent: options.agents.http,
       httpsAgent: options.agents.https,
@@ -220,6 +227,9 @@ export function createWooCommercePlatform(options: WooCommercePlatformOptions): 
     }
     const response = error.response;
     if (response === undefined) {
+      if (/maxContentLength/.test(error.message ?? '')) {
+        return failure(`WooCommerce ${action} answered more than ${MAX_STORE_ANSWER_BYTES} bytes`, false);
+      }
       const timedOut = error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT';
       const detail = timedOut ? `no answer within ${timeoutMs} ms` : (error.message ?? error.code ?? 'network error');
       return failure(`WooCommerce ${action} failed: ${detail}`, true);

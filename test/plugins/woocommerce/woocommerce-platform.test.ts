@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PlatformError, type StorePlatform } from '../../../connector/platforms/platform.js';
 import { createGuardedAgents } from '../../../gateway/outbound/guarded-agents.js';
 import { formatAmd, refundedAmd, wholeAmd } from '../../../plugins/woocommerce/wire.js';
-import { createWooCommercePlatform } from '../../../plugins/woocommerce/woocommerce-platform.js';
+import { createWooCommercePlatform, MAX_STORE_ANSWER_BYTES } from '../../../plugins/woocommerce/woocommerce-platform.js';
 import { type FakeKeys, type FakeWooCommerce, startFakeWooCommerce } from '../../support/fake-woocommerce.js';
 import { freePort } from '../../support/ports.js';
 
@@ -521,6 +521,40 @@ describe('failures', () => {
       expectNoCredentials(error);
     } finally {
       await new Promise<void>((resolve) => moved.close(() => resolve()));
+    }
+  });
+
+  it('stops reading an answer larger than the limit and reports it as not retryable', async () => {
+    let sent = 0;
+    const flood = createServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const write = () => {
+        while (sent <= MAX_STORE_ANSWER_BYTES * 2) {
+          sent += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', write);
+        }
+        response.end('{}');
+      };
+      response.on('error', () => undefined);
+      write();
+    });
+    await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
+    try {
+      const huge = createWooCommercePlatform({
+        storeUrl: `http://127.0.0.1:${(flood.address() as AddressInfo).port}`,
+        consumerKey: keys.consumerKey,
+        consumerSecret: keys.consumerSecret,
+        agents: loopbackAgents,
+      });
+      const error = await platformError(huge.getOrder('100'));
+      expect(error).toMatchObject({ retryable: false, status: null });
+      expect(error.message).toBe(`WooCommerce GET orders/100 answered more than ${MAX_STORE_ANSWER_BYTES} bytes`);
+      // The connector stopped reading: the store could not write all it had.
+      expect(sent).toBeLessThan(MAX_STORE_ANSWER_BYTES * 2);
+    } finally {
+      flood.closeAllConnections();
+      await new Promise<void>((resolve) => flood.close(() => resolve()));
     }
   });
 
