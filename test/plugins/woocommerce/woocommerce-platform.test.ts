@@ -9,7 +9,10 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PlatformError, type StorePlatform } from '../../../connector/platforms/platform.js';
 import { createGuardedAgents } from '../../../gateway/outbound/guarded-agents.js';
 import { formatAmd, refundedAmd, wholeAmd } from '../../../plugins/woocommerce/wire.js';
-import { createWooCommercePlatform, MAX_STORE_ANSWER_BYTES } from '../../../plugins/woocommerce/woocommerce-platform.js';
+import {
+  createWooCommercePlatform,
+  MAX_STORE_ANSWER_BYTES,
+} from '../../../plugins/woocommerce/woocommerce-platform.js';
 import { type FakeKeys, type FakeWooCommerce, startFakeWooCommerce } from '../../support/fake-woocommerce.js';
 import { freePort } from '../../support/ports.js';
 
