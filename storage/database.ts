@@ -21,6 +21,7 @@ import type { MerchantTable } from './merchant.table.js';
 import type { MerchantEmailTable } from './merchant-email.table.js';
 import type { OutboxEventTable } from './outbox-event.table.js';
 import type { PaymentTable } from './payment.table.js';
+import type { ProcessorSequenceTable, ProcessorSessionTable } from './processor-session.table.js';
 import type { RateLimitCounterTable } from './rate-limit.table.js';
 import type { RefundTable } from './refund.table.js';
 import type { ServiceSettingTable } from './service-setting.table.js';
@@ -32,6 +33,8 @@ export interface Database {
   domains: DomainTable;
   domain_processors: DomainProcessorTable;
   payments: PaymentTable;
+  processor_sessions: ProcessorSessionTable;
+  processor_sequences: ProcessorSequenceTable;
   idempotency_keys: IdempotencyKeyTable;
   rate_limit_counters: RateLimitCounterTable;
   service_settings: ServiceSettingTable;

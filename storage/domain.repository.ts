@@ -60,22 +60,41 @@ export async function updateDomain(
   await db.updateTable('domains').set(changes).where('id', '=', id).execute();
 }
 
+/**
+ * Enables or disables a processor on a domain. A null `config` (or `position`) keeps what is stored:
+ * disabling, or enabling again, leaves the settings in place.
+ */
 export async function upsertDomainProcessor(
   db: Executor,
-  row: Pick<DomainProcessorRow, 'domain_id' | 'processor' | 'enabled' | 'config'>,
+  row: Pick<DomainProcessorRow, 'domain_id' | 'processor' | 'enabled' | 'config'> & { position: number | null },
   now: string,
 ): Promise<void> {
+  const { position, ...values } = row;
   await db
     .insertInto('domain_processors')
-    .values({ ...row, created_at: now, updated_at: now })
+    .values({ ...values, ...(position !== null ? { position } : {}), created_at: now, updated_at: now })
     .onConflict((oc) =>
       oc.columns(['domain_id', 'processor']).doUpdateSet({
         enabled: row.enabled,
         ...(row.config !== null ? { config: row.config } : {}),
+        ...(position !== null ? { position } : {}),
         updated_at: now,
       }),
     )
     .execute();
+}
+
+export async function findDomainProcessor(
+  db: Executor,
+  domainId: string,
+  processor: string,
+): Promise<DomainProcessorRow | undefined> {
+  return db
+    .selectFrom('domain_processors')
+    .selectAll()
+    .where('domain_id', '=', domainId)
+    .where('processor', '=', processor)
+    .executeTakeFirst();
 }
 
 /** The domain's webhook URL (null when none is set). */

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 
 export interface DomainTable {
   id: string;
@@ -22,8 +22,13 @@ export interface DomainProcessorTable {
   domain_id: string;
   processor: string;
   enabled: number;
-  /** Processor settings as JSON text (merchant ids, terminal ids); null when the processor needs none. */
+  /**
+   * The processor's settings for the domain (credentials, merchant ids), JSON sealed with the
+   * service secret (gateway/processors/settings.ts); null when the processor needs none.
+   */
   config: string | null;
+  /** Where the checkout lists the processor among the domain's (ascending, then by slug). */
+  position: Generated<number>;
   created_at: string;
   updated_at: string;
 }

@@ -9,6 +9,7 @@ import * as webhooksRefunds from './migrations/0003-webhooks-refunds.js';
 import * as billing from './migrations/0004-billing.js';
 import * as connectTokens from './migrations/0005-connect-tokens.js';
 import * as accountVersion from './migrations/0006-account-version.js';
+import * as processorSessions from './migrations/0007-processor-sessions.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-billing': billing,
   '0005-connect-tokens': connectTokens,
   '0006-account-version': accountVersion,
+  '0007-processor-sessions': processorSessions,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

@@ -96,7 +96,8 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
   /** The processor's page; our own pages (the sandbox's) keep the embedding parameters. */
   const processorPageUrl = (visit: Visit, payment: Payment): string | null => {
     if (payment.processor === null || !isKnownProcessor(payment.processor)) return null;
-    const url = processorFor(payment.processor).paymentPageUrl(payment, publicUrl);
+    const url = processorFor(payment.processor).paymentPageUrl?.(payment, publicUrl);
+    if (url === undefined) return null;
     return url.startsWith(`${publicUrl}/checkout/`) ? withCarried(url, visit.shell.carried) : url;
   };
 

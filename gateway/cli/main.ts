@@ -41,7 +41,8 @@ Commands:
                        [--environment test|live] [--expires-in-days N]
   connect-token revoke --id ID
   connect-token list --merchant ID
-  processor enable --merchant ID --host HOST --processor SLUG [--config JSON]
+  processor enable --merchant ID --host HOST --processor SLUG [--config JSON] [--position N]
+                       settings are validated, stored sealed and never printed back
   processor disable --merchant ID --host HOST --processor SLUG
   purchase credit --reference REF          a purchase's bank transfer arrived: credit it (once)
 
@@ -75,6 +76,7 @@ const OPTIONS = {
   platform: { type: 'string' },
   id: { type: 'string' },
   'expires-in-days': { type: 'string' },
+  position: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -301,8 +303,20 @@ function plan(command: string, values: Values): (deps: Deps) => Promise<Output> 
       const host = required(values, 'host');
       const processor = required(values, 'processor');
       const enabled = command === 'processor enable';
+      const rawPosition = values.position;
+      if (rawPosition !== undefined && !/^\d{1,4}$/.test(rawPosition)) {
+        throw new UsageError('--position must be a whole number from 0 to 1000');
+      }
+      const position = rawPosition === undefined ? undefined : Number(rawPosition);
       return async (deps) => {
-        const result = await setProcessorEnabled(deps, { merchantId, host, processor, enabled, config: values.config });
+        const result = await setProcessorEnabled(deps, {
+          merchantId,
+          host,
+          processor,
+          enabled,
+          config: values.config,
+          position,
+        });
         return { json: result, text: `${processor} ${enabled ? 'enabled' : 'disabled'} for ${result.host}.` };
       };
     }

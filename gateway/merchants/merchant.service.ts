@@ -5,6 +5,7 @@
 import { insertApiKey, revokeKey } from '../../storage/api-key.repository.js';
 import type { Executor } from '../../storage/database.js';
 import {
+  findDomainProcessor,
   findMerchantDomain,
   insertDomain,
   updateDomain,
@@ -17,7 +18,8 @@ import { composeKey, type KeyAccess, keyHint } from '../domain/api-keys.js';
 import { DAY_MS, toStoredInstant } from '../domain/clock.js';
 import { isNeverVerifiable, normalizeHost } from '../domain/hosts.js';
 import type { Environment } from '../domain/payment.js';
-import { isKnownProcessor } from '../processors/registry.js';
+import { isKnownProcessor, processorFor } from '../processors/registry.js';
+import { InvalidProcessorSettings, parseProcessorSettings, sealProcessorSettings } from '../processors/settings.js';
 import type { Deps } from '../runtime/deps.js';
 import { sha256Hex } from '../runtime/hashing.js';
 import { openWebhookSecrets, sealWebhookSecret, signingSecrets } from '../webhooks/secrets.js';
@@ -162,7 +164,11 @@ export async function createMerchant(deps: Deps, input: CreateMerchantInput): Pr
       const hostedId = deps.ids.uuid(nowMs);
       const hostedSecret = newWebhookSecret(deps);
       await insertDomain(trx, domainRow(deps, hostedId, merchantId, hostedHost, true, true, null, hostedSecret, now));
-      await upsertDomainProcessor(trx, { domain_id: hostedId, processor: 'sandbox', enabled: 1, config: null }, now);
+      await upsertDomainProcessor(
+        trx,
+        { domain_id: hostedId, processor: 'sandbox', enabled: 1, config: null, position: null },
+        now,
+      );
       domains.push({ host: hostedHost, verified: true, hosted: true, webhook_secret: hostedSecret });
       for (const host of new Set(hosts)) {
         const secret = newWebhookSecret(deps);
@@ -362,27 +368,67 @@ export async function setRateLimit(
   return { merchant_id: merchantId, rate_limit_per_minute: perMinute ?? deps.config.rateLimitPerMinute };
 }
 
+/**
+ * Enables or disables a processor on a domain. Enabling validates `config` (JSON) with the
+ * processor's schema and stores it sealed; enabling again without `config` keeps the stored
+ * settings, and a processor that needs settings cannot be enabled without any. Disabling keeps them.
+ * `position` orders the checkout's list (ascending, then by slug).
+ */
 export async function setProcessorEnabled(
   deps: Deps,
-  input: { merchantId: string; host: string; processor: string; enabled: boolean; config?: string | undefined },
-): Promise<{ merchant_id: string; host: string; processor: string; enabled: boolean }> {
+  input: {
+    merchantId: string;
+    host: string;
+    processor: string;
+    enabled: boolean;
+    config?: string | undefined;
+    position?: number | undefined;
+  },
+): Promise<{ merchant_id: string; host: string; processor: string; enabled: boolean; position: number }> {
   if (!isKnownProcessor(input.processor)) throw new OperatorError(`unknown processor "${input.processor}"`);
-  let config: string | null = null;
-  if (input.config !== undefined) {
-    try {
-      config = JSON.stringify(JSON.parse(input.config));
-    } catch {
-      throw new OperatorError('--config must be JSON');
-    }
+  const processor = processorFor(input.processor);
+  if (
+    input.position !== undefined &&
+    (!Number.isInteger(input.position) || input.position < 0 || input.position > 1000)
+  ) {
+    throw new OperatorError('--position must be a whole number from 0 to 1000');
   }
   const domain = await requireDomain(deps, input.merchantId, input.host);
   if (domain.hosted === 1 && input.processor === 'sandbox' && !input.enabled) {
     throw new OperatorError('the hosted domain always offers the sandbox');
   }
+  if (!input.enabled && input.config !== undefined) throw new OperatorError('--config is given when enabling');
+  let settings: string | null = null;
+  if (input.enabled) {
+    const stored = await findDomainProcessor(deps.db, domain.id, input.processor);
+    const keep = input.config === undefined && processor.configSchema !== null && stored?.config != null;
+    if (!keep) {
+      try {
+        settings = parseProcessorSettings(processor, input.config);
+      } catch (error) {
+        if (error instanceof InvalidProcessorSettings) throw new OperatorError(error.message);
+        throw error;
+      }
+    }
+  }
+  const sealed = settings === null ? null : sealProcessorSettings(deps.sealer, domain.id, input.processor, settings);
   await upsertDomainProcessor(
     deps.db,
-    { domain_id: domain.id, processor: input.processor, enabled: input.enabled ? 1 : 0, config },
+    {
+      domain_id: domain.id,
+      processor: input.processor,
+      enabled: input.enabled ? 1 : 0,
+      config: sealed,
+      position: input.position ?? null,
+    },
     toStoredInstant(deps.clock.nowMs()),
   );
-  return { merchant_id: input.merchantId, host: domain.host, processor: input.processor, enabled: input.enabled };
+  const row = await findDomainProcessor(deps.db, domain.id, input.processor);
+  return {
+    merchant_id: input.merchantId,
+    host: domain.host,
+    processor: input.processor,
+    enabled: input.enabled,
+    position: Number(row?.position ?? 0),
+  };
 }

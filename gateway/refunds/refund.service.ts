@@ -33,11 +33,13 @@ import type { Principal } from '../auth/authenticate.js';
 import { HOUR_MS, MINUTE_MS, toApiInstant, toStoredInstant } from '../domain/clock.js';
 import { ApiError } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
-import type { PaymentStatus } from '../domain/payment.js';
+import type { Payment, PaymentStatus } from '../domain/payment.js';
 import { type CompleteKey, runIdempotent } from '../payments/idempotency.js';
 import { idempotencyScopeOf, scopeOf } from '../payments/payment.service.js';
-import type { Processor, RefundAttempt } from '../processors/processor.js';
+import type { Processor, ProcessorCall, RefundAttempt } from '../processors/processor.js';
 import { isKnownProcessor, processorFor } from '../processors/registry.js';
+import { paymentSession } from '../processors/sessions.js';
+import { ProcessorNotConfigured, processorCall } from '../processors/settings.js';
 import type { Deps } from '../runtime/deps.js';
 import { refundedEvent } from '../webhooks/events.js';
 import { emitEvent } from '../webhooks/outbox.js';
@@ -103,6 +105,24 @@ export function toRefundResponse(refund: RefundRow, payment: PaymentRow): Refund
 /** What an `Idempotency-Key` of a refund stores: the refund it is bound to (answered in its current state). */
 function boundKeyBody(refundId: string): { refund_uuid: string } {
   return { refund_uuid: refundId };
+}
+
+/**
+ * The call a refund (or its status check) makes, with the domain's settings; undefined when they
+ * are missing or no longer open (nothing is sent: the processor cannot be asked).
+ */
+async function refundCall(
+  deps: Deps,
+  processor: Processor,
+  payment: Payment,
+): Promise<ProcessorCall<unknown> | undefined> {
+  try {
+    return await processorCall(deps, processor, payment);
+  } catch (error) {
+    if (!(error instanceof ProcessorNotConfigured)) throw error;
+    deps.logger.error({ err: error.message, payment_uuid: payment.uuid }, 'refund: processor settings unusable');
+    return undefined;
+  }
 }
 
 /** The processor of a payment when it can refund this payment through its API. */
@@ -280,12 +300,18 @@ export async function createRefund(deps: Deps, request: CreateRefundRequest): Pr
     attempt = { kind: 'unavailable' };
   } else {
     try {
-      attempt = await processor.refund({
-        refundId: refund.id,
-        payment: rowToPayment(payment),
-        amount: Number(refund.amount),
-        reason: refund.reason,
-      });
+      const paid = rowToPayment(payment);
+      const call = await refundCall(deps, processor, paid);
+      attempt =
+        call === undefined
+          ? { kind: 'unavailable' }
+          : await processor.refund(call, {
+              refundId: refund.id,
+              payment: paid,
+              session: await paymentSession(deps.db, paid),
+              amount: Number(refund.amount),
+              reason: refund.reason,
+            });
     } catch (error) {
       // An adapter that throws may have sent the refund: the outcome is unknown, never retried here.
       deps.logger.error({ err: error, refund_id: refund.id }, 'processor refund call failed');
@@ -466,13 +492,19 @@ export async function checkDueRefunds(deps: Deps, limit = 20): Promise<number> {
         deps.logger.warn({ refund_id: refund.id, processor: refund.processor }, 'refund outcome cannot be checked');
       } else {
         try {
-          attempt = await processor.refundStatus({
-            refundId: refund.id,
-            payment: rowToPayment(payment),
-            amount: Number(refund.amount),
-            reason: refund.reason,
-            processorReference: refund.processor_reference,
-          });
+          const paid = rowToPayment(payment);
+          const call = await refundCall(deps, processor, paid);
+          attempt =
+            call === undefined
+              ? { kind: 'unavailable' }
+              : await processor.refundStatus(call, {
+                  refundId: refund.id,
+                  payment: paid,
+                  session: await paymentSession(deps.db, paid),
+                  amount: Number(refund.amount),
+                  reason: refund.reason,
+                  processorReference: refund.processor_reference,
+                });
         } catch (error) {
           deps.logger.error({ err: error, refund_id: refund.id }, 'refund status check failed');
         }

@@ -10,6 +10,7 @@ import type { Clock } from '../domain/clock.js';
 import type { IdGenerator } from '../domain/ids.js';
 import type { DueSignal } from '../jobs/due-signal.js';
 import type { AccountCache } from '../merchants/account-cache.js';
+import type { ProcessorHttp } from '../processors/http.js';
 import type { Sealer } from './sealing.js';
 
 export interface Deps {
@@ -27,6 +28,8 @@ export interface Deps {
   readonly dueSignal: DueSignal;
   /** The service secret (`GATEWAY_SECRET`, else generated once into a file beside an SQLite database): signs links and cursors. */
   readonly secret: string;
-  /** Seals the secrets the gateway keeps at rest (webhook secrets). */
+  /** Seals the secrets the gateway keeps at rest (webhook secrets, processor settings). */
   readonly sealer: Sealer;
+  /** Calls processors (guarded, with timeouts); closed when the service stops. */
+  readonly processorHttp: ProcessorHttp;
 }

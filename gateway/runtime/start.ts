@@ -26,6 +26,7 @@ import { Scheduler } from '../jobs/scheduler.js';
 import { DatabaseRateLimiter, MemoryRateLimiter, type RateLimiter } from '../limits/rate-limiter.js';
 import { AccountCache } from '../merchants/account-cache.js';
 import { createMailer, type Mailer } from '../notifications/mailer.js';
+import { createProcessorHttp, type ProcessorHttp } from '../processors/http.js';
 import { sealClearWebhookSecrets } from '../webhooks/secrets.js';
 import { createWebhookSender, type WebhookSender } from '../webhooks/sender.js';
 import { createBoundedServer, type HttpTimeouts } from './http-timeouts.js';
@@ -64,6 +65,8 @@ export interface StartOptions {
   readonly mailer?: Mailer;
   /** Default `HTTP_TIMEOUTS` (tests shorten them). */
   readonly httpTimeouts?: HttpTimeouts;
+  /** Calls processors (tests inject one with their own name resolution). */
+  readonly processorHttp?: ProcessorHttp;
 }
 
 export interface OpenedServices {
@@ -111,6 +114,7 @@ export async function openServices(options: StartOptions): Promise<OpenedService
       dueSignal: new DueSignal(),
       secret,
       sealer,
+      processorHttp: options.processorHttp ?? createProcessorHttp({ allowPrivate: config.allowPrivateWebhooks }),
     };
     return { deps, secret, database };
   } catch (error) {
@@ -154,6 +158,7 @@ export async function startGateway(options: StartOptions): Promise<Gateway> {
         unsubscribe();
         await scheduler.stop();
         webhookSender.close();
+        deps.processorHttp.close();
         mailer.close();
         await database.close();
         deps.logger.flush();

@@ -50,12 +50,22 @@ export function sandboxRefundStatus(request: RefundRequest): RefundAttempt {
   }
 }
 
-export const sandboxProcessor: Processor = {
+/** A card outline with a flask: a test card. */
+const LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 32" width="48" height="32" aria-hidden="true">' +
+  '<rect x="1" y="3" width="46" height="26" rx="4" fill="none" stroke="currentColor" stroke-width="2"/>' +
+  '<rect x="1" y="9" width="46" height="5" fill="currentColor"/>' +
+  '<path d="M30 17h6M31.5 17v3.5l-3.5 6h10l-3.5-6V17" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linejoin="round"/>' +
+  '</svg>';
+
+export const sandboxProcessor: Processor<null> = {
   slug: 'sandbox',
   displayName: 'Test card (sandbox)',
+  logoSvg: LOGO_SVG,
+  configSchema: null,
   paymentPageUrl: (payment, publicUrl) => `${publicUrl}/checkout/${payment.checkoutToken}/sandbox`,
-  refund: async (request) => sandboxRefund(request),
-  refundStatus: async (request) => sandboxRefundStatus(request),
+  refund: async (_call, request) => sandboxRefund(request),
+  refundStatus: async (_call, request) => sandboxRefundStatus(request),
   canRefund: (payment) => sandboxRefundOutcome(payment.cardLast4).kind !== 'not_supported',
 };
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Payment } from '../../../gateway/domain/payment.js';
-import type { RefundRequest } from '../../../gateway/processors/processor.js';
+import type { ProcessorCall, RefundRequest } from '../../../gateway/processors/processor.js';
 import { processorFor } from '../../../gateway/processors/registry.js';
 import {
   chargeTestCard,
@@ -52,10 +52,14 @@ const REFUND_TABLE: Array<[card: string, outcome: string, refund: unknown, statu
 
 const digitsOf = (card: string) => card.replaceAll(' ', '');
 
+/** The sandbox takes no settings and calls nothing: its calls carry nothing it reads. */
+const NO_CALL = {} as ProcessorCall<null>;
+
 function request(cardLast4: string | null): RefundRequest {
   return {
     refundId: REFUND_ID,
     payment: { cardLast4, processor: 'sandbox' } as Payment,
+    session: null,
     amount: 1000,
     reason: null,
   };
@@ -132,11 +136,13 @@ describe('sandboxProcessor refunds', () => {
     expect(processorFor('sandbox')).toBe(sandboxProcessor);
     expect(typeof sandboxProcessor.refund).toBe('function');
     expect(typeof sandboxProcessor.refundStatus).toBe('function');
-    await expect(sandboxProcessor.refund?.(request('5126'))).resolves.toEqual({
+    await expect(sandboxProcessor.refund?.(NO_CALL, request('5126'))).resolves.toEqual({
       kind: 'declined',
       code: 'refund_declined',
     });
-    await expect(sandboxProcessor.refundStatus?.({ ...request('5142'), processorReference: null })).resolves.toEqual({
+    await expect(
+      sandboxProcessor.refundStatus?.(NO_CALL, { ...request('5142'), processorReference: null }),
+    ).resolves.toEqual({
       kind: 'refunded',
       reference: sandboxRefundReference(REFUND_ID),
     });

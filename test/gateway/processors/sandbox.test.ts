@@ -152,7 +152,7 @@ describe('sandboxProcessor', () => {
     expect(sandboxProcessor.slug).toBe('sandbox');
     expect(sandboxProcessor.displayName).toBe('Test card (sandbox)');
     const payment = { checkoutToken: 'tok_abc' } as Payment;
-    expect(sandboxProcessor.paymentPageUrl(payment, 'http://gateway.test')).toBe(
+    expect(sandboxProcessor.paymentPageUrl?.(payment, 'http://gateway.test')).toBe(
       'http://gateway.test/checkout/tok_abc/sandbox',
     );
   });

@@ -1,0 +1,160 @@
+/**
+ * The one HTTP client adapters call processors with. Every call has a timeout the adapter names
+ * (documented per operation in docs/processors.md), reads at most `MAX_PROCESSOR_ANSWER_BYTES`, and
+ * goes through the outbound guard (gateway/outbound/): a processor's address comes from a domain's
+ * settings (ArCa banks' hosts), so a merchant must not be able to point it into a private network.
+ * `GATEWAY_ALLOW_PRIVATE_WEBHOOKS=1` (development only) lets it reach local fakes.
+ *
+ * A failed call says whether the request may have reached the processor: `reached: false` only
+ * when no byte of it was sent (refused address, DNS failure, connection refused), so that a refund
+ * that failed that way is known not to have been made, and any other failure is an unknown outcome.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { createGuardedAgents, type GuardedAgents } from '../outbound/guarded-agents.js';
+
+/** Bytes of a processor's answer read before the call fails: their answers are a few KiB. */
+export const MAX_PROCESSOR_ANSWER_BYTES = 1024 * 1024;
+
+export interface ProcessorRequest {
+  readonly method: 'GET' | 'POST';
+  readonly url: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  /** How long to wait for the whole answer. */
+  readonly timeoutMs: number;
+}
+
+export interface ProcessorReply {
+  readonly status: number;
+  /** Lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** A call that got no answer. `reached` is false only when nothing of the request was sent. */
+export class ProcessorCallError extends Error {
+  override readonly name = 'ProcessorCallError';
+  constructor(
+    message: string,
+    readonly reached: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export interface ProcessorHttp {
+  /** The processor's answer, whatever its status; throws `ProcessorCallError` when there is none. */
+  request(request: ProcessorRequest): Promise<ProcessorReply>;
+  close(): void;
+}
+
+export interface ProcessorHttpOptions {
+  /** Development only: processors on loopback and private networks may be reached (local fakes). */
+  readonly allowPrivate: boolean;
+  readonly agents?: GuardedAgents;
+}
+
+const USER_AGENT = 'PaymentGateway-Processors/1.0';
+
+export function createProcessorHttp(options: ProcessorHttpOptions): ProcessorHttp {
+  const agents = options.agents ?? createGuardedAgents({ allowPrivate: options.allowPrivate, keepAlive: true });
+
+  function request(call: ProcessorRequest): Promise<ProcessorReply> {
+    return new Promise((resolve, reject) => {
+      let url: URL;
+      try {
+        url = new URL(call.url);
+      } catch {
+        reject(new ProcessorCallError('the processor address is not a URL', false));
+        return;
+      }
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        reject(new ProcessorCallError('the processor address is not http(s)', false));
+        return;
+      }
+      const secure = url.protocol === 'https:';
+      const body = call.body === undefined ? undefined : Buffer.from(call.body, 'utf8');
+      const headers: Record<string, string> = {
+        'User-Agent': USER_AGENT,
+        Accept: 'application/json, text/plain, */*',
+        ...call.headers,
+        ...(body === undefined ? {} : { 'Content-Length': String(body.length) }),
+      };
+      let sent = false;
+      let settled = false;
+      const fail = (message: string) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(new ProcessorCallError(message, sent));
+      };
+      const outgoing = (secure ? https : http).request(
+        url,
+        { method: call.method, headers, agent: secure ? agents.https : agents.http },
+        (response) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > MAX_PROCESSOR_ANSWER_BYTES) {
+              outgoing.destroy();
+              fail(`the answer is larger than ${MAX_PROCESSOR_ANSWER_BYTES} bytes`);
+              return;
+            }
+            chunks.push(chunk);
+          });
+          response.on('end', () => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            const replyHeaders: Record<string, string> = {};
+            for (const [name, value] of Object.entries(response.headers)) {
+              if (value !== undefined) replyHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
+            }
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: replyHeaders,
+              body: Buffer.concat(chunks).toString('utf8'),
+            });
+          });
+          response.on('error', () => fail('the answer was cut off'));
+        },
+      );
+      // Once a connection is made, the processor may act on what it receives.
+      outgoing.on('socket', (socket) => {
+        if (!socket.connecting) sent = true;
+        else socket.once('connect', () => (sent = true));
+      });
+      const timer = setTimeout(() => {
+        fail(`no answer within ${call.timeoutMs} ms`);
+        outgoing.destroy();
+      }, call.timeoutMs);
+      outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        // The guard checks the connected address before a byte is written.
+        if (error.code === 'PRIVATE_ADDRESS') sent = false;
+        fail(describe(error));
+      });
+      outgoing.end(body);
+    });
+  }
+
+  return { request, close: () => agents.destroy() };
+}
+
+function describe(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'PRIVATE_ADDRESS':
+      return `refused: ${error.message}`;
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host name not found';
+    default:
+      return error.code === undefined ? error.message : `${error.code}: ${error.message}`;
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * A domain's settings for a processor (`processor enable --config JSON`): validated by the
+ * adapter's zod schema, kept sealed with the service secret in `domain_processors.config` (bound to
+ * the domain and the processor, so a value copied to another row does not open), never printed back
+ * or logged. And the `ProcessorCall` an adapter receives: those settings opened, the HTTP client,
+ * the gateway's return and callback addresses for the payment.
+ */
+import { findDomainProcessor } from '../../storage/domain.repository.js';
+import { nextSequenceValue } from '../../storage/processor-session.repository.js';
+import type { Payment } from '../domain/payment.js';
+import type { Deps } from '../runtime/deps.js';
+import type { Sealer } from '../runtime/sealing.js';
+import type { Processor, ProcessorCall, ProcessorLanguage } from './processor.js';
+
+/** Settings that do not pass the adapter's schema. The message names fields, never their values. */
+export class InvalidProcessorSettings extends Error {
+  override readonly name = 'InvalidProcessorSettings';
+}
+
+/** The processor has no usable settings on the payment's domain (never enabled with them, or unreadable). */
+export class ProcessorNotConfigured extends Error {
+  override readonly name = 'ProcessorNotConfigured';
+}
+
+function settingsContext(domainId: string, slug: string): string {
+  return `domain_processors:${domainId}:${slug}:config`;
+}
+
+/**
+ * Validates `text` (JSON) against the processor's schema; answers the normalised settings as
+ * JSON, or null for a processor that takes none.
+ */
+export function parseProcessorSettings(processor: Processor, text: string | undefined): string | null {
+  const schema = processor.configSchema;
+  if (schema === null) {
+    if (text !== undefined) throw new InvalidProcessorSettings(`${processor.slug} takes no --config`);
+    return null;
+  }
+  if (text === undefined) throw new InvalidProcessorSettings(`${processor.slug} needs --config JSON`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new InvalidProcessorSettings('--config must be JSON');
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const field = issue.path.join('.');
+      // zod's messages name expectations ("expected string"), not the value received.
+      return field === '' ? issue.message : `${field}: ${issue.message}`;
+    });
+    throw new InvalidProcessorSettings(`--config for ${processor.slug}: ${problems.join('; ')}`);
+  }
+  return JSON.stringify(parsed.data);
+}
+
+export function sealProcessorSettings(sealer: Sealer, domainId: string, slug: string, json: string): string {
+  return sealer.seal(json, settingsContext(domainId, slug));
+}
+
+/** The domain's settings for the processor, opened and validated again (a schema may have tightened). */
+export async function loadProcessorSettings<C>(deps: Deps, processor: Processor<C>, domainId: string): Promise<C> {
+  const schema = processor.configSchema;
+  if (schema === null) return null as C;
+  const row = await findDomainProcessor(deps.db, domainId, processor.slug);
+  if (row?.config == null) throw new ProcessorNotConfigured(`${processor.slug} has no settings on domain ${domainId}`);
+  let json: string;
+  try {
+    json = deps.sealer.open(row.config, settingsContext(domainId, processor.slug));
+  } catch {
+    throw new ProcessorNotConfigured(`${processor.slug} settings of domain ${domainId} do not open with this secret`);
+  }
+  const parsed = schema.safeParse(JSON.parse(json));
+  if (!parsed.success)
+    throw new ProcessorNotConfigured(`${processor.slug} settings of domain ${domainId} are no longer valid`);
+  return parsed.data;
+}
+
+/** The address the buyer comes back to from any processor: the payment's own return page. */
+export function processorReturnUrl(publicUrl: string, payment: Payment): string {
+  return `${publicUrl}/checkout/${payment.checkoutToken}/return`;
+}
+
+export function processorCallbackUrl(publicUrl: string, slug: string): string {
+  return `${publicUrl}/processors/${slug}/callback`;
+}
+
+/** Everything one call of `processor` about `payment` needs. */
+export async function processorCall<C>(
+  deps: Deps,
+  processor: Processor<C>,
+  payment: Payment,
+  language: ProcessorLanguage = 'hy',
+): Promise<ProcessorCall<C>> {
+  const config = await loadProcessorSettings(deps, processor, payment.domainId);
+  const publicUrl = deps.config.publicUrl;
+  return {
+    config,
+    http: deps.processorHttp,
+    returnUrl: processorReturnUrl(publicUrl, payment),
+    callbackUrl: processorCallbackUrl(publicUrl, processor.slug),
+    language,
+    secondsLeft: Math.max(0, Math.floor((Date.parse(payment.expiresAt) - deps.clock.nowMs()) / 1000)),
+    sequence: () => deps.transact((trx) => nextSequenceValue(trx, payment.domainId, processor.slug)),
+  };
+}

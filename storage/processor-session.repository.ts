@@ -1,0 +1,93 @@
+/**
+ * Processor sessions and sequences (see processor-session.table.ts). Every write is conditional or
+ * keyed, so two instances handling one payment's return and callback at once cannot undo each other.
+ */
+import type { Updateable } from 'kysely';
+import type { Executor } from './database.js';
+import type { NewProcessorSessionRow, ProcessorSessionRow, ProcessorSessionTable } from './processor-session.table.js';
+
+/** Creates the session unless the payment already has one at this processor; answers the stored row. */
+export async function findOrCreateSession(db: Executor, row: NewProcessorSessionRow): Promise<ProcessorSessionRow> {
+  await db
+    .insertInto('processor_sessions')
+    .values(row)
+    .onConflict((oc) => oc.columns(['payment_id', 'processor']).doNothing())
+    .execute();
+  const stored = await findSession(db, row.payment_id, row.processor);
+  if (stored === undefined) throw new Error(`processor session of ${row.payment_id} vanished`);
+  return stored;
+}
+
+export async function findSession(
+  db: Executor,
+  paymentId: string,
+  processor: string,
+): Promise<ProcessorSessionRow | undefined> {
+  return db
+    .selectFrom('processor_sessions')
+    .selectAll()
+    .where('payment_id', '=', paymentId)
+    .where('processor', '=', processor)
+    .executeTakeFirst();
+}
+
+/** The session a processor's callback names, by the order number we sent or the processor's reference. */
+export async function findSessionByKey(
+  db: Executor,
+  processor: string,
+  key: { orderNumber: string } | { reference: string },
+): Promise<ProcessorSessionRow | undefined> {
+  const query = db.selectFrom('processor_sessions').selectAll().where('processor', '=', processor);
+  return 'orderNumber' in key
+    ? query.where('order_number', '=', key.orderNumber).executeTakeFirst()
+    : query.where('reference', '=', key.reference).executeTakeFirst();
+}
+
+export async function updateSession(
+  db: Executor,
+  paymentId: string,
+  processor: string,
+  changes: Updateable<ProcessorSessionTable>,
+): Promise<void> {
+  await db
+    .updateTable('processor_sessions')
+    .set(changes)
+    .where('payment_id', '=', paymentId)
+    .where('processor', '=', processor)
+    .execute();
+}
+
+/**
+ * Sessions whose status read is due, oldest first. On PostgreSQL the rows are locked (SKIP LOCKED)
+ * for the caller's transaction, which moves their `next_check_at` before reading any processor, so
+ * instances polling together ask about different payments.
+ */
+export async function claimDueSessions(
+  db: Executor,
+  now: string,
+  limit: number,
+  lock: boolean,
+): Promise<ProcessorSessionRow[]> {
+  let query = db
+    .selectFrom('processor_sessions')
+    .selectAll()
+    .where('next_check_at', 'is not', null)
+    .where('next_check_at', '<=', now)
+    .orderBy('next_check_at')
+    .limit(limit);
+  if (lock) query = query.forUpdate().skipLocked();
+  return query.execute();
+}
+
+/** The next value (1, 2, ...) of the domain's counter for the processor. */
+export async function nextSequenceValue(db: Executor, domainId: string, processor: string): Promise<number> {
+  const row = await db
+    .insertInto('processor_sequences')
+    .values({ domain_id: domainId, processor, value: 1 })
+    .onConflict((oc) =>
+      oc.columns(['domain_id', 'processor']).doUpdateSet((eb) => ({ value: eb('processor_sequences.value', '+', 1) })),
+    )
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return Number(row.value);
+}
