@@ -239,6 +239,23 @@ export async function handleProcessorCallback(
   const processor: Processor = processorFor(slug);
   const handler = processor.callback;
   if (handler === undefined) return undefined;
+  try {
+    return await answerCallback(deps, processor, handler, request);
+  } catch (error) {
+    // What could not be recorded is refused in the processor's own terms (Idram then cancels the
+    // transaction), never left to an error page a processor may read as accepted.
+    deps.logger.error({ err: error, processor: slug }, 'processor callback failed');
+    return handler.unknown(request);
+  }
+}
+
+async function answerCallback(
+  deps: Deps,
+  processor: Processor,
+  handler: NonNullable<Processor['callback']>,
+  request: CallbackRequest,
+): Promise<CallbackAnswer> {
+  const slug = processor.slug;
   const log = deps.logger.child({ processor: slug });
   const key = handler.identify(request);
   const row = key === null ? undefined : await findSessionByKey(deps.db, slug, key);
@@ -260,6 +277,12 @@ export async function handleProcessorCallback(
     return handler.unknown(request);
   }
   const decision = handler.decide(call, payment, toSession(row), request);
+  if (decision.reference !== undefined && decision.reference !== row.reference) {
+    const reference = decision.reference;
+    await deps.transact((trx) =>
+      updateSession(trx, row.payment_id, slug, { reference, updated_at: toStoredInstant(deps.clock.nowMs()) }),
+    );
+  }
   if (decision.outcome === 'read_back') {
     payment = (await readBack(deps, payment)).payment;
   } else if (decision.outcome !== null) {
