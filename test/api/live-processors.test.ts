@@ -1,0 +1,378 @@
+/**
+ * Live processors through the whole gateway, over real HTTP, against local fakes that speak each
+ * processor's wire format (test/support/processors/): the settings sealed at rest, the checkout's
+ * list, the handoff to the processor's page, the buyer paying or declining there, the processor's
+ * callback read back (FastShift) or verified (Idram), the buyer's return, the poll job ending a
+ * payment whose callback was lost, a confirmation after the gateway expired the payment, a
+ * processor that cannot start the payment, refunds a processor cannot make, and the merchant's
+ * signed webhook. The gateway listens on a port chosen in advance so that PUBLIC_URL is its real
+ * origin: the fakes call it back there.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MINUTE_MS } from '../../gateway/domain/clock.js';
+import { addDomain, createApiKey, setProcessorEnabled } from '../../gateway/merchants/merchant.service.js';
+import { POLL_AFTER_MS } from '../../gateway/payments/processor-payments.service.js';
+import { DIALECTS } from '../support/databases.js';
+import { paymentBody, startTestGateway, type TestGateway, uniqueHost } from '../support/gateway.js';
+import { freePort } from '../support/ports.js';
+import { FakeFastShift } from '../support/processors/fake-fastshift.js';
+import { FakeIdram } from '../support/processors/fake-idram.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+type Json = Record<string, unknown>;
+
+const IDRAM_ACCOUNT = '110000601';
+const IDRAM_SECRET = 'idram-secret-key-for-tests';
+
+describe.each(DIALECTS)('live processors through the gateway (%s)', (dialect) => {
+  let t: TestGateway;
+  let fastshift: FakeFastShift;
+  let idram: FakeIdram;
+  let receiver: WebhookReceiver;
+  let liveKey: string;
+  let host: string;
+  let domainId: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    t = await startTestGateway(dialect, {
+      env: {
+        PORT: String(port),
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        // The fakes and the webhook receiver listen on 127.0.0.1.
+        GATEWAY_ALLOW_PRIVATE_WEBHOOKS: '1',
+        GATEWAY_RATE_LIMIT_PER_MINUTE: '100000',
+      },
+    });
+    receiver = await WebhookReceiver.start();
+    fastshift = await FakeFastShift.start({ now: () => t.clock.nowMs() });
+    idram = await FakeIdram.start({
+      recAccount: IDRAM_ACCOUNT,
+      secretKey: IDRAM_SECRET,
+      resultUrl: `${t.url}/processors/idram/callback`,
+      successUrl: `${t.url}/processors/idram/return`,
+      failUrl: `${t.url}/processors/idram/return`,
+    });
+    const deps = t.gateway.deps;
+    const merchant = await t.merchant({ name: 'Yerevan Tea', verifyBusiness: true, unlimited: true });
+    host = uniqueHost('tea');
+    const domain = await addDomain(deps, {
+      merchantId: merchant.merchantId,
+      host,
+      verified: true,
+      webhookUrl: `${receiver.url}/hooks`,
+    });
+    domainId = String((domain as unknown as Json).id ?? '');
+    await setProcessorEnabled(deps, {
+      merchantId: merchant.merchantId,
+      host,
+      processor: 'fastshift',
+      enabled: true,
+      config: JSON.stringify({ token: fastshift.token, base_url: fastshift.baseUrl }),
+      position: 2,
+    });
+    await setProcessorEnabled(deps, {
+      merchantId: merchant.merchantId,
+      host,
+      processor: 'idram',
+      enabled: true,
+      config: JSON.stringify({ rec_account: IDRAM_ACCOUNT, secret_key: IDRAM_SECRET, form_url: idram.formUrl }),
+      position: 1,
+    });
+    liveKey = (await createApiKey(deps, { merchantId: merchant.merchantId, environment: 'live', access: 'full' })).key;
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await fastshift?.close();
+    await idram?.close();
+    await receiver?.close();
+  });
+
+  async function create(overrides: Json = {}): Promise<Json> {
+    const created = await t.call('POST', '/api/v1/payments', {
+      key: liveKey,
+      body: paymentBody({ return_url: `https://${host}/done`, order_id: `o-${randomUUID()}`, ...overrides }),
+    });
+    expect(created.status, created.text).toBe(201);
+    return created.body;
+  }
+
+  async function read(uuid: unknown): Promise<Json> {
+    const res = await t.call('GET', `/api/v1/payments/${String(uuid)}`, { key: liveKey });
+    expect(res.status, res.text).toBe(200);
+    return res.body;
+  }
+
+  /** GET without following redirects. */
+  async function visit(url: string): Promise<{ status: number; location: string | null; text: string; csp: string }> {
+    const res = await fetch(url, { redirect: 'manual' });
+    return {
+      status: res.status,
+      location: res.headers.get('location'),
+      text: await res.text(),
+      csp: res.headers.get('content-security-policy') ?? '',
+    };
+  }
+
+  function goHref(html: string): string {
+    const match = /<a id="go" class="button" href="([^"]+)"/.exec(html);
+    if (match?.[1] === undefined) throw new Error('no handoff link on the page');
+    return match[1].replaceAll('&amp;', '&');
+  }
+
+  async function session(uuid: unknown): Promise<Json | undefined> {
+    return (await t.gateway.deps.db
+      .selectFrom('processor_sessions')
+      .selectAll()
+      .where('payment_id', '=', String(uuid))
+      .executeTakeFirst()) as Json | undefined;
+  }
+
+  async function eventsOf(uuid: unknown): Promise<string[]> {
+    const rows = await t.gateway.deps.db
+      .selectFrom('outbox_events')
+      .select(['payload'])
+      .where('payment_id', '=', String(uuid))
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => {
+      const payload = JSON.parse(String(row.payload)) as { transaction?: { status?: string } };
+      return String(payload.transaction?.status);
+    });
+  }
+
+  it('keeps each processor’s settings sealed and lists the enabled processors in their order, with their marks', async () => {
+    const rows = await t.gateway.deps.db
+      .selectFrom('domain_processors')
+      .select(['processor', 'config'])
+      .where('domain_id', '=', domainId)
+      .execute();
+    const stored = rows.map((row) => String(row.config)).join('\n');
+    expect(stored).not.toContain(fastshift.token);
+    expect(stored).not.toContain(IDRAM_SECRET);
+    expect(rows.filter((row) => row.processor !== 'sandbox').every((row) => String(row.config).startsWith('v1.'))).toBe(
+      true,
+    );
+
+    const payment = await create();
+    const page = await visit(String(payment.checkout_url));
+    expect(page.status).toBe(200);
+    const order = [...page.text.matchAll(/name="processor" value="([a-z]+)"/g)].map((m) => m[1]);
+    expect(order).toEqual(['idram', 'fastshift']);
+    expect(page.text).toMatch(/value="idram" required><span class="logo"><svg /);
+    expect(page.text).toContain('FastShift');
+  });
+
+  describe('FastShift (redirect, unsigned webhook read back)', () => {
+    it('hands the buyer over, completes on the webhook, brings the buyer back and signs the merchant’s webhook', async () => {
+      const payment = await create({ processor: 'fastshift', redirect_mode: 'direct', amount: 2500 });
+      const handoff = await visit(String(payment.checkout_url));
+      expect(handoff.status).toBe(200);
+      const href = goHref(handoff.text);
+      expect(href.startsWith(fastshift.origin)).toBe(true);
+      expect(await read(payment.uuid)).toMatchObject({ status: 'processing', processor: 'fastshift' });
+      const registered = await session(payment.uuid);
+      expect(registered).toMatchObject({ processor: 'fastshift', order_number: payment.uuid });
+      expect(registered?.reference).toEqual(expect.any(String));
+      expect(fastshift.order(String(payment.uuid))?.amount).toBe(2500);
+
+      const delivered = receiver.received.length;
+      const back = await fastshift.press(href, 'pay');
+      const paid = await read(payment.uuid);
+      expect(paid).toMatchObject({ status: 'completed', processor: 'fastshift' });
+      expect(paid.rrn).toBe(registered?.reference);
+
+      // The browser comes back to the payment's own return address, then its page.
+      expect(back.startsWith(`${t.url}/checkout/`)).toBe(true);
+      const returned = await visit(back);
+      expect(returned.status).toBe(303);
+      expect(returned.location).toMatch(/\/checkout\/[^/]+$/);
+      const result = await visit(String(returned.location));
+      expect(result.text).toContain('data-status="ok"');
+
+      await t.gateway.scheduler.runDueNow();
+      const [hook] = (await receiver.waitFor(delivered + 1)).slice(delivered);
+      expect(hook?.json).toMatchObject({ transaction: { uuid: payment.uuid, status: 'completed' } });
+      expect(hook?.headers['x-service-signature']).toEqual(expect.any(String));
+    });
+
+    it('fails a payment the buyer declines, after reading the status back', async () => {
+      const payment = await create({ processor: 'fastshift', redirect_mode: 'direct' });
+      const href = goHref((await visit(String(payment.checkout_url))).text);
+      await fastshift.press(href, 'decline');
+      expect(await read(payment.uuid)).toMatchObject({ status: 'failed', processor: 'fastshift' });
+    });
+
+    it('ignores what an unsigned webhook says: a forged "completed" changes nothing', async () => {
+      const payment = await create({ processor: 'fastshift', redirect_mode: 'direct' });
+      await visit(String(payment.checkout_url));
+      const forged = await fetch(`${t.url}/processors/fastshift/callback`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ order_number: payment.uuid, status: 'completed' }),
+      });
+      expect(forged.status).toBe(200);
+      expect(await read(payment.uuid)).toMatchObject({ status: 'processing' });
+    });
+
+    it('answers a webhook naming no payment as FastShift expects, and an unknown processor with the spec’s 404', async () => {
+      const unknown = await fetch(`${t.url}/processors/fastshift/callback`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ order_number: randomUUID(), status: 'completed' }),
+      });
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toMatchObject({ status: 'NOT_FOUND' });
+      const nowhere = await fetch(`${t.url}/processors/nowhere/callback`, { method: 'POST' });
+      expect(nowhere.status).toBe(404);
+      expect(await nowhere.json()).toMatchObject({ error: 'not_found' });
+    });
+
+    it('completes a payment whose webhook was lost when the poll job reads it back', async () => {
+      const payment = await create({ processor: 'fastshift', redirect_mode: 'direct' });
+      await visit(String(payment.checkout_url));
+      await fastshift.settle(String(payment.uuid), 'completed', { webhook: false });
+      expect(await read(payment.uuid)).toMatchObject({ status: 'processing' });
+      t.clock.advance((POLL_AFTER_MS[0] ?? MINUTE_MS) + 1_000);
+      await t.gateway.scheduler.runDueNow();
+      expect(await read(payment.uuid)).toMatchObject({ status: 'completed' });
+      expect(await session(payment.uuid)).toMatchObject({ next_check_at: null, checks: 1 });
+    });
+
+    it('completes late a payment confirmed after the gateway expired it, with both events', async () => {
+      // FastShift's own order outlives the gateway's 20 minutes.
+      fastshift.configure({ orderLifetimeMs: 60 * MINUTE_MS });
+      const payment = await create({ processor: 'fastshift', redirect_mode: 'direct' });
+      await visit(String(payment.checkout_url));
+      t.clock.advance(21 * MINUTE_MS);
+      await t.gateway.scheduler.runDueNow();
+      expect(await read(payment.uuid)).toMatchObject({ status: 'expired' });
+      // The buyer pays there now.
+      const order = fastshift.order(String(payment.uuid));
+      expect(order?.status).toBe('pending');
+      await fastshift.settle(String(payment.uuid), 'completed', { webhook: false });
+      t.clock.advance(10 * MINUTE_MS);
+      await t.gateway.scheduler.runDueNow();
+      expect(await read(payment.uuid)).toMatchObject({ status: 'completed' });
+      expect(await eventsOf(payment.uuid)).toEqual(['expired', 'completed']);
+    });
+
+    it('leaves the payment pending and says so when FastShift cannot start it; the next try goes through', async () => {
+      const payment = await create({ processor: 'fastshift', redirect_mode: 'direct' });
+      fastshift.failNext({ kind: 'http500' });
+      const refused = await visit(String(payment.checkout_url));
+      expect(refused.status).toBe(503);
+      expect(refused.text).toContain('This payment method is not available right now.');
+      expect(await read(payment.uuid)).toMatchObject({ status: 'pending' });
+      const again = await visit(String(payment.checkout_url));
+      expect(again.status).toBe(200);
+      expect(goHref(again.text).startsWith(fastshift.origin)).toBe(true);
+    });
+
+    it('refuses to refund a FastShift payment: 422 refund_not_supported', async () => {
+      const payment = await create({ processor: 'fastshift', redirect_mode: 'direct' });
+      await fastshift.press(goHref((await visit(String(payment.checkout_url))).text), 'pay');
+      const refund = await t.call('POST', `/api/v1/payments/${String(payment.uuid)}/refund`, {
+        key: liveKey,
+        body: { amount: 100 },
+      });
+      expect(refund.status, refund.text).toBe(422);
+      expect(refund.body.error).toBe('refund_not_supported');
+    });
+  });
+
+  describe('Idram (form post, signed confirmation)', () => {
+    async function handoffForm(payment: Json): Promise<{ action: string; fields: URLSearchParams; csp: string }> {
+      const page = await visit(String(payment.checkout_url));
+      expect(page.status).toBe(200);
+      const action = /<form id="go" method="post" action="([^"]+)"/.exec(page.text)?.[1] ?? '';
+      const fields = new URLSearchParams();
+      for (const [, name, value] of page.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+        fields.append(String(name), String(value).replaceAll('&amp;', '&'));
+      }
+      return { action, fields, csp: page.csp };
+    }
+
+    /** The buyer's browser posts the form to Idram and presses a button there: where Idram sends it. */
+    async function payAtIdram(form: { action: string; fields: URLSearchParams }, button: 'Pay' | 'Decline') {
+      const shown = await fetch(form.action, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: form.fields.toString(),
+      });
+      const html = await shown.text();
+      const visitId = /name="visit" value="([^"]+)"/.exec(html)?.[1];
+      expect(visitId, html).toBeDefined();
+      const pressed = await fetch(`${idram.url}/Payment/${button}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ visit: String(visitId) }).toString(),
+        redirect: 'manual',
+      });
+      return pressed.headers.get('location') ?? '';
+    }
+
+    it('posts the EDP_ form to Idram, completes on the signed confirmation and brings the buyer back', async () => {
+      const payment = await create({ processor: 'idram', redirect_mode: 'direct', amount: 1900 });
+      const form = await handoffForm(payment);
+      expect(form.action).toBe(idram.formUrl);
+      expect(form.csp).toContain(`form-action 'self' ${t.url} ${new URL(idram.formUrl).origin}`);
+      expect(form.fields.get('EDP_REC_ACCOUNT')).toBe(IDRAM_ACCOUNT);
+      expect(form.fields.get('EDP_AMOUNT')).toBe('1900');
+      const billNo = form.fields.get('EDP_BILL_NO');
+      expect(await session(payment.uuid)).toMatchObject({ processor: 'idram', order_number: billNo });
+
+      const back = await payAtIdram(form, 'Pay');
+      const paid = await read(payment.uuid);
+      expect(paid).toMatchObject({ status: 'completed', processor: 'idram' });
+      expect(paid.rrn).toBe(idram.visit(String(billNo))?.transId);
+      expect(idram.visit(String(billNo))?.state).toBe('paid');
+
+      // Idram's SUCCESS_URL is fixed per merchant: the gateway sends the buyer on to the payment.
+      expect(back.startsWith(`${t.url}/processors/idram/return`)).toBe(true);
+      const routed = await visit(back);
+      expect(routed.status).toBe(303);
+      expect(routed.location).toBe(`${String(payment.checkout_url)}/return`);
+      const returned = await visit(String(routed.location));
+      expect((await visit(String(returned.location))).text).toContain('data-status="ok"');
+    });
+
+    it('refuses the precheck of an expired payment, so Idram never takes the money', async () => {
+      const payment = await create({ processor: 'idram', redirect_mode: 'direct' });
+      const form = await handoffForm(payment);
+      t.clock.advance(21 * MINUTE_MS);
+      await payAtIdram(form, 'Pay');
+      const billNo = String(form.fields.get('EDP_BILL_NO'));
+      expect(idram.visit(billNo)?.state).toBe('precheck_refused');
+      expect(await read(payment.uuid)).toMatchObject({ status: 'expired' });
+    });
+
+    it('changes nothing on a confirmation signed with another key, and refuses it so Idram cancels', async () => {
+      const payment = await create({ processor: 'idram', redirect_mode: 'direct' });
+      const form = await handoffForm(payment);
+      idram.confirmationStyle.signWith = 'not-the-merchant-secret';
+      try {
+        await payAtIdram(form, 'Pay');
+      } finally {
+        idram.confirmationStyle.signWith = null;
+      }
+      const billNo = String(form.fields.get('EDP_BILL_NO'));
+      expect(idram.visit(billNo)?.state).toBe('cancelled');
+      expect(await read(payment.uuid)).toMatchObject({ status: 'processing', rrn: null });
+    });
+
+    it('refuses to refund an Idram payment: 422 refund_not_supported', async () => {
+      const payment = await create({ processor: 'idram', redirect_mode: 'direct' });
+      await payAtIdram(await handoffForm(payment), 'Pay');
+      const refund = await t.call('POST', `/api/v1/payments/${String(payment.uuid)}/refund`, {
+        key: liveKey,
+        body: { amount: 100 },
+      });
+      expect(refund.status, refund.text).toBe(422);
+      expect(refund.body.error).toBe('refund_not_supported');
+    });
+  });
+});
