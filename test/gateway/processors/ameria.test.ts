@@ -589,6 +589,15 @@ describe('status (GetPaymentDetails)', () => {
     });
   });
 
+  it('never reads as paid a deposited status whose ResponseCode is not the query success 00', async () => {
+    const { call, payment, session, redirectUrl, order } = await started();
+    await buyer(redirectUrl, 'pay');
+    order.responseCode = '0-9000';
+    expect(await status(call, payment, session)).toMatchObject({ kind: 'pending' });
+    order.responseCode = '00';
+    expect(await status(call, payment, session)).toMatchObject({ kind: 'paid' });
+  });
+
   it('keeps asking about an OrderStatus it does not know', async () => {
     const { call, payment, session, redirectUrl, order } = await started();
     await buyer(redirectUrl, 'pay');
@@ -915,5 +924,58 @@ describe('map', () => {
     expect(cardLast4FromMask('408306**3143')).toBe('3143');
     expect(cardLast4FromMask('')).toBeNull();
     expect(cardLast4FromMask('4083********')).toBeNull();
+  });
+});
+
+describe('the local vPOS refuses what the bank refuses', () => {
+  const init = (body: unknown, contentType = 'application/json') =>
+    fetch(`${fake.baseUrl}api/VPOS/InitPayment`, {
+      method: 'POST',
+      headers: { 'Content-Type': contentType },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  const valid = () => ({
+    ClientID: config.client_id,
+    Username: config.username,
+    Password: config.password,
+    OrderID: fake.orderIdMax,
+    Amount: 10,
+    Currency: '051',
+    Description: 'probe',
+    BackURL: 'https://pay.example.am/return',
+    Opaque: 'x',
+    Timeout: 60,
+  });
+
+  it('answers a body that is not JSON with 415, and unreadable JSON with the HTTP 500 fault', async () => {
+    const form = await init('OrderID=1', 'application/x-www-form-urlencoded');
+    expect(form.status).toBe(415);
+    const broken = await init('{"OrderID":', 'application/json');
+    expect(broken.status).toBe(500);
+    expect(await broken.json()).toEqual({ Message: 'An error has occurred.' });
+  });
+
+  it('answers HTTP 200 with integer codes: 20 for another ClientID, 4 for a missing OrderID, 510 for a string one', async () => {
+    expect(await (await init({ ...valid(), ClientID: '00000000-0000-4000-8000-000000000000' })).json()).toEqual({
+      PaymentID: '',
+      ResponseCode: 20,
+      ResponseMessage: 'Incorrect Username and Password',
+    });
+    const { OrderID: _, ...withoutOrder } = valid();
+    expect(await (await init(withoutOrder)).json()).toMatchObject({ PaymentID: '', ResponseCode: 4 });
+    expect(await (await init({ ...valid(), OrderID: String(fake.orderIdMax) })).json()).toMatchObject({
+      ResponseCode: 510,
+    });
+    expect(await (await init({ ...valid(), Amount: '10.00' })).json()).toMatchObject({ ResponseCode: 1 });
+  });
+
+  it('offers plain HTML forms on the page and refuses an unknown payment', async () => {
+    const { redirectUrl } = await started();
+    const html = await (await fetch(redirectUrl)).text();
+    expect(html).toContain('<form method="post" action="/VPOS/Payments/Pay">');
+    expect(html).not.toMatch(/<script|<link|src=/);
+    expect((await fetch(`${fake.baseUrl}Payments/Pay?id=00000000-0000-4000-8000-000000000000&lang=en`)).status).toBe(
+      404,
+    );
   });
 });
