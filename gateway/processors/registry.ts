@@ -3,6 +3,7 @@
  * this file; a slug is listed here once its processor exists. `sandbox` is the test provider: it
  * never contacts a bank.
  */
+import { ameriaProcessor } from './ameria/adapter.js';
 import { fastshiftProcessor } from './fastshift/adapter.js';
 import { idramProcessor } from './idram/adapter.js';
 import type { Processor } from './processor.js';
@@ -10,6 +11,7 @@ import { sandboxProcessor } from './sandbox/adapter.js';
 
 const PROCESSORS = {
   sandbox: sandboxProcessor,
+  ameria: ameriaProcessor,
   idram: idramProcessor,
   fastshift: fastshiftProcessor,
   // biome-ignore lint/suspicious/noExplicitAny: each adapter has its own settings type, and the core gives each its own.
