@@ -250,6 +250,9 @@ async function start(
   if (payment.currency !== 'AMD') {
     return { kind: 'refused', failureCode: 'general_failure', detail: `ArCa takes AMD, not ${payment.currency}` };
   }
+  if (!Number.isSafeInteger(payment.amount) || payment.amount < 1) {
+    return { kind: 'refused', failureCode: 'general_failure', detail: 'the amount is not a whole number of AMD' };
+  }
   const seconds = Math.min(MAX_SESSION_SECONDS, Math.floor(call.secondsLeft));
   if (seconds < 1) {
     return {
@@ -367,6 +370,8 @@ async function refund(call: ProcessorCall<ArcaConfig>, request: RefundRequest): 
   const orderId = request.session?.reference ?? null;
   // Without BPC's orderId nothing can be refunded (and nothing was sent).
   if (orderId === null) return { kind: 'declined', code: 'arca_no_order_id' };
+  if (!Number.isSafeInteger(request.amount) || request.amount < 1)
+    return { kind: 'declined', code: 'arca_amount_invalid' };
   const fields = refundRequest.safeParse({
     ...credentials(call.config),
     orderId,

@@ -219,6 +219,16 @@ describe('start', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  it.each<[string, Partial<Payment>]>([
+    ['a fractional amount', { amount: 10.5 }],
+    ['a zero amount', { amount: 0 }],
+    ['another currency', { currency: 'USD' }],
+  ])('refuses %s without calling the bank', async (_label, change) => {
+    const answer = await start(callFor(), testPayment(change), session());
+    expect(answer).toMatchObject({ kind: 'refused', failureCode: 'general_failure' });
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it.each(['ru', 'en'] as const)('opens the bank page in %s', async (language) => {
     const { url } = redirectOf(await start(callFor({ language }), testPayment(), session()));
     expect(url).toContain(`/payment_${language}.html?mdOrder=`);
