@@ -4,6 +4,7 @@
  * never contacts a bank.
  */
 import { ameriaProcessor } from './ameria/adapter.js';
+import { arcaProcessor } from './arca/adapter.js';
 import { fastshiftProcessor } from './fastshift/adapter.js';
 import { idramProcessor } from './idram/adapter.js';
 import type { Processor } from './processor.js';
@@ -12,6 +13,7 @@ import { sandboxProcessor } from './sandbox/adapter.js';
 const PROCESSORS = {
   sandbox: sandboxProcessor,
   ameria: ameriaProcessor,
+  arca: arcaProcessor,
   idram: idramProcessor,
   fastshift: fastshiftProcessor,
   // biome-ignore lint/suspicious/noExplicitAny: each adapter has its own settings type, and the core gives each its own.
