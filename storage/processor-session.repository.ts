@@ -2,7 +2,7 @@
  * Processor sessions and sequences (see processor-session.table.ts). Every write is conditional or
  * keyed, so two instances handling one payment's return and callback at once cannot undo each other.
  */
-import type { Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import type { Executor } from './database.js';
 import type { NewProcessorSessionRow, ProcessorSessionRow, ProcessorSessionTable } from './processor-session.table.js';
 
@@ -79,15 +79,27 @@ export async function claimDueSessions(
   return query.execute();
 }
 
-/** The next value (1, 2, ...) of the domain's counter for the processor. */
-export async function nextSequenceValue(db: Executor, domainId: string, processor: string): Promise<number> {
+/**
+ * The next value of the domain's counter for the processor within `range`: one more than the last
+ * it gave, or `range.min` when that is higher (a new range above the old one). Undefined when that
+ * is above `range.max`: the range is used up, and the counter does not move. Values only go up, so
+ * none is given twice, whatever ranges come after.
+ */
+export async function nextSequenceValue(
+  db: Executor,
+  domainId: string,
+  processor: string,
+  range: { readonly min: number; readonly max: number },
+): Promise<number | undefined> {
+  if (range.min > range.max) return undefined;
+  const next = sql<number>`case when processor_sequences.value < ${range.min} then ${range.min} else processor_sequences.value + 1 end`;
   const row = await db
     .insertInto('processor_sequences')
-    .values({ domain_id: domainId, processor, value: 1 })
+    .values({ domain_id: domainId, processor, value: range.min })
     .onConflict((oc) =>
-      oc.columns(['domain_id', 'processor']).doUpdateSet((eb) => ({ value: eb('processor_sequences.value', '+', 1) })),
+      oc.columns(['domain_id', 'processor']).doUpdateSet({ value: next }).where(next, '<=', range.max),
     )
     .returning('value')
-    .executeTakeFirstOrThrow();
-  return Number(row.value);
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number(row.value);
 }

@@ -80,8 +80,13 @@ export interface ProcessorCall<C> {
   readonly language: ProcessorLanguage;
   /** Seconds left before the payment expires at the gateway (a processor session should not outlive it). */
   readonly secondsLeft: number;
-  /** The next number of this domain's counter for this processor (1, 2, ...), for integer order ids. */
-  sequence(): Promise<number>;
+  /**
+   * The next number of this domain's counter for this processor within `range`, for integer order
+   * ids from a range the processor assigned: one more than the last it gave, or `range.min` when
+   * that is higher (the processor assigned a new range). Null once the range is used up (the
+   * counter does not move). Numbers only go up: none is given twice, whatever the ranges.
+   */
+  sequence(range: { readonly min: number; readonly max: number }): Promise<number | null>;
 }
 
 /** A request the processor's server (or the buyer's browser, on a fixed return address) made to us. */

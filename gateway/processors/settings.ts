@@ -102,6 +102,7 @@ export async function processorCall<C>(
     callbackUrl: processorCallbackUrl(publicUrl, processor.slug),
     language,
     secondsLeft: Math.max(0, Math.floor((Date.parse(payment.expiresAt) - deps.clock.nowMs()) / 1000)),
-    sequence: () => deps.transact((trx) => nextSequenceValue(trx, payment.domainId, processor.slug)),
+    sequence: async (range) =>
+      (await deps.transact((trx) => nextSequenceValue(trx, payment.domainId, processor.slug, range))) ?? null,
   };
 }

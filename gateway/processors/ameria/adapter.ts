@@ -138,13 +138,15 @@ function parseJson(body: string): unknown {
   }
 }
 
-/** The next OrderID: the domain's counter placed in the bank's range. */
-export function nextOrderId(config: AmeriaConfig, sequence: number): number {
-  const orderId = config.order_id_min + sequence - 1;
-  if (orderId > config.order_id_max) {
-    throw new RangeError(
-      `the assigned OrderID range ${config.order_id_min}-${config.order_id_max} is used up: ask Ameriabank for a new range`,
-    );
+/**
+ * The next OrderID: the domain's counter itself, kept within the bank's range. A new range the bank
+ * assigned (entered with `processor enable`) starts at its first OrderID; none is ever sent twice.
+ */
+export async function nextOrderId(call: Call): Promise<number> {
+  const { order_id_min: min, order_id_max: max } = call.config;
+  const orderId = await call.sequence({ min, max });
+  if (orderId === null) {
+    throw new RangeError(`the assigned OrderID range ${min}-${max} is used up: ask Ameriabank for a new range`);
   }
   return orderId;
 }
@@ -402,7 +404,7 @@ export const ameriaProcessor: Processor<AmeriaConfig> = {
   displayName: 'Bank card (Ameriabank)',
   logoSvg: LOGO_SVG,
   configSchema: ameriaConfigSchema,
-  newOrderNumber: async (call) => String(nextOrderId(call.config, await call.sequence())),
+  newOrderNumber: async (call) => String(await nextOrderId(call)),
   start,
   status,
   refund,

@@ -43,7 +43,7 @@ import type {
 } from '../../../gateway/processors/processor.js';
 import { InvalidProcessorSettings, parseProcessorSettings } from '../../../gateway/processors/settings.js';
 import { freePort } from '../../support/ports.js';
-import { loopbackHttp, testCall, testPayment, testSession } from '../../support/processors/call.js';
+import { loopbackHttp, memorySequence, testCall, testPayment, testSession } from '../../support/processors/call.js';
 import { FakeAmeria, type FakeOrder } from '../../support/processors/fake-ameria.js';
 
 const REFUND_ID = '01937a4e-5c1d-7abc-8def-0123456789ab';
@@ -52,7 +52,7 @@ let fake: FakeAmeria;
 let http: ProcessorHttp;
 let config: AmeriaConfig;
 /** One counter for the whole file: the fake keys orders by OrderID, so each test takes new ones. */
-let sequence = 0;
+const sequence = memorySequence();
 
 beforeAll(async () => {
   fake = await FakeAmeria.start();
@@ -73,13 +73,7 @@ function callWith(
   overrides: Partial<Omit<ProcessorCall<AmeriaConfig>, 'config'>> & { config?: AmeriaConfig } = {},
 ): ProcessorCall<AmeriaConfig> {
   const { config: own, http: ownHttp, ...rest } = overrides;
-  return testCall(own ?? config, ownHttp ?? http, {
-    sequence: async () => {
-      sequence += 1;
-      return sequence;
-    },
-    ...rest,
-  });
+  return testCall(own ?? config, ownHttp ?? http, { sequence, ...rest });
 }
 
 function payment10(overrides: Partial<Payment> = {}): Payment {
@@ -271,13 +265,7 @@ describe('settings (processor enable ameria --config)', () => {
 
 describe('newOrderNumber', () => {
   it('counts from order_id_min, one OrderID per session', async () => {
-    let n = 0;
-    const call = testCall(config, http, {
-      sequence: async () => {
-        n += 1;
-        return n;
-      },
-    });
+    const call = testCall(config, http, { sequence: memorySequence() });
     const numbers = [];
     for (let i = 0; i < 3; i++) numbers.push(await ameriaProcessor.newOrderNumber?.(call, payment10()));
     expect(numbers).toEqual([
@@ -287,12 +275,18 @@ describe('newOrderNumber', () => {
     ]);
   });
 
-  it('throws a RangeError once the assigned range is used up', async () => {
-    const small = { ...config, order_id_min: 500, order_id_max: 501 };
-    expect(nextOrderId(small, 2)).toBe(501);
-    expect(() => nextOrderId(small, 3)).toThrow(RangeError);
-    const call = testCall(small, http, { sequence: async () => 3 });
-    await expect(ameriaProcessor.newOrderNumber?.(call, payment10())).rejects.toThrow(/OrderID range .* used up/);
+  it('throws a RangeError once the assigned range is used up; a new range starts at its first OrderID', async () => {
+    const counter = memorySequence();
+    const inRange = (min: number, max: number) =>
+      testCall({ ...config, order_id_min: min, order_id_max: max }, http, { sequence: counter });
+    const small = inRange(500, 501);
+    expect(await nextOrderId(small)).toBe(500);
+    expect(await nextOrderId(small)).toBe(501);
+    await expect(ameriaProcessor.newOrderNumber?.(small, payment10())).rejects.toThrow(/OrderID range .* used up/);
+    await expect(nextOrderId(small)).rejects.toThrow(RangeError);
+    expect(await nextOrderId(inRange(700, 799))).toBe(700);
+    // Never an OrderID twice, even when an old range is entered again.
+    await expect(nextOrderId(inRange(500, 501))).rejects.toThrow(RangeError);
   });
 });
 

@@ -18,7 +18,6 @@ export function testCall<C>(
   http: ProcessorHttp,
   overrides: Partial<Omit<ProcessorCall<C>, 'config' | 'http'>> = {},
 ): ProcessorCall<C> {
-  let counter = 0;
   return {
     config,
     http,
@@ -26,11 +25,19 @@ export function testCall<C>(
     callbackUrl: `${TEST_PUBLIC_URL}/processors/test/callback`,
     language: 'hy',
     secondsLeft: 1200,
-    sequence: async () => {
-      counter += 1;
-      return counter;
-    },
+    sequence: memorySequence(),
     ...overrides,
+  };
+}
+
+/** A counter that answers as the core's does (`ProcessorCall.sequence`), kept in memory. */
+export function memorySequence(): ProcessorCall<unknown>['sequence'] {
+  let last = 0;
+  return async ({ min, max }) => {
+    const next = Math.max(last + 1, min);
+    if (next > max) return null;
+    last = next;
+    return next;
   };
 }
 
