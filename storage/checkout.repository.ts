@@ -41,13 +41,14 @@ export async function findCheckoutByToken(db: Executor, token: string): Promise<
   };
 }
 
-/** Slugs of the processors enabled on a domain, in alphabetical order. */
+/** Slugs of the processors enabled on a domain, in the configured order (`position`, then slug). */
 export async function listEnabledProcessors(db: Executor, domainId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('domain_processors')
     .select('processor')
     .where('domain_id', '=', domainId)
     .where('enabled', '=', 1)
+    .orderBy('position')
     .orderBy('processor')
     .execute();
   return rows.map((r) => r.processor);

@@ -15,6 +15,7 @@ import { connectTokenRouter } from './routes/connect-token.router.js';
 import { docsRouter } from './routes/docs.router.js';
 import { healthRouter } from './routes/health.router.js';
 import { paymentsRouter } from './routes/payments.router.js';
+import { processorCallbacksRouter } from './routes/processor-callbacks.router.js';
 import { purchasesRouter } from './routes/purchases.router.js';
 import { refundsRouter } from './routes/refunds.router.js';
 import { sdkRouter } from './routes/sdk.router.js';
@@ -44,6 +45,7 @@ export function createApp(deps: AuthDeps, options: AppOptions): Koa<GatewayState
     docsRouter(),
     sdkRouter(),
     checkoutRouter(deps, { secret: options.secret }),
+    processorCallbacksRouter(deps),
     healthRouter(deps),
     ...(options.routers ?? []),
   ];

@@ -15,8 +15,9 @@ import { Router } from '@koa/router';
 import type { CheckoutRecord } from '../../storage/checkout.repository.js';
 import type { GatewayContext, GatewayState } from '../api/context.js';
 import type { Payment } from '../domain/payment.js';
-import { startProcessing } from '../payments/lifecycle.service.js';
+import { beginAtProcessor, pendingRedirect, returnFromProcessor } from '../payments/processor-payments.service.js';
 import { payWithTestCard } from '../payments/test-card.service.js';
+import type { BuyerRedirect } from '../processors/processor.js';
 import { isKnownProcessor, processorFor } from '../processors/registry.js';
 import { SANDBOX_CARDS } from '../processors/sandbox/map.js';
 import type { Deps } from '../runtime/deps.js';
@@ -31,6 +32,7 @@ import {
   completedPage,
   expiredPage,
   failedPage,
+  handoffPage,
   type PaymentSummary,
   pendingPage,
   problemPage,
@@ -77,8 +79,15 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
   const publicUrl = deps.config.publicUrl;
   const publicOrigin = new URL(publicUrl).origin;
 
-  const send = (ctx: GatewayContext, status: number, framing: FramingPolicy | null, nonce: string, html: string) => {
-    setPageHeaders(ctx, nonce, framing, publicOrigin);
+  const send = (
+    ctx: GatewayContext,
+    status: number,
+    framing: FramingPolicy | null,
+    nonce: string,
+    html: string,
+    formOrigin: string | null = null,
+  ) => {
+    setPageHeaders(ctx, nonce, framing, publicOrigin, formOrigin);
     ctx.status = status;
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = html;
@@ -187,6 +196,7 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
       methods: methods.map((slug) => ({
         slug,
         name: slug === 'sandbox' ? t.sandboxMethod : processorFor(slug).displayName,
+        logoSvg: processorFor(slug).logoSvg,
       })),
       selected: named ? payment.processor : methods.length === 1 ? (methods[0] ?? null) : null,
       preselectedByShop: named,
@@ -220,10 +230,45 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
         : { status, payment_uuid: visit.payment.uuid, order_id: visit.payment.orderId, message },
   });
 
-  /** After the buyer chose a processor: its page while processing there, else the payment's page. */
-  const afterStart = (ctx: GatewayContext, visit: Visit, started: Payment) => {
-    const target = started.status === 'processing' ? processorPageUrl(visit, started) : null;
-    redirect(ctx, visit.framing, visit.shell.nonce, target ?? pageUrl(visit, ''));
+  /** The step to a processor's page (`redirect` is where the processor told us to send the buyer). */
+  const renderHandoff = (ctx: GatewayContext, visit: Visit, slug: string, redirect: BuyerRedirect) => {
+    const html = handoffPage(visit.shell, {
+      summary: summaryOf(visit),
+      processorName: isKnownProcessor(slug) ? processorFor(slug).displayName : slug,
+      handoff: redirect,
+    });
+    const formOrigin = redirect.method === 'POST' ? new URL(redirect.url).origin : null;
+    send(ctx, 200, visit.framing, visit.shell.nonce, html, formOrigin);
+  };
+
+  /**
+   * The buyer chose `slug` (or the merchant did, with `redirect_mode: direct`). The sandbox's page
+   * is ours and is redirected to; a processor's page is reached through the handoff page (a form's
+   * POST may only redirect to our own pages). A processor that could not start the payment leaves
+   * it pending: the methods are shown again with the reason.
+   */
+  const chooseProcessor = async (ctx: GatewayContext, visit: Visit, slug: string, fromForm: boolean) => {
+    const outcome = await beginAtProcessor(deps, visit.payment, slug, visit.shell.lang);
+    switch (outcome.kind) {
+      case 'unavailable':
+        await renderPending(ctx, { ...visit, payment: outcome.payment }, 503, visit.t.methodUnavailable);
+        return;
+      case 'page':
+        redirect(ctx, visit.framing, visit.shell.nonce, pageUrl(visit, ''));
+        return;
+      case 'redirect': {
+        const target = outcome.redirect;
+        if (target.method === 'GET' && target.url.startsWith(`${publicUrl}/checkout/`)) {
+          redirect(ctx, visit.framing, visit.shell.nonce, withCarried(target.url, visit.shell.carried));
+        } else if (fromForm) {
+          // The payment's page now hands the buyer over (see the processing case below).
+          redirect(ctx, visit.framing, visit.shell.nonce, pageUrl(visit, ''));
+        } else {
+          renderHandoff(ctx, { ...visit, payment: outcome.payment }, slug, target);
+        }
+        return;
+      }
+    }
   };
 
   /** A sandbox payment waiting for its card on the test page. */
@@ -241,7 +286,7 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
         if (direct && payment.processor !== null && isKnownProcessor(payment.processor)) {
           const methods = await offeredMethods(deps, visit.record);
           if (methods.includes(payment.processor)) {
-            afterStart(ctx, visit, await startProcessing(deps, payment.uuid, payment.processor));
+            await chooseProcessor(ctx, visit, payment.processor, false);
             return;
           }
         }
@@ -249,8 +294,11 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
         return;
       }
       case 'processing': {
-        const target = payment.failureCode === null ? processorPageUrl(visit, payment) : null;
-        if (target !== null) redirect(ctx, visit.framing, shell.nonce, target);
+        // Still to pay: back to the processor's page (ours for the sandbox), unless the buyer came back.
+        const own = payment.failureCode === null ? processorPageUrl(visit, payment) : null;
+        const handoff = own === null && payment.failureCode === null ? await pendingRedirect(deps, payment) : null;
+        if (own !== null) redirect(ctx, visit.framing, shell.nonce, own);
+        else if (handoff !== null && payment.processor !== null) renderHandoff(ctx, visit, payment.processor, handoff);
         else send(ctx, 200, visit.framing, shell.nonce, waitingPage(shell, summaryOf(visit)));
         return;
       }
@@ -295,7 +343,24 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
       await renderPending(ctx, visit, 422, visit.t.chooseMethodError);
       return;
     }
-    afterStart(ctx, visit, await startProcessing(deps, payment.uuid, chosen));
+    await chooseProcessor(ctx, visit, chosen, true);
+  });
+
+  /**
+   * The buyer is back from the processor's page (its return address for this payment, or a fixed
+   * one routed here). Nothing in the request is trusted: the status is read back from the
+   * processor, then the payment's page shows where it stands.
+   */
+  const backFromProcessor = async (ctx: GatewayContext) => {
+    const visit = await begin(ctx, null);
+    if (visit === undefined) return;
+    await returnFromProcessor(deps, visit.payment);
+    redirect(ctx, visit.framing, visit.shell.nonce, pageUrl(visit, ''));
+  };
+  router.get('/checkout/:token/return', backFromProcessor);
+  router.post('/checkout/:token/return', async (ctx) => {
+    await readFormBody(ctx.req);
+    await backFromProcessor(ctx);
   });
 
   router.get('/checkout/:token/sandbox', async (ctx) => {

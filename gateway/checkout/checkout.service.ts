@@ -7,7 +7,7 @@ import { type CheckoutRecord, findCheckoutByToken, listEnabledProcessors } from 
 import { DAY_MS, toStoredInstant } from '../domain/clock.js';
 import { FAILURE_CODES, type FailureCode } from '../domain/payment-lifecycle.js';
 import { expireIfDueNow } from '../payments/lifecycle.service.js';
-import { domainProcessors, isKnownProcessor, PROCESSOR_SLUGS, type ProcessorSlug } from '../processors/registry.js';
+import { domainProcessors, isKnownProcessor, type ProcessorSlug } from '../processors/registry.js';
 import type { Deps } from '../runtime/deps.js';
 
 /** `checkout_url` stays valid this long after the payment's creation (spec rule 1). */
@@ -47,15 +47,15 @@ export async function lookUpCheckout(deps: Deps, token: string): Promise<Checkou
 }
 
 /**
- * The methods a buyer may choose, in the registry's order. A sandbox payment can only be paid on
- * the test page. Otherwise: the processors enabled on the payment's domain that the gateway knows,
- * plus the sandbox on the account's hosted domain (it always offers the sandbox).
+ * The methods a buyer may choose, in the domain's configured order (`processor enable --position`).
+ * A sandbox payment can only be paid on the test page. Otherwise: the processors enabled on the
+ * payment's domain that the gateway knows, plus the sandbox on the account's hosted domain (it
+ * always offers the sandbox, last unless placed).
  */
 export async function offeredMethods(deps: Deps, record: CheckoutRecord): Promise<ProcessorSlug[]> {
   if (record.payment.sandbox) return ['sandbox'];
   const enabled = await listEnabledProcessors(deps.db, record.payment.domainId);
-  const offered = new Set(domainProcessors(enabled, record.hostedDomain));
-  return PROCESSOR_SLUGS.filter((slug) => offered.has(slug) && isKnownProcessor(slug));
+  return domainProcessors(enabled, record.hostedDomain).filter(isKnownProcessor);
 }
 
 export function failureCodeOf(code: string | null): FailureCode {

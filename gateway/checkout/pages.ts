@@ -46,6 +46,8 @@ interface ScriptConfig {
   readonly leaveAfterMs: number;
   /** The test page's "Use" buttons fill in the card number. */
   readonly cardFill: boolean;
+  /** Not embedded: follow the page's `#go` link or submit its `#go` form at once (the processor handoff). */
+  readonly handoff: boolean;
 }
 
 /** How long the "payment received" page stays before it takes the buyer back to the shop. */
@@ -88,6 +90,11 @@ function pageScript(config: ScriptConfig): string {
     }
   } else if (c.leaveTo) {
     setTimeout(function () { window.location.replace(c.leaveTo); }, c.leaveAfterMs);
+  }
+  if (c.handoff && !c.origin) {
+    var go = document.getElementById('go');
+    if (go && go.tagName === 'FORM') go.submit();
+    else if (go) window.location.replace(go.href);
   }
   if (c.cardFill) {
     var input = document.getElementById('card_number');
@@ -134,6 +141,7 @@ interface LayoutInput {
   readonly result?: ResultMessage | null;
   readonly leaveTo?: string | null;
   readonly cardFill?: boolean;
+  readonly handoff?: boolean;
   readonly refreshSeconds?: number;
 }
 
@@ -146,8 +154,9 @@ function layout(shell: Shell, input: LayoutInput): string {
     leaveTo: input.leaveTo ?? null,
     leaveAfterMs: LEAVE_AFTER_MS,
     cardFill: input.cardFill ?? false,
+    handoff: input.handoff ?? false,
   };
-  const needsScript = embedded || config.leaveTo !== null || config.cardFill;
+  const needsScript = embedded || config.leaveTo !== null || config.cardFill || config.handoff;
   const refresh =
     input.refreshSeconds === undefined ? '' : `\n<meta http-equiv="refresh" content="${input.refreshSeconds}">`;
   return `<!doctype html>
@@ -208,6 +217,8 @@ function errorBox(message: string | null): string {
 export interface MethodOption {
   readonly slug: string;
   readonly name: string;
+  /** The processor's mark: trusted SVG markup from its adapter, printed as is ('' for none). */
+  readonly logoSvg: string;
 }
 
 export interface PendingPage {
@@ -231,7 +242,9 @@ export function pendingPage(shell: Shell, page: PendingPage): string {
       const checked = method.slug === page.selected ? ' checked' : '';
       const note =
         page.preselectedByShop && method.slug === page.selected ? `<small>${escapeHtml(t.preselected)}</small>` : '';
-      return `<label class="method"><input type="radio" name="processor" value="${escapeHtml(method.slug)}" required${checked}><span>${escapeHtml(method.name)}${note}</span></label>`;
+      // The logo is the gateway's own SVG constant (gateway/processors/<slug>/adapter.ts), not input.
+      const logo = method.logoSvg === '' ? '' : `<span class="logo">${method.logoSvg}</span>`;
+      return `<label class="method"><input type="radio" name="processor" value="${escapeHtml(method.slug)}" required${checked}>${logo}<span>${escapeHtml(method.name)}${note}</span></label>`;
     })
     .join('\n');
   const form =
@@ -384,6 +397,46 @@ export function cancelledPage(shell: Shell, page: ResultPage): string {
     title: `${t.cancelledTitle} · ${page.summary.merchantName}`,
     main: resultMain(shell, page, 'muted', t.cancelledTitle, [t.cancelledText]),
     result: page.result,
+  });
+}
+
+/** Where the buyer goes to pay at a processor: a link, or a form posted to it (Idram). */
+export type Handoff =
+  | { readonly method: 'GET'; readonly url: string }
+  | { readonly method: 'POST'; readonly url: string; readonly fields: Readonly<Record<string, string>> };
+
+/**
+ * The step from the checkout to the processor's page. Its script follows the link (or posts the
+ * form) at once; without script, or embedded in a frame, the buyer presses the button, which opens
+ * the processor's page in the whole window (processors' pages refuse to be framed).
+ */
+export function handoffPage(
+  shell: Shell,
+  input: { summary: PaymentSummary; processorName: string; handoff: Handoff },
+): string {
+  const { t } = shell;
+  const { handoff, processorName } = input;
+  const label = escapeHtml(t.handoffButton(processorName));
+  const control =
+    handoff.method === 'GET'
+      ? `<a id="go" class="button" href="${escapeHtml(handoff.url)}" target="_top" rel="noreferrer">${label}</a>`
+      : `<form id="go" method="post" action="${escapeHtml(handoff.url)}" target="_top">
+${Object.entries(handoff.fields)
+  .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+  .join('\n')}
+<button class="button" type="submit">${label}</button>
+</form>`;
+  return layout(shell, {
+    title: `${t.handoffTitle(processorName)} · ${input.summary.merchantName}`,
+    handoff: true,
+    main: `${merchantHeader(shell, input.summary)}
+<div class="result" data-status="processing">
+${icon('wait')}
+<h1>${escapeHtml(t.handoffTitle(processorName))}</h1>
+<p class="message">${escapeHtml(t.handoffText)}</p>
+</div>
+${control}
+${details(t, input.summary)}`,
   });
 }
 

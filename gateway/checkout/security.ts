@@ -13,14 +13,21 @@ export function newNonce(): string {
 /**
  * `form-action` also governs where a form's POST may redirect (Chromium): our POSTs redirect only to
  * our own pages, under `'self'` or the public URL (the same origin unless a proxy rewrites hosts).
+ * The one page whose form posts elsewhere (the handoff to a processor that takes a form, Idram)
+ * names that processor's origin in `formOrigin`.
  */
-export function contentSecurityPolicy(nonce: string, framing: FramingPolicy | null, publicOrigin: string): string {
+export function contentSecurityPolicy(
+  nonce: string,
+  framing: FramingPolicy | null,
+  publicOrigin: string,
+  formOrigin: string | null = null,
+): string {
   return [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
     `style-src 'nonce-${nonce}'`,
     "img-src 'self' data:",
-    `form-action 'self' ${publicOrigin}`,
+    `form-action 'self' ${publicOrigin}${formOrigin === null ? '' : ` ${formOrigin}`}`,
     "base-uri 'none'",
     `frame-ancestors ${frameAncestors(framing)}`,
   ].join('; ');
@@ -35,8 +42,9 @@ export function setPageHeaders(
   nonce: string,
   framing: FramingPolicy | null,
   publicOrigin: string,
+  formOrigin: string | null = null,
 ): void {
-  target.set('Content-Security-Policy', contentSecurityPolicy(nonce, framing, publicOrigin));
+  target.set('Content-Security-Policy', contentSecurityPolicy(nonce, framing, publicOrigin, formOrigin));
   // `frame-ancestors 'none'`, said again to browsers that do not read CSP. A page the merchant's
   // site may frame must not get it: the header has no form that names allowed origins.
   if (framing === null) target.set('X-Frame-Options', 'DENY');

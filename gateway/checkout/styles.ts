@@ -25,6 +25,8 @@ legend{font-weight:600;margin-bottom:10px;padding:0}
 .method:has(input:checked){border-color:#1f4fd1;box-shadow:0 0 0 1px #1f4fd1;background:#f5f8ff}
 .method input{margin:0;width:18px;height:18px;accent-color:#1f4fd1}
 .method small{display:block;color:#5d6b82;font-size:13px}
+.method .logo{display:inline-flex;width:48px;height:32px;color:#1f4fd1;flex:none}
+.method .logo svg{width:48px;height:32px}
 .button{display:block;width:100%;text-align:center;background:#1f4fd1;color:#fff;border:0;border-radius:12px;padding:14px 16px;font:inherit;font-weight:600;cursor:pointer;text-decoration:none;margin-top:22px}
 .button:hover,.button:focus-visible{background:#173fae}
 .button:focus-visible,.link:focus-visible,.use:focus-visible{outline:3px solid #9db5f5;outline-offset:2px}

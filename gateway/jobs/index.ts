@@ -6,6 +6,7 @@ import { checkRefundsWork } from './check-refunds.js';
 import { dispatchWebhooksWork } from './dispatch-webhooks.js';
 import { expirePaymentsWork } from './expire-payments.js';
 import { finishSecretRotationsWork } from './finish-secret-rotations.js';
+import { pollProcessorsWork } from './poll-processors.js';
 import { pruneIdempotencyKeysWork } from './prune-idempotency-keys.js';
 import type { DueWork } from './scheduler.js';
 import { sendMerchantEmailsWork } from './send-merchant-emails.js';
@@ -16,12 +17,13 @@ export interface JobServices {
 }
 
 /**
- * Work that writes events (expiry, refund checks) runs before the dispatcher, and the dispatcher
+ * Work that writes events (expiry, processor polls, refund checks) runs before the dispatcher, and the dispatcher
  * (which queues failure emails) before the email sender, so one run carries a change to the end.
  */
 export function dueWorks(deps: Deps, services: JobServices): DueWork[] {
   return [
     expirePaymentsWork(deps),
+    pollProcessorsWork(deps),
     checkRefundsWork(deps),
     finishSecretRotationsWork(deps),
     dispatchWebhooksWork(deps, services.webhookSender),

@@ -42,7 +42,7 @@ async function emitStatusEvent(deps: Deps, trx: Executor, row: PaymentRow): Prom
 }
 
 /** Runs `work` in a transaction, then wakes the dispatcher for the events it wrote. */
-async function transactEmitting<T>(deps: Deps, work: (trx: Executor) => Promise<T>): Promise<T> {
+export async function transactEmitting<T>(deps: Deps, work: (trx: Executor) => Promise<T>): Promise<T> {
   const result = await deps.transact(work);
   deps.dueSignal.notify();
   return result;
@@ -75,19 +75,27 @@ async function expireIfDue(
  * choice (a reload, a double click) answers the payment as it is.
  */
 export async function startProcessing(deps: Deps, paymentId: string, processor: ProcessorSlug): Promise<Payment> {
-  return transactEmitting(deps, async (trx) => {
-    const now = toStoredInstant(deps.clock.nowMs());
-    const expired = await expireIfDue(deps, trx, paymentId, now);
-    if (expired !== undefined) return rowToPayment(expired);
-    const before = await currentRow(trx, paymentId);
-    const started = await transitionPayment(trx, paymentId, TRANSITIONS.start_processing.from, {
-      status: 'processing',
-      processor,
-      sandbox: before.sandbox === 1 || processor === 'sandbox' ? 1 : 0,
-      updated_at: now,
-    });
-    return rowToPayment(started ?? before);
+  return transactEmitting(deps, (trx) => startProcessingIn(deps, trx, paymentId, processor));
+}
+
+/** `startProcessing` inside the caller's transaction (a live processor's session is written with it). */
+export async function startProcessingIn(
+  deps: Deps,
+  trx: Executor,
+  paymentId: string,
+  processor: ProcessorSlug,
+): Promise<Payment> {
+  const now = toStoredInstant(deps.clock.nowMs());
+  const expired = await expireIfDue(deps, trx, paymentId, now);
+  if (expired !== undefined) return rowToPayment(expired);
+  const before = await currentRow(trx, paymentId);
+  const started = await transitionPayment(trx, paymentId, TRANSITIONS.start_processing.from, {
+    status: 'processing',
+    processor,
+    sandbox: before.sandbox === 1 || processor === 'sandbox' ? 1 : 0,
+    updated_at: now,
   });
+  return rowToPayment(started ?? before);
 }
 
 /**

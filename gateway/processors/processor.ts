@@ -122,6 +122,12 @@ export type SessionKey = { readonly orderNumber: string } | { readonly reference
 export interface CallbackDecision {
   readonly outcome: 'read_back' | ProviderResult | null;
   readonly answer: (payment: Payment) => CallbackAnswer;
+  /**
+   * The processor's own id of the order, when only a (verified) callback names it (Telcell's
+   * invoice): stored on the session before the status is read back, so that later reads, refunds
+   * and other instances have it.
+   */
+  readonly reference?: string;
 }
 
 export interface CallbackHandler<C> {

@@ -3,12 +3,17 @@
  * this file; a slug is listed here once its processor exists. `sandbox` is the test provider: it
  * never contacts a bank.
  */
+import { fastshiftProcessor } from './fastshift/adapter.js';
+import { idramProcessor } from './idram/adapter.js';
 import type { Processor } from './processor.js';
 import { sandboxProcessor } from './sandbox/adapter.js';
 
 const PROCESSORS = {
   sandbox: sandboxProcessor,
-} as const satisfies Record<string, Processor>;
+  idram: idramProcessor,
+  fastshift: fastshiftProcessor,
+  // biome-ignore lint/suspicious/noExplicitAny: each adapter has its own settings type, and the core gives each its own.
+} as const satisfies Record<string, Processor<any>>;
 
 export type ProcessorSlug = keyof typeof PROCESSORS;
 export const PROCESSOR_SLUGS = Object.keys(PROCESSORS) as ProcessorSlug[];
@@ -22,6 +27,7 @@ export function domainProcessors(enabled: readonly string[], hosted: boolean): s
   return hosted && !enabled.includes('sandbox') ? [...enabled, 'sandbox'] : [...enabled];
 }
 
+/** The processor of `slug`, seen by the core without its settings' type (settings.ts validates them). */
 export function processorFor(slug: ProcessorSlug): Processor {
-  return PROCESSORS[slug];
+  return PROCESSORS[slug] as Processor;
 }

@@ -33,6 +33,7 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
         '0004-billing',
         '0005-connect-tokens',
         '0006-account-version',
+        '0007-processor-sessions',
       ],
     });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });
@@ -149,7 +150,55 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
 
     expect(
       await json(url, 'processor', 'enable', '--merchant', merchant_id, '--host', 'garni.am', '--processor', 'sandbox'),
-    ).toEqual({ merchant_id, host: 'garni.am', processor: 'sandbox', enabled: true });
+    ).toEqual({ merchant_id, host: 'garni.am', processor: 'sandbox', enabled: true, position: 0 });
+    const placed = await gateway(
+      url,
+      'processor',
+      'enable',
+      '--merchant',
+      merchant_id,
+      '--host',
+      'garni.am',
+      '--processor',
+      'sandbox',
+      '--position',
+      '7',
+      '--json',
+    );
+    expect(JSON.parse(placed.stdout)).toMatchObject({ processor: 'sandbox', enabled: true, position: 7 });
+    // The sandbox takes no settings: --config is refused, not stored.
+    const configured = await gateway(
+      url,
+      'processor',
+      'enable',
+      '--merchant',
+      merchant_id,
+      '--host',
+      'garni.am',
+      '--processor',
+      'sandbox',
+      '--config',
+      '{"secret":"s3cr3t-value"}',
+      '--json',
+    );
+    expect(configured.code).toBe(1);
+    expect(configured.stderr).toContain('sandbox takes no --config');
+    expect(configured.stderr).not.toContain('s3cr3t-value');
+    const badPosition = await gateway(
+      url,
+      'processor',
+      'enable',
+      '--merchant',
+      merchant_id,
+      '--host',
+      'garni.am',
+      '--processor',
+      'sandbox',
+      '--position',
+      'first',
+      '--json',
+    );
+    expect(badPosition.code).toBe(2);
 
     expect(await json(url, 'merchant', 'rate-limit', '--merchant', merchant_id, '--per-minute', '5000')).toEqual({
       merchant_id,

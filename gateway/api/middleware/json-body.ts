@@ -37,7 +37,8 @@ export function isJsonType(contentType: string | undefined): boolean {
   return mime === 'application/json' || (mime.startsWith('application/') && mime.endsWith('+json'));
 }
 
-async function readLimited(ctx: GatewayContext, limit: number): Promise<Buffer> {
+/** The request body's bytes, refused with 413 `payload_too_large` past `limit`. */
+export async function readLimited(ctx: GatewayContext, limit: number): Promise<Buffer> {
   const declared = ctx.request.length;
   if (declared !== undefined && declared > limit) throw tooLarge(ctx, limit);
   const chunks: Buffer[] = [];

@@ -24,6 +24,12 @@ export interface Messages {
   readonly continueToPay: (amount: string) => string;
   readonly noMethods: string;
   readonly chooseMethodError: string;
+  /** The chosen processor could not start the payment (refused or did not answer). */
+  readonly methodUnavailable: string;
+  /** The step to a processor's page, named by the processor's brand name. */
+  readonly handoffTitle: (processor: string) => string;
+  readonly handoffText: string;
+  readonly handoffButton: (processor: string) => string;
   readonly cancel: string;
   readonly testMode: string;
   readonly securedBy: string;
