@@ -5,9 +5,12 @@
  *   the buyer pays from the wallet. Telcell issues the invoice then, so its id is not known yet.
  * - Telcell's server calls RESULT_URL (./callback.ts) with the invoice id and the outcome, signed;
  *   the buyer's browser comes back on REDIRECT_URL. Both are the gateway's callback address,
- *   registered at Telcell by the merchant.
- * - `status` reads the invoice back with `check_bill`; `refund` is `cancel_bill`, which cancels a
- *   paid invoice for its whole amount only; `refundStatus` reads the invoice back again.
+ *   registered at Telcell by the merchant. The core stores a verified callback's invoice id on the
+ *   session as its `reference`.
+ * - `status` reads the invoice (`session.reference`) back with `check_bill`, and answers pending
+ *   without calling Telcell while no invoice id is known; `refund` is `cancel_bill`, which cancels a
+ *   paid invoice for its whole amount only (by `issuer_id` alone when no invoice id is known);
+ *   `refundStatus` reads the invoice back again.
  */
 import { z } from 'zod';
 import type { Payment } from '../../domain/payment.js';
@@ -21,7 +24,7 @@ import type {
   RefundStatusRequest,
   StatusAnswer,
 } from '../processor.js';
-import { rememberedInvoice, telcellCallback } from './callback.js';
+import { telcellCallback } from './callback.js';
 import {
   cancelOutcome,
   fromWireSum,
@@ -162,20 +165,15 @@ function recordOfOrder(record: BillRecord, session: ProcessorSession): boolean {
   return record.issuer_id === undefined || readOrderNumber(record.issuer_id) === session.orderNumber;
 }
 
-/** The invoice id to ask Telcell about: the session's reference, else what a callback of this process named. */
-function knownInvoice(session: ProcessorSession): string | undefined {
-  return session.reference ?? rememberedInvoice(session.orderNumber);
-}
-
 async function readStatus(
   call: ProcessorCall<TelcellConfig>,
   payment: Payment,
   session: ProcessorSession,
   timeoutMs: number,
 ): Promise<StatusAnswer> {
-  const invoice = knownInvoice(session);
-  // No callback has named the invoice yet: Telcell has told us nothing, keep waiting.
-  if (invoice === undefined) return { kind: 'pending', failureCode: 'processor_timeout', cardLast4: null };
+  const invoice = session.reference;
+  // No verified callback has named the invoice yet: Telcell has told us nothing, keep waiting.
+  if (invoice === null) return { kind: 'pending', failureCode: 'processor_timeout', cardLast4: null };
   const read = await checkBill(call, invoice, timeoutMs);
   if (read.kind === 'unreadable') return { kind: 'unavailable', detail: read.detail };
   const { record } = read;
@@ -207,10 +205,11 @@ async function cancelBill(
     return { kind: 'declined', code: 'refund_not_supported' };
   if (session === null) return { kind: 'declined', code: 'refund_declined' };
   const { issuer, shop_key } = call.config;
-  const invoice = knownInvoice(session);
+  // Without the invoice id (no verified callback named it), cancel_bill finds the invoice by issuer_id.
+  const invoice = session.reference;
   const issuerId = toIssuerId(session.orderNumber);
   const fields: Record<string, string> = { 'cancel_bill:issuer': issuer };
-  if (invoice !== undefined) fields.invoice = invoice;
+  if (invoice !== null) fields.invoice = invoice;
   fields.issuer_id = issuerId;
   fields.checksum = cancelBillChecksum(shop_key, issuer, invoice ?? '', issuerId);
   const sent = await postForm(call, fields, timeoutMs);
@@ -221,8 +220,7 @@ async function cancelBill(
   const record = readBillRecord(sent.reply.body);
   // Telcell answered with an error text instead of the invoice: it cancelled nothing.
   if (record === null) return { kind: 'declined', code: 'refund_declined' };
-  if ((invoice !== undefined && record.invoice !== invoice) || !recordOfOrder(record, session))
-    return { kind: 'unknown' };
+  if ((invoice !== null && record.invoice !== invoice) || !recordOfOrder(record, session)) return { kind: 'unknown' };
   switch (cancelOutcome(record.status)) {
     case 'cancelled':
       return { kind: 'refunded', reference: record.invoice };
@@ -238,9 +236,10 @@ async function readRefund(
   request: RefundStatusRequest,
   timeoutMs: number,
 ): Promise<RefundAttempt> {
-  const invoice = request.processorReference ?? (request.session === null ? undefined : knownInvoice(request.session));
+  // The refund's reference (the invoice cancel_bill answered about), else the session's.
+  const invoice = request.processorReference ?? request.session?.reference ?? null;
   // check_bill needs the invoice id; without it the refund's outcome cannot be read.
-  if (invoice === undefined) return { kind: 'unavailable' };
+  if (invoice === null) return { kind: 'unavailable' };
   const read = await checkBill(call, invoice, timeoutMs);
   if (read.kind === 'unreadable') return { kind: 'unavailable' };
   if (request.session !== null && !recordOfOrder(read.record, request.session)) return { kind: 'unavailable' };

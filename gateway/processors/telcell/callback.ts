@@ -9,9 +9,9 @@
  * - REDIRECT_URL: the buyer's browser, GET with `order` (or `issuer_id`), unsigned: a status read,
  *   and a page that sends the buyer on to the payment's return page.
  *
- * `check_bill` needs Telcell's invoice id, which only the callback names, and the contract gives a
- * callback no way to store it on the session: a verified callback's invoice id is kept here, in this
- * process, for `status` and refunds to find (see `rememberedInvoice`).
+ * `check_bill` needs Telcell's invoice id, which only the callback names: a verified callback's
+ * invoice id is the decision's `reference`, which the core stores on the session before it reads
+ * the status back, so that `status`, refunds and every instance find it as `session.reference`.
  */
 import type { Payment } from '../../domain/payment.js';
 import { safeEqual } from '../../runtime/hashing.js';
@@ -19,29 +19,6 @@ import type { CallbackAnswer, CallbackHandler, CallbackRequest, SessionKey } fro
 import type { TelcellConfig } from './adapter.js';
 import { readOrderNumber } from './map.js';
 import { callbackInvoice, type ResultCallback, resultCallbackSchema, resultChecksum } from './wire.js';
-
-/** Invoice ids learnt from verified callbacks, by order number; the oldest are forgotten first. */
-const MAX_REMEMBERED_INVOICES = 10_000;
-const invoicesByOrder = new Map<string, string>();
-
-function rememberInvoice(orderNumber: string, invoice: string): void {
-  invoicesByOrder.delete(orderNumber);
-  invoicesByOrder.set(orderNumber, invoice);
-  if (invoicesByOrder.size > MAX_REMEMBERED_INVOICES) {
-    const oldest = invoicesByOrder.keys().next().value;
-    if (oldest !== undefined) invoicesByOrder.delete(oldest);
-  }
-}
-
-/** The invoice id a verified callback of this process named for the order; undefined when none did. */
-export function rememberedInvoice(orderNumber: string): string | undefined {
-  return invoicesByOrder.get(orderNumber);
-}
-
-/** Forgets every remembered invoice id, as a restart does (tests). */
-export function forgetRememberedInvoices(): void {
-  invoicesByOrder.clear();
-}
 
 /**
  * The request's fields, as PHP's `$_REQUEST` would see them: the query, then a JSON object's
@@ -144,8 +121,15 @@ export const telcellCallback: CallbackHandler<TelcellConfig> = {
     ) {
       return { outcome: null, answer: () => BAD_CHECKSUM };
     }
-    rememberInvoice(session.orderNumber, callbackInvoice(parsed.data));
-    return { outcome: alreadyKnown(payment, parsed.data.status) ? null : 'read_back', answer: () => OK };
+    // The invoice id is stored even when nothing is read back (a refund needs it later), except on a
+    // paid payment whose session already names the invoice that paid it: an older signed callback
+    // of the same order (an invoice Telcell re-issued) must not move a refund onto another invoice.
+    const paid = payment.status === 'completed' || payment.status === 'refunded';
+    return {
+      outcome: alreadyKnown(payment, parsed.data.status) ? null : 'read_back',
+      answer: () => OK,
+      ...(paid && session.reference !== null ? {} : { reference: callbackInvoice(parsed.data) }),
+    };
   },
 
   unknown(request) {

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Payment } from '../../../gateway/domain/payment.js';
 import type { ProviderResult } from '../../../gateway/domain/payment-lifecycle.js';
 import type { ProcessorHttp, ProcessorRequest } from '../../../gateway/processors/http.js';
@@ -30,7 +30,6 @@ import {
   telcellConfigSchema,
   telcellProcessor,
 } from '../../../gateway/processors/telcell/adapter.js';
-import { forgetRememberedInvoices, rememberedInvoice } from '../../../gateway/processors/telcell/callback.js';
 import {
   cancelOutcome,
   fromWireSum,
@@ -66,14 +65,18 @@ interface Held {
 
 /**
  * A stand-in for the gateway's `/processors/telcell/callback` route: builds the `CallbackRequest`
- * the core builds, identifies the session, lets the adapter decide, reads the status back on
- * `read_back`, applies the outcome as the payment lifecycle does, and answers what the adapter says.
+ * the core builds, identifies the session, lets the adapter decide, stores the decision's
+ * `reference` on the session (as the core does, before reading back), reads the status back on
+ * `read_back` with that session, applies the outcome as the payment lifecycle does, and answers
+ * what the adapter says.
  */
 interface StandIn {
   readonly url: string;
   readonly held: Map<string, Held>;
   readonly statusReads: StatusAnswer[];
   readonly outcomes: Array<'read_back' | ProviderResult | null>;
+  /** Each decision's `reference` (undefined when it named none). */
+  readonly references: Array<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -111,6 +114,7 @@ async function startStandIn(): Promise<StandIn> {
   const held = new Map<string, Held>();
   const statusReads: StatusAnswer[] = [];
   const outcomes: Array<'read_back' | ProviderResult | null> = [];
+  const references: Array<string | undefined> = [];
 
   async function answer(request: CallbackRequest): Promise<CallbackAnswer> {
     const key = handler.identify(request);
@@ -118,6 +122,8 @@ async function startStandIn(): Promise<StandIn> {
     if (entry === undefined) return handler.unknown(request);
     const decision = handler.decide(call(), entry.payment, entry.session, request);
     outcomes.push(decision.outcome);
+    references.push(decision.reference);
+    if (decision.reference !== undefined) entry.session = { ...entry.session, reference: decision.reference };
     let result: ProviderResult | null = null;
     if (decision.outcome === 'read_back') {
       const status = await callStatus(call(), entry.payment, entry.session);
@@ -160,6 +166,7 @@ async function startStandIn(): Promise<StandIn> {
     held,
     statusReads,
     outcomes,
+    references,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -460,6 +467,9 @@ describe('paying', () => {
 
     expect(visit.invoicePage).toContain('24900');
     expect(entry.payment).toMatchObject({ status: 'completed', rrn: visit.invoiceId });
+    // The verified callback named the invoice, and the session now carries it.
+    expect(gateway.references).toContain(visit.invoiceId);
+    expect(entry.session.reference).toBe(visit.invoiceId);
     const delivery = fake.deliveries.at(-1);
     expect(delivery).toMatchObject({ status: 200, body: 'OK' });
     expect(delivery?.fields.issuer_id).toBe(entry.session.orderNumber);
@@ -580,7 +590,8 @@ describe('callbacks', () => {
     expect((await postCallback(fields)).status).toBe(403);
     expect(entry.payment.status).toBe('processing');
     expect(apiRequests('check_bill').length).toBe(checksBefore);
-    expect(rememberedInvoice(entry.session.orderNumber)).toBeUndefined();
+    expect(gateway.references.at(-1)).toBeUndefined();
+    expect(entry.session.reference).toBeNull();
   });
 
   it('answers a replayed callback OK without reading anything again', async () => {
@@ -591,8 +602,34 @@ describe('callbacks', () => {
     const reply = await postCallback(delivery.fields);
     expect(reply).toEqual({ status: 200, body: 'OK' });
     expect(gateway.outcomes.at(-1)).toBeNull();
+    // The paid payment's session already names its invoice: nothing is stored again.
+    expect(gateway.references.at(-1)).toBeUndefined();
+    expect(entry.session.reference).toBe(entry.invoiceId);
     expect(apiRequests('check_bill').length).toBe(checksBefore);
     expect(entry.payment.status).toBe('completed');
+  });
+
+  it('keeps the paying invoice on a paid payment when a signed callback names another invoice of the order', async () => {
+    const entry = await paidPayment();
+    const checksBefore = apiRequests('check_bill').length;
+    const reply = await postCallback(
+      signedResult({
+        invoice: `${entry.invoiceId}9`,
+        issuer_id: entry.session.orderNumber,
+        payment_id: '1',
+        currency: '51',
+        sum: `${entry.payment.amount}.00`,
+        time: '2026-11-23 10:05:00',
+        status: 'REJECTED',
+      }),
+    );
+    expect(reply).toEqual({ status: 200, body: 'OK' });
+    expect(gateway.outcomes.at(-1)).toBeNull();
+    expect(gateway.references.at(-1)).toBeUndefined();
+    expect(entry.session.reference).toBe(entry.invoiceId);
+    expect(apiRequests('check_bill').length).toBe(checksBefore);
+    // The refund still cancels the invoice that was paid.
+    expect(await callRefund(call(), refundRequest(entry))).toEqual({ kind: 'refunded', reference: entry.invoiceId });
   });
 
   it('answers a callback for an unknown payment as unknown', async () => {
@@ -654,7 +691,7 @@ describe('callbacks', () => {
         await other.pay(invoice.id);
         expect(other.deliveries.at(-1)).toMatchObject({ status: 200, body: 'OK' });
         expect(gateway.outcomes.at(-1)).toBe('read_back');
-        expect(rememberedInvoice(entry.session.orderNumber)).toBe(invoice.id);
+        expect(entry.session.reference).toBe(invoice.id);
       } finally {
         await other.close();
       }
@@ -686,7 +723,7 @@ describe('callbacks', () => {
       contentType: 'text/plain; charset=utf-8',
       body: 'OK',
     });
-    expect(rememberedInvoice(entry.session.orderNumber)).toBe('777001');
+    expect(decision.reference).toBe('777001');
   });
 
   it('reads back, never trusts, a buyer return: the status then says pending', async () => {
@@ -699,13 +736,32 @@ describe('callbacks', () => {
     expect(entry.payment.status).toBe('processing');
   });
 
-  it('cannot read the status once the process forgot the invoice (the contract keeps no reference)', async () => {
+  it('reads the status after a restart from the stored reference alone (no memory in the process)', async () => {
     const entry = await paidPayment();
+    const stored = entry.session.reference;
+    expect(stored).toBe(entry.invoiceId);
+    // A restart: the adapter's modules loaded afresh, the session read back from its row.
+    vi.resetModules();
+    const fresh = (await import('../../../gateway/processors/telcell/adapter.js')).createTelcellProcessor();
+    const freshStatus = fresh.status as NonNullable<typeof fresh.status>;
+    const row: ProcessorSession = JSON.parse(JSON.stringify(entry.session));
     const processing = { ...entry.payment, status: 'processing' as const };
-    forgetRememberedInvoices();
-    expect((await callStatus(call(), processing, entry.session)).kind).toBe('pending');
-    const withReference = { ...entry.session, reference: fake.invoiceFor(entry.session.orderNumber)?.id ?? null };
-    expect((await callStatus(call(), processing, withReference)).kind).toBe('paid');
+    const checksBefore = apiRequests('check_bill').length;
+    expect(await freshStatus(call(), processing, row)).toEqual({
+      kind: 'paid',
+      rrn: entry.invoiceId,
+      cardLast4: null,
+      processor: 'telcell',
+    });
+    expect(
+      apiRequests('check_bill')
+        .slice(checksBefore)
+        .map((request) => request.fields.invoice),
+    ).toEqual([entry.invoiceId]);
+    // The session is the only place the invoice id is kept: without it, even this process knows none.
+    const before = fake.requests.length;
+    expect((await callStatus(call(), processing, { ...row, reference: null })).kind).toBe('pending');
+    expect(fake.requests.length).toBe(before);
   });
 });
 
@@ -808,9 +864,9 @@ describe('refunds', () => {
 
   it('refunds by the order number when no invoice id is known', async () => {
     const entry = await paidPayment();
-    forgetRememberedInvoices();
     const before = apiRequests('cancel_bill').length;
-    expect(await callRefund(call(), refundRequest(entry))).toEqual({ kind: 'refunded', reference: entry.invoiceId });
+    const request = { ...refundRequest(entry), session: { ...entry.session, reference: null } };
+    expect(await callRefund(call(), request)).toEqual({ kind: 'refunded', reference: entry.invoiceId });
     expect(apiRequests('cancel_bill').slice(before)[0]?.fields.invoice).toBeUndefined();
   });
 
@@ -854,9 +910,9 @@ describe('refunds', () => {
     expect(await callRefundStatus(call({ base_url: await closedPortUrl() }), request)).toEqual({ kind: 'unavailable' });
     fake.inject({ kind: 'delay', ms: 900 });
     expect(await callRefundStatus(call(), request)).toEqual({ kind: 'unavailable' });
-    forgetRememberedInvoices();
     const before = fake.requests.length;
-    expect(await callRefundStatus(call(), request)).toEqual({ kind: 'unavailable' });
+    const noInvoice = { ...request, session: { ...entry.session, reference: null } };
+    expect(await callRefundStatus(call(), noInvoice)).toEqual({ kind: 'unavailable' });
     expect(fake.requests.length).toBe(before);
   });
 });
