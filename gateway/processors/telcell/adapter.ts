@@ -270,6 +270,7 @@ export function createTelcellProcessor(timeouts: TelcellTimeouts = TELCELL_TIMEO
     displayName: 'Telcell Wallet',
     logoSvg: LOGO_SVG,
     configSchema: telcellConfigSchema,
+    partialRefunds: false,
     async start(call, payment, session) {
       if (payment.currency !== 'AMD')
         return { kind: 'refused', failureCode: 'general_failure', detail: 'Telcell takes AMD only' };
