@@ -220,6 +220,11 @@ export interface Processor<C = unknown> {
    * answer `unknown` rather than guess when it got no answer.
    */
   refund?(call: ProcessorCall<C>, request: RefundRequest): Promise<RefundAttempt>;
+  /**
+   * False when the processor refunds only a whole payment, once (Telcell cancels the invoice): the
+   * core then answers a partial refund `422 refund_not_supported` without calling it. Absent: true.
+   */
+  readonly partialRefunds?: boolean;
   /** Asks what became of a refund whose outcome is unknown. Never sends the refund again. */
   refundStatus?(call: ProcessorCall<C>, request: RefundStatusRequest): Promise<RefundAttempt>;
   /**

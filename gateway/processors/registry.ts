@@ -9,12 +9,14 @@ import { fastshiftProcessor } from './fastshift/adapter.js';
 import { idramProcessor } from './idram/adapter.js';
 import type { Processor } from './processor.js';
 import { sandboxProcessor } from './sandbox/adapter.js';
+import { telcellProcessor } from './telcell/adapter.js';
 
 const PROCESSORS = {
   sandbox: sandboxProcessor,
   ameria: ameriaProcessor,
   arca: arcaProcessor,
   idram: idramProcessor,
+  telcell: telcellProcessor,
   fastshift: fastshiftProcessor,
   // biome-ignore lint/suspicious/noExplicitAny: each adapter has its own settings type, and the core gives each its own.
 } as const satisfies Record<string, Processor<any>>;

@@ -18,17 +18,21 @@ import { paymentBody, startTestGateway, type TestGateway, uniqueHost } from '../
 import { freePort } from '../support/ports.js';
 import { FakeFastShift } from '../support/processors/fake-fastshift.js';
 import { FakeIdram } from '../support/processors/fake-idram.js';
+import { type FakeTelcell, startFakeTelcell } from '../support/processors/fake-telcell.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 type Json = Record<string, unknown>;
 
 const IDRAM_ACCOUNT = '110000601';
 const IDRAM_SECRET = 'idram-secret-key-for-tests';
+const TELCELL_ISSUER = 'shop@yerevan-tea.example';
+const TELCELL_KEY = 'telcell-shop-key-for-tests';
 
 describe.each(DIALECTS)('live processors through the gateway (%s)', (dialect) => {
   let t: TestGateway;
   let fastshift: FakeFastShift;
   let idram: FakeIdram;
+  let telcell: FakeTelcell;
   let receiver: WebhookReceiver;
   let liveKey: string;
   let host: string;
@@ -53,6 +57,16 @@ describe.each(DIALECTS)('live processors through the gateway (%s)', (dialect) =>
       resultUrl: `${t.url}/processors/idram/callback`,
       successUrl: `${t.url}/processors/idram/return`,
       failUrl: `${t.url}/processors/idram/return`,
+    });
+    telcell = await startFakeTelcell({
+      shops: [
+        {
+          issuer: TELCELL_ISSUER,
+          shopKey: TELCELL_KEY,
+          resultUrl: `${t.url}/processors/telcell/callback`,
+          redirectUrl: `${t.url}/processors/telcell/callback`,
+        },
+      ],
     });
     const deps = t.gateway.deps;
     const merchant = await t.merchant({ name: 'Yerevan Tea', verifyBusiness: true, unlimited: true });
@@ -80,6 +94,14 @@ describe.each(DIALECTS)('live processors through the gateway (%s)', (dialect) =>
       config: JSON.stringify({ rec_account: IDRAM_ACCOUNT, secret_key: IDRAM_SECRET, form_url: idram.formUrl }),
       position: 1,
     });
+    await setProcessorEnabled(deps, {
+      merchantId: merchant.merchantId,
+      host,
+      processor: 'telcell',
+      enabled: true,
+      config: JSON.stringify({ issuer: TELCELL_ISSUER, shop_key: TELCELL_KEY, base_url: telcell.baseUrl }),
+      position: 3,
+    });
     liveKey = (await createApiKey(deps, { merchantId: merchant.merchantId, environment: 'live', access: 'full' })).key;
   });
 
@@ -87,6 +109,7 @@ describe.each(DIALECTS)('live processors through the gateway (%s)', (dialect) =>
     await t?.close();
     await fastshift?.close();
     await idram?.close();
+    await telcell?.close();
     await receiver?.close();
   });
 
@@ -153,6 +176,7 @@ describe.each(DIALECTS)('live processors through the gateway (%s)', (dialect) =>
     const stored = rows.map((row) => String(row.config)).join('\n');
     expect(stored).not.toContain(fastshift.token);
     expect(stored).not.toContain(IDRAM_SECRET);
+    expect(stored).not.toContain(TELCELL_KEY);
     expect(rows.filter((row) => row.processor !== 'sandbox').every((row) => String(row.config).startsWith('v1.'))).toBe(
       true,
     );
@@ -161,7 +185,7 @@ describe.each(DIALECTS)('live processors through the gateway (%s)', (dialect) =>
     const page = await visit(String(payment.checkout_url));
     expect(page.status).toBe(200);
     const order = [...page.text.matchAll(/name="processor" value="([a-z]+)"/g)].map((m) => m[1]);
-    expect(order).toEqual(['idram', 'fastshift']);
+    expect(order).toEqual(['idram', 'fastshift', 'telcell']);
     expect(page.text).toMatch(/value="idram" required><span class="logo"><svg /);
     expect(page.text).toContain('FastShift');
   });
@@ -373,6 +397,58 @@ describe.each(DIALECTS)('live processors through the gateway (%s)', (dialect) =>
       });
       expect(refund.status, refund.text).toBe(422);
       expect(refund.body.error).toBe('refund_not_supported');
+    });
+  });
+  describe('Telcell (signed invoice form, signed callback read back with check_bill)', () => {
+    /** The buyer's browser posts the handoff form to Telcell: the invoice it opened. */
+    async function openInvoice(payment: Json): Promise<string> {
+      const page = await visit(String(payment.checkout_url));
+      expect(page.status).toBe(200);
+      const action = /<form id="go" method="post" action="([^"]+)"/.exec(page.text)?.[1] ?? '';
+      expect(action).toBe(telcell.baseUrl);
+      expect(page.csp).toContain(new URL(telcell.baseUrl).origin);
+      const fields = new URLSearchParams();
+      for (const [, name, value] of page.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+        fields.append(String(name), String(value).replaceAll('&amp;', '&').replaceAll('&quot;', '"'));
+      }
+      const opened = await fetch(action, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: fields.toString(),
+        redirect: 'manual',
+      });
+      expect([302, 303]).toContain(opened.status);
+      const invoice = telcell.invoiceFor(String(payment.uuid).replaceAll('-', ''));
+      expect(invoice?.price).toBe(Number(payment.amount));
+      return String(invoice?.id);
+    }
+
+    it('completes on Telcell’s signed callback after reading the invoice back, and stores the invoice as the reference', async () => {
+      const payment = await create({ processor: 'telcell', redirect_mode: 'direct', amount: 3000 });
+      const invoiceId = await openInvoice(payment);
+      expect(await read(payment.uuid)).toMatchObject({ status: 'processing', processor: 'telcell' });
+      await telcell.pay(invoiceId);
+      const paid = await read(payment.uuid);
+      expect(paid).toMatchObject({ status: 'completed', processor: 'telcell' });
+      expect(await session(payment.uuid)).toMatchObject({ reference: invoiceId });
+    });
+
+    it('refunds a whole Telcell payment by cancelling the invoice, and refuses a partial refund with 422 refund_not_supported', async () => {
+      const payment = await create({ processor: 'telcell', redirect_mode: 'direct', amount: 4000 });
+      await telcell.pay(await openInvoice(payment));
+      const partial = await t.call('POST', `/api/v1/payments/${String(payment.uuid)}/refund`, {
+        key: liveKey,
+        body: { amount: 1000 },
+      });
+      expect(partial.status, partial.text).toBe(422);
+      expect(partial.body.error).toBe('refund_not_supported');
+      const whole = await t.call('POST', `/api/v1/payments/${String(payment.uuid)}/refund`, {
+        key: liveKey,
+        body: { amount: 4000 },
+      });
+      expect(whole.status, whole.text).toBe(201);
+      expect(await read(payment.uuid)).toMatchObject({ status: 'refunded', refunded_amount: 4000 });
+      expect(telcell.invoices.get(String((await session(payment.uuid))?.reference))?.status).toBe('CANCELLED');
     });
   });
 });

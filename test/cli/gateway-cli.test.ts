@@ -184,6 +184,49 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
     expect(configured.code).toBe(1);
     expect(configured.stderr).toContain('sandbox takes no --config');
     expect(configured.stderr).not.toContain('s3cr3t-value');
+
+    // A live processor's settings: checked by its schema, stored sealed, never printed back.
+    const enableFastShift = (config: string) =>
+      gateway(
+        url,
+        'processor',
+        'enable',
+        '--merchant',
+        merchant_id,
+        '--host',
+        'garni.am',
+        '--processor',
+        'fastshift',
+        '--config',
+        config,
+        '--json',
+      );
+    const unknownKey = await enableFastShift(
+      '{"token":"tok-s3cr3t","base_url":"https://merchants.fastshift.am/api/en/","pin":"4321"}',
+    );
+    expect(unknownKey.code).toBe(1);
+    expect(unknownKey.stderr).toContain('pin');
+    expect(unknownKey.stderr).not.toContain('tok-s3cr3t');
+    expect(unknownKey.stderr).not.toContain('4321');
+    const missing = await enableFastShift('{"base_url":"https://merchants.fastshift.am/api/en/"}');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('token');
+    const accepted = await enableFastShift('{"token":"tok-s3cr3t-value"}');
+    expect(accepted.stderr).toBe('');
+    expect(JSON.parse(accepted.stdout)).toMatchObject({ processor: 'fastshift', enabled: true });
+    expect(accepted.stdout).not.toContain('tok-s3cr3t-value');
+    const db = openDatabase(url);
+    try {
+      const row = await db.db
+        .selectFrom('domain_processors')
+        .select('config')
+        .where('processor', '=', 'fastshift')
+        .executeTakeFirstOrThrow();
+      expect(String(row.config)).toMatch(/^v1\./);
+      expect(String(row.config)).not.toContain('tok-s3cr3t-value');
+    } finally {
+      await db.close();
+    }
     const badPosition = await gateway(
       url,
       'processor',

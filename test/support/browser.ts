@@ -32,7 +32,8 @@ export const CHROMIUM_ARGS: readonly string[] = [
 /** How long one wait or action in a browser test may take (ms). */
 export const BROWSER_TIMEOUT_MS = 5_000;
 
-export async function launchBrowser(): Promise<Browser> {
+/** `extraArgs`: more flags, e.g. `--host-resolver-rules=MAP shop.example 127.0.0.1` for a named shop. */
+export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`${CHROMIUM_PATH} is missing: run \`bash scripts/ensure-chromium.sh\` (as root) to install it`);
   }
@@ -40,7 +41,7 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM_PATH,
     headless: true,
     chromiumSandbox: false,
-    args: [...CHROMIUM_ARGS],
+    args: [...CHROMIUM_ARGS, ...extraArgs],
     timeout: 30_000,
   });
 }
