@@ -201,15 +201,18 @@ export async function readBack(deps: Deps, payment: Payment): Promise<{ payment:
 
 /**
  * The buyer came back from the processor to the payment's return page: from now on the checkout
- * waits for the outcome instead of sending them there again. The status is read back at once, so a
- * paid buyer usually sees the result on the next page.
+ * waits for the outcome instead of sending them there again. The status of a payment still
+ * processing, or expired meanwhile, is read back at once, so a paid buyer sees the result on the
+ * next page.
  */
 export async function returnFromProcessor(deps: Deps, payment: Payment): Promise<Payment> {
   const slug = payment.processor;
   if (slug === null || payment.status === 'pending') return payment;
   const now = toStoredInstant(deps.clock.nowMs());
   await deps.transact((trx) => updateSession(trx, payment.uuid, slug, { returned_at: now, updated_at: now }));
-  if (payment.status !== 'processing') return payment;
+  // An expired payment may have been paid at the processor after the gateway's 20 minutes: the
+  // buyer coming back is the moment to find out (a late confirmation), rather than the next poll.
+  if (payment.status !== 'processing' && payment.status !== 'expired') return payment;
   return (await readBack(deps, payment)).payment;
 }
 

@@ -160,7 +160,10 @@ function refusalFor(row: PaymentRow, requested: number | undefined): ApiError | 
   const remaining = Number(row.amount) - Number(row.refunded_amount);
   const inFlight = Number(row.refund_reserved_amount);
   const whole = requested === undefined || requested === Number(row.amount);
-  if (refundingProcessor(row)?.partialRefunds === false && (!whole || Number(row.refunded_amount) > 0 || inFlight > 0)) {
+  if (
+    refundingProcessor(row)?.partialRefunds === false &&
+    (!whole || Number(row.refunded_amount) > 0 || inFlight > 0)
+  ) {
     return new ApiError(
       'refund_not_supported',
       `Processor ${row.processor ?? 'none'} refunds only a whole payment, once: refund ${Number(row.amount)} AMD or nothing.`,

@@ -717,6 +717,20 @@ describe.each(DIALECTS)('live card processors through the gateway (%s)', (dialec
       ]);
     });
 
+    it('completes at once a payment paid after the gateway expired it when the buyer comes back', async () => {
+      const payment = await create(arcaHost, { processor: 'arca', redirect_mode: 'direct' });
+      const href = await handoff(payment);
+      t.clock.advance(21 * MINUTE_MS);
+      await t.gateway.scheduler.runDueNow();
+      expect(await read(payment.uuid)).toMatchObject({ status: 'expired' });
+      const back = await pressArca(href, 'pay');
+      // No poll has run: the buyer's return reads the status back.
+      const returned = await visit(back);
+      expect(returned.status).toBe(303);
+      expect(await read(payment.uuid)).toMatchObject({ status: 'completed' });
+      expect((await visit(String(returned.location))).text).toContain('data-status="ok"');
+    });
+
     it('leaves the payment pending when register.do fails; the next try goes through', async () => {
       const payment = await create(arcaHost, { processor: 'arca', redirect_mode: 'direct' });
       arca.failNext({ kind: 'http500' }, 'register');

@@ -71,13 +71,14 @@ describe.each(DIALECTS)('live processors through the gateway (%s)', (dialect) =>
     const deps = t.gateway.deps;
     const merchant = await t.merchant({ name: 'Yerevan Tea', verifyBusiness: true, unlimited: true });
     host = uniqueHost('tea');
-    const domain = await addDomain(deps, {
+    await addDomain(deps, {
       merchantId: merchant.merchantId,
       host,
       verified: true,
       webhookUrl: `${receiver.url}/hooks`,
     });
-    domainId = String((domain as unknown as Json).id ?? '');
+    const domain = await deps.db.selectFrom('domains').select('id').where('host', '=', host).executeTakeFirstOrThrow();
+    domainId = domain.id;
     await setProcessorEnabled(deps, {
       merchantId: merchant.merchantId,
       host,
@@ -173,6 +174,7 @@ describe.each(DIALECTS)('live processors through the gateway (%s)', (dialect) =>
       .select(['processor', 'config'])
       .where('domain_id', '=', domainId)
       .execute();
+    expect(rows.map((row) => row.processor).sort()).toEqual(['fastshift', 'idram', 'telcell']);
     const stored = rows.map((row) => String(row.config)).join('\n');
     expect(stored).not.toContain(fastshift.token);
     expect(stored).not.toContain(IDRAM_SECRET);
