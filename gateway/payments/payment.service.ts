@@ -162,11 +162,14 @@ function amountLimitExceeded(
   price: { amount: number; currency: string; rate: string } | null,
   host: string | null,
 ): ApiError {
-  const where = host === null ? 'one payment may carry' : `one payment may carry on ${host}`;
-  const converted = price === null ? '' : `${price.amount} ${price.currency} is ${amd} AMD at the rate ${price.rate}; `;
+  const amount =
+    price === null
+      ? 'The amount'
+      : `The amount, ${price.amount} ${price.currency} at the rate ${price.rate} = ${amd} AMD,`;
+  const where = host === null ? '' : ` on ${host}`;
   return new ApiError(
     'amount_limit_exceeded',
-    `${converted}The amount is above the largest amount ${where} (${maxAmount} AMD).`,
+    `${amount} is above the largest amount one payment may carry${where} (${maxAmount} AMD).`,
     { details: { max_amount: maxAmount } },
   );
 }

@@ -140,7 +140,7 @@ describe.each(DIALECTS)('payments in other currencies on %s', (dialect) => {
     const body = expectErrorBody(over, 422, 'amount_limit_exceeded', ['max_amount']);
     expect(body.max_amount).toBe(5_000_000);
     expect(body.message).toBe(
-      '12904 USD is 5000300 AMD at the rate 387.5; The amount is above the largest amount one payment may carry (5000000 AMD).',
+      'The amount, 12904 USD at the rate 387.5 = 5000300 AMD, is above the largest amount one payment may carry (5000000 AMD).',
     );
 
     await setDomainLimits(t.gateway.deps, { merchantId: m.merchantId, host, maxAmount: 3_875 });
