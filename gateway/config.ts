@@ -3,6 +3,7 @@
  * variable). Nothing else reads `process.env`.
  */
 import { DEFAULT_DATABASE_URL } from '../storage/connect.js';
+import { MAX_VELOCITY_LIMIT, MAX_VELOCITY_WINDOW_MINUTES } from './domain/payment-limits.js';
 
 export interface Config {
   readonly port: number;
@@ -19,8 +20,12 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** Failed authentications per minute per client address. */
   readonly authFailuresPerMinute: number;
-  /** Largest amount (AMD) one payment may carry; above it `amount_limit_exceeded`. */
+  /** Largest amount (AMD) one payment may carry; above it `amount_limit_exceeded`. A domain may set a lower one. */
   readonly maxPaymentAmount: number;
+  /** Default payments per buyer per window on one domain (0: off); above it `velocity_exceeded`. */
+  readonly velocityLimit: number;
+  /** Default velocity window in minutes. */
+  readonly velocityWindowMinutes: number;
   /** Largest accepted request body in bytes. */
   readonly bodyLimitBytes: number;
   /** Trust `X-Forwarded-For` / `X-Forwarded-Proto` from a reverse proxy. */
@@ -108,6 +113,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: integer(env, 'GATEWAY_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
     authFailuresPerMinute: 120,
     maxPaymentAmount: integer(env, 'GATEWAY_MAX_PAYMENT_AMOUNT', 5_000_000, 1, Number.MAX_SAFE_INTEGER),
+    velocityLimit: integer(env, 'GATEWAY_VELOCITY_LIMIT', 10, 0, MAX_VELOCITY_LIMIT),
+    velocityWindowMinutes: integer(env, 'GATEWAY_VELOCITY_WINDOW_MINUTES', 60, 1, MAX_VELOCITY_WINDOW_MINUTES),
     bodyLimitBytes: 64 * 1024,
     trustProxy: flag(env, 'TRUST_PROXY'),
     logLevel: env.LOG_LEVEL && env.LOG_LEVEL !== '' ? env.LOG_LEVEL : 'info',

@@ -16,6 +16,7 @@ import type {
 import type { ConnectTokenTable } from './connect-token.table.js';
 import type { CustomerTable } from './customer.table.js';
 import type { DomainProcessorTable, DomainTable } from './domain.table.js';
+import type { FxRateTable } from './fx-rate.table.js';
 import type { IdempotencyKeyTable } from './idempotency-key.table.js';
 import type { MerchantTable } from './merchant.table.js';
 import type { MerchantEmailTable } from './merchant-email.table.js';
@@ -49,6 +50,7 @@ export interface Database {
   billing_auto_topups: BillingAutoTopupTable;
   connect_tokens: ConnectTokenTable;
   account_version: AccountVersionTable;
+  fx_rates: FxRateTable;
 }
 
 export type Db = Kysely<Database>;

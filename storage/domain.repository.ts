@@ -1,5 +1,18 @@
+import type { DomainLimitSettings } from '../gateway/domain/payment-limits.js';
 import type { Executor } from './database.js';
 import type { DomainProcessorRow, DomainRow, NewDomainRow } from './domain.table.js';
+
+/** A domain's own payment limits (null: the service-wide default). */
+export function rowToDomainLimits(
+  row: Pick<DomainRow, 'max_payment_amount' | 'velocity_limit' | 'velocity_window_minutes'>,
+): DomainLimitSettings {
+  const whole = (value: number | null): number | null => (value === null ? null : Number(value));
+  return {
+    maxPaymentAmount: whole(row.max_payment_amount),
+    velocityLimit: whole(row.velocity_limit),
+    velocityWindowMinutes: whole(row.velocity_window_minutes),
+  };
+}
 
 export async function insertDomain(db: Executor, row: NewDomainRow): Promise<void> {
   await db.insertInto('domains').values(row).execute();

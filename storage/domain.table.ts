@@ -14,6 +14,12 @@ export interface DomainTable {
   webhook_secret_next_at: string | null;
   /** When the merchant was last emailed about failing deliveries of this domain (at most every 6 h). */
   failure_email_at: string | null;
+  /** The domain's largest payment in AMD, at most the service-wide one; null: the service-wide one. */
+  max_payment_amount: number | null;
+  /** Payments per buyer per window on this domain; 0: no velocity limit; null: the service default. */
+  velocity_limit: number | null;
+  /** The velocity window in minutes; null: the service default. */
+  velocity_window_minutes: number | null;
   created_at: string;
   updated_at: string;
 }

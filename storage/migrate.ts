@@ -10,6 +10,7 @@ import * as billing from './migrations/0004-billing.js';
 import * as connectTokens from './migrations/0005-connect-tokens.js';
 import * as accountVersion from './migrations/0006-account-version.js';
 import * as processorSessions from './migrations/0007-processor-sessions.js';
+import * as limitsFx from './migrations/0008-limits-fx.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-connect-tokens': connectTokens,
   '0006-account-version': accountVersion,
   '0007-processor-sessions': processorSessions,
+  '0008-limits-fx': limitsFx,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

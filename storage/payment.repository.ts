@@ -1,4 +1,5 @@
-import type { Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
+import type { Charge } from '../gateway/domain/fx.js';
 import type { Environment, Payment, PaymentStatus } from '../gateway/domain/payment.js';
 import type { Executor } from './database.js';
 import type { NewPaymentRow, PaymentRow, PaymentTable } from './payment.table.js';
@@ -14,7 +15,11 @@ export function rowToPayment(row: PaymentRow): Payment {
     amount: Number(row.amount),
     refundedAmount: Number(row.refunded_amount),
     currency: row.currency,
-    charge: row.charge === null ? null : (JSON.parse(row.charge) as Record<string, unknown>),
+    price:
+      row.price_amount === null || row.price_currency === null
+        ? null
+        : { amount: Number(row.price_amount), currency: row.price_currency },
+    charge: row.charge === null ? null : (JSON.parse(row.charge) as Charge),
     status: row.status,
     processor: row.processor,
     redirectMode: row.redirect_mode,
@@ -42,6 +47,44 @@ export function rowToPayment(row: PaymentRow): Payment {
 
 export async function insertPayment(db: Executor, row: NewPaymentRow): Promise<void> {
   await db.insertInto('payments').values(row).execute();
+}
+
+/** The payments one velocity limit counts: one buyer's on one domain, live money or sandbox. */
+export interface BuyerPayments {
+  readonly domainId: string;
+  readonly sandbox: number;
+  readonly buyerKey: string;
+}
+
+/**
+ * Creation times of the buyer's payments created after `after` (stored form), newest first, at
+ * most `limit` of them: enough to tell whether the velocity limit is reached and when one more fits.
+ */
+export async function listRecentBuyerPayments(
+  db: Executor,
+  buyer: BuyerPayments,
+  after: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('payments')
+    .select('created_at')
+    .where('domain_id', '=', buyer.domainId)
+    .where('sandbox', '=', buyer.sandbox)
+    .where('buyer_key', '=', buyer.buyerKey)
+    .where('created_at', '>', after)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.created_at);
+}
+
+/**
+ * PostgreSQL only: holds a transaction-scoped advisory lock on `key` until the transaction ends, so
+ * that transactions counting and then inserting the same buyer's payments run one after the other.
+ */
+export async function lockBuyerPayments(db: Executor, key: bigint): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${key.toString()}::bigint)`.execute(db);
 }
 
 /** Records are always read within one merchant and one environment: nothing else is visible. */

@@ -13,11 +13,20 @@ export interface PaymentTable {
    * refunded), null otherwise. A unique index on it keeps an order from having two such payments.
    */
   active_order_id: string | null;
+  /** Whole AMD: what the processor is asked for, what billing and refunds count in. */
   amount: number;
   refunded_amount: number;
   /** Sum of this payment's refunds still in flight (pending or unknown): not refundable again until they end. */
   refund_reserved_amount: Generated<number>;
+  /** The currency of `amount`: always `AMD` (a converted payment's priced currency is `price_currency`). */
   currency: string;
+  /**
+   * A converted payment's price as the merchant sent it (`price_amount` whole units of
+   * `price_currency`, e.g. 10 USD); both null for payments priced in AMD.
+   */
+  price_amount: number | null;
+  price_currency: string | null;
+  /** The API's `charge` object as JSON (`{amount, currency, fx_rate, locked_at}`), null when nothing was converted. */
   charge: string | null;
   status: PaymentStatus;
   processor: string | null;
@@ -29,6 +38,8 @@ export interface PaymentTable {
   customer_id: string | null;
   customer_email: string | null;
   customer_name: string | null;
+  /** Who the buyer is for the velocity limit: `customer:<id>` or `email:<lower-case address>`; null when unknown. */
+  buyer_key: string | null;
   description: string | null;
   return_url: string;
   cancel_url: string | null;

@@ -14,7 +14,7 @@
 import { Router } from '@koa/router';
 import type { CheckoutRecord } from '../../storage/checkout.repository.js';
 import type { GatewayContext, GatewayState } from '../api/context.js';
-import type { Payment } from '../domain/payment.js';
+import { type Payment, pricedAs } from '../domain/payment.js';
 import { beginAtProcessor, pendingRedirect, returnFromProcessor } from '../payments/processor-payments.service.js';
 import { payWithTestCard } from '../payments/test-card.service.js';
 import type { BuyerRedirect } from '../processors/processor.js';
@@ -175,11 +175,20 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
 
   const summaryOf = (visit: Visit): PaymentSummary => {
     const { payment, record, t } = visit;
-    const amount = new Intl.NumberFormat(t.locale, { maximumFractionDigits: 0 }).format(payment.amount);
+    const whole = new Intl.NumberFormat(t.locale, { maximumFractionDigits: 0 });
+    const priced = pricedAs(payment);
+    const charge = payment.charge;
     return {
       merchantName: record.merchantName,
       host: record.domainHost,
-      amount: `${amount} ${payment.currency}`,
+      amount: `${whole.format(priced.amount)} ${priced.currency}`,
+      charge:
+        charge === null
+          ? null
+          : {
+              amount: `${whole.format(charge.amount)} ${charge.currency}`,
+              rate: `1 ${priced.currency} = ${new Intl.NumberFormat(t.locale, { maximumFractionDigits: 6 }).format(charge.fx_rate)} ${charge.currency}`,
+            },
       orderId: payment.orderId,
       description: payment.description,
       sandbox: payment.sandbox,

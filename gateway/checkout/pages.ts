@@ -22,8 +22,10 @@ export interface Shell {
 export interface PaymentSummary {
   readonly merchantName: string;
   readonly host: string;
-  /** Amount with its currency, formatted for the page's language (`5,000 AMD`). */
+  /** Amount with its currency, formatted for the page's language (`5,000 AMD`, or `10 USD` as priced). */
   readonly amount: string;
+  /** A payment priced in another currency: the AMD charged (`3,875 AMD`) and the locked rate (`1 USD = 387.5 AMD`). */
+  readonly charge: { readonly amount: string; readonly rate: string } | null;
   readonly orderId: string;
   readonly description: string | null;
   readonly sandbox: boolean;
@@ -196,8 +198,17 @@ ${badge}
 }
 
 function amountBlock(t: Messages, summary: PaymentSummary): string {
+  const charge =
+    summary.charge === null
+      ? ''
+      : `\n<p class="hint" data-testid="charge">${escapeHtml(t.chargedInAmd(summary.charge.amount, summary.charge.rate))}</p>`;
   return `<div class="label">${escapeHtml(t.amount)}</div>
-<p class="amount" data-testid="amount">${escapeHtml(summary.amount)}</p>`;
+<p class="amount" data-testid="amount">${escapeHtml(summary.amount)}</p>${charge}`;
+}
+
+/** What the buyer pays: the AMD charged when the payment was converted, else its amount. */
+function payable(summary: PaymentSummary): string {
+  return summary.charge?.amount ?? summary.amount;
 }
 
 function details(t: Messages, summary: PaymentSummary): string {
@@ -255,7 +266,7 @@ export function pendingPage(shell: Shell, page: PendingPage): string {
 <fieldset><legend>${escapeHtml(t.chooseMethod)}</legend>
 ${options}
 </fieldset>
-<button class="button" type="submit">${escapeHtml(t.continueToPay(page.summary.amount))}</button>
+<button class="button" type="submit">${escapeHtml(t.continueToPay(payable(page.summary)))}</button>
 </form>`;
   return layout(shell, {
     title: `${t.checkoutTitle} · ${page.summary.merchantName}`,
@@ -309,7 +320,7 @@ ${errorBox(page.error)}
 <label class="field">${escapeHtml(t.cvv)}<input type="text" name="cvv" inputmode="numeric" autocomplete="off" placeholder="123" maxlength="4"></label>
 </div>
 <label class="field">${escapeHtml(t.cardholder)}<input type="text" name="cardholder" autocomplete="off" maxlength="100"></label>
-<button class="button" type="submit">${escapeHtml(t.payButton(page.summary.amount))}</button>
+<button class="button" type="submit">${escapeHtml(t.payButton(payable(page.summary)))}</button>
 </form>
 <a class="link" href="${escapeHtml(page.cancelHref)}">${escapeHtml(t.cancel)}</a>
 <h2>${escapeHtml(t.testCardsTitle)}</h2>

@@ -9,6 +9,8 @@ import { migrateToLatest } from '../../storage/migrate.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { createConnectToken, listConnectTokens, revokeConnectToken } from '../connect/connect-token.service.js';
 import { CONNECT_PLATFORMS, MAX_CONNECT_TOKEN_DAYS } from '../domain/connect-tokens.js';
+import { MAX_VELOCITY_LIMIT, MAX_VELOCITY_WINDOW_MINUTES } from '../domain/payment-limits.js';
+import type { DomainLimitsChange } from '../merchants/domain-limits.service.js';
 import {
   addDomain,
   createApiKey,
@@ -21,6 +23,8 @@ import {
   verifyBusiness,
 } from '../merchants/merchant.service.js';
 import { openServices } from '../runtime/start.js';
+import { domainLimits } from './commands/domain-limits.js';
+import { fxList, fxRemove, fxSet } from './commands/fx.js';
 import { purchaseCredit } from './commands/purchase-credit.js';
 import { serve } from './serve.js';
 
@@ -36,6 +40,9 @@ Commands:
   key revoke --merchant ID --key-id ID
   domain add --merchant ID --host HOST [--verified] [--webhook-url URL]
   domain rotate-secret --merchant ID --host HOST
+  domain limits --merchant ID --host HOST [--max-amount N | --default]
+                [--velocity N] [--velocity-window-minutes M] [--no-velocity | --default-velocity]
+                       without a change, prints the domain's limits
   business verify --merchant ID
   connect-token create --merchant ID --domain HOST --platform woocommerce|shopify
                        [--environment test|live] [--expires-in-days N]
@@ -45,6 +52,9 @@ Commands:
                        settings are validated, stored sealed and never printed back
   processor disable --merchant ID --host HOST --processor SLUG
   purchase credit --reference REF          a purchase's bank transfer arrived: credit it (once)
+  fx set --currency CODE --rate R          AMD per one unit of CODE from now on (payments lock it)
+  fx remove --currency CODE                refuse payments in CODE from now on
+  fx list [--currency CODE]                rates in force; with --currency, its history
 
 Configuration comes from the environment (DATABASE_URL, PORT, HOST, PUBLIC_URL, ...; see README).`;
 
@@ -77,6 +87,13 @@ const OPTIONS = {
   id: { type: 'string' },
   'expires-in-days': { type: 'string' },
   position: { type: 'string' },
+  'max-amount': { type: 'string' },
+  velocity: { type: 'string' },
+  'velocity-window-minutes': { type: 'string' },
+  'no-velocity': { type: 'boolean' },
+  'default-velocity': { type: 'boolean' },
+  currency: { type: 'string' },
+  rate: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -93,11 +110,50 @@ function required(
     | 'key-id'
     | 'reference'
     | 'platform'
-    | 'id',
+    | 'id'
+    | 'currency'
+    | 'rate',
 ): string {
   const value = values[name];
   if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
   return value;
+}
+
+/** A whole number from `min` to `max` given as `--flag`, or undefined when the flag is absent. */
+function wholeNumber(
+  values: Values,
+  flag: 'max-amount' | 'velocity' | 'velocity-window-minutes',
+  min: number,
+  max: number,
+) {
+  const raw = values[flag];
+  if (raw === undefined) return undefined;
+  if (!/^\d{1,16}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new UsageError(`--${flag} must be a whole number from ${min} to ${max}`);
+  }
+  return Number(raw);
+}
+
+/** The change `domain limits` asks for: a number sets, null returns to the default, undefined keeps. */
+function limitsChange(values: Values): DomainLimitsChange {
+  if (values.default === true && values['max-amount'] !== undefined) {
+    throw new UsageError('--max-amount and --default exclude each other');
+  }
+  const velocityGiven = values.velocity !== undefined || values['velocity-window-minutes'] !== undefined;
+  const velocityFlags = [velocityGiven, values['no-velocity'] === true, values['default-velocity'] === true];
+  if (velocityFlags.filter(Boolean).length > 1) {
+    throw new UsageError(
+      '--velocity/--velocity-window-minutes, --no-velocity and --default-velocity exclude each other',
+    );
+  }
+  const maxAmount = values.default === true ? null : wholeNumber(values, 'max-amount', 1, Number.MAX_SAFE_INTEGER);
+  if (values['no-velocity'] === true) return { maxAmount, velocityLimit: 0 };
+  if (values['default-velocity'] === true) return { maxAmount, velocityLimit: null, velocityWindowMinutes: null };
+  return {
+    maxAmount,
+    velocityLimit: wholeNumber(values, 'velocity', 0, MAX_VELOCITY_LIMIT),
+    velocityWindowMinutes: wholeNumber(values, 'velocity-window-minutes', 1, MAX_VELOCITY_WINDOW_MINUTES),
+  };
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
@@ -185,6 +241,10 @@ async function runAccountCommand(
     'connect-token create',
     'connect-token revoke',
     'connect-token list',
+    'domain limits',
+    'fx set',
+    'fx remove',
+    'fx list',
   ];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
   // Check the command line before touching the database.
@@ -322,6 +382,14 @@ function plan(command: string, values: Values): (deps: Deps) => Promise<Output> 
     }
     case 'purchase credit':
       return purchaseCredit(required(values, 'reference'));
+    case 'domain limits':
+      return domainLimits(required(values, 'merchant'), required(values, 'host'), limitsChange(values));
+    case 'fx set':
+      return fxSet(required(values, 'currency'), required(values, 'rate'));
+    case 'fx remove':
+      return fxRemove(required(values, 'currency'));
+    case 'fx list':
+      return fxList(values.currency);
     case 'connect-token create': {
       const merchantId = required(values, 'merchant');
       const domains = values.domain ?? [];

@@ -94,7 +94,7 @@ export const ERROR_CODES = {
     status: 409,
     title: 'Payment already fully refunded',
     explanation:
-      'The payment is `refunded`: its whole amount has already been refunded (`refunded_amount` equals `amount`), so nothing remains to refund.',
+      'The payment is `refunded`: its whole amount has already been refunded (`refunded_amount` equals `amount`, or `charge.amount` for a payment converted from another currency), so nothing remains to refund.',
   },
   refund_in_progress: {
     status: 409,
@@ -135,12 +135,14 @@ export const ERROR_CODES = {
   amount_limit_exceeded: {
     status: 422,
     title: 'Amount above the limit',
-    explanation: 'The amount is above the largest amount one payment may carry.',
+    explanation:
+      'The amount, in AMD (after conversion for a payment in another currency), is above the largest amount one payment may carry: the service-wide maximum, or the lower maximum the domain set. The body adds `max_amount` (AMD). Split the order or ask for a higher limit.',
   },
   velocity_exceeded: {
     status: 422,
     title: 'Too many payments in a short time',
-    explanation: 'Too many payments were attempted in a short time for this account or buyer.',
+    explanation:
+      'This buyer (the `customer_id` you sent, else `customer_email`) already has as many payments on this domain in the window as the domain allows, failed and expired attempts included. The body adds `velocity_limit` (payments), `velocity_window_minutes` and `retry_after` (seconds until one more fits; also the `Retry-After` header).',
   },
   refund_not_supported: {
     status: 422,
@@ -158,7 +160,7 @@ export const ERROR_CODES = {
     status: 422,
     title: 'Refund larger than what remains',
     explanation:
-      "The refund `amount` is larger than what remains refundable: the payment's `amount` minus its `refunded_amount` (succeeded refunds). The body adds `remaining_amount`. When the amount fits but refunds still in flight hold part of it, the answer is `refund_in_progress` instead.",
+      "The refund `amount` is larger than what remains refundable: the payment's `amount` (`charge.amount` in AMD for a payment converted from another currency) minus its `refunded_amount` (succeeded refunds). The body adds `remaining_amount`. When the amount fits but refunds still in flight hold part of it, the answer is `refund_in_progress` instead.",
   },
   below_minimum: {
     status: 422,

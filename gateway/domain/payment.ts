@@ -3,6 +3,7 @@
  * Every key of the spec's table is always present, null where there is no value.
  */
 import { toApiInstant } from './clock.js';
+import type { Charge } from './fx.js';
 
 export const PAYMENT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'expired', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -19,10 +20,16 @@ export interface Payment {
   readonly sandbox: boolean;
   readonly domainId: string;
   readonly orderId: string;
+  /** Whole AMD: what the processor is asked for; refunds and billing count in it too. */
   readonly amount: number;
+  /** Whole AMD. */
   readonly refundedAmount: number;
+  /** The currency of `amount`: `AMD`. */
   readonly currency: string;
-  readonly charge: Readonly<Record<string, unknown>> | null;
+  /** A converted payment's price as the merchant sent it (e.g. 10 USD); null when priced in AMD. */
+  readonly price: { readonly amount: number; readonly currency: string } | null;
+  /** The AMD charged and the rate locked at creation; null when nothing was converted. */
+  readonly charge: Charge | null;
   readonly status: PaymentStatus;
   readonly processor: string | null;
   readonly redirectMode: 'hosted' | 'direct';
@@ -53,7 +60,7 @@ export interface PaymentResponse {
   amount: number;
   refunded_amount: number;
   currency: string;
-  charge: Readonly<Record<string, unknown>> | null;
+  charge: Charge | null;
   customer_id: string | null;
   status: PaymentStatus;
   checkout_url: string;
@@ -75,18 +82,31 @@ export function checkoutUrl(publicUrl: string, payment: Pick<Payment, 'checkoutT
 }
 
 /**
+ * What the merchant priced the payment in: `amount` and `currency` as sent, so a converted payment
+ * reads back as it was asked for (10 USD) and `charge` says what was charged in AMD.
+ */
+export function pricedAs(payment: Pick<Payment, 'amount' | 'currency' | 'price'>): {
+  amount: number;
+  currency: string;
+} {
+  return payment.price ?? { amount: payment.amount, currency: payment.currency };
+}
+
+/**
  * The payment object of the API. `redirect_url` is where to send the buyer: the hosted checkout,
  * which forwards straight to the processor when the payment was created with `redirect_mode=direct`.
- * The buyer's email and name are never part of it.
+ * The buyer's email and name are never part of it. `refunded_amount` is whole AMD, like
+ * `charge.amount` of a converted payment (refunds give back AMD that was charged).
  */
 export function toPaymentResponse(payment: Payment, publicUrl: string): PaymentResponse {
   const checkout = checkoutUrl(publicUrl, payment);
+  const priced = pricedAs(payment);
   return {
     uuid: payment.uuid,
     order_id: payment.orderId,
-    amount: payment.amount,
+    amount: priced.amount,
     refunded_amount: payment.refundedAmount,
-    currency: payment.currency,
+    currency: priced.currency,
     charge: payment.charge,
     customer_id: payment.customerId,
     status: payment.status,

@@ -217,6 +217,9 @@ function domainRow(
     webhook_secret_next: null,
     webhook_secret_next_at: null,
     failure_email_at: null,
+    max_payment_amount: null,
+    velocity_limit: null,
+    velocity_window_minutes: null,
     created_at: now,
     updated_at: now,
   };
@@ -312,7 +315,8 @@ export async function addDomain(
   }
 }
 
-async function requireDomain(deps: Deps, merchantId: string, hostInput: string): Promise<DomainRow> {
+/** The merchant's domain the operator names; refuses an unknown merchant or domain. */
+export async function requireDomain(deps: Deps, merchantId: string, hostInput: string): Promise<DomainRow> {
   await requireMerchant(deps, merchantId);
   const { host, domain } = await findNamedDomain(deps.db, merchantId, hostInput);
   if (domain === undefined) throw new OperatorError(`merchant ${merchantId} has no domain ${host}`);

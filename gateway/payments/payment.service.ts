@@ -1,8 +1,17 @@
 /**
  * Creating and reading payments (spec "Payments"). Creation resolves the request's domain, checks
  * what the domain may take, and writes the payment and its idempotency record in one transaction.
+ *
+ * Order of the checks at creation (docs/decisions.md, "Payment limits"): the body (with the
+ * currency's exchange rate) → the service-wide largest amount → the domain → the domain's payment
+ * methods → the domain's largest amount → the balance → (in the writing transaction) the velocity
+ * limit → the order rule.
  */
-import { type DomainWithProcessors, listMerchantDomainsWithProcessors } from '../../storage/domain.repository.js';
+import {
+  type DomainWithProcessors,
+  listMerchantDomainsWithProcessors,
+  rowToDomainLimits,
+} from '../../storage/domain.repository.js';
 import { isUniqueViolation, violatedConstraint } from '../../storage/errors.js';
 import {
   findPayment,
@@ -27,12 +36,16 @@ import {
   resolveTestDomain,
 } from '../domain/domain-resolution.js';
 import { ApiError, validationFailed } from '../domain/errors.js';
+import { BASE_CURRENCY, CURRENCY_CODE, convertToAmd, lockedCharge } from '../domain/fx.js';
 import { isUuid } from '../domain/ids.js';
 import { type Paginated, paginate } from '../domain/pagination.js';
 import { type PaymentResponse, toPaymentResponse } from '../domain/payment.js';
+import { buyerKey, type DomainLimitSettings, effectiveLimits } from '../domain/payment-limits.js';
 import { domainProcessors } from '../processors/registry.js';
 import type { Deps } from '../runtime/deps.js';
+import { currenciesWithRate, rateInForce } from './fx-rates.service.js';
 import { type IdempotencyScope, runIdempotent, type StoredResponse } from './idempotency.js';
+import { assertVelocityAllows, type VelocityCheck } from './velocity.js';
 
 /** A payment is payable for 20 minutes; after that it expires. */
 export const PAYMENT_TTL_MS = 20 * MINUTE_MS;
@@ -57,6 +70,7 @@ export function idempotencyScopeOf(principal: Principal, operation: string): Ide
 
 interface DomainChoice extends MerchantDomain {
   readonly processors: readonly string[];
+  readonly limits: DomainLimitSettings;
 }
 
 function toDomainChoice(row: DomainWithProcessors): DomainChoice {
@@ -66,6 +80,7 @@ function toDomainChoice(row: DomainWithProcessors): DomainChoice {
     verified: row.verified === 1,
     hosted: row.hosted === 1,
     processors: domainProcessors(row.processors, row.hosted === 1),
+    limits: rowToDomainLimits(row),
   };
 }
 
@@ -88,11 +103,12 @@ export async function createPayment(
     request.idempotencyKey,
     request.body,
     async (complete) => {
-      const body = parseOr422(createPaymentSchema, request.body);
-      const row = await preparePayment(deps, principal, body, request.origin);
+      const { body, rate } = await parseCreatePaymentBody(deps, request.body);
+      const { row, velocity } = await preparePayment(deps, principal, body, rate, request.origin);
       const response = toPaymentResponse(rowToPayment(row), deps.config.publicUrl);
       try {
         await deps.transact(async (trx) => {
+          if (velocity !== null) await assertVelocityAllows(deps, trx, velocity, Date.parse(row.created_at));
           await insertPayment(trx, row);
           await complete(trx, { status: 201, body: response });
         });
@@ -114,18 +130,79 @@ export async function createPayment(
   );
 }
 
+/**
+ * The body checked against the currencies accepted now: AMD, and a currency with an exchange rate in
+ * force. `rate` is that currency's rate (read once: it is the one the payment locks), null for AMD.
+ * Rates are read only when the body names a currency other than AMD.
+ */
+async function parseCreatePaymentBody(
+  deps: Deps,
+  raw: unknown,
+): Promise<{ body: CreatePaymentBody; rate: string | null }> {
+  const named =
+    typeof raw === 'object' && raw !== null && 'currency' in raw && typeof raw.currency === 'string'
+      ? raw.currency.toUpperCase()
+      : BASE_CURRENCY;
+  if (named === BASE_CURRENCY) return { body: parseOr422(createPaymentSchema(), raw), rate: null };
+  const rate = CURRENCY_CODE.test(named) ? await rateInForce(deps.db, named) : null;
+  if (rate !== null) {
+    return { body: parseOr422(createPaymentSchema({ accepted: [BASE_CURRENCY, named], unit: named }), raw), rate };
+  }
+  // Refused: list what is accepted (never the named currency, even if a rate was set meanwhile).
+  const others = (await currenciesWithRate(deps.db)).filter((code) => code !== named);
+  return {
+    body: parseOr422(createPaymentSchema({ accepted: [BASE_CURRENCY, ...others], unit: BASE_CURRENCY }), raw),
+    rate: null,
+  };
+}
+
+function amountLimitExceeded(
+  amd: number,
+  maxAmount: number,
+  price: { amount: number; currency: string; rate: string } | null,
+  host: string | null,
+): ApiError {
+  const amount =
+    price === null
+      ? 'The amount'
+      : `The amount, ${price.amount} ${price.currency} at the rate ${price.rate} = ${amd} AMD,`;
+  const where = host === null ? '' : ` on ${host}`;
+  return new ApiError(
+    'amount_limit_exceeded',
+    `${amount} is above the largest amount one payment may carry${where} (${maxAmount} AMD).`,
+    { details: { max_amount: maxAmount } },
+  );
+}
+
+interface PreparedPayment {
+  readonly row: PaymentRow;
+  /** The velocity limit to check in the writing transaction; null when none applies. */
+  readonly velocity: VelocityCheck | null;
+}
+
 async function preparePayment(
   deps: Deps,
   principal: Principal,
   body: CreatePaymentBody,
+  rate: string | null,
   origin: string | undefined,
-): Promise<PaymentRow> {
-  if (body.amount > deps.config.maxPaymentAmount) {
-    throw new ApiError(
-      'amount_limit_exceeded',
-      `The amount is above the largest amount one payment may carry (${deps.config.maxPaymentAmount} AMD).`,
-      { details: { max_amount: deps.config.maxPaymentAmount } },
-    );
+): Promise<PreparedPayment> {
+  const price = rate === null ? null : { amount: body.amount, currency: body.currency ?? BASE_CURRENCY, rate };
+  let amd = body.amount;
+  if (price !== null) {
+    const converted = convertToAmd(price.amount, price.rate);
+    if (converted < 1n) {
+      throw validationFailed({
+        amount: [`is less than 1 AMD at the rate ${price.rate} AMD per ${price.currency}`],
+      });
+    }
+    if (converted > BigInt(deps.config.maxPaymentAmount)) {
+      throw amountLimitExceeded(Number(converted), deps.config.maxPaymentAmount, price, null);
+    }
+    amd = Number(converted);
+  }
+  if (amd > deps.config.maxPaymentAmount) {
+    throw amountLimitExceeded(amd, deps.config.maxPaymentAmount, price, null);
   }
   const rows =
     (await deps.accountCache.domains.getOrLoad(principal.merchantId, () =>
@@ -174,29 +251,50 @@ async function preparePayment(
     }
   }
 
+  const limits = effectiveLimits(domain.limits, deps.config);
+  if (amd > limits.maxAmount) throw amountLimitExceeded(amd, limits.maxAmount, price, domain.host);
+
   const sandbox = !live || body.processor === 'sandbox';
   // 402 BALANCE_EXHAUSTED: only for a live payment that would consume a unit; never for test payments.
-  await assertBalanceAllowsPayment(deps, principal.merchantId, { sandbox, amount: body.amount });
+  await assertBalanceAllowsPayment(deps, principal.merchantId, { sandbox, amount: amd });
 
-  return newPaymentRow(deps, {
-    merchant_id: principal.merchantId,
-    environment: principal.environment,
-    sandbox: sandbox ? 1 : 0,
-    domain_id: domain.id,
-    order_id: body.order_id,
-    active_order_id: body.order_id,
-    amount: body.amount,
-    currency: body.currency ?? 'AMD',
-    processor: body.processor ?? null,
-    redirect_mode: body.redirect_mode ?? 'hosted',
-    customer_id: body.customer_id ?? null,
-    customer_email: body.customer_email ?? null,
-    customer_name: body.customer_name ?? null,
-    description: body.description ?? null,
-    return_url: body.return_url,
-    cancel_url: body.cancel_url ?? null,
-    callback_url: body.callback_url ?? null,
-  });
+  const buyer = buyerKey({ customerId: body.customer_id ?? null, customerEmail: body.customer_email ?? null });
+  const row = newPaymentRow(
+    deps,
+    {
+      merchant_id: principal.merchantId,
+      environment: principal.environment,
+      sandbox: sandbox ? 1 : 0,
+      domain_id: domain.id,
+      order_id: body.order_id,
+      active_order_id: body.order_id,
+      amount: amd,
+      currency: BASE_CURRENCY,
+      processor: body.processor ?? null,
+      redirect_mode: body.redirect_mode ?? 'hosted',
+      customer_id: body.customer_id ?? null,
+      customer_email: body.customer_email ?? null,
+      customer_name: body.customer_name ?? null,
+      description: body.description ?? null,
+      return_url: body.return_url,
+      cancel_url: body.cancel_url ?? null,
+      callback_url: body.callback_url ?? null,
+    },
+    { buyerKey: buyer, conversion: price },
+  );
+  const velocity: VelocityCheck | null =
+    buyer === null || limits.velocityLimit === 0
+      ? null
+      : {
+          domainId: domain.id,
+          sandbox: row.sandbox,
+          buyerKey: buyer,
+          host: domain.host,
+          identifiedBy: body.customer_id === undefined ? 'customer_email' : 'customer_id',
+          limit: limits.velocityLimit,
+          windowMinutes: limits.velocityWindowMinutes,
+        };
+  return { row, velocity };
 }
 
 /** What the creator of a payment decides; everything else starts as `newPaymentRow` sets it. */
@@ -221,19 +319,35 @@ export type NewPaymentFields = Pick<
   | 'callback_url'
 >;
 
+/** A payment priced in another currency: its price as sent and the rate that converts it into `amount` (AMD). */
+export interface PaymentConversion {
+  readonly amount: number;
+  readonly currency: string;
+  readonly rate: string;
+}
+
 /**
  * A new pending payment: a fresh id and checkout token, nothing paid or refunded yet, payable for
  * `PAYMENT_TTL_MS`. Used for merchants' payments and the house account's purchase payments alike.
+ * A conversion locks its rate at this instant into `charge`.
  */
-export function newPaymentRow(deps: Deps, fields: NewPaymentFields): PaymentRow {
+export function newPaymentRow(
+  deps: Deps,
+  fields: NewPaymentFields,
+  extra: { buyerKey?: string | null; conversion?: PaymentConversion | null } = {},
+): PaymentRow {
   const nowMs = deps.clock.nowMs();
   const now = toStoredInstant(nowMs);
+  const conversion = extra.conversion ?? null;
   return {
     id: deps.ids.uuid(nowMs),
     ...fields,
     refunded_amount: 0,
     refund_reserved_amount: 0,
-    charge: null,
+    price_amount: conversion?.amount ?? null,
+    price_currency: conversion?.currency ?? null,
+    charge: conversion === null ? null : JSON.stringify(lockedCharge(fields.amount, conversion.rate, now)),
+    buyer_key: extra.buyerKey ?? null,
     status: 'pending',
     payment_flow: 'redirect',
     qr_code: null,

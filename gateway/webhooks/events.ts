@@ -3,7 +3,7 @@
  * without `delivery_id` and `timestamp`, which each delivery sets.
  */
 import { toApiInstant } from '../domain/clock.js';
-import type { Payment } from '../domain/payment.js';
+import { type Payment, pricedAs } from '../domain/payment.js';
 
 export type EventName = 'transaction.status.updated' | 'payment.refunded';
 
@@ -34,14 +34,16 @@ export interface EventBody {
   receipt: { receipt_id: string; qr_url: string } | null;
 }
 
+/** `amount` and `currency` as the payment object has them (what the merchant priced in); `refunded_amount` in AMD. */
 export function transactionSnapshot(payment: Payment): TransactionSnapshot {
+  const priced = pricedAs(payment);
   return {
     uuid: payment.uuid,
     order_id: payment.orderId,
     status: payment.status,
-    amount: payment.amount,
+    amount: priced.amount,
     refunded_amount: payment.refundedAmount,
-    currency: payment.currency,
+    currency: priced.currency,
     processor: payment.processor,
     completed_at: toApiInstant(payment.completedAt),
     created_at: toApiInstant(payment.createdAt) as string,

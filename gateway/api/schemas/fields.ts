@@ -68,11 +68,11 @@ export function emailAddress() {
   );
 }
 
-/** A whole number of AMD, at least 1. */
-export function wholeAmd() {
+/** A whole number of a currency's units (no minor units), at least 1. */
+export function wholeUnits(currency: string) {
   return z
-    .number({ error: typeMessage('an integer (whole AMD)') })
-    .int({ error: 'must be a whole number of AMD (no minor units)' })
+    .number({ error: typeMessage(`an integer (whole ${currency})`) })
+    .int({ error: `must be a whole number of ${currency} (no minor units)` })
     .min(1, { error: 'must be at least 1' })
     .max(Number.MAX_SAFE_INTEGER, { error: 'is too large' });
 }

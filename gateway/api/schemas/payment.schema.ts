@@ -3,54 +3,76 @@
  * Unknown body keys are ignored. Bounds the spec leaves open are decided in docs/decisions.md.
  */
 import { z } from 'zod';
+import { BASE_CURRENCY } from '../../domain/fx.js';
 import { PAYMENT_STATUSES } from '../../domain/payment.js';
 import { isKnownProcessor } from '../../processors/registry.js';
-import { emailAddress, hostName, httpUrl, optional, text, wholeAmd } from './fields.js';
+import { emailAddress, hostName, httpUrl, optional, text, wholeUnits } from './fields.js';
 
-export const SUPPORTED_CURRENCIES = ['AMD'] as const;
+/** What a request may name as `currency`: AMD, and the currencies with an exchange rate in force. */
+export interface CurrencyChoice {
+  /** Accepted codes, upper case, `AMD` first. */
+  readonly accepted: readonly string[];
+  /** The currency `amount` is counted in, for its messages (`AMD`, or the accepted currency sent). */
+  readonly unit: string;
+}
 
-export const createPaymentSchema = z
-  .object(
-    {
-      amount: wholeAmd(),
-      order_id: text(255),
-      return_url: httpUrl(),
-      domain: optional(hostName()),
-      processor: optional(
-        z
-          .string({ error: 'must be a processor slug' })
-          .max(50, { error: 'must be at most 50 characters' })
-          .refine(isKnownProcessor, { error: 'is not a known processor' }),
-      ),
-      redirect_mode: optional(z.enum(['direct', 'hosted'], { error: 'must be "direct" or "hosted"' })),
-      currency: optional(
-        z
-          .string({ error: 'must be a currency code' })
-          .transform((s) => s.toUpperCase())
-          .refine((s) => (SUPPORTED_CURRENCIES as readonly string[]).includes(s), {
-            error: `is not supported; supported: ${SUPPORTED_CURRENCIES.join(', ')}`,
+function createPaymentSchemaFor(currencies: CurrencyChoice) {
+  return z
+    .object(
+      {
+        amount: wholeUnits(currencies.unit),
+        order_id: text(255),
+        return_url: httpUrl(),
+        domain: optional(hostName()),
+        processor: optional(
+          z
+            .string({ error: 'must be a processor slug' })
+            .max(50, { error: 'must be at most 50 characters' })
+            .refine(isKnownProcessor, { error: 'is not a known processor' }),
+        ),
+        redirect_mode: optional(z.enum(['direct', 'hosted'], { error: 'must be "direct" or "hosted"' })),
+        currency: optional(
+          z
+            .string({ error: 'must be a currency code' })
+            .transform((s) => s.toUpperCase())
+            .refine((s) => currencies.accepted.includes(s), {
+              error: `is not supported; supported: ${currencies.accepted.join(', ')}`,
+            }),
+        ),
+        callback_url: optional(httpUrl()),
+        cancel_url: optional(httpUrl()),
+        customer_email: optional(emailAddress()),
+        customer_name: optional(text(255)),
+        customer_id: optional(
+          z.union([text(255), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).transform(String)], {
+            error: 'must be a string of at most 255 characters or a non-negative integer',
           }),
-      ),
-      callback_url: optional(httpUrl()),
-      cancel_url: optional(httpUrl()),
-      customer_email: optional(emailAddress()),
-      customer_name: optional(text(255)),
-      customer_id: optional(
-        z.union([text(255), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).transform(String)], {
-          error: 'must be a string of at most 255 characters or a non-negative integer',
-        }),
-      ),
-      description: optional(text(1000)),
-    },
-    { error: 'must be a JSON object' },
-  )
-  .superRefine((body, ctx) => {
-    if (body.redirect_mode === 'direct' && body.processor === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['redirect_mode'], message: 'direct requires a processor' });
-    }
-  });
+        ),
+        description: optional(text(1000)),
+      },
+      { error: 'must be a JSON object' },
+    )
+    .superRefine((body, ctx) => {
+      if (body.redirect_mode === 'direct' && body.processor === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['redirect_mode'], message: 'direct requires a processor' });
+      }
+    });
+}
 
-export type CreatePaymentBody = z.output<typeof createPaymentSchema>;
+const AMD_ONLY = createPaymentSchemaFor({ accepted: [BASE_CURRENCY], unit: BASE_CURRENCY });
+
+/**
+ * The create-payment schema for the currencies accepted now. `AMD` alone (no exchange rate asked
+ * for, the usual case) reuses one schema; another set builds one for the request.
+ */
+export function createPaymentSchema(currencies?: CurrencyChoice): typeof AMD_ONLY {
+  if (currencies === undefined || (currencies.accepted.length === 1 && currencies.unit === BASE_CURRENCY)) {
+    return AMD_ONLY;
+  }
+  return createPaymentSchemaFor(currencies);
+}
+
+export type CreatePaymentBody = z.output<typeof AMD_ONLY>;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -12,6 +12,7 @@ export const en: Messages = {
   sandboxMethod: 'Test card (sandbox)',
   preselected: 'chosen by the shop',
   continueToPay: (amount) => `Continue to pay ${amount}`,
+  chargedInAmd: (amount, rate) => `Charged in AMD: ${amount} (${rate})`,
   noMethods: 'No payment method is available for this shop right now. Please return to the shop.',
   chooseMethodError: 'Choose one of the payment methods below.',
   methodUnavailable: 'This payment method is not available right now. Try again in a moment or choose another.',

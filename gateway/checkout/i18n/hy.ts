@@ -12,6 +12,7 @@ export const hy: Messages = {
   sandboxMethod: 'Թեստային քարտ (sandbox)',
   preselected: 'ընտրված է խանութի կողմից',
   continueToPay: (amount) => `Անցնել վճարման՝ ${amount}`,
+  chargedInAmd: (amount, rate) => `Գանձվում է դրամով՝ ${amount} (${rate})`,
   noMethods: 'Այս խանութի համար այժմ վճարման հասանելի եղանակ չկա։ Խնդրում ենք վերադառնալ խանութ։',
   chooseMethodError: 'Ընտրեք ստորև նշված վճարման եղանակներից մեկը։',
   methodUnavailable: 'Վճարման այս եղանակը այս պահին հասանելի չէ։ Փորձեք մի փոքր ուշ կամ ընտրեք այլ եղանակ։',

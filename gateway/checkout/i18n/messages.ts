@@ -22,6 +22,8 @@ export interface Messages {
   readonly sandboxMethod: string;
   readonly preselected: string;
   readonly continueToPay: (amount: string) => string;
+  /** A payment priced in another currency: the AMD charged and the locked rate (`1 USD = 387.5 AMD`). */
+  readonly chargedInAmd: (amount: string, rate: string) => string;
   readonly noMethods: string;
   readonly chooseMethodError: string;
   /** The chosen processor could not start the payment (refused or did not answer). */

@@ -12,6 +12,7 @@ export const ru: Messages = {
   sandboxMethod: 'Тестовая карта (sandbox)',
   preselected: 'выбран магазином',
   continueToPay: (amount) => `Перейти к оплате ${amount}`,
+  chargedInAmd: (amount, rate) => `Списывается в драмах: ${amount} (${rate})`,
   noMethods: 'Сейчас для этого магазина нет доступных способов оплаты. Вернитесь в магазин.',
   chooseMethodError: 'Выберите один из способов оплаты ниже.',
   methodUnavailable: 'Этот способ оплаты сейчас недоступен. Попробуйте чуть позже или выберите другой.',

@@ -52,6 +52,7 @@ export function testPayment(overrides: Partial<Payment> = {}): Payment {
     amount: 1500,
     refundedAmount: 0,
     currency: 'AMD',
+    price: null,
     charge: null,
     status: 'processing',
     processor: null,
