@@ -32,11 +32,21 @@ export interface PaymentLimits {
   readonly velocityWindowMinutes: number;
 }
 
-export function effectiveLimits(domain: DomainLimitSettings, defaults: DefaultLimits): PaymentLimits {
+/**
+ * The limits of one payment on `domain`. The service-wide velocity limit guards real cards: it
+ * applies to live payments only. A sandbox payment is limited only by a velocity limit its domain
+ * set itself (so an integrator can try `velocity_exceeded`), never by the default: test traffic
+ * reuses one test buyer far more often than any real one.
+ */
+export function effectiveLimits(
+  domain: DomainLimitSettings,
+  defaults: DefaultLimits,
+  payment: { readonly sandbox: boolean },
+): PaymentLimits {
   const ownMax = domain.maxPaymentAmount;
   return {
     maxAmount: ownMax === null ? defaults.maxPaymentAmount : Math.min(ownMax, defaults.maxPaymentAmount),
-    velocityLimit: domain.velocityLimit ?? defaults.velocityLimit,
+    velocityLimit: domain.velocityLimit ?? (payment.sandbox ? 0 : defaults.velocityLimit),
     velocityWindowMinutes: domain.velocityWindowMinutes ?? defaults.velocityWindowMinutes,
   };
 }

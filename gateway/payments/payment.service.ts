@@ -251,10 +251,10 @@ async function preparePayment(
     }
   }
 
-  const limits = effectiveLimits(domain.limits, deps.config);
+  const sandbox = !live || body.processor === 'sandbox';
+  const limits = effectiveLimits(domain.limits, deps.config, { sandbox });
   if (amd > limits.maxAmount) throw amountLimitExceeded(amd, limits.maxAmount, price, domain.host);
 
-  const sandbox = !live || body.processor === 'sandbox';
   // 402 BALANCE_EXHAUSTED: only for a live payment that would consume a unit; never for test payments.
   await assertBalanceAllowsPayment(deps, principal.merchantId, { sandbox, amount: amd });
 

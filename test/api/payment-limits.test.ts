@@ -116,28 +116,43 @@ describe.each(DIALECTS)('payment limits on %s', (dialect) => {
   });
 
   describe('velocity_exceeded', () => {
-    it('allows 10 payments per buyer per hour by default and answers the 11th with the limit and when to retry', async () => {
-      const m = await merchantWithDomain();
+    it('allows 10 live payments per buyer per hour by default and answers the 11th with the limit and when to retry', async () => {
+      const host = uniqueHost();
+      const m = await t.liveMerchant(host);
+      const live = (extra: Record<string, unknown>) => paymentBody({ return_url: `https://${host}/done`, ...extra });
       const emails = ['anna@example.am', 'Anna@Example.am', 'ANNA@EXAMPLE.AM'];
       for (let i = 0; i < 10; i += 1) {
-        const res = await create(m.testKey, paymentBody({ domain: m.host, customer_email: emails[i % 3] }));
+        const res = await create(m.liveKey, live({ customer_email: emails[i % 3] }));
         expect(res.status, res.text).toBe(201);
       }
-      const refused = await create(m.testKey, paymentBody({ domain: m.host, customer_email: 'anna@example.AM' }));
+      const refused = await create(m.liveKey, live({ customer_email: 'anna@example.AM' }));
       const body = expectError(refused, 422, 'velocity_exceeded', VELOCITY_KEYS);
       expect(body).toMatchObject({ velocity_limit: 10, velocity_window_minutes: 60, retry_after: 3600 });
       expect(refused.headers.get('retry-after')).toBe('3600');
       expect(body.message).toBe(
-        `This buyer (by customer_email) already has 10 payments on ${m.host} in the last 60 minutes, the most allowed. Another payment fits in 3600 seconds.`,
+        `This buyer (by customer_email) already has 10 payments on ${host} in the last 60 minutes, the most allowed. Another payment fits in 3600 seconds.`,
       );
       expect(refused.text.toLowerCase()).not.toContain('anna@');
 
-      // Another buyer, and the same buyer on another domain of the account, are not affected.
-      expect((await create(m.testKey, paymentBody({ domain: m.host, customer_email: 'ben@example.am' }))).status).toBe(
-        201,
+      // Another buyer is not affected.
+      expect((await create(m.liveKey, live({ customer_email: 'ben@example.am' }))).status).toBe(201);
+      expect(await storedCount(m.merchantId)).toBe(11);
+    });
+
+    it('spares sandbox payments the default limit: test traffic reuses one test buyer', async () => {
+      const m = await merchantWithDomain();
+      for (let i = 0; i < 12; i += 1) {
+        const res = await create(m.testKey, paymentBody({ domain: m.host, customer_email: 'anna@example.am' }));
+        expect(res.status, res.text).toBe(201);
+      }
+      // A limit the domain sets itself applies to its sandbox payments too, so it can be tried.
+      await setDomainLimits(t.gateway.deps, { merchantId: m.merchantId, host: m.host, velocityLimit: 12 });
+      expectError(
+        await create(m.testKey, paymentBody({ domain: m.host, customer_email: 'anna@example.am' })),
+        422,
+        'velocity_exceeded',
+        VELOCITY_KEYS,
       );
-      expect((await create(m.testKey, paymentBody({ customer_email: 'anna@example.am' }))).status).toBe(201);
-      expect(await storedCount(m.merchantId)).toBe(12);
     });
 
     it('counts over a sliding window: one more fits as soon as the oldest counted payment leaves it', async () => {
@@ -218,20 +233,26 @@ describe.each(DIALECTS)('payment limits on %s', (dialect) => {
     });
 
     it('is off with a limit of 0, and follows the default again when reset', async () => {
-      const m = await merchantWithDomain();
-      const buyer = { domain: m.host, customer_id: 'busy-buyer' };
-      await setDomainLimits(t.gateway.deps, { merchantId: m.merchantId, host: m.host, velocityLimit: 0 });
+      const host = uniqueHost();
+      const m = await t.liveMerchant(host);
+      const buyer = paymentBody({ return_url: `https://${host}/done`, customer_id: 'busy-buyer' });
+      await setDomainLimits(t.gateway.deps, { merchantId: m.merchantId, host, velocityLimit: 0 });
       for (let i = 0; i < 12; i += 1) {
-        const res = await create(m.testKey, paymentBody(buyer));
+        const res = await create(m.liveKey, { ...buyer, order_id: `busy-${i}` });
         expect(res.status, res.text).toBe(201);
       }
       await setDomainLimits(t.gateway.deps, {
         merchantId: m.merchantId,
-        host: m.host,
+        host,
         velocityLimit: null,
         velocityWindowMinutes: null,
       });
-      const refused = expectError(await create(m.testKey, paymentBody(buyer)), 422, 'velocity_exceeded', VELOCITY_KEYS);
+      const refused = expectError(
+        await create(m.liveKey, { ...buyer, order_id: 'busy-12' }),
+        422,
+        'velocity_exceeded',
+        VELOCITY_KEYS,
+      );
       expect(refused).toMatchObject({ velocity_limit: 10, velocity_window_minutes: 60 });
     });
 

@@ -566,7 +566,7 @@ describe.each(DIALECTS)('connector with a WooCommerce store (%s)', (dialect) => 
     const firstTry = await checkout(twice.id);
     await pay(firstTry.body.payment_uuid, DECLINED);
     const secondTry = await checkout(twice.id);
-    expect(secondTry.status).toBe(201);
+    expect(secondTry.status, JSON.stringify(secondTry.body)).toBe(201);
     await pay(secondTry.body.payment_uuid);
     await untilPaid(twice.id, secondTry.body.payment_uuid);
     await gw.call('POST', `/api/v1/test_helpers/payments/${firstTry.body.payment_uuid}/confirm`, {

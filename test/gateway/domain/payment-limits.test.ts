@@ -7,10 +7,12 @@ import { buyerKey, effectiveLimits, velocityRetryAfterSeconds } from '../../../g
 
 const DEFAULTS = { maxPaymentAmount: 5_000_000, velocityLimit: 10, velocityWindowMinutes: 60 };
 const UNSET = { maxPaymentAmount: null, velocityLimit: null, velocityWindowMinutes: null };
+const LIVE = { sandbox: false };
+const SANDBOX = { sandbox: true };
 
 describe('effectiveLimits', () => {
   it('follows the defaults where the domain set nothing', () => {
-    expect(effectiveLimits(UNSET, DEFAULTS)).toEqual({
+    expect(effectiveLimits(UNSET, DEFAULTS, LIVE)).toEqual({
       maxAmount: 5_000_000,
       velocityLimit: 10,
       velocityWindowMinutes: 60,
@@ -18,18 +20,23 @@ describe('effectiveLimits', () => {
   });
 
   it("takes the domain's own values, 0 turning velocity off", () => {
-    expect(effectiveLimits({ maxPaymentAmount: 20_000, velocityLimit: 0, velocityWindowMinutes: 5 }, DEFAULTS)).toEqual(
-      { maxAmount: 20_000, velocityLimit: 0, velocityWindowMinutes: 5 },
-    );
-    expect(effectiveLimits({ ...UNSET, velocityLimit: 3 }, DEFAULTS)).toMatchObject({
+    expect(
+      effectiveLimits({ maxPaymentAmount: 20_000, velocityLimit: 0, velocityWindowMinutes: 5 }, DEFAULTS, LIVE),
+    ).toEqual({ maxAmount: 20_000, velocityLimit: 0, velocityWindowMinutes: 5 });
+    expect(effectiveLimits({ ...UNSET, velocityLimit: 3 }, DEFAULTS, LIVE)).toMatchObject({
       velocityLimit: 3,
       velocityWindowMinutes: 60,
     });
   });
 
+  it('spares sandbox payments the default velocity limit, not a limit their domain set', () => {
+    expect(effectiveLimits(UNSET, DEFAULTS, SANDBOX)).toMatchObject({ velocityLimit: 0, maxAmount: 5_000_000 });
+    expect(effectiveLimits({ ...UNSET, velocityLimit: 3 }, DEFAULTS, SANDBOX)).toMatchObject({ velocityLimit: 3 });
+  });
+
   it('never lets a domain exceed a service-wide maximum that was lowered after it was set', () => {
     expect(
-      effectiveLimits({ ...UNSET, maxPaymentAmount: 900_000 }, { ...DEFAULTS, maxPaymentAmount: 100_000 }),
+      effectiveLimits({ ...UNSET, maxPaymentAmount: 900_000 }, { ...DEFAULTS, maxPaymentAmount: 100_000 }, LIVE),
     ).toMatchObject({ maxAmount: 100_000 });
   });
 });
