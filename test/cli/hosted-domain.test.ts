@@ -88,7 +88,7 @@ describe.each(DIALECTS)('the hosted domain in bin/gateway on %s', (dialect) => {
           'sandbox',
         ),
       );
-      expect(enabled).toEqual({ merchant_id: merchant, host, processor: 'sandbox', enabled: true });
+      expect(enabled).toEqual({ merchant_id: merchant, host, processor: 'sandbox', enabled: true, position: 0 });
 
       const token = parsed(
         await cli('connect-token', 'create', '--merchant', merchant, '--domain', host, '--platform', 'woocommerce'),
