@@ -22,6 +22,21 @@ export class ProcessorNotConfigured extends Error {
   override readonly name = 'ProcessorNotConfigured';
 }
 
+/**
+ * Whether `value` is an http(s) address a processor may be reached at, for the adapters' settings
+ * schemas: no user or password, no fragment, no query unless `query`, and a path ending in
+ * `pathEnd` when given (checked on the text as written too, so an encoded path cannot pass).
+ */
+export function isProcessorAddress(value: string, options: { pathEnd?: string; query?: boolean } = {}): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+  if (url.username !== '' || url.password !== '' || url.hash !== '') return false;
+  if (options.query !== true && url.search !== '') return false;
+  const { pathEnd } = options;
+  return pathEnd === undefined || (url.pathname.endsWith(pathEnd) && value.endsWith(pathEnd));
+}
+
 function settingsContext(domainId: string, slug: string): string {
   return `domain_processors:${domainId}:${slug}:config`;
 }

@@ -22,6 +22,7 @@ import type {
   StartAnswer,
   StatusAnswer,
 } from '../processor.js';
+import { isProcessorAddress } from '../settings.js';
 import {
   ameriaLanguage,
   cardLast4FromMask,
@@ -65,22 +66,7 @@ export const AMERIA_TEST_URL = 'https://servicestest.ameriabank.am/VPOS/';
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 function isVposBase(value: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  return (
-    (url.protocol === 'https:' || url.protocol === 'http:') &&
-    url.username === '' &&
-    url.password === '' &&
-    url.search === '' &&
-    url.hash === '' &&
-    url.pathname.endsWith('/VPOS/') &&
-    !url.pathname.endsWith('/api/VPOS/') &&
-    value.endsWith('/VPOS/')
-  );
+  return isProcessorAddress(value, { pathEnd: '/VPOS/' }) && !new URL(value).pathname.endsWith('/api/VPOS/');
 }
 
 const orderIdBound = z.number().int().min(1).max(MAX_ORDER_ID);

@@ -25,6 +25,7 @@ import type {
   StartAnswer,
   StatusAnswer,
 } from '../processor.js';
+import { isProcessorAddress } from '../settings.js';
 import { arcaCallback } from './callback.js';
 import {
   actionCodeClass,
@@ -74,18 +75,9 @@ export const MAX_SESSION_SECONDS = 1200;
 const baseUrl = z
   .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
   .max(200)
-  .refine(
-    (value) => {
-      const url = new URL(value);
-      return (
-        value.endsWith('/payment/rest/') &&
-        url.pathname.endsWith('/payment/rest/') &&
-        url.username === '' &&
-        url.password === ''
-      );
-    },
-    { message: "must be the bank's address ending in /payment/rest/ (e.g. https://ipay.arca.am/payment/rest/)" },
-  );
+  .refine((value) => isProcessorAddress(value, { pathEnd: '/payment/rest/' }), {
+    message: "must be the bank's address ending in /payment/rest/ (e.g. https://ipay.arca.am/payment/rest/)",
+  });
 
 export const arcaConfigSchema = z.strictObject({
   base_url: baseUrl,

@@ -11,6 +11,7 @@ import type { Payment } from '../../domain/payment.js';
 import type { FailureCode } from '../../domain/payment-lifecycle.js';
 import { ProcessorCallError, type ProcessorReply } from '../http.js';
 import type { Processor, ProcessorCall, ProcessorSession, StartAnswer, StatusAnswer } from '../processor.js';
+import { isProcessorAddress } from '../settings.js';
 import { fastshiftCallback } from './callback.js';
 import {
   answerStatusOf,
@@ -41,21 +42,7 @@ export const FASTSHIFT_DEFAULT_BASE_URL = 'https://merchants.fastshift.am/api/en
 const TOKEN_PATTERN = /^[\x21-\x7e]+$/;
 
 function isApiBaseUrl(value: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  return (
-    (url.protocol === 'https:' || url.protocol === 'http:') &&
-    url.username === '' &&
-    url.password === '' &&
-    url.search === '' &&
-    url.hash === '' &&
-    url.pathname.endsWith('/api/en/') &&
-    value.endsWith('/api/en/')
-  );
+  return isProcessorAddress(value, { pathEnd: '/api/en/' });
 }
 
 /**

@@ -10,15 +10,15 @@
  */
 import { z } from 'zod';
 import type { Processor, StartAnswer } from '../processor.js';
+import { isProcessorAddress } from '../settings.js';
 import { idramCallback } from './callback.js';
 import { idramAmount, idramLanguage } from './map.js';
 import { IDRAM_FORM_URL, IdramAccount, IdramPaymentForm } from './wire.js';
 
 /** An address the buyer's browser posts to: http(s), without a user, a password or a fragment. */
-const FormUrl = z.url({ protocol: /^https?$/ }).refine((value) => {
-  const url = new URL(value);
-  return url.username === '' && url.password === '' && url.hash === '';
-}, 'must not carry a user, a password or a fragment');
+const FormUrl = z
+  .url({ protocol: /^https?$/ })
+  .refine((value) => isProcessorAddress(value, { query: true }), 'must not carry a user, a password or a fragment');
 
 /**
  * A domain's Idram settings (`processor enable idram --config JSON`). Idram sets the RESULT_URL,

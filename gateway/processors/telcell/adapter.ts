@@ -24,6 +24,7 @@ import type {
   RefundStatusRequest,
   StatusAnswer,
 } from '../processor.js';
+import { isProcessorAddress } from '../settings.js';
 import { telcellCallback } from './callback.js';
 import {
   cancelOutcome,
@@ -70,9 +71,7 @@ export const TELCELL_TIMEOUTS: TelcellTimeouts = {
 export const TELCELL_DEFAULT_BASE_URL = 'https://telcellmoney.am/invoices';
 
 function isPlainHttpUrl(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const url = new URL(value);
-  return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '';
+  return isProcessorAddress(value, { query: true });
 }
 
 /** `processor enable telcell --config JSON`. */
@@ -84,7 +83,7 @@ export const telcellConfigSchema = z.strictObject({
   /** The gateway's address, `.../invoices`. */
   base_url: z
     .string()
-    .refine(isPlainHttpUrl, { message: 'must be an http(s) URL without user or password' })
+    .refine(isPlainHttpUrl, { message: 'must be an http(s) URL without user, password or fragment' })
     .default(TELCELL_DEFAULT_BASE_URL),
   /** How many days the invoice stays payable at Telcell. */
   valid_days: z.number().int().min(1).default(1),
