@@ -22,10 +22,16 @@ import {
 import { POLL_AFTER_MS } from '../../gateway/payments/processor-payments.service.js';
 import { refundCheckDelayMs } from '../../gateway/refunds/refund.service.js';
 import { DIALECTS } from '../support/databases.js';
-import { paymentBody, startTestGateway, type TestGateway, uniqueHost } from '../support/gateway.js';
-import { freePort } from '../support/ports.js';
+import { paymentBody, type TestGateway, uniqueHost } from '../support/gateway.js';
 import { FakeAmeria } from '../support/processors/fake-ameria.js';
 import { type FakeArca, fakeArcaChecksum, startFakeArca } from '../support/processors/fake-arca.js';
+import {
+  handoffHref,
+  paymentEvents,
+  processorSession,
+  startLiveGateway,
+  visit,
+} from '../support/processors/live-gateway.js';
 import { type ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver.js';
 
 type Json = Record<string, unknown>;
@@ -54,16 +60,7 @@ describe.each(DIALECTS)('live card processors through the gateway (%s)', (dialec
   const secrets = new Map<string, string>();
 
   beforeAll(async () => {
-    const port = await freePort();
-    t = await startTestGateway(dialect, {
-      env: {
-        PORT: String(port),
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        // The fakes and the webhook receiver listen on 127.0.0.1.
-        GATEWAY_ALLOW_PRIVATE_WEBHOOKS: '1',
-        GATEWAY_RATE_LIMIT_PER_MINUTE: '100000',
-      },
-    });
+    t = await startLiveGateway(dialect);
     receiver = await WebhookReceiver.start();
     // Any amount (the bank's test host takes 10 AMD only); the page's Timeout runs on the gateway's clock.
     ameria = await FakeAmeria.start({ testAmountRule: false, now: () => t.clock.nowMs() });
@@ -142,11 +139,6 @@ describe.each(DIALECTS)('live card processors through the gateway (%s)', (dialec
   }
 
   /** GET without following redirects. */
-  async function visit(url: string): Promise<{ status: number; location: string | null; text: string }> {
-    const res = await fetch(url, { redirect: 'manual' });
-    return { status: res.status, location: res.headers.get('location'), text: await res.text() };
-  }
-
   /** A form post without following redirects: where it sends the browser. */
   async function post(url: string, fields: Record<string, string>): Promise<{ status: number; location: string }> {
     const res = await fetch(url, {
@@ -159,11 +151,7 @@ describe.each(DIALECTS)('live card processors through the gateway (%s)', (dialec
     return { status: res.status, location: res.headers.get('location') ?? '' };
   }
 
-  function goHref(html: string): string {
-    const match = /<a id="go" class="button" href="([^"]+)"/.exec(html);
-    if (match?.[1] === undefined) throw new Error('no handoff link on the page');
-    return match[1].replaceAll('&amp;', '&');
-  }
+  const goHref = handoffHref;
 
   /** The handoff page of a direct payment: where its #go link sends the buyer. */
   async function handoff(payment: Json): Promise<string> {
@@ -172,13 +160,7 @@ describe.each(DIALECTS)('live card processors through the gateway (%s)', (dialec
     return goHref(page.text);
   }
 
-  async function session(uuid: unknown): Promise<Json | undefined> {
-    return (await t.gateway.deps.db
-      .selectFrom('processor_sessions')
-      .selectAll()
-      .where('payment_id', '=', String(uuid))
-      .executeTakeFirst()) as Json | undefined;
-  }
+  const session = (uuid: unknown) => processorSession(t, uuid);
 
   async function paymentRow(uuid: unknown): Promise<Json> {
     return (await t.gateway.deps.db
@@ -190,17 +172,7 @@ describe.each(DIALECTS)('live card processors through the gateway (%s)', (dialec
 
   /** The outbox's events of a payment, oldest first: `event:status`. */
   async function eventsOf(uuid: unknown): Promise<string[]> {
-    const rows = await t.gateway.deps.db
-      .selectFrom('outbox_events')
-      .select(['event', 'payload'])
-      .where('payment_id', '=', String(uuid))
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    return rows.map((row) => {
-      const payload = JSON.parse(String(row.payload)) as { transaction?: { status?: string } };
-      return `${row.event}:${String(payload.transaction?.status)}`;
-    });
+    return (await paymentEvents(t, uuid)).map(({ event, status }) => `${event}:${status}`);
   }
 
   /** Runs the due work, then answers the webhooks of `event` the merchant received about the payment. */

@@ -14,11 +14,17 @@ import { MINUTE_MS } from '../../gateway/domain/clock.js';
 import { addDomain, createApiKey, setProcessorEnabled } from '../../gateway/merchants/merchant.service.js';
 import { POLL_AFTER_MS } from '../../gateway/payments/processor-payments.service.js';
 import { DIALECTS } from '../support/databases.js';
-import { paymentBody, startTestGateway, type TestGateway, uniqueHost } from '../support/gateway.js';
-import { freePort } from '../support/ports.js';
+import { paymentBody, type TestGateway, uniqueHost } from '../support/gateway.js';
 import { FakeFastShift } from '../support/processors/fake-fastshift.js';
 import { FakeIdram } from '../support/processors/fake-idram.js';
 import { type FakeTelcell, startFakeTelcell } from '../support/processors/fake-telcell.js';
+import {
+  handoffHref,
+  paymentEvents,
+  processorSession,
+  startLiveGateway,
+  visit,
+} from '../support/processors/live-gateway.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 type Json = Record<string, unknown>;
@@ -39,16 +45,7 @@ describe.each(DIALECTS)('live processors through the gateway (%s)', (dialect) =>
   let domainId: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    t = await startTestGateway(dialect, {
-      env: {
-        PORT: String(port),
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        // The fakes and the webhook receiver listen on 127.0.0.1.
-        GATEWAY_ALLOW_PRIVATE_WEBHOOKS: '1',
-        GATEWAY_RATE_LIMIT_PER_MINUTE: '100000',
-      },
-    });
+    t = await startLiveGateway(dialect);
     receiver = await WebhookReceiver.start();
     fastshift = await FakeFastShift.start({ now: () => t.clock.nowMs() });
     idram = await FakeIdram.start({
@@ -129,44 +126,9 @@ describe.each(DIALECTS)('live processors through the gateway (%s)', (dialect) =>
     return res.body;
   }
 
-  /** GET without following redirects. */
-  async function visit(url: string): Promise<{ status: number; location: string | null; text: string; csp: string }> {
-    const res = await fetch(url, { redirect: 'manual' });
-    return {
-      status: res.status,
-      location: res.headers.get('location'),
-      text: await res.text(),
-      csp: res.headers.get('content-security-policy') ?? '',
-    };
-  }
-
-  function goHref(html: string): string {
-    const match = /<a id="go" class="button" href="([^"]+)"/.exec(html);
-    if (match?.[1] === undefined) throw new Error('no handoff link on the page');
-    return match[1].replaceAll('&amp;', '&');
-  }
-
-  async function session(uuid: unknown): Promise<Json | undefined> {
-    return (await t.gateway.deps.db
-      .selectFrom('processor_sessions')
-      .selectAll()
-      .where('payment_id', '=', String(uuid))
-      .executeTakeFirst()) as Json | undefined;
-  }
-
-  async function eventsOf(uuid: unknown): Promise<string[]> {
-    const rows = await t.gateway.deps.db
-      .selectFrom('outbox_events')
-      .select(['payload'])
-      .where('payment_id', '=', String(uuid))
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    return rows.map((row) => {
-      const payload = JSON.parse(String(row.payload)) as { transaction?: { status?: string } };
-      return String(payload.transaction?.status);
-    });
-  }
+  const goHref = handoffHref;
+  const session = (uuid: unknown) => processorSession(t, uuid);
+  const eventsOf = async (uuid: unknown) => (await paymentEvents(t, uuid)).map(({ status }) => status);
 
   it('keeps each processor’s settings sealed and lists the enabled processors in their order, with their marks', async () => {
     const rows = await t.gateway.deps.db

@@ -18,10 +18,10 @@ import {
   startLocalServer,
   type TestPage,
 } from '../support/browser.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { freePort } from '../support/ports.js';
+import type { TestGateway } from '../support/gateway.js';
 import { FakeAmeria } from '../support/processors/fake-ameria.js';
 import { FakeIdram } from '../support/processors/fake-idram.js';
+import { startLiveGateway } from '../support/processors/live-gateway.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 const SHOP_HOST = 'ararat-tea.example';
@@ -40,15 +40,7 @@ let liveKey: string;
 const pages: TestPage[] = [];
 
 beforeAll(async () => {
-  const port = await freePort();
-  t = await startTestGateway('sqlite', {
-    env: {
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      GATEWAY_ALLOW_PRIVATE_WEBHOOKS: '1',
-      GATEWAY_RATE_LIMIT_PER_MINUTE: '100000',
-    },
-  });
+  t = await startLiveGateway('sqlite');
   shop = await startLocalServer((url) =>
     url.pathname === '/done'
       ? {
