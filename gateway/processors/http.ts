@@ -23,6 +23,19 @@ export interface ProcessorRequest {
   readonly body?: string;
   /** How long to wait for the whole answer. */
   readonly timeoutMs: number;
+  /**
+   * Mutual TLS (the e-HDM fiscal system): the client certificate and key (PEM) or a PKCS#12
+   * bundle, and the certificate authority of the server when it is not publicly trusted.
+   */
+  readonly tls?: ClientTls;
+}
+
+export interface ClientTls {
+  readonly cert?: string;
+  readonly key?: string;
+  readonly pfx?: Buffer;
+  readonly passphrase?: string;
+  readonly ca?: string;
 }
 
 export interface ProcessorReply {
@@ -91,7 +104,13 @@ export function createProcessorHttp(options: ProcessorHttpOptions): ProcessorHtt
       };
       const outgoing = (secure ? https : http).request(
         url,
-        { method: call.method, headers, agent: secure ? agents.https : agents.http },
+        {
+          method: call.method,
+          headers,
+          agent: secure ? agents.https : agents.http,
+          // The agent keeps connections of different client certificates apart.
+          ...(secure && call.tls !== undefined ? call.tls : {}),
+        },
         (response) => {
           const chunks: Buffer[] = [];
           let size = 0;
