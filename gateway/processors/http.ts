@@ -11,6 +11,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { createGuardedAgents, type GuardedAgents } from '../outbound/guarded-agents.js';
 
 /** Bytes of a processor's answer read before the call fails: their answers are a few KiB. */
@@ -140,10 +141,12 @@ export function createProcessorHttp(options: ProcessorHttpOptions): ProcessorHtt
           response.on('error', () => fail('the answer was cut off'));
         },
       );
-      // Once a connection is made, the processor may act on what it receives.
+      // Once a connection is made (for https, once TLS is agreed: a refused client certificate
+      // means nothing was received), the processor may act on what it receives.
       outgoing.on('socket', (socket) => {
-        if (!socket.connecting) sent = true;
-        else socket.once('connect', () => (sent = true));
+        const ready = secure ? 'secureConnect' : 'connect';
+        if (!socket.connecting && (!secure || (socket as TLSSocket).encrypted === true)) sent = true;
+        else socket.once(ready, () => (sent = true));
       });
       const timer = setTimeout(() => {
         fail(`no answer within ${call.timeoutMs} ms`);
@@ -153,6 +156,9 @@ export function createProcessorHttp(options: ProcessorHttpOptions): ProcessorHtt
         clearTimeout(timer);
         // The guard checks the connected address before a byte is written.
         if (error.code === 'PRIVATE_ADDRESS') sent = false;
+        // The server refused the TLS session (a client certificate it does not accept): with TLS
+        // 1.3 its alert comes after the client's handshake ended, but no request was processed.
+        if (error.code?.startsWith('ERR_SSL_') === true && error.code.includes('ALERT')) sent = false;
         fail(describe(error));
       });
       outgoing.end(body);
