@@ -148,7 +148,10 @@ export interface FiscalSystem<C = unknown> {
    */
   registerOf(config: C): string;
   /** Checks that the settings work (credentials accepted, register reachable). */
-  check(call: FiscalCall<C>, seq: number): Promise<{ readonly ok: true } | { readonly ok: false; readonly detail: string }>;
+  check(
+    call: FiscalCall<C>,
+    seq: number,
+  ): Promise<{ readonly ok: true } | { readonly ok: false; readonly detail: string }>;
   issueSale(call: FiscalCall<C>, receipt: SaleReceipt): Promise<IssueAnswer>;
   issueReturn(call: FiscalCall<C>, receipt: ReturnReceipt): Promise<IssueAnswer>;
   /** Finds a receipt whose issuing had an unknown outcome. Never issues anything. */
