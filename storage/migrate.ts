@@ -11,6 +11,7 @@ import * as connectTokens from './migrations/0005-connect-tokens.js';
 import * as accountVersion from './migrations/0006-account-version.js';
 import * as processorSessions from './migrations/0007-processor-sessions.js';
 import * as limitsFx from './migrations/0008-limits-fx.js';
+import * as paymentItems from './migrations/0009-payment-items.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-account-version': accountVersion,
   '0007-processor-sessions': processorSessions,
   '0008-limits-fx': limitsFx,
+  '0009-payment-items': paymentItems,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

@@ -1,8 +1,35 @@
 import { sql, type Updateable } from 'kysely';
 import type { Charge } from '../gateway/domain/fx.js';
-import type { Environment, Payment, PaymentStatus } from '../gateway/domain/payment.js';
+import type { Environment, Payment, PaymentItem, PaymentStatus } from '../gateway/domain/payment.js';
 import type { Executor } from './database.js';
-import type { NewPaymentRow, PaymentRow, PaymentTable } from './payment.table.js';
+import type { NewPaymentRow, PaymentRow, PaymentTable, StoredPaymentItem } from './payment.table.js';
+
+/** The stored form of a payment's order lines (`payments.items`); null for none. */
+export function paymentItemsToStored(items: readonly PaymentItem[] | null): string | null {
+  if (items === null) return null;
+  const stored: StoredPaymentItem[] = items.map((item) => ({
+    name: item.name,
+    quantity_milli: item.quantityMilli,
+    unit_price: item.unitPrice,
+    classification_code: item.classificationCode,
+    code: item.code,
+    unit: item.unit,
+  }));
+  return JSON.stringify(stored);
+}
+
+/** The order lines `payments.items` holds; null for none. */
+export function storedToPaymentItems(stored: string | null): PaymentItem[] | null {
+  if (stored === null) return null;
+  return (JSON.parse(stored) as StoredPaymentItem[]).map((item) => ({
+    name: item.name,
+    quantityMilli: item.quantity_milli,
+    unitPrice: item.unit_price,
+    classificationCode: item.classification_code,
+    code: item.code,
+    unit: item.unit,
+  }));
+}
 
 export function rowToPayment(row: PaymentRow): Payment {
   return {
@@ -31,6 +58,7 @@ export function rowToPayment(row: PaymentRow): Payment {
     customerEmail: row.customer_email,
     customerName: row.customer_name,
     description: row.description,
+    items: storedToPaymentItems(row.items),
     returnUrl: row.return_url,
     cancelUrl: row.cancel_url,
     callbackUrl: row.callback_url,

@@ -41,6 +41,11 @@ export interface PaymentTable {
   /** Who the buyer is for the velocity limit: `customer:<id>` or `email:<lower-case address>`; null when unknown. */
   buyer_key: string | null;
   description: string | null;
+  /**
+   * The order lines as JSON (`StoredPaymentItem[]`: `{name, quantity_milli, unit_price,
+   * classification_code, code, unit}`), null when the request had none.
+   */
+  items: string | null;
   return_url: string;
   cancel_url: string | null;
   callback_url: string | null;
@@ -58,3 +63,13 @@ export interface PaymentTable {
 
 export type PaymentRow = Selectable<PaymentTable>;
 export type NewPaymentRow = Insertable<PaymentTable>;
+
+/** One order line as `payments.items` holds it: quantity in thousandths, price in whole AMD. */
+export interface StoredPaymentItem {
+  name: string;
+  quantity_milli: number;
+  unit_price: number;
+  classification_code: string | null;
+  code: string | null;
+  unit: string | null;
+}

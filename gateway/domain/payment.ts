@@ -12,6 +12,35 @@ export type Environment = 'live' | 'test';
 
 export type PaymentFlow = 'redirect' | 'qr';
 
+/**
+ * One order line the merchant sent with the payment (docs/decisions.md, "Order lines"): what a
+ * fiscal receipt prints. `unitPrice × quantityMilli / 1000` is the line's value in AMD, exact to
+ * 2 decimals; the lines' values add up to the payment's `amount`.
+ */
+export interface PaymentItem {
+  readonly name: string;
+  /** Thousandths of a unit: 1500 is 1.5 units. At least 1, at most 1,000,000,000. */
+  readonly quantityMilli: number;
+  /** Whole AMD per unit, at least 1. */
+  readonly unitPrice: number;
+  /** The goods/service classification code (Armenia: ADG code); null when not given. */
+  readonly classificationCode: string | null;
+  /** The merchant's own code of the goods; null when not given. */
+  readonly code: string | null;
+  /** The unit of the quantity (`pcs`, `kg`); null when not given. */
+  readonly unit: string | null;
+}
+
+/** An order line in API answers: `quantity` is a JSON number (1.5), nulls where not given. */
+export interface PaymentItemResponse {
+  name: string;
+  quantity: number;
+  unit_price: number;
+  classification_code: string | null;
+  code: string | null;
+  unit: string | null;
+}
+
 export interface Payment {
   readonly uuid: string;
   readonly merchantId: string;
@@ -41,6 +70,8 @@ export interface Payment {
   readonly customerEmail: string | null;
   readonly customerName: string | null;
   readonly description: string | null;
+  /** The order lines as sent (always for a payment in AMD); null when the request had none. */
+  readonly items: readonly PaymentItem[] | null;
   readonly returnUrl: string;
   readonly cancelUrl: string | null;
   readonly callbackUrl: string | null;
@@ -75,6 +106,7 @@ export interface PaymentResponse {
   description: string | null;
   livemode: boolean;
   failure_code: string | null;
+  items: PaymentItemResponse[] | null;
 }
 
 export function checkoutUrl(publicUrl: string, payment: Pick<Payment, 'checkoutToken'>): string {
@@ -122,5 +154,18 @@ export function toPaymentResponse(payment: Payment, publicUrl: string): PaymentR
     description: payment.description,
     livemode: !payment.sandbox,
     failure_code: payment.failureCode,
+    items: payment.items === null ? null : payment.items.map(toPaymentItemResponse),
+  };
+}
+
+/** `quantityMilli / 1000` is the nearest double to the three-decimal quantity, which JSON writes back as sent. */
+export function toPaymentItemResponse(item: PaymentItem): PaymentItemResponse {
+  return {
+    name: item.name,
+    quantity: item.quantityMilli / 1000,
+    unit_price: item.unitPrice,
+    classification_code: item.classificationCode,
+    code: item.code,
+    unit: item.unit,
   };
 }

@@ -19,6 +19,7 @@ import {
   insertPayment,
   listPayments,
   type PaymentScope,
+  paymentItemsToStored,
   rowToPayment,
 } from '../../storage/payment.repository.js';
 import type { PaymentRow } from '../../storage/payment.table.js';
@@ -39,7 +40,7 @@ import { ApiError, validationFailed } from '../domain/errors.js';
 import { BASE_CURRENCY, CURRENCY_CODE, convertToAmd, lockedCharge } from '../domain/fx.js';
 import { isUuid } from '../domain/ids.js';
 import { type Paginated, paginate } from '../domain/pagination.js';
-import { type PaymentResponse, toPaymentResponse } from '../domain/payment.js';
+import { type PaymentItem, type PaymentResponse, toPaymentResponse } from '../domain/payment.js';
 import { buyerKey, type DomainLimitSettings, effectiveLimits } from '../domain/payment-limits.js';
 import { domainProcessors } from '../processors/registry.js';
 import type { Deps } from '../runtime/deps.js';
@@ -329,12 +330,16 @@ export interface PaymentConversion {
 /**
  * A new pending payment: a fresh id and checkout token, nothing paid or refunded yet, payable for
  * `PAYMENT_TTL_MS`. Used for merchants' payments and the house account's purchase payments alike.
- * A conversion locks its rate at this instant into `charge`.
+ * A conversion locks its rate at this instant into `charge`; `items` are the order lines sent.
  */
 export function newPaymentRow(
   deps: Deps,
   fields: NewPaymentFields,
-  extra: { buyerKey?: string | null; conversion?: PaymentConversion | null } = {},
+  extra: {
+    buyerKey?: string | null;
+    conversion?: PaymentConversion | null;
+    items?: readonly PaymentItem[] | null;
+  } = {},
 ): PaymentRow {
   const nowMs = deps.clock.nowMs();
   const now = toStoredInstant(nowMs);
@@ -348,6 +353,7 @@ export function newPaymentRow(
     price_currency: conversion?.currency ?? null,
     charge: conversion === null ? null : JSON.stringify(lockedCharge(fields.amount, conversion.rate, now)),
     buyer_key: extra.buyerKey ?? null,
+    items: paymentItemsToStored(extra.items ?? null),
     status: 'pending',
     payment_flow: 'redirect',
     qr_code: null,

@@ -65,6 +65,7 @@ export function testPayment(overrides: Partial<Payment> = {}): Payment {
     customerEmail: null,
     customerName: null,
     description: 'Order 1001',
+    items: null,
     returnUrl: 'https://shop.example.am/thanks',
     cancelUrl: null,
     callbackUrl: null,
