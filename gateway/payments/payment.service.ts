@@ -281,7 +281,7 @@ async function preparePayment(
       cancel_url: body.cancel_url ?? null,
       callback_url: body.callback_url ?? null,
     },
-    { buyerKey: buyer, conversion: price },
+    { buyerKey: buyer, conversion: price, items: body.items ?? null },
   );
   const velocity: VelocityCheck | null =
     buyer === null || limits.velocityLimit === 0

@@ -4,7 +4,15 @@
  */
 import { z } from 'zod';
 import { BASE_CURRENCY } from '../../domain/fx.js';
-import { PAYMENT_STATUSES } from '../../domain/payment.js';
+import { PAYMENT_STATUSES, type PaymentItem } from '../../domain/payment.js';
+import {
+  formatMilli,
+  isExactToHundredths,
+  lineValueMilli,
+  MAX_PAYMENT_ITEMS,
+  MAX_QUANTITY,
+  quantityMilliOf,
+} from '../../domain/payment-items.js';
 import { isKnownProcessor } from '../../processors/registry.js';
 import { emailAddress, hostName, httpUrl, optional, text, wholeUnits } from './fields.js';
 
@@ -14,6 +22,74 @@ export interface CurrencyChoice {
   readonly accepted: readonly string[];
   /** The currency `amount` is counted in, for its messages (`AMD`, or the accepted currency sent). */
   readonly unit: string;
+}
+
+/**
+ * A quantity: a JSON number above 0, at most 1,000,000, with at most 3 decimals; answered in
+ * thousandths (1.5 → 1500). Absent or null is 1.
+ */
+function quantity() {
+  return optional(
+    z
+      .number({ error: 'must be a number' })
+      .gt(0, { error: 'must be greater than 0' })
+      .max(MAX_QUANTITY, { error: `must be at most ${MAX_QUANTITY}` })
+      .transform((q, ctx) => {
+        const milli = quantityMilliOf(q);
+        if (milli === null) {
+          ctx.addIssue({ code: 'custom', message: 'must have at most 3 decimals' });
+          return z.NEVER;
+        }
+        if (milli < 1) {
+          ctx.addIssue({ code: 'custom', message: 'must be at least 0.001' });
+          return z.NEVER;
+        }
+        return milli;
+      }),
+  ).transform((milli) => milli ?? 1000);
+}
+
+/** One order line; its value, `unit_price × quantity`, is exact to 2 decimals. Unknown keys are ignored. */
+function paymentItem() {
+  return z
+    .object(
+      {
+        name: text(255),
+        quantity: quantity(),
+        unit_price: wholeUnits(BASE_CURRENCY),
+        classification_code: optional(text(20)),
+        code: optional(text(50)),
+        unit: optional(text(20)),
+      },
+      { error: 'must be an object' },
+    )
+    .transform(
+      (line): PaymentItem => ({
+        name: line.name,
+        quantityMilli: line.quantity,
+        unitPrice: line.unit_price,
+        classificationCode: line.classification_code ?? null,
+        code: line.code ?? null,
+        unit: line.unit ?? null,
+      }),
+    )
+    .superRefine((line, ctx) => {
+      const value = lineValueMilli(line);
+      if (!isExactToHundredths(value)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `is worth unit_price × quantity = ${formatMilli(value)} AMD, which must be exact to 2 decimals`,
+        });
+      }
+    });
+}
+
+/** The order lines of a payment: 1 to 100 of them. */
+function paymentItems() {
+  return z
+    .array(paymentItem(), { error: 'must be an array of order lines' })
+    .min(1, { error: 'must have at least 1 line' })
+    .max(MAX_PAYMENT_ITEMS, { error: `must have at most ${MAX_PAYMENT_ITEMS} lines` });
 }
 
 function createPaymentSchemaFor(currencies: CurrencyChoice) {
@@ -49,6 +125,7 @@ function createPaymentSchemaFor(currencies: CurrencyChoice) {
           }),
         ),
         description: optional(text(1000)),
+        items: optional(paymentItems()),
       },
       { error: 'must be a JSON object' },
     )
@@ -56,7 +133,27 @@ function createPaymentSchemaFor(currencies: CurrencyChoice) {
       if (body.redirect_mode === 'direct' && body.processor === undefined) {
         ctx.addIssue({ code: 'custom', path: ['redirect_mode'], message: 'direct requires a processor' });
       }
-    });
+    })
+    .superRefine(
+      (body, ctx) => {
+        if (body.items === undefined) return;
+        if ((body.currency ?? BASE_CURRENCY) !== BASE_CURRENCY) {
+          ctx.addIssue({ code: 'custom', path: ['items'], message: 'are accepted only for payments in AMD' });
+          return;
+        }
+        // Every line is exact to 2 decimals here (see paymentItem), so the sum is whole hundredths.
+        const sum = body.items.reduce((total, line) => total + lineValueMilli(line), 0n);
+        if (sum !== BigInt(body.amount) * 1000n) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['items'],
+            message: `must add up to amount (${body.amount} AMD); the lines add up to ${formatMilli(sum)} AMD`,
+          });
+        }
+      },
+      // Only over a body that is valid so far: a refused line or amount is not what it says it is.
+      { when: (payload) => payload.issues.length === 0 },
+    );
 }
 
 const AMD_ONLY = createPaymentSchemaFor({ accepted: [BASE_CURRENCY], unit: BASE_CURRENCY });
