@@ -730,6 +730,78 @@ describe('search (getReturnedReceiptInfo)', () => {
   });
 });
 
+describe('the local e-HDM is strict', () => {
+  /** Sends `body` as the adapter would, with the test client certificate; answers status and parsed body. */
+  async function raw(method: string, body: unknown, own: Partial<ProcessorRequest> = {}) {
+    const reply = await http.request({
+      method: 'POST',
+      url: `${fake.baseUrl}${method}`,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      timeoutMs: 5000,
+      tls: { cert: TEST_CERTS.client, key: TEST_CERTS.clientKey, ca: TEST_CERTS.ca },
+      ...own,
+    });
+    return { status: reply.status, body: JSON.parse(reply.body) };
+  }
+
+  const item = { adgCode: '9205', dep: 1, goodCode: '001', goodName: 'Tea', quantity: 1, unit: 'հատ', price: 100 };
+  const print = (overrides: Record<string, unknown>, itemOverrides: Record<string, unknown> = {}) => ({
+    crn: fake.crn,
+    cashierId: 1,
+    mode: 2,
+    cardAmount: 100,
+    cashAmount: 0,
+    partialAmount: 0,
+    prePaymentAmount: 0,
+    partnerTin: null,
+    items: [{ ...item, ...itemOverrides }],
+    ...overrides,
+    seq: lastSeq + 1,
+  });
+
+  it('refuses another HTTP method, content type or path at the transport level', async () => {
+    const get = await raw('print', {}, { method: 'GET', body: undefined });
+    expect(get.status).toBe(405);
+    expect(get.body).toMatchObject({ status: 405, error: 'Method Not Allowed' });
+    const form = await raw('print', {}, { headers: { 'Content-Type': 'text/plain' } });
+    expect(form.status).toBe(415);
+    expect((await raw('activate', {})).status).toBe(404);
+  });
+
+  it('refuses lines and amounts outside the rules, each with its code', async () => {
+    const before = fake.receipts.length;
+    const cases: [Record<string, unknown>, Record<string, unknown>, number, string][] = [
+      [{}, { goodName: 'x'.repeat(51) }, FAKE_CODES.INVALID_FIELD, 'goodName'],
+      [{}, { quantity: 1.0005 }, FAKE_CODES.INVALID_FIELD, 'quantity'],
+      [{}, { quantity: 0 }, FAKE_CODES.INVALID_FIELD, 'quantity'],
+      [{}, { price: 10.001 }, FAKE_CODES.INVALID_FIELD, 'price'],
+      [{ partnerTin: '1234' }, {}, FAKE_CODES.INVALID_FIELD, 'partnerTin'],
+      [{ mode: 5 }, {}, FAKE_CODES.INVALID_FIELD, 'mode'],
+      [{ cashierId: 0 }, {}, FAKE_CODES.INVALID_FIELD, 'cashierId'],
+      [{ mode: 3 }, {}, 187, 'Items'],
+      [{ cardAmount: 99.99 }, {}, 152, 'paid amount'],
+    ];
+    for (const [overrides, itemOverrides, code, words] of cases) {
+      const answer = await raw('print', print(overrides, itemOverrides));
+      lastSeq = fake.lastSeq;
+      expect(answer.status).toBe(200);
+      expect(answer.body, words).toMatchObject({ code, result: null });
+      expect(answer.body.errorMessage, words).toContain(words);
+    }
+    expect(fake.receipts.length).toBe(before);
+    const fine = await raw('print', print({ cardAmount: '100.00' }, { quantity: '1.000' }));
+    lastSeq = fake.lastSeq;
+    expect(fine.body).toMatchObject({ code: 0, result: { receiptId: String(before + 1) } });
+  });
+
+  it('answers its own code for a receipt the register has not issued', async () => {
+    const answer = await raw('getReturnedReceiptInfo', { crn: fake.crn, seq: lastSeq + 1, receiptId: '999999' });
+    lastSeq = fake.lastSeq;
+    expect(answer.body).toMatchObject({ code: RECEIPT_NOT_FOUND_CODE, message: 'RECEIPT_NOT_FOUND', result: null });
+  });
+});
+
 describe('details', () => {
   it('never carry the key or the passphrase', async () => {
     const encrypted = ehdmConfigSchema.parse({
