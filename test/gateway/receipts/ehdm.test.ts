@@ -14,6 +14,7 @@ import {
   ISSUE_TIMEOUT_MS,
   MAX_SEARCH_READS,
   READ_TIMEOUT_MS,
+  SEARCH_CLOCK_SKEW_MS,
 } from '../../../gateway/receipts/ehdm/adapter.js';
 import {
   EHDM_ERROR_CODES,
@@ -672,6 +673,11 @@ describe('search (getReturnedReceiptInfo)', () => {
     ).toMatchObject({
       kind: 'found',
     });
+    // Within the allowance for the two clocks, an earlier time still matches.
+    const skewed = notBeforeMs + SEARCH_CLOCK_SKEW_MS - 10_000;
+    expect(
+      await ehdmFiscalSystem.search(callWith(), search({ afterFiscalId, notBeforeMs: skewed, cardAmount: 7000 })),
+    ).toMatchObject({ kind: 'found' });
   });
 
   it('answers undecided for two candidates', async () => {
