@@ -24,6 +24,7 @@ import type { OutboxEventTable } from './outbox-event.table.js';
 import type { PaymentTable } from './payment.table.js';
 import type { ProcessorSequenceTable, ProcessorSessionTable } from './processor-session.table.js';
 import type { RateLimitCounterTable } from './rate-limit.table.js';
+import type { DomainReceiptsTable, FiscalRegisterTable, ReceiptTable } from './receipt.table.js';
 import type { RefundTable } from './refund.table.js';
 import type { ServiceSettingTable } from './service-setting.table.js';
 import type { WebhookDeliveryTable } from './webhook-delivery.table.js';
@@ -48,6 +49,9 @@ export interface Database {
   billing_ledger: BillingLedgerTable;
   billing_purchases: BillingPurchaseTable;
   billing_auto_topups: BillingAutoTopupTable;
+  domain_receipts: DomainReceiptsTable;
+  receipts: ReceiptTable;
+  fiscal_registers: FiscalRegisterTable;
   connect_tokens: ConnectTokenTable;
   account_version: AccountVersionTable;
   fx_rates: FxRateTable;

@@ -12,6 +12,7 @@ import * as accountVersion from './migrations/0006-account-version.js';
 import * as processorSessions from './migrations/0007-processor-sessions.js';
 import * as limitsFx from './migrations/0008-limits-fx.js';
 import * as paymentItems from './migrations/0009-payment-items.js';
+import * as receipts from './migrations/0010-receipts.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007-processor-sessions': processorSessions,
   '0008-limits-fx': limitsFx,
   '0009-payment-items': paymentItems,
+  '0010-receipts': receipts,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

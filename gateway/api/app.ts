@@ -17,6 +17,7 @@ import { healthRouter } from './routes/health.router.js';
 import { paymentsRouter } from './routes/payments.router.js';
 import { processorCallbacksRouter } from './routes/processor-callbacks.router.js';
 import { purchasesRouter } from './routes/purchases.router.js';
+import { receiptsRouter } from './routes/receipts.router.js';
 import { refundsRouter } from './routes/refunds.router.js';
 import { sdkRouter } from './routes/sdk.router.js';
 import { testHelpersRouter } from './routes/test-helpers.router.js';
@@ -40,6 +41,7 @@ export function createApp(deps: AuthDeps, options: AppOptions): Koa<GatewayState
     refundsRouter(deps),
     billingRouter(deps, { secret: options.secret }),
     purchasesRouter(deps),
+    receiptsRouter(deps),
     testHelpersRouter(deps, options.scheduler),
     connectTokenRouter(deps),
     docsRouter(),

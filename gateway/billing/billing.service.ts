@@ -174,14 +174,41 @@ export async function assertBalanceAllowsPayment(
   merchantId: string,
   payment: { sandbox: boolean; amount: number },
 ): Promise<void> {
+  if (!paymentConsumes(payment, deps.config.billing)) return;
+  await assertCounterAllows(
+    deps,
+    merchantId,
+    'transactions',
+    (available, floor) =>
+      `The transactions balance (${available}) has reached the grace floor (${floor}): buy transaction units to take live payments again. Test payments still work.`,
+  );
+}
+
+/**
+ * Refuses a live receipt for a sale not paid through the service (`POST /api/v1/receipts`) when the
+ * `receipts` balance is at or below the grace floor: 402 `BALANCE_EXHAUSTED`, as for payments.
+ */
+export async function assertBalanceAllowsReceipt(deps: Deps, merchantId: string): Promise<void> {
+  await assertCounterAllows(
+    deps,
+    merchantId,
+    'receipts',
+    (available, floor) =>
+      `The receipts balance (${available}) has reached the grace floor (${floor}): buy receipt units to issue receipts for sales not paid through the service. Receipts of payments taken through the service are free and still issued.`,
+  );
+}
+
+async function assertCounterAllows(
+  deps: Deps,
+  merchantId: string,
+  counter: Counter,
+  message: (available: number, floor: number) => string,
+): Promise<void> {
   const config = deps.config.billing;
-  if (!paymentConsumes(payment, config)) return;
   const row = await deps.db
     .selectFrom('merchants')
     .leftJoin('billing_balances', (join) =>
-      join
-        .onRef('billing_balances.merchant_id', '=', 'merchants.id')
-        .on('billing_balances.counter', '=', 'transactions'),
+      join.onRef('billing_balances.merchant_id', '=', 'merchants.id').on('billing_balances.counter', '=', counter),
     )
     .select(['merchants.unlimited', 'billing_balances.available'])
     .where('merchants.id', '=', merchantId)
@@ -189,9 +216,7 @@ export async function assertBalanceAllowsPayment(
   if (row === undefined || row.unlimited === 1) return;
   const available = row.available === null ? config.signupGrant : Number(row.available);
   if (blockedState(available, config, false) !== 'yes') return;
-  throw new ApiError(
-    'BALANCE_EXHAUSTED',
-    `The transactions balance (${available}) has reached the grace floor (${graceFloor(config)}): buy transaction units to take live payments again. Test payments still work.`,
-    { details: { available, grace_floor: graceFloor(config), top_up_url: topUpUrl(deps.config.publicUrl) } },
-  );
+  throw new ApiError('BALANCE_EXHAUSTED', message(available, graceFloor(config)), {
+    details: { available, grace_floor: graceFloor(config), top_up_url: topUpUrl(deps.config.publicUrl) },
+  });
 }

@@ -8,8 +8,8 @@
  * - Unlimited accounts (the service's house account among them) consume nothing, but the event is
  *   still recorded: a ledger row with delta 0 whose balance_after is the unchanged balance.
  * - A fiscal receipt consumes one `receipts` unit unless it is linked to a payment taken through
- *   the service. Nothing in the API issues receipts yet: `consumeForReceipt` is the rule, ready for
- *   the receipt issuer, and is exercised by tests only.
+ *   the service, which records a delta-0 row (gateway/receipts/: issued receipts, and
+ *   `POST /api/v1/receipts`). Sandbox receipts record nothing.
  *
  * A payment completes once (its transition is conditional), so it is consumed once; the unique
  * index `billing_ledger_once` is the backstop.
@@ -33,12 +33,21 @@ async function isUnlimited(trx: Executor, merchantId: string): Promise<boolean> 
 async function consumeOne(
   deps: Deps,
   trx: Executor,
-  entry: { merchantId: string; counter: Counter; eventType: 'payment' | 'receipt'; refType: string; refId: string },
+  entry: {
+    merchantId: string;
+    counter: Counter;
+    eventType: 'payment' | 'receipt';
+    refType: string;
+    refId: string;
+    /** Recorded with delta 0 whatever the account (a receipt of a payment taken through the service). */
+    free?: boolean;
+  },
 ): Promise<void> {
   const now = toStoredInstant(deps.clock.nowMs());
-  const delta = (await isUnlimited(trx, entry.merchantId)) ? 0 : -1;
+  const { free, ...ledger } = entry;
+  const delta = free === true || (await isUnlimited(trx, entry.merchantId)) ? 0 : -1;
   const row = await recordLedgerEntry(trx, {
-    ...entry,
+    ...ledger,
     delta,
     note: null,
     now,
@@ -75,20 +84,11 @@ export interface ReceiptIssued {
 
 /**
  * What a fiscal receipt costs: nothing when it is linked to a payment of the merchant taken through
- * the service, else one `receipts` unit (ledger: event_type `receipt`, ref_type `receipt`, ref_id
- * the receipt id). Issuing the same receipt again consumes nothing more. Answers whether a ledger
- * row was written. Nothing in the API issues receipts yet.
+ * the service (a ledger row with delta 0 records it, as for unlimited accounts), else one
+ * `receipts` unit. Ledger: event_type `receipt`, ref_type `receipt`, ref_id the receipt id.
+ * Issuing the same receipt again records nothing more. Answers whether a ledger row was written.
  */
 export async function consumeForReceipt(deps: Deps, trx: Executor, receipt: ReceiptIssued): Promise<boolean> {
-  if (receipt.linkedPaymentId !== null) {
-    const linked = await trx
-      .selectFrom('payments')
-      .select('id')
-      .where('id', '=', receipt.linkedPaymentId)
-      .where('merchant_id', '=', receipt.merchantId)
-      .executeTakeFirst();
-    if (linked !== undefined) return false;
-  }
   const already = await trx
     .selectFrom('billing_ledger')
     .select('id')
@@ -99,12 +99,21 @@ export async function consumeForReceipt(deps: Deps, trx: Executor, receipt: Rece
     .where('ref_id', '=', receipt.receiptId)
     .executeTakeFirst();
   if (already !== undefined) return false;
+  const linked =
+    receipt.linkedPaymentId !== null &&
+    (await trx
+      .selectFrom('payments')
+      .select('id')
+      .where('id', '=', receipt.linkedPaymentId)
+      .where('merchant_id', '=', receipt.merchantId)
+      .executeTakeFirst()) !== undefined;
   await consumeOne(deps, trx, {
     merchantId: receipt.merchantId,
     counter: 'receipts',
     eventType: 'receipt',
     refType: 'receipt',
     refId: receipt.receiptId,
+    free: linked,
   });
   return true;
 }

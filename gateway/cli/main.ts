@@ -26,6 +26,14 @@ import { openServices } from '../runtime/start.js';
 import { domainLimits } from './commands/domain-limits.js';
 import { fxList, fxRemove, fxSet } from './commands/fx.js';
 import { purchaseCredit } from './commands/purchase-credit.js';
+import {
+  receiptsCheck,
+  receiptsDisable,
+  receiptsEnable,
+  receiptsList,
+  receiptsResolve,
+  receiptsRetry,
+} from './commands/receipts.js';
 import { serve } from './serve.js';
 
 export const USAGE = `Usage: gateway <command> [options] [--json]
@@ -55,6 +63,15 @@ Commands:
   fx set --currency CODE --rate R          AMD per one unit of CODE from now on (payments lock it)
   fx remove --currency CODE                refuse payments in CODE from now on
   fx list [--currency CODE]                rates in force; with --currency, its history
+  receipts enable --merchant ID --host HOST (--config JSON [--system ehdm] | --test)
+                       fiscal receipts for the domain's payments (settings validated, stored
+                       sealed, never printed back); --test: sandbox receipts only
+  receipts disable --merchant ID --host HOST
+  receipts check --merchant ID --host HOST     ask the fiscal system whether the settings work
+  receipts list --merchant ID [--status S] [--limit N]
+  receipts retry --receipt ID              try a failed receipt again
+  receipts resolve --receipt ID (--fiscal-id N | --not-issued)
+                       settle a receipt whose outcome is unknown, after looking in the register
 
 Configuration comes from the environment (DATABASE_URL, PORT, HOST, PUBLIC_URL, ...; see README).`;
 
@@ -94,6 +111,13 @@ const OPTIONS = {
   'default-velocity': { type: 'boolean' },
   currency: { type: 'string' },
   rate: { type: 'string' },
+  system: { type: 'string' },
+  test: { type: 'boolean' },
+  receipt: { type: 'string' },
+  'fiscal-id': { type: 'string' },
+  'not-issued': { type: 'boolean' },
+  status: { type: 'string' },
+  limit: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -112,7 +136,8 @@ function required(
     | 'platform'
     | 'id'
     | 'currency'
-    | 'rate',
+    | 'rate'
+    | 'receipt',
 ): string {
   const value = values[name];
   if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
@@ -245,6 +270,12 @@ async function runAccountCommand(
     'fx set',
     'fx remove',
     'fx list',
+    'receipts enable',
+    'receipts disable',
+    'receipts check',
+    'receipts list',
+    'receipts retry',
+    'receipts resolve',
   ];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
   // Check the command line before touching the database.
@@ -390,6 +421,30 @@ function plan(command: string, values: Values): (deps: Deps) => Promise<Output> 
       return fxRemove(required(values, 'currency'));
     case 'fx list':
       return fxList(values.currency);
+    case 'receipts enable': {
+      if (values.test === true && (values.config !== undefined || values.system !== undefined)) {
+        throw new UsageError('--test excludes --config and --system');
+      }
+      if (values.test !== true && values.config === undefined)
+        throw new UsageError('--config JSON (or --test) is required');
+      const system = values.test === true ? 'test' : (values.system ?? 'ehdm');
+      return receiptsEnable(required(values, 'merchant'), required(values, 'host'), system, values.config);
+    }
+    case 'receipts disable':
+      return receiptsDisable(required(values, 'merchant'), required(values, 'host'));
+    case 'receipts check':
+      return receiptsCheck(required(values, 'merchant'), required(values, 'host'));
+    case 'receipts list': {
+      const raw = values.limit ?? '50';
+      if (!/^\d{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > 1000) {
+        throw new UsageError('--limit must be a whole number from 1 to 1000');
+      }
+      return receiptsList(required(values, 'merchant'), values.status, Number(raw));
+    }
+    case 'receipts retry':
+      return receiptsRetry(required(values, 'receipt'));
+    case 'receipts resolve':
+      return receiptsResolve(required(values, 'receipt'), values['fiscal-id'], values['not-issued'] === true);
     case 'connect-token create': {
       const merchantId = required(values, 'merchant');
       const domains = values.domain ?? [];

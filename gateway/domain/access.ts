@@ -14,6 +14,9 @@ export const OPERATIONS = [
   'billing.read',
   'billing.purchase',
   'billing.configure',
+  /** Fiscal receipts: issue one for a sale not paid through the service, read and list them. */
+  'receipts.create',
+  'receipts.read',
   /** The sandbox test helpers (pay, confirm, clock). */
   'test_helpers.use',
 ] as const;

@@ -39,6 +39,7 @@ export function toApiInstant(stored: string | null): string | null {
   return `${stored.slice(0, 19)}+00:00`;
 }
 
-export const MINUTE_MS = 60_000;
+export const SECOND_MS = 1_000;
+export const MINUTE_MS = 60 * SECOND_MS;
 export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;

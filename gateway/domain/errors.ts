@@ -150,6 +150,12 @@ export const ERROR_CODES = {
     explanation:
       "The payment was taken by a processor, or with a payment method, that cannot refund through the API. Refund it in the processor's own back office. Checked after the payment status and before the amount.",
   },
+  receipts_not_enabled: {
+    status: 422,
+    title: 'Fiscal receipts not enabled',
+    explanation:
+      'A live receipt was asked for on a domain that does not issue fiscal receipts (never enabled, or test receipts only). Enable them for the domain with its cash-register settings (docs/receipts.md), or name a domain that has them with `domain`.',
+  },
   invalid_amount: {
     status: 422,
     title: 'Invalid refund amount',

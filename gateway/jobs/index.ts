@@ -6,6 +6,7 @@ import { checkRefundsWork } from './check-refunds.js';
 import { dispatchWebhooksWork } from './dispatch-webhooks.js';
 import { expirePaymentsWork } from './expire-payments.js';
 import { finishSecretRotationsWork } from './finish-secret-rotations.js';
+import { issueReceiptsWork } from './issue-receipts.js';
 import { pollProcessorsWork } from './poll-processors.js';
 import { pruneIdempotencyKeysWork } from './prune-idempotency-keys.js';
 import type { DueWork } from './scheduler.js';
@@ -17,7 +18,7 @@ export interface JobServices {
 }
 
 /**
- * Work that writes events (expiry, processor polls, refund checks) runs before the dispatcher, and the dispatcher
+ * Work that writes events (expiry, processor polls, refund checks, receipts) runs before the dispatcher, and the dispatcher
  * (which queues failure emails) before the email sender, so one run carries a change to the end.
  */
 export function dueWorks(deps: Deps, services: JobServices): DueWork[] {
@@ -25,6 +26,7 @@ export function dueWorks(deps: Deps, services: JobServices): DueWork[] {
     expirePaymentsWork(deps),
     pollProcessorsWork(deps),
     checkRefundsWork(deps),
+    issueReceiptsWork(deps),
     finishSecretRotationsWork(deps),
     dispatchWebhooksWork(deps, services.webhookSender),
     sendMerchantEmailsWork(deps, services.mailer),

@@ -20,6 +20,7 @@ import { toStoredInstant } from '../domain/clock.js';
 import type { Payment } from '../domain/payment.js';
 import { FINAL_STATUSES, type ProviderResult, TRANSITIONS } from '../domain/payment-lifecycle.js';
 import type { ProcessorSlug } from '../processors/registry.js';
+import { emitWithReceipt, receiptForCompletedPayment } from '../receipts/receipts.service.js';
 import type { Deps } from '../runtime/deps.js';
 import { statusUpdatedEvent } from '../webhooks/events.js';
 import { emitEvent } from '../webhooks/outbox.js';
@@ -178,8 +179,14 @@ async function applyResult(deps: Deps, trx: Executor, paymentId: string, result:
     }
   }
   if (changed === undefined) return rowToPayment(await currentRow(trx, paymentId));
-  await emitStatusEvent(deps, trx, changed);
-  if (changed.status === 'completed') await onPaymentCompleted(deps, trx, changed);
+  if (changed.status === 'completed') {
+    // The sale receipt joins the event: a sandbox one at once, a live one when issued in time.
+    const receipt = await receiptForCompletedPayment(deps, trx, changed);
+    await emitWithReceipt(deps, trx, changed, statusUpdatedEvent(rowToPayment(changed)), receipt);
+    await onPaymentCompleted(deps, trx, changed);
+  } else {
+    await emitStatusEvent(deps, trx, changed);
+  }
   return rowToPayment(changed);
 }
 

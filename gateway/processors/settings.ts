@@ -10,10 +10,11 @@ import { nextSequenceValue } from '../../storage/processor-session.repository.js
 import type { Payment } from '../domain/payment.js';
 import type { Deps } from '../runtime/deps.js';
 import type { Sealer } from '../runtime/sealing.js';
+import { InvalidSettings, openSettingsJson, parseSettingsJson } from '../runtime/settings-json.js';
 import type { Processor, ProcessorCall, ProcessorLanguage } from './processor.js';
 
 /** Settings that do not pass the adapter's schema. The message names fields, never their values. */
-export class InvalidProcessorSettings extends Error {
+export class InvalidProcessorSettings extends InvalidSettings {
   override readonly name = 'InvalidProcessorSettings';
 }
 
@@ -52,22 +53,12 @@ export function parseProcessorSettings(processor: Processor, text: string | unde
     return null;
   }
   if (text === undefined) throw new InvalidProcessorSettings(`${processor.slug} needs --config JSON`);
-  let raw: unknown;
   try {
-    raw = JSON.parse(text);
-  } catch {
-    throw new InvalidProcessorSettings('--config must be JSON');
+    return parseSettingsJson(schema, processor.slug, text);
+  } catch (error) {
+    if (error instanceof InvalidSettings) throw new InvalidProcessorSettings(error.message);
+    throw error;
   }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
-      const field = issue.path.join('.');
-      // zod's messages name expectations ("expected string"), not the value received.
-      return field === '' ? issue.message : `${field}: ${issue.message}`;
-    });
-    throw new InvalidProcessorSettings(`--config for ${processor.slug}: ${problems.join('; ')}`);
-  }
-  return JSON.stringify(parsed.data);
 }
 
 export function sealProcessorSettings(sealer: Sealer, domainId: string, slug: string, json: string): string {
@@ -80,16 +71,13 @@ export async function loadProcessorSettings<C>(deps: Deps, processor: Processor<
   if (schema === null) return null as C;
   const row = await findDomainProcessor(deps.db, domainId, processor.slug);
   if (row?.config == null) throw new ProcessorNotConfigured(`${processor.slug} has no settings on domain ${domainId}`);
-  let json: string;
-  try {
-    json = deps.sealer.open(row.config, settingsContext(domainId, processor.slug));
-  } catch {
-    throw new ProcessorNotConfigured(`${processor.slug} settings of domain ${domainId} do not open with this secret`);
+  const settings = openSettingsJson(deps.sealer, row.config, settingsContext(domainId, processor.slug), schema);
+  if (settings === null) {
+    throw new ProcessorNotConfigured(
+      `${processor.slug} settings of domain ${domainId} do not open with this secret or are no longer valid`,
+    );
   }
-  const parsed = schema.safeParse(JSON.parse(json));
-  if (!parsed.success)
-    throw new ProcessorNotConfigured(`${processor.slug} settings of domain ${domainId} are no longer valid`);
-  return parsed.data;
+  return settings;
 }
 
 /** The address the buyer comes back to from any processor: the payment's own return page. */

@@ -40,9 +40,9 @@ import type { Processor, ProcessorCall, RefundAttempt } from '../processors/proc
 import { isKnownProcessor, processorFor } from '../processors/registry.js';
 import { paymentSession } from '../processors/sessions.js';
 import { ProcessorNotConfigured, processorCall } from '../processors/settings.js';
+import { emitWithReceipt, receiptForRefund } from '../receipts/receipts.service.js';
 import type { Deps } from '../runtime/deps.js';
 import { refundedEvent } from '../webhooks/events.js';
-import { emitEvent } from '../webhooks/outbox.js';
 
 /** The `Idempotency-Key` scope of refunds: a key used for a payment creation is another key here. */
 export const REFUND_IDEMPOTENCY_SCOPE = 'refunds.create';
@@ -408,11 +408,14 @@ async function settle(
         if (done === undefined) break;
         const payment = await applySucceededRefund(trx, refund.payment_id, amount, now);
         if (payment === undefined) throw new Error(`refund ${refund.id} settled without its reservation`);
-        await emitEvent(
+        // The return receipt joins the event: a sandbox one at once, a live one when issued in time.
+        const receipt = await receiptForRefund(deps, trx, payment, { id: done.id, amount });
+        await emitWithReceipt(
           deps,
           trx,
           payment,
           refundedEvent(rowToPayment(payment), { uuid: done.id, amount, reason: done.reason }),
+          receipt,
         );
         emitted = true;
         return { refund: done, payment };

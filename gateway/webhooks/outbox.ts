@@ -15,8 +15,24 @@ import { toStoredInstant } from '../domain/clock.js';
 import type { Deps } from '../runtime/deps.js';
 import type { EventBody } from './events.js';
 
-/** Answers whether a delivery was queued; call `deps.dueSignal.notify()` once the transaction committed. */
-export async function emitEvent(deps: Deps, trx: Executor, payment: PaymentRow, body: EventBody): Promise<boolean> {
+export interface EmittedEvent {
+  readonly eventId: string;
+  /** Whether a delivery was queued (the payment or its domain has a webhook target). */
+  readonly queued: boolean;
+}
+
+/**
+ * Writes the event and its delivery; call `deps.dueSignal.notify()` once the transaction
+ * committed. `holdMs`: the delivery waits that long, for a receipt being issued to join the body
+ * (`releaseHeldEvent`).
+ */
+export async function emitEvent(
+  deps: Deps,
+  trx: Executor,
+  payment: PaymentRow,
+  body: EventBody,
+  options: { holdMs?: number } = {},
+): Promise<EmittedEvent> {
   const nowMs = deps.clock.nowMs();
   const now = toStoredInstant(nowMs);
   const eventId = deps.ids.uuid(nowMs);
@@ -32,7 +48,7 @@ export async function emitEvent(deps: Deps, trx: Executor, payment: PaymentRow, 
     created_at: now,
   });
   const url = payment.callback_url ?? (await findDomainWebhookUrl(trx, payment.domain_id));
-  if (url === null) return false;
+  if (url === null) return { eventId, queued: false };
   await insertDelivery(trx, {
     id: deps.ids.uuid(nowMs),
     event_id: eventId,
@@ -41,7 +57,7 @@ export async function emitEvent(deps: Deps, trx: Executor, payment: PaymentRow, 
     url,
     status: 'pending',
     attempts: 0,
-    next_attempt_at: now,
+    next_attempt_at: options.holdMs === undefined ? now : toStoredInstant(nowMs + options.holdMs),
     last_attempt_at: null,
     last_status_code: null,
     last_error: null,
@@ -49,5 +65,40 @@ export async function emitEvent(deps: Deps, trx: Executor, payment: PaymentRow, 
     created_at: now,
     updated_at: now,
   });
+  return { eventId, queued: true };
+}
+
+/**
+ * Puts `receipt` into a held event and sends it now, if no attempt to deliver it started yet
+ * (the claim of a delivery counts its attempt first, so the check and the claim cannot both win).
+ * Answers false when the event already went (or is going) out without it: the caller then emits
+ * a new event that carries the receipt.
+ */
+export async function releaseHeldEvent(
+  deps: Deps,
+  trx: Executor,
+  eventId: string,
+  receipt: NonNullable<EventBody['receipt']>,
+): Promise<boolean> {
+  const now = toStoredInstant(deps.clock.nowMs());
+  const event = await trx.selectFrom('outbox_events').select('payload').where('id', '=', eventId).executeTakeFirst();
+  if (event === undefined) return false;
+  const deliveries = await trx.selectFrom('webhook_deliveries').select('id').where('event_id', '=', eventId).execute();
+  if (deliveries.length > 0) {
+    const released = await trx
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: now, updated_at: now })
+      .where('event_id', '=', eventId)
+      .where('attempts', '=', 0)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(released.numUpdatedRows) < deliveries.length) return false;
+  }
+  const body = JSON.parse(event.payload) as EventBody;
+  await trx
+    .updateTable('outbox_events')
+    .set({ payload: JSON.stringify({ ...body, receipt }) })
+    .where('id', '=', eventId)
+    .execute();
   return true;
 }

@@ -4,7 +4,7 @@
  * once (late confirmations too); sandbox payments, payments under the free threshold consume
  * nothing; unlimited accounts record delta 0; 402 `BALANCE_EXHAUSTED` at the grace floor for live
  * payments only; the ledger stays the running sum under concurrent completions; and the receipts
- * rule (`consumeForReceipt`, not reachable through the API yet).
+ * rule (`consumeForReceipt`, which the receipt issuer calls).
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -247,7 +247,7 @@ describe.each(DIALECTS)('billing consumption on %s', (dialect) => {
     }
   });
 
-  describe('consumeForReceipt (no receipt is issued through the API yet)', () => {
+  describe('consumeForReceipt', () => {
     const receiptRows = (merchantId: string) =>
       t.gateway.deps.db
         .selectFrom('billing_ledger')
@@ -257,18 +257,24 @@ describe.each(DIALECTS)('billing consumption on %s', (dialect) => {
         .orderBy('id')
         .execute();
 
-    it('is free for a receipt linked to a payment of the service', async () => {
+    it('records a receipt linked to a payment of the service with delta 0, once', async () => {
       const a = await h.liveAccount();
       const uuid = await h.createAndComplete(a);
-      const charged = await t.gateway.deps.transact((trx) =>
-        consumeForReceipt(t.gateway.deps, trx, {
-          merchantId: a.merchantId,
-          receiptId: 'rcpt-linked',
-          linkedPaymentId: uuid,
-        }),
-      );
-      expect(charged).toBe(false);
-      expect((await receiptRows(a.merchantId)).map((r) => r.event_type)).toEqual(['signup_grant']);
+      const issue = () =>
+        t.gateway.deps.transact((trx) =>
+          consumeForReceipt(t.gateway.deps, trx, {
+            merchantId: a.merchantId,
+            receiptId: 'rcpt-linked',
+            linkedPaymentId: uuid,
+          }),
+        );
+      expect(await issue()).toBe(true);
+      expect(await issue()).toBe(false);
+      const rows = await receiptRows(a.merchantId);
+      expect(rows.map((r) => [r.event_type, r.ref_id, Number(r.delta), Number(r.balance_after)])).toEqual([
+        ['signup_grant', null, 50, 50],
+        ['receipt', 'rcpt-linked', 0, 50],
+      ]);
       expect((await h.balances(a.liveKey))[1]).toMatchObject({ counter: 'receipts', available: 50 });
     });
 

@@ -36,6 +36,7 @@ const EXPECTED_STATUS: Record<ErrorCode, number> = {
   amount_limit_exceeded: 422,
   velocity_exceeded: 422,
   refund_not_supported: 422,
+  receipts_not_enabled: 422,
   invalid_amount: 422,
   amount_exceeds_remaining: 422,
   below_minimum: 422,

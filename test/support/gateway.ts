@@ -15,6 +15,7 @@ import {
   createMerchant,
   setProcessorEnabled,
 } from '../../gateway/merchants/merchant.service.js';
+import type { ProcessorHttp } from '../../gateway/processors/http.js';
 import type { HttpTimeouts } from '../../gateway/runtime/http-timeouts.js';
 import { createLogger } from '../../gateway/runtime/logger.js';
 import { type Gateway, startGateway } from '../../gateway/runtime/start.js';
@@ -61,6 +62,8 @@ export interface TestGatewayOptions {
   databaseUrl?: string;
   /** Shorter HTTP timeouts than the service's, to test them in little time. */
   httpTimeouts?: HttpTimeouts;
+  /** The client processors and fiscal systems are called with (e.g. with its timeouts cut short). */
+  processorHttp?: ProcessorHttp;
 }
 
 export async function startTestGateway(dialect: DialectName, options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -87,6 +90,7 @@ export async function startTestGateway(dialect: DialectName, options: TestGatewa
     routers: options.routers ?? [],
     ...(options.limiter ? { limiter: options.limiter } : {}),
     ...(options.httpTimeouts ? { httpTimeouts: options.httpTimeouts } : {}),
+    ...(options.processorHttp ? { processorHttp: options.processorHttp } : {}),
   });
   const deps = gateway.deps;
 

@@ -85,7 +85,7 @@ function paymentItem() {
 }
 
 /** The order lines of a payment: 1 to 100 of them. */
-function paymentItems() {
+export function paymentItems() {
   return z
     .array(paymentItem(), { error: 'must be an array of order lines' })
     .min(1, { error: 'must have at least 1 line' })

@@ -19,6 +19,8 @@ const EXPECTED: Record<Operation, [boolean, boolean, boolean]> = {
   'billing.read': [true, false, false],
   'billing.purchase': [true, false, false],
   'billing.configure': [true, false, false],
+  'receipts.create': [true, false, false],
+  'receipts.read': [true, false, false],
   'test_helpers.use': [true, true, false],
 };
 
