@@ -204,22 +204,47 @@ export async function noteRegisterFiscalId(
     .execute();
 }
 
-/**
- * Takes the register for one instance until `until`, unless another instance holds it: answers
- * whether it was taken. Requests to a register must reach it with increasing sequence numbers, so
- * one instance at a time calls it.
- */
-export async function leaseRegister(db: Executor, register: string, now: string, until: string): Promise<boolean> {
+/** Creates the register's row (sequence 0) unless it exists. */
+export async function ensureRegister(db: Executor, register: string, now: string): Promise<void> {
   await db
     .insertInto('fiscal_registers')
     .values({ register, last_seq: 0, last_fiscal_id: null, busy_until: null, updated_at: now })
     .onConflict((oc) => oc.column('register').doNothing())
     .execute();
+}
+
+/**
+ * Takes the register for one instance until `until`, unless another instance holds it: answers
+ * whether it was taken. Requests to a register must reach it with increasing sequence numbers, so
+ * one instance at a time calls it. With `lock` (PostgreSQL) a register row another transaction is
+ * taking is skipped rather than waited for, so two claims never wait on each other.
+ */
+export async function leaseRegister(
+  db: Executor,
+  register: string,
+  options: { now: string; until: string; lock: boolean },
+): Promise<boolean> {
+  let free = db
+    .selectFrom('fiscal_registers')
+    .select('register')
+    .where('register', '=', register)
+    .where((eb) => eb.or([eb('busy_until', 'is', null), eb('busy_until', '<=', options.now)]));
+  if (options.lock) free = free.forUpdate().skipLocked();
+  if ((await free.executeTakeFirst()) === undefined) {
+    const exists = await db
+      .selectFrom('fiscal_registers')
+      .select('register')
+      .where('register', '=', register)
+      .executeTakeFirst();
+    if (exists !== undefined) return false;
+    // Enabling receipts creates the row; a register named some other way gets it here.
+    await ensureRegister(db, register, options.now);
+  }
   const result = await db
     .updateTable('fiscal_registers')
-    .set({ busy_until: until })
+    .set({ busy_until: options.until })
     .where('register', '=', register)
-    .where((eb) => eb.or([eb('busy_until', 'is', null), eb('busy_until', '<=', now)]))
+    .where((eb) => eb.or([eb('busy_until', 'is', null), eb('busy_until', '<=', options.now)]))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }

@@ -132,7 +132,7 @@ async function claim(
   const mayCall = async (register: string): Promise<boolean> => {
     let taken = registers.get(register);
     if (taken === undefined) {
-      taken = await leaseRegister(trx, register, now, lease);
+      taken = await leaseRegister(trx, register, { now, until: lease, lock: deps.dialect === 'postgres' });
       registers.set(register, taken);
     }
     return taken;

@@ -7,6 +7,7 @@
  */
 import {
   deleteDomainReceipts,
+  ensureRegister,
   findReceipt,
   listReceipts,
   moveReceipt,
@@ -19,7 +20,7 @@ import { OperatorError, requireDomain } from '../merchants/merchant.service.js';
 import type { Deps } from '../runtime/deps.js';
 import { InvalidSettings } from '../runtime/settings-json.js';
 import { afterIssued, issuedColumns } from './receipts.service.js';
-import { isKnownFiscalSystem } from './registry.js';
+import { fiscalSystemFor, isKnownFiscalSystem } from './registry.js';
 import { domainReceipts, parseReceiptSettings, sealReceiptSettings, TEST_ONLY } from './settings.js';
 
 export interface ReceiptsSettingView {
@@ -37,6 +38,7 @@ export async function enableReceipts(
 ): Promise<ReceiptsSettingView> {
   const domain = await requireDomain(deps, input.merchantId, input.host);
   let sealed: string | null = null;
+  let register: string | null = null;
   if (input.system === TEST_ONLY) {
     if (input.config !== undefined) throw new OperatorError('--test takes no --config');
   } else {
@@ -50,8 +52,12 @@ export async function enableReceipts(
       throw error;
     }
     sealed = sealReceiptSettings(deps.sealer, domain.id, input.system, json);
+    const system = fiscalSystemFor(input.system);
+    register = `${input.system}:${system.registerOf(system.configSchema.parse(JSON.parse(json)))}`;
   }
   const now = toStoredInstant(deps.clock.nowMs());
+  // The register's row exists before any receipt is claimed: claims then never create it, and never wait.
+  if (register !== null) await ensureRegister(deps.db, register, now);
   const retried = await deps.transact(async (trx) => {
     await saveDomainReceipts(trx, {
       domain_id: domain.id,

@@ -5,14 +5,18 @@
  * handoff link, the payment's processor session and the events it emitted.
  */
 import type { DialectName } from '../../../storage/database.js';
-import { startTestGateway, type TestGateway } from '../gateway.js';
+import { startTestGateway, type TestGateway, type TestGatewayOptions } from '../gateway.js';
 import { freePort } from '../ports.js';
 
 type Json = Record<string, unknown>;
 
-export async function startLiveGateway(dialect: DialectName): Promise<TestGateway> {
+export async function startLiveGateway(
+  dialect: DialectName,
+  options: Omit<TestGatewayOptions, 'env'> = {},
+): Promise<TestGateway> {
   const port = await freePort();
   return startTestGateway(dialect, {
+    ...options,
     env: {
       PORT: String(port),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
