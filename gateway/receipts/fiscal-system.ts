@@ -107,7 +107,7 @@ export type IssueAnswer =
 export interface ReceiptSearch {
   /** The fiscal id of the last receipt the gateway knows this register issued; null when none. */
   readonly afterFiscalId: string | null;
-  /** What the receipt looked for was: a sale or a return (of `saleFiscalId`). */
+  /** What the receipt looked for is: a sale or a return. */
   readonly type: 'sale' | 'return';
   readonly cardAmount: number;
   readonly cashAmount: number;

@@ -64,17 +64,20 @@ export function eventReceipt(publicUrl: string, row: Pick<ReceiptRow, 'id' | 'pu
 
 /** The columns an issued receipt gets from what the fiscal system (or the sandbox) answered. */
 export function issuedColumns(receipt: FiscalReceipt, now: string): Partial<ReceiptTable> {
+  // A receipt found by a search of the register lacks what only the print answer carries (serial,
+  // fiscal number, taxpayer, address, QR text): those stay null rather than empty.
+  const known = (value: string) => (value === '' ? null : value);
   return {
     status: 'issued',
     fiscal_id: receipt.fiscalId,
-    fiscal_number: receipt.fiscalNumber,
-    serial_number: receipt.serialNumber,
-    tin: receipt.tin,
-    taxpayer: receipt.taxpayer,
-    address: receipt.address,
+    fiscal_number: known(receipt.fiscalNumber),
+    serial_number: known(receipt.serialNumber),
+    tin: known(receipt.tin),
+    taxpayer: known(receipt.taxpayer),
+    address: known(receipt.address),
     fiscal_total: String(receipt.total),
     issued_at: toStoredInstant(receipt.issuedAtMs),
-    qr_text: receipt.qrText,
+    qr_text: known(receipt.qrText),
     next_attempt_at: null,
     last_error: null,
     last_error_code: null,
