@@ -16,6 +16,7 @@ import { FakeAmeria } from '../support/processors/fake-ameria.js';
 import { handoffHref, startLiveGateway, visit } from '../support/processors/live-gateway.js';
 import { FakeEhdm } from '../support/receipts/fake-ehdm.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: the tests read nested API answers
 type Json = Record<string, any>;
 
 describe('fiscal receipts with two gateway instances on one PostgreSQL', () => {

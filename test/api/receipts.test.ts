@@ -22,6 +22,7 @@ import { handoffHref, startLiveGateway, visit } from '../support/processors/live
 import { FakeEhdm } from '../support/receipts/fake-ehdm.js';
 import { type ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: the tests read nested API answers
 type Json = Record<string, any>;
 
 /** The gateway's client with every wait cut to `capMs`, so that a timeout takes a moment in tests. */

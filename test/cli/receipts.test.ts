@@ -14,6 +14,7 @@ import { freshDatabase, type TestDatabase } from '../support/databases.js';
 import { startTestGateway, type TestGateway, uniqueHost } from '../support/gateway.js';
 import { FakeEhdm } from '../support/receipts/fake-ehdm.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: the tests read nested API answers
 type Json = Record<string, any>;
 
 function parsed(result: CliResult): Json {

@@ -53,7 +53,10 @@ describe('saleLines', () => {
 
 describe('returnLines', () => {
   it('gives back a proportional quantity of one line when it is whole AMD', () => {
-    expect(returnLines([line(2500)], [], 1000, false)).toEqual({ lines: [{ index: 0, quantityMilli: 400 }], amount: 1000 });
+    expect(returnLines([line(2500)], [], 1000, false)).toEqual({
+      lines: [{ index: 0, quantityMilli: 400 }],
+      amount: 1000,
+    });
   });
 
   it('gives back everything left when the refund leaves nothing refundable', () => {
