@@ -47,13 +47,29 @@ function appendQuery(url: string, query: string): string {
   return `${base}${separator}${query}${fragment}`;
 }
 
+/** The names of the query parameters a URL already carries, decoded as a server reads them. */
+function queryKeys(url: string): Set<string> {
+  const hash = url.indexOf('#');
+  const base = hash === -1 ? url : url.slice(0, hash);
+  const question = base.indexOf('?');
+  if (question === -1) return new Set();
+  return new Set(new URLSearchParams(base.slice(question + 1)).keys());
+}
+
 /**
  * The shop's URL with `payment_uuid` and `order_id` appended, so the shop can read the payment
- * back; the URL's own query and fragment stay as they were.
+ * back; the URL's own query and fragment stay as they were. A parameter the merchant's URL already
+ * carries is never added again (docs/decisions.md "Parameters added to the merchant's URLs"): a
+ * server reading a repeated key keeps one of them (PHP the last), so adding ours would replace the
+ * merchant's own value (a WooCommerce return URL's `order_id`).
  */
 export function shopUrl(url: string, payment: { readonly uuid: string; readonly orderId: string }): string {
-  const params = new URLSearchParams({ payment_uuid: payment.uuid, order_id: payment.orderId });
-  return appendQuery(url, params.toString());
+  const present = queryKeys(url);
+  const params = new URLSearchParams();
+  if (!present.has('payment_uuid')) params.set('payment_uuid', payment.uuid);
+  if (!present.has('order_id')) params.set('order_id', payment.orderId);
+  const query = params.toString();
+  return query === '' ? url : appendQuery(url, query);
 }
 
 /** Where "cancel" and the expired page lead: `cancel_url`, else `return_url`, with the two parameters. */

@@ -111,6 +111,26 @@ describe('links', () => {
     );
   });
 
+  it("never adds a parameter the merchant's URL already carries (a WooCommerce return or cancel URL)", () => {
+    // WooCommerce's return URL carries its own order_id: the gateway adds only payment_uuid.
+    expect(shopUrl('https://shop.am/?wc-api=gw_return&order_id=23&key=wc_order_x', payment)).toBe(
+      'https://shop.am/?wc-api=gw_return&order_id=23&key=wc_order_x&payment_uuid=0192f0c4-0000-7000-8000-000000000001',
+    );
+    // get_cancel_order_url_raw(): cancel_order, order, order_id, _wpnonce.
+    const cancel = 'https://shop.am/cart/?cancel_order=true&order=wc_order_x&order_id=23&redirect&_wpnonce=abc';
+    expect(cancelDestination({ ...payment, cancelUrl: cancel, returnUrl: 'https://shop.am/r' })).toBe(
+      `${cancel}&payment_uuid=0192f0c4-0000-7000-8000-000000000001`,
+    );
+    // Keys are compared as a server decodes them; a URL carrying both gets nothing added.
+    expect(shopUrl('https://shop.am/r?order%5Fid=9&payment_uuid=mine#top', payment)).toBe(
+      'https://shop.am/r?order%5Fid=9&payment_uuid=mine#top',
+    );
+    // A key that only looks alike is another key.
+    expect(shopUrl('https://shop.am/r?order_id_shop=9', payment)).toBe(
+      'https://shop.am/r?order_id_shop=9&payment_uuid=0192f0c4-0000-7000-8000-000000000001&order_id=A-1%2F2+%26+3',
+    );
+  });
+
   it('carries embed, origin and lang through the pages', () => {
     const carried = { embedOrigin: 'https://shop.am', lang: 'hy' as const };
     expect(checkoutPath(TOKEN, '', { embedOrigin: null, lang: null })).toBe(`/checkout/${TOKEN}`);

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { shopUrl } from '../../../gateway/checkout/links.js';
 import { freePort } from '../../support/ports.js';
 
 const run = promisify(execFile);
@@ -27,7 +28,7 @@ const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzaG9wLnRlc3QifQ.c2VjcmV0LWNvbm5lY
 const ORDER_KEY = 'wc_order_k3y';
 const THANK_YOU_URL = `http://shop.test/checkout/order-received/123/?key=${ORDER_KEY}`;
 const PAY_AGAIN_URL = `http://shop.test/checkout/order-pay/123/?pay_for_order=true&key=${ORDER_KEY}`;
-const RETURN_URL = `http://shop.test/?wc-api=wc_armenian_gateway&order_id=123&key=${ORDER_KEY}`;
+const RETURN_URL = `http://shop.test/?wc-api=wc_armenian_gateway&apg_order=123&apg_key=${ORDER_KEY}`;
 const CANCEL_URL = `http://shop.test/cart/?cancel_order=true&order=${ORDER_KEY}&order_id=123&_wpnonce=nonce`;
 const PAYMENT_UUID = '9b2f6a3e-4c1d-4e8f-9a7b-2d5c8e1f0a36';
 const CHECKOUT_URL = `https://gateway.example/checkout/${PAYMENT_UUID}?sig=abc`;
@@ -556,8 +557,31 @@ describe('process_payment', () => {
   });
 });
 
+/** `$_GET` as PHP builds it from a URL's query: a repeated key keeps its last value. */
+function phpGet(url: string): Record<string, string> {
+  return Object.fromEntries(new URL(url).searchParams.entries());
+}
+
 describe('the return handler (?wc-api=wc_armenian_gateway)', () => {
-  const back = { get: { order_id: '123', key: ORDER_KEY } };
+  const back = { get: { apg_order: '123', apg_key: ORDER_KEY } };
+
+  it('takes the return exactly as the gateway sends the buyer back (its parameters added to the plugin’s URL)', async () => {
+    // The gateway's own order id for a WooCommerce order is the connector's (`wc-<uuid>-123`).
+    const returned = shopUrl(RETURN_URL, { uuid: PAYMENT_UUID, orderId: 'wc-0192f0c4-123' });
+    expect(returned).toBe(`${RETURN_URL}&payment_uuid=${PAYMENT_UUID}&order_id=wc-0192f0c4-123`);
+    const outcome = await harness('return', { get: phpGet(returned) });
+    expect(outcome.died).toBeFalsy();
+    expect(outcome.redirect).toBe(THANK_YOU_URL);
+    expect(only(connector.requests).path).toBe('/v1/orders/123/payment');
+  });
+
+  it('still takes a return link made before the plugin used its own parameter names', async () => {
+    const legacy = `http://shop.test/?wc-api=wc_armenian_gateway&order_id=123&key=${ORDER_KEY}`;
+    const outcome = await harness('return', {
+      get: phpGet(shopUrl(legacy, { uuid: PAYMENT_UUID, orderId: 'wc-x-123' })),
+    });
+    expect(outcome.redirect).toBe(THANK_YOU_URL);
+  });
 
   function paymentStatus(status: string, paid = false): Answer {
     return {
@@ -600,7 +624,7 @@ describe('the return handler (?wc-api=wc_armenian_gateway)', () => {
   });
 
   it('refuses a wrong order key without calling the connector', async () => {
-    const outcome = await harness('return', { get: { order_id: '123', key: 'wc_order_other' } });
+    const outcome = await harness('return', { get: { apg_order: '123', apg_key: 'wc_order_other' } });
     expect(outcome.died?.status).toBe(400);
     expect(outcome.redirect).toBeNull();
     expect(connector.requests).toEqual([]);

@@ -370,8 +370,12 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	 */
 	public function handle_return() {
 		// phpcs:disable WordPress.Security.NonceVerification.Recommended -- the order key authenticates the buyer's return.
-		$order_id = isset( $_GET['order_id'] ) ? absint( wp_unslash( $_GET['order_id'] ) ) : 0;
-		$key      = isset( $_GET['key'] ) ? sanitize_text_field( wp_unslash( $_GET['key'] ) ) : '';
+		// The plugin's own names (apg_order, apg_key) cannot meet a parameter the gateway adds; order_id
+		// and key are read only from return links made before the plugin used its own names.
+		$order_param = isset( $_GET['apg_order'] ) ? 'apg_order' : 'order_id';
+		$key_param   = isset( $_GET['apg_key'] ) ? 'apg_key' : 'key';
+		$order_id    = isset( $_GET[ $order_param ] ) ? absint( wp_unslash( $_GET[ $order_param ] ) ) : 0;
+		$key         = isset( $_GET[ $key_param ] ) ? sanitize_text_field( wp_unslash( $_GET[ $key_param ] ) ) : '';
 		// phpcs:enable
 
 		$order = $order_id > 0 ? wc_get_order( $order_id ) : false;
@@ -509,7 +513,9 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	}
 
 	/**
-	 * The URL the buyer comes back to from the hosted checkout.
+	 * The URL the buyer comes back to from the hosted checkout. Its parameters have names of the
+	 * plugin's own: the gateway adds `payment_uuid` and `order_id` (its order id) to return URLs
+	 * that do not carry them already.
 	 *
 	 * @param WC_Order $order The order.
 	 * @return string
@@ -517,8 +523,8 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	private function return_handler_url( $order ) {
 		return add_query_arg(
 			array(
-				'order_id' => $order->get_id(),
-				'key'      => $order->get_order_key(),
+				'apg_order' => $order->get_id(),
+				'apg_key'   => $order->get_order_key(),
 			),
 			WC()->api_request_url( self::RETURN_ENDPOINT )
 		);
