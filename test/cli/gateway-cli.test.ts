@@ -36,6 +36,7 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
         '0007-processor-sessions',
         '0008-limits-fx',
         '0009-payment-items',
+        '0010-receipts',
       ],
     });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });
