@@ -28,7 +28,13 @@ import { ApiError, validationFailed } from '../domain/errors.js';
 import type { StoredLine } from '../domain/receipt-lines.js';
 import { IDEMPOTENCY_HEADER, runIdempotent, type StoredResponse } from '../payments/idempotency.js';
 import type { Deps } from '../runtime/deps.js';
-import { issuedColumns, newReceiptId, type ReceiptResponse, toReceiptResponse } from './receipts.service.js';
+import {
+  issuedColumns,
+  newReceiptId,
+  newReceiptRow,
+  type ReceiptResponse,
+  toReceiptResponse,
+} from './receipts.service.js';
 import { SANDBOX_SYSTEM, sandboxFiscalReceipt } from './sandbox.js';
 import { domainReceipts } from './settings.js';
 
@@ -135,46 +141,22 @@ export async function createReceipt(
       const lines = linesOf(body);
       const answer = await deps.transact(async (trx) => {
         const merchant = await findMerchant(trx, principal.merchantId);
-        const base = {
+        const base = newReceiptRow(deps, {
           id,
           merchant_id: principal.merchantId,
           environment: principal.environment,
           domain_id: domainId,
-          type: 'sale' as const,
+          type: 'sale',
           issue_key: `api:${id}`,
           payment_id: null,
           refund_id: null,
           sale_receipt_id: null,
           system,
-          sandbox: live ? (0 as const) : (1 as const),
-          status: 'pending' as const,
+          sandbox: live ? 0 : 1,
           card_amount: body.card_amount,
           cash_amount: body.cash_amount,
           lines: JSON.stringify(lines),
-          register: null,
-          seq: null,
-          attempts: 0,
-          searches: 0,
-          next_attempt_at: live ? now : null,
-          first_attempt_at: null,
-          attempt_started_at: null,
-          search_after: null,
-          last_error: null,
-          last_error_code: null,
-          fiscal_id: null,
-          fiscal_number: null,
-          serial_number: null,
-          tin: null,
-          taxpayer: null,
-          address: null,
-          fiscal_total: null,
-          issued_at: null,
-          qr_text: null,
-          public_token: deps.ids.token(24),
-          held_event_id: null,
-          created_at: now,
-          updated_at: now,
-        };
+        });
         const sandbox = live
           ? {}
           : issuedColumns(

@@ -85,7 +85,8 @@ export function issuedColumns(receipt: FiscalReceipt, now: string): Partial<Rece
   };
 }
 
-function newReceiptRow(
+/** A new receipt row, `pending` and due now, with a fresh public token. */
+export function newReceiptRow(
   deps: Deps,
   fields: Pick<
     NewReceiptRow,
