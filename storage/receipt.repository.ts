@@ -111,6 +111,19 @@ export async function listReceipts(db: Executor, filter: ReceiptListFilter): Pro
   return query.orderBy('id', 'desc').limit(filter.limit).execute();
 }
 
+/** Whether any receipt's next try, search or lapsed lease is due at `now` (one indexed read). */
+export async function anyReceiptDue(db: Executor, now: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('receipts')
+    .select('id')
+    .where('next_attempt_at', 'is not', null)
+    .where('next_attempt_at', '<=', now)
+    .where('status', 'in', ['pending', 'issuing', 'unknown'])
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * Receipts whose next try (or search, or lapsed lease) is due, oldest first. On PostgreSQL the
  * rows are locked (SKIP LOCKED) for the caller's transaction, which leases them before any fiscal
