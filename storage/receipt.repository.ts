@@ -165,11 +165,7 @@ export async function moveReceipt(
 
 /** The register's next request sequence number: one more than the last, never given twice. */
 export async function nextRegisterSeq(db: Executor, register: string, now: string): Promise<number> {
-  await db
-    .insertInto('fiscal_registers')
-    .values({ register, last_seq: 0, last_fiscal_id: null, busy_until: null, updated_at: now })
-    .onConflict((oc) => oc.column('register').doNothing())
-    .execute();
+  await ensureRegister(db, register, now);
   const row = await db
     .updateTable('fiscal_registers')
     .set((eb) => ({ last_seq: eb('last_seq', '+', 1), updated_at: now }))
@@ -269,5 +265,15 @@ export async function releaseRegister(db: Executor, register: string, until: str
     .set({ busy_until: null })
     .where('register', '=', register)
     .where('busy_until', '=', until)
+    .execute();
+}
+
+/** Receipts by id (the sales of a page of returns). */
+export async function findReceipts(db: Executor, ids: readonly string[]): Promise<ReceiptRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('receipts')
+    .selectAll()
+    .where('id', 'in', [...ids])
     .execute();
 }

@@ -140,11 +140,21 @@ async function claim(
     }
     return taken;
   };
+  // Opening settings checks the credentials (the key with its passphrase): once per domain per claim.
+  const opened = new Map<string | null, Promise<DomainReceipts>>();
+  const settingsOf = (domainId: string | null): Promise<DomainReceipts> => {
+    let settings = opened.get(domainId);
+    if (settings === undefined) {
+      settings = domainReceipts(deps, trx, domainId);
+      opened.set(domainId, settings);
+    }
+    return settings;
+  };
   let handled = 0;
   for (const row of rows) {
     const sale =
       row.type === 'return' && row.sale_receipt_id !== null ? await findReceipt(trx, row.sale_receipt_id) : undefined;
-    const settings = await domainReceipts(deps, trx, row.domain_id);
+    const settings = await settingsOf(row.domain_id);
     if (row.status === 'pending') {
       if (row.type === 'return' && sale?.status !== 'issued') {
         await moveReceipt(trx, row.id, ['pending'], {

@@ -9,7 +9,8 @@ import QRCode from 'qrcode';
 import type { ReceiptRow } from '../../storage/receipt.table.js';
 import { escapeHtml } from '../checkout/html.js';
 import { toApiInstant } from '../domain/clock.js';
-import { ONE_UNIT_MILLI, type StoredLine, type StoredReturnLine } from '../domain/receipt-lines.js';
+import { ONE_UNIT_MILLI } from '../domain/receipt-lines.js';
+import { printedLines, registerNumber } from './receipts.service.js';
 
 /** The QR code of `text` as an inline SVG (error correction M, as printed receipts use). */
 export async function qrSvg(text: string): Promise<string> {
@@ -45,14 +46,7 @@ export async function receiptPage(row: ReceiptRow, sale: ReceiptRow | undefined)
       `${banner}<h1>${escapeHtml(title)}</h1><p>This receipt is being issued. Look again in a few minutes.</p>`,
     );
   }
-  const saleLines = JSON.parse((row.type === 'sale' ? row.lines : (sale?.lines ?? '[]')) as string) as StoredLine[];
-  const shown =
-    row.type === 'sale'
-      ? saleLines.map((line) => ({ line, quantityMilli: line.quantityMilli }))
-      : (JSON.parse(row.lines) as StoredReturnLine[]).flatMap((r) => {
-          const line = saleLines[r.index];
-          return line === undefined ? [] : [{ line, quantityMilli: r.quantityMilli }];
-        });
+  const shown = printedLines(row, sale);
   const rows = shown
     .map(
       ({ line, quantityMilli }) =>
@@ -63,7 +57,7 @@ export async function receiptPage(row: ReceiptRow, sale: ReceiptRow | undefined)
     ['Taxpayer', row.taxpayer],
     ['TIN', row.tin],
     ['Address', row.address],
-    ['Register (CRN)', row.register === null ? null : row.register.slice(row.register.indexOf(':') + 1)],
+    ['Register (CRN)', registerNumber(row.register)],
     ['Serial number', row.serial_number],
     ['Receipt', row.fiscal_id],
     ['Fiscal number', row.fiscal_number],

@@ -12,7 +12,7 @@
  */
 import { findMerchantDomain } from '../../storage/domain.repository.js';
 import { findMerchant } from '../../storage/merchant.repository.js';
-import { findReceipt, insertReceiptOnce, listReceipts } from '../../storage/receipt.repository.js';
+import { findReceipt, findReceipts, insertReceiptOnce, listReceipts } from '../../storage/receipt.repository.js';
 import type { ReceiptRow } from '../../storage/receipt.table.js';
 import {
   type CreateReceiptBody,
@@ -36,7 +36,7 @@ import {
   toReceiptResponse,
 } from './receipts.service.js';
 import { SANDBOX_SYSTEM, sandboxFiscalReceipt } from './sandbox.js';
-import { domainReceipts } from './settings.js';
+import { domainReceipts, TEST_ONLY } from './settings.js';
 
 export const RECEIPTS_IDEMPOTENCY_SCOPE = 'receipts.create';
 
@@ -61,7 +61,7 @@ async function receiptDomain(deps: Deps, merchantId: string, host: string | unde
     .selectFrom('domain_receipts')
     .select('domain_id')
     .where('merchant_id', '=', merchantId)
-    .where('system', '!=', 'test')
+    .where('system', '!=', TEST_ONLY)
     .limit(2)
     .execute();
   if (fiscal.length === 1) return (fiscal[0] as { domain_id: string }).domain_id;
@@ -211,11 +211,7 @@ export async function listAccountReceipts(
   });
   const page = rows.slice(0, query.per_page);
   const saleIds = [...new Set(page.map((r) => r.sale_receipt_id).filter((id): id is string => id !== null))];
-  const sales = new Map<string, ReceiptRow>();
-  for (const saleId of saleIds) {
-    const sale = await findReceipt(deps.db, saleId);
-    if (sale !== undefined) sales.set(saleId, sale);
-  }
+  const sales = new Map((await findReceipts(deps.db, saleIds)).map((sale) => [sale.id, sale] as const));
   const last = page[page.length - 1];
   return {
     data: page.map((row) =>

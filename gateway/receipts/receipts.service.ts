@@ -17,6 +17,7 @@ import { findMerchant } from '../../storage/merchant.repository.js';
 import { findPaymentRow, rowToPayment } from '../../storage/payment.repository.js';
 import type { PaymentRow } from '../../storage/payment.table.js';
 import {
+  findDomainReceipts,
   findSaleReceiptOfPayment,
   insertReceiptOnce,
   listReturnsOf,
@@ -38,7 +39,7 @@ import { type EventBody, refundedEvent, statusUpdatedEvent } from '../webhooks/e
 import { emitEvent, releaseHeldEvent } from '../webhooks/outbox.js';
 import type { FiscalReceipt } from './fiscal-system.js';
 import { SANDBOX_SYSTEM, sandboxFiscalReceipt } from './sandbox.js';
-import { domainReceipts } from './settings.js';
+import { TEST_ONLY } from './settings.js';
 
 /** How long a payment's event waits for its receipt before it goes out without it. */
 export const RECEIPT_WAIT_MS = 5 * SECOND_MS;
@@ -171,10 +172,11 @@ export async function receiptForCompletedPayment(
   trx: Executor,
   payment: PaymentRow,
 ): Promise<ReceiptAtEvent> {
-  const settings = await domainReceipts(deps, trx, payment.domain_id);
-  if (settings.kind === 'none') return NO_RECEIPT;
+  // Only which system the domain uses: its settings are opened (and checked) by the issuer.
+  const settings = await findDomainReceipts(trx, payment.domain_id);
+  if (settings === undefined) return NO_RECEIPT;
   const sandbox = payment.sandbox === 1;
-  if (!sandbox && settings.kind === 'test') return NO_RECEIPT;
+  if (!sandbox && settings.system === TEST_ONLY) return NO_RECEIPT;
   const lines = saleLines({ ...rowToPayment(payment), amount: Number(payment.amount) });
   const row = newReceiptRow(deps, {
     merchant_id: payment.merchant_id,
@@ -185,7 +187,7 @@ export async function receiptForCompletedPayment(
     payment_id: payment.id,
     refund_id: null,
     sale_receipt_id: null,
-    system: settings.kind === 'fiscal' ? settings.slug : SANDBOX_SYSTEM,
+    system: sandbox ? SANDBOX_SYSTEM : settings.system,
     sandbox: sandbox ? 1 : 0,
     card_amount: Number(payment.amount),
     cash_amount: 0,
@@ -342,7 +344,7 @@ export interface ReceiptResponse {
   issued_at: string | null;
 }
 
-function lineResponse(line: StoredLine, quantityMilli = line.quantityMilli): ReceiptLineResponse {
+function lineResponse(line: StoredLine, quantityMilli: number): ReceiptLineResponse {
   return {
     name: line.name,
     quantity: quantityMilli / ONE_UNIT_MILLI,
@@ -354,20 +356,33 @@ function lineResponse(line: StoredLine, quantityMilli = line.quantityMilli): Rec
 }
 
 /**
+ * What a receipt prints: a sale's own lines, or for a return the lines of its sale (`sale`) with
+ * the quantities given back.
+ */
+export function printedLines(
+  row: Pick<ReceiptRow, 'type' | 'lines'>,
+  sale: Pick<ReceiptRow, 'lines'> | undefined,
+): { line: StoredLine; quantityMilli: number }[] {
+  if (row.type === 'sale') {
+    return (JSON.parse(row.lines) as StoredLine[]).map((line) => ({ line, quantityMilli: line.quantityMilli }));
+  }
+  const saleLinesStored = sale === undefined ? [] : (JSON.parse(sale.lines) as StoredLine[]);
+  return (JSON.parse(row.lines) as StoredReturnLine[]).flatMap((r) => {
+    const line = saleLinesStored[r.index];
+    return line === undefined ? [] : [{ line, quantityMilli: r.quantityMilli }];
+  });
+}
+
+/** The register's own number, from the core's `<system>:<number>`. */
+export function registerNumber(register: string | null): string | null {
+  return register === null ? null : register.slice(register.indexOf(':') + 1);
+}
+
+/**
  * The API's view of a receipt. A return's lines are the sale's lines with the quantities given
  * back (`sale` is the sale receipt row). `issuing` shows as `pending`.
  */
 export function toReceiptResponse(publicUrl: string, row: ReceiptRow, sale?: ReceiptRow): ReceiptResponse {
-  let lines: ReceiptLineResponse[];
-  if (row.type === 'sale') {
-    lines = (JSON.parse(row.lines) as StoredLine[]).map((line) => lineResponse(line));
-  } else {
-    const saleLinesStored = sale === undefined ? [] : (JSON.parse(sale.lines) as StoredLine[]);
-    lines = (JSON.parse(row.lines) as StoredReturnLine[]).flatMap((r) => {
-      const line = saleLinesStored[r.index];
-      return line === undefined ? [] : [lineResponse(line, r.quantityMilli)];
-    });
-  }
   const issued = row.status === 'issued';
   return {
     id: row.id,
@@ -381,13 +396,13 @@ export function toReceiptResponse(publicUrl: string, row: ReceiptRow, sale?: Rec
     amount: Number(row.card_amount) + Number(row.cash_amount),
     card_amount: Number(row.card_amount),
     cash_amount: Number(row.cash_amount),
-    lines,
+    lines: printedLines(row, sale).map(({ line, quantityMilli }) => lineResponse(line, quantityMilli)),
     fiscal:
       issued && row.fiscal_id !== null
         ? {
             receipt_id: row.fiscal_id,
             fiscal_number: row.fiscal_number,
-            register_number: row.register === null ? null : row.register.slice(row.register.indexOf(':') + 1),
+            register_number: registerNumber(row.register),
             serial_number: row.serial_number,
             tin: row.tin,
             taxpayer: row.taxpayer,

@@ -28,6 +28,7 @@ import { type FakeArca, fakeArcaChecksum, startFakeArca } from '../support/proce
 import {
   handoffHref,
   paymentEvents,
+  pressAtAmeria,
   processorSession,
   startLiveGateway,
   visit,
@@ -269,15 +270,8 @@ describe.each(DIALECTS)('live card processors through the gateway (%s)', (dialec
     const paymentIdOf = (href: string) => new URL(href).searchParams.get('id') ?? '';
 
     /** The buyer opens the bank's page and presses a button there: where the bank sends the browser. */
-    async function pressAmeria(href: string, action: 'pay' | 'decline', code = '0100'): Promise<string> {
-      const page = await visit(href);
-      expect(page.status, page.text).toBe(200);
-      const id = /name="id" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
-      const lang = /name="lang" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
-      const pressed = await post(`${new URL(ameria.baseUrl).origin}/VPOS/Payments/Pay`, { id, lang, action, code });
-      expect(pressed.status).toBe(302);
-      return pressed.location;
-    }
+    const pressAmeria = (href: string, action: 'pay' | 'decline', code = '0100') =>
+      pressAtAmeria(new URL(ameria.baseUrl).origin, href, action, code);
 
     /** A payment the buyer paid at the bank and came back from: completed. */
     async function paid(amount: number): Promise<Json> {

@@ -13,7 +13,7 @@ import { issueDueReceipts, TRY_LEASE_MS } from '../../gateway/receipts/issuer.js
 import { enableReceipts } from '../../gateway/receipts/receipts-admin.service.js';
 import { paymentBody, type TestGateway, uniqueHost } from '../support/gateway.js';
 import { FakeAmeria } from '../support/processors/fake-ameria.js';
-import { handoffHref, startLiveGateway, visit } from '../support/processors/live-gateway.js';
+import { payAtAmeria, startLiveGateway } from '../support/processors/live-gateway.js';
 import { FakeEhdm } from '../support/receipts/fake-ehdm.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read nested API answers
@@ -78,16 +78,7 @@ describe('fiscal receipts with two gateway instances on one PostgreSQL', () => {
       }),
     });
     expect(created.status, created.text).toBe(201);
-    const page = await visit(handoffHref((await visit(String(created.body.checkout_url))).text));
-    const id = /name="id" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
-    const lang = /name="lang" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
-    const pressed = await fetch(`${new URL(ameria.baseUrl).origin}/VPOS/Payments/Pay`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ id, lang, action: 'pay', code: '0100' }).toString(),
-      redirect: 'manual',
-    });
-    await visit(pressed.headers.get('location') ?? '');
+    await payAtAmeria(new URL(ameria.baseUrl).origin, String(created.body.checkout_url));
     return String(created.body.uuid);
   }
 

@@ -18,7 +18,7 @@ import { recordLedgerEntry } from '../../storage/billing.repository.js';
 import { DIALECTS } from '../support/databases.js';
 import { paymentBody, type TestGateway, uniqueHost } from '../support/gateway.js';
 import { FakeAmeria } from '../support/processors/fake-ameria.js';
-import { handoffHref, startLiveGateway, visit } from '../support/processors/live-gateway.js';
+import { payAtAmeria, startLiveGateway, visit } from '../support/processors/live-gateway.js';
 import { FakeEhdm } from '../support/receipts/fake-ehdm.js';
 import { type ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -105,18 +105,7 @@ describe.each(DIALECTS)('fiscal receipts through the gateway (%s)', (dialect) =>
       }),
     });
     expect(created.status, created.text).toBe(201);
-    const handoff = await visit(String(created.body.checkout_url));
-    const href = handoffHref(handoff.text);
-    const page = await visit(href);
-    const id = /name="id" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
-    const lang = /name="lang" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
-    const pressed = await fetch(`${new URL(ameria.baseUrl).origin}/VPOS/Payments/Pay`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ id, lang, action: 'pay', code: '0100' }).toString(),
-      redirect: 'manual',
-    });
-    await visit(pressed.headers.get('location') ?? '');
+    await payAtAmeria(new URL(ameria.baseUrl).origin, String(created.body.checkout_url));
     const read = await t.call('GET', `/api/v1/payments/${String(created.body.uuid)}`, { key: liveKey });
     expect(read.body.status).toBe('completed');
     return read.body;

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toStoredInstant } from '../../gateway/domain/clock.js';
-import { newReceiptId } from '../../gateway/receipts/receipts.service.js';
+import { newReceiptRow } from '../../gateway/receipts/receipts.service.js';
 import { nextRegisterSeq } from '../../storage/receipt.repository.js';
 import { CLI_TEST_TIMEOUT_MS, type CliResult, gatewayWith } from '../support/cli.js';
 import { freshDatabase, type TestDatabase } from '../support/databases.js';
@@ -121,24 +121,26 @@ describe('receipts from bin/gateway', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     const deps = t.gateway.deps;
     const domain = await deps.db.selectFrom('domains').select('id').where('host', '=', host).executeTakeFirstOrThrow();
     const now = toStoredInstant(t.clock.nowMs());
+    // Two receipts as the issuer leaves them: one refused for good, one whose try had no answer.
     const row = (status: 'failed' | 'unknown', amount: number) => ({
-      id: newReceiptId(deps),
-      merchant_id: m.merchantId,
-      environment: 'live' as const,
-      domain_id: domain.id,
-      type: 'sale' as const,
-      issue_key: `api:${randomUUID()}`,
-      payment_id: null,
-      refund_id: null,
-      sale_receipt_id: null,
-      system: 'ehdm',
-      sandbox: 0 as const,
+      ...newReceiptRow(deps, {
+        merchant_id: m.merchantId,
+        environment: 'live',
+        domain_id: domain.id,
+        type: 'sale',
+        issue_key: `api:${randomUUID()}`,
+        payment_id: null,
+        refund_id: null,
+        sale_receipt_id: null,
+        system: 'ehdm',
+        sandbox: 0,
+        card_amount: 0,
+        cash_amount: amount,
+        lines: JSON.stringify([
+          { name: 'Fish', classification: null, code: null, unit: null, quantityMilli: 1000, unitPrice: amount },
+        ]),
+      }),
       status,
-      card_amount: 0,
-      cash_amount: amount,
-      lines: JSON.stringify([
-        { name: 'Fish', classification: null, code: null, unit: null, quantityMilli: 1000, unitPrice: amount },
-      ]),
       register: `ehdm:${ehdm.crn}`,
       seq: 7,
       attempts: 1,
@@ -146,22 +148,7 @@ describe('receipts from bin/gateway', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
       next_attempt_at: null,
       first_attempt_at: now,
       attempt_started_at: now,
-      search_after: null,
       last_error: status === 'failed' ? 'refused: 403' : 'outcome unknown',
-      last_error_code: null,
-      fiscal_id: null,
-      fiscal_number: null,
-      serial_number: null,
-      tin: null,
-      taxpayer: null,
-      address: null,
-      fiscal_total: null,
-      issued_at: null,
-      qr_text: null,
-      public_token: deps.ids.token(24),
-      held_event_id: null,
-      created_at: now,
-      updated_at: now,
     });
     const failed = row('failed', 1100);
     const unknown = row('unknown', 1200);

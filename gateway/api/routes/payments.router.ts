@@ -8,6 +8,7 @@ import { checkIdempotencyKey, IDEMPOTENCY_HEADER } from '../../payments/idempote
 import { createPayment, getOrderPayment, getPayment, listPaymentsPage } from '../../payments/payment.service.js';
 import { listPaymentEventLog } from '../../webhooks/event-log.service.js';
 import type { GatewayState } from '../context.js';
+import { sendIdempotent } from '../idempotent-answer.js';
 import { principalOf, requireAuth } from '../middleware/auth.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { listPaymentsSchema } from '../schemas/payment.schema.js';
@@ -24,10 +25,7 @@ export function paymentsRouter(deps: AuthDeps): Router<GatewayState> {
       origin: ctx.get('Origin') || undefined,
       idempotencyKey,
     });
-    ctx.status = result.replayed ? 200 : result.status;
-    if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = result.body;
+    sendIdempotent(ctx, result);
   });
 
   router.get('/payments', requireAuth(deps, 'payments.read'), async (ctx) => {

@@ -11,6 +11,7 @@ import { createPurchase, getPurchase, openPurchaseLink } from '../../billing/pur
 import { escapeHtml } from '../../checkout/html.js';
 import { checkIdempotencyKey, IDEMPOTENCY_HEADER } from '../../payments/idempotency.js';
 import type { GatewayState } from '../context.js';
+import { sendIdempotent } from '../idempotent-answer.js';
 import { principalOf, requireAuth } from '../middleware/auth.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { setStaticPageHeaders } from '../page-headers.js';
@@ -28,10 +29,7 @@ export function purchasesRouter(deps: AuthDeps): Router<GatewayState> {
         body: ctx.request.body,
         idempotencyKey: checkIdempotencyKey(ctx.get(IDEMPOTENCY_HEADER) || undefined),
       });
-      ctx.status = result.replayed ? 200 : result.status;
-      if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = result.body;
+      sendIdempotent(ctx, result);
     },
   );
 

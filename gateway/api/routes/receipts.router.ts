@@ -10,6 +10,7 @@ import { checkIdempotencyKey, IDEMPOTENCY_HEADER } from '../../payments/idempote
 import { receiptPage } from '../../receipts/receipt-page.js';
 import { createReceipt, getReceipt, listAccountReceipts } from '../../receipts/receipts-api.service.js';
 import type { GatewayState } from '../context.js';
+import { sendIdempotent } from '../idempotent-answer.js';
 import { principalOf, requireAuth } from '../middleware/auth.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { setStaticPageHeaders } from '../page-headers.js';
@@ -29,10 +30,7 @@ export function receiptsRouter(deps: AuthDeps): Router<GatewayState> {
         body: ctx.request.body,
         idempotencyKey: checkIdempotencyKey(ctx.get(IDEMPOTENCY_HEADER) || undefined),
       });
-      ctx.status = result.replayed ? 200 : result.status;
-      if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = result.body;
+      sendIdempotent(ctx, result);
     },
   );
 

@@ -75,3 +75,34 @@ export async function paymentEvents(t: TestGateway, uuid: unknown): Promise<Arra
     return { event: String(row.event), status: String(payload.transaction?.status) };
   });
 }
+
+/**
+ * The buyer on Ameriabank's page (the fake at `bankOrigin`): opens `href`, presses Pay or Decline
+ * there; answers where the bank sends the browser.
+ */
+export async function pressAtAmeria(
+  bankOrigin: string,
+  href: string,
+  action: 'pay' | 'decline',
+  code = '0100',
+): Promise<string> {
+  const page = await visit(href);
+  if (page.status !== 200) throw new Error(`the bank's page answered ${page.status}: ${page.text}`);
+  const id = /name="id" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
+  const lang = /name="lang" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
+  const pressed = await fetch(`${bankOrigin}/VPOS/Payments/Pay`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ id, lang, action, code }).toString(),
+    redirect: 'manual',
+  });
+  await pressed.arrayBuffer();
+  if (pressed.status !== 302) throw new Error(`pressing ${action} answered ${pressed.status}`);
+  return pressed.headers.get('location') ?? '';
+}
+
+/** A direct Ameria payment the buyer pays: the handoff, the bank's page, Pay, and the return. */
+export async function payAtAmeria(bankOrigin: string, checkoutUrl: string): Promise<void> {
+  const handoff = await visit(checkoutUrl);
+  await visit(await pressAtAmeria(bankOrigin, handoffHref(handoff.text), 'pay'));
+}
