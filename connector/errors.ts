@@ -34,8 +34,21 @@ export function storeUnreachable(cause: PlatformError): ConnectorError {
   return new ConnectorError(502, 'platform_unavailable', STORE_UNREACHABLE_MESSAGE, {}, { cause });
 }
 
+export const STORE_UNAUTHORIZED_MESSAGE =
+  "The store refused the connector's REST key; reconnect from the plugin settings.";
+
+export function storeUnauthorized(cause?: PlatformError): ConnectorError {
+  return new ConnectorError(409, 'store_unauthorized', STORE_UNAUTHORIZED_MESSAGE, {}, cause ? { cause } : {});
+}
+
+/** True when the store refused the connector's credentials (401/403). */
+export function isCredentialRefusal(error: unknown): error is PlatformError {
+  return error instanceof PlatformError && (error.status === 401 || error.status === 403);
+}
+
 /** A failed store call as the connector answers it; any other error as it is. */
 export function asConnectorError(error: unknown): unknown {
+  if (isCredentialRefusal(error)) return storeUnauthorized(error);
   return error instanceof PlatformError ? storeUnreachable(error) : error;
 }
 

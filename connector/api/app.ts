@@ -10,14 +10,17 @@ import { z } from 'zod';
 import { isJsonType } from '../../gateway/api/middleware/json-body.js';
 import { requestContext } from '../../gateway/api/middleware/request-context.js';
 import {
+  acceptManualCredentials,
   completeKeyExchange,
   connectionForToken,
   describeConnection,
+  reconnect,
   registerConnection,
+  removeConnection,
 } from '../connections/connection.service.js';
 import { asConnectorError, ConnectorError, errorDetail, validationFailed } from '../errors.js';
-import { payForOrder, readBackOrder } from '../orders/order.service.js';
-import { getReport, reconcile } from '../reconciliation/reconcile.service.js';
+import { deferStoreWork, payForOrder, readBackOrder, type StoreWork } from '../orders/order.service.js';
+import { getReport, listReports, reconcile, reconcileInBackground } from '../reconciliation/reconcile.service.js';
 import { refundFromStore } from '../refunds/refund.service.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import type { StoreConnection } from '../storage/connection.repository.js';
@@ -39,9 +42,31 @@ const instant = z.string().refine((value) => /^\d{4}-\d{2}-\d{2}T/.test(value) &
   error: 'must be an ISO 8601 date-time',
 });
 
+/** The plugin's view of the order (it runs inside the store): no store call is needed to pay it. */
+const orderSnapshot = z.object({
+  number: z.string().trim().min(1).max(64),
+  total: z.string().regex(/^\d{1,15}(\.\d{1,8})?$/, { error: 'must be a decimal amount such as "1500.00"' }),
+  currency: z.string().regex(/^[A-Za-z]{3}$/, { error: 'must be an ISO 4217 code' }),
+  status: z.string().min(1).max(64),
+  created_at: instant,
+  customer_email: z.string().max(254).nullable().optional(),
+  customer_name: z.string().max(255).nullable().optional(),
+  payment_method: z.string().min(1).max(100),
+});
+
 const schemas = {
   connection: z.object({ store_url: httpUrl, return_url: httpUrl.optional() }),
-  payment: z.object({ return_url: httpUrl, cancel_url: httpUrl }),
+  payment: z.object({ return_url: httpUrl, cancel_url: httpUrl, order: orderSnapshot.optional() }),
+  credentials: z.object({
+    consumer_key: z.string().regex(/^ck_[A-Za-z0-9]{1,100}$/, { error: 'must be a WooCommerce consumer key (ck_...)' }),
+    consumer_secret: z
+      .string()
+      .regex(/^cs_[A-Za-z0-9]{1,100}$/, { error: 'must be a WooCommerce consumer secret (cs_...)' }),
+  }),
+  runs: z.object({
+    trigger: z.enum(['scheduled', 'plugin', 'cli']).optional(),
+    limit: z.coerce.number().int().min(1).max(50).default(10),
+  }),
   refund: z.object({
     amount: z.number().int({ error: 'must be whole AMD' }).positive({ error: 'must be at least 1' }),
     reason: z.string().max(500).optional(),
@@ -51,7 +76,7 @@ const schemas = {
       .optional(),
   }),
   reconciliation: z
-    .object({ from: instant, to: instant, repair: z.boolean().optional() })
+    .object({ from: instant, to: instant, repair: z.boolean().optional(), wait: z.boolean().optional() })
     .refine((r) => Date.parse(r.from) < Date.parse(r.to), { error: 'must be after from', path: ['to'] }),
 };
 
@@ -78,7 +103,24 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
   });
 
   router.get('/v1/connection', async (ctx) => {
-    ctx.body = describeConnection(deps, await connection(ctx));
+    ctx.body = await describeConnection(deps, await connection(ctx));
+  });
+
+  router.post('/v1/connection/reconnect', async (ctx) => {
+    ctx.body = await reconnect(deps, await connection(ctx));
+  });
+
+  router.post('/v1/connection/credentials', async (ctx) => {
+    const conn = await connection(ctx);
+    const body = parse(schemas.credentials, await readJson(ctx));
+    if (conn.platform !== 'woocommerce') {
+      throw new ConnectorError(422, 'unsupported_platform', `Manual keys are taken for WooCommerce stores only.`);
+    }
+    ctx.body = await acceptManualCredentials(deps, conn, body);
+  });
+
+  router.delete('/v1/connection', async (ctx) => {
+    ctx.body = await removeConnection(deps, await connection(ctx));
   });
 
   router.post('/:platform/auth/callback', async (ctx) => {
@@ -89,13 +131,14 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
   router.post('/v1/orders/:order_id/payment', async (ctx) => {
     const conn = await connection(ctx);
     const body = parse(schemas.payment, await readJson(ctx));
-    const result = await payForOrder(deps, conn, orderIdParam(ctx), body);
+    const result = await afterAnswer(ctx, (storeWork) => payForOrder(deps, conn, orderIdParam(ctx), body, storeWork));
     ctx.status = result.status;
     ctx.body = result.body;
   });
 
   router.get('/v1/orders/:order_id/payment', async (ctx) => {
-    ctx.body = await readBackOrder(deps, await connection(ctx), orderIdParam(ctx));
+    const conn = await connection(ctx);
+    ctx.body = await afterAnswer(ctx, (storeWork) => readBackOrder(deps, conn, orderIdParam(ctx), storeWork));
   });
 
   router.post('/v1/orders/:order_id/refunds', async (ctx) => {
@@ -108,12 +151,25 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
   router.post('/v1/reconciliation', async (ctx) => {
     const conn = await connection(ctx);
     const body = parse(schemas.reconciliation, await readJson(ctx));
-    ctx.status = 201;
-    ctx.body = await reconcile(deps, conn, {
+    const request = {
       from: new Date(Date.parse(body.from)).toISOString(),
       to: new Date(Date.parse(body.to)).toISOString(),
       repair: body.repair ?? false,
-    });
+      trigger: 'plugin' as const,
+    };
+    if (body.wait === false) {
+      ctx.status = 202;
+      ctx.body = await reconcileInBackground(deps, conn, request);
+      return;
+    }
+    ctx.status = 201;
+    ctx.body = await reconcile(deps, conn, request);
+  });
+
+  router.get('/v1/reconciliation', async (ctx) => {
+    const conn = await connection(ctx);
+    const query = parse(schemas.runs, { trigger: ctx.query.trigger, limit: ctx.query.limit });
+    ctx.body = { data: await listReports(deps, conn, query) };
   });
 
   router.get('/v1/reconciliation/:id', async (ctx) => {
@@ -132,6 +188,27 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
   app.use((ctx) => {
     throw new ConnectorError(404, 'not_found', `No route ${ctx.method} ${ctx.path}.`);
   });
+
+  /**
+   * Runs a plugin-facing handler whose store calls must wait for the answer: they start once the
+   * response is closed (sent or abandoned). Whatever they leave undone is on the durable retry queue.
+   */
+  async function afterAnswer<T>(ctx: Context, handle: (storeWork: StoreWork) => Promise<T>): Promise<T> {
+    const deferred = deferStoreWork();
+    const answered = new Promise<void>((resolve) => ctx.res.once('close', () => resolve()));
+    const startQueued = () => {
+      for (const { what, run } of deferred.queued) deps.background.start(what, () => answered.then(run));
+    };
+    try {
+      const result = await handle(deferred.work);
+      startQueued();
+      return result;
+    } catch (error) {
+      // A refusal after store work was queued (paying an order the gateway already paid) still runs it.
+      startQueued();
+      throw error;
+    }
+  }
 
   async function connection(ctx: Context): Promise<StoreConnection> {
     return connectionForToken(deps, ctx.get('X-Service-Connect') || undefined, () => admitIntrospection(ctx.ip));

@@ -114,7 +114,12 @@ export async function main(
       try {
         const connection = await findConnection(connector.deps.db, id);
         if (connection === undefined) throw new ConnectorError(404, 'connection_not_found', `No connection ${id}.`);
-        const report = await reconcile(connector.deps, connection, { from, to, repair: values.repair ?? false });
+        const report = await reconcile(connector.deps, connection, {
+          from,
+          to,
+          repair: values.repair ?? false,
+          trigger: 'cli',
+        });
         print(
           report,
           [

@@ -5,24 +5,42 @@
  * encrypted; a plugin's call finds its connection by the token's SHA-256.
  */
 import { randomUUID } from 'node:crypto';
-import { isIP } from 'node:net';
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { hostLiesOn, normalizeHost } from '../../gateway/domain/hosts.js';
-import { isForbiddenAddress } from '../../gateway/outbound/private-addresses.js';
 import { sha256Hex } from '../../gateway/runtime/hashing.js';
 import { randomToken } from '../../gateway/runtime/sealing.js';
-import { ConnectorError, validationFailed } from '../errors.js';
+import {
+  asConnectorError,
+  ConnectorError,
+  isCredentialRefusal,
+  storeUnauthorized,
+  validationFailed,
+} from '../errors.js';
 import { type ConnectTokenInfo, type GatewayClient, GatewayError } from '../gateway-client/client.js';
 import type { StorePlatform } from '../platforms/platform.js';
 import { type PlatformDriver, platformDriver } from '../platforms/registry.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import {
+  findConnection,
   findConnectionByKeyExchange,
   findConnectionByTokenHash,
   insertConnection,
   type StoreConnection,
   updateConnection,
 } from '../storage/connection.repository.js';
+import { resumeParkedSyncs, stopLinksOfConnection } from '../storage/order-link.repository.js';
+import { clearReconciliationBackoff } from '../storage/reconciliation-backoff.repository.js';
+import {
+  isPrivateHost,
+  type KeyExchangeProblem,
+  keyExchangeProblems,
+  statusWithToken,
+  storeErrorMessage,
+  type WebhookHealth,
+  watchGateway,
+  watchStore,
+  webhookHealth,
+} from './connection-health.js';
 
 /** How often, at most, a connection's webhook secrets are fetched again after a signature mismatch. */
 export const SECRETS_REFRESH_MS = 60_000;
@@ -36,6 +54,19 @@ export interface ConnectionResponse {
   status: StoreConnection['status'];
   authorize_url?: string;
   last_webhook_at?: string | null;
+}
+
+/** `GET /v1/connection`: the connection, how its parts are doing, and whether the key exchange can work. */
+export interface ConnectionDescription extends ConnectionResponse {
+  last_webhook_at: string | null;
+  health: {
+    gateway: 'ok' | 'unreachable';
+    store: 'ok' | 'unauthorized' | 'unreachable' | 'unknown';
+    store_error: { at: string; message: string } | null;
+    webhooks: WebhookHealth;
+    last_missed_webhook_at: string | null;
+  };
+  key_exchange: { callback_url: string; problems: KeyExchangeProblem[] };
 }
 
 /** The sealing context of each encrypted column: a value only opens in its own row and column. */
@@ -87,7 +118,8 @@ export async function registerConnection(
   const secrets = JSON.stringify(info.webhook_secrets);
 
   if (existing !== undefined) {
-    if (existing.store_url !== storeUrl && existing.status === 'active') {
+    // Once the store delivered keys, they belong to its URL: they are never sent to another one.
+    if (existing.store_url !== storeUrl && existing.credentials_ciphertext !== null) {
       throw new ConnectorError(
         409,
         'connection_exists',
@@ -125,14 +157,76 @@ export async function registerConnection(
     last_webhook_at: null,
     created_at: now,
     updated_at: now,
+    store_state: null,
+    store_error_at: null,
+    store_error_message: null,
+    last_missed_webhook_at: null,
   };
   await insertConnection(deps.db, row);
   deps.logger.info({ connection_id: id, platform: row.platform, store_url: storeUrl }, 'store connection registered');
   return { created: true, connection: toResponse(deps, row, nonce, returnUrl) };
 }
 
-/** `GET /v1/connection`. */
-export function describeConnection(deps: ConnectorDeps, connection: StoreConnection): ConnectionResponse {
+/**
+ * `GET /v1/connection`: asks the gateway about the token every time. A token it refuses answers 401
+ * (and the connection is marked `token_revoked`); a gateway that does not answer still describes the
+ * connection, with `health.gateway: unreachable`.
+ */
+export async function describeConnection(
+  deps: ConnectorDeps,
+  connection: StoreConnection,
+): Promise<ConnectionDescription> {
+  let gateway: 'ok' | 'unreachable' = 'ok';
+  try {
+    await gatewayOf(deps, connection).connectToken();
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    if (error.status === 401) {
+      throw new ConnectorError(
+        401,
+        'invalid_connect_token',
+        'The gateway refused this connect token: it was revoked or has expired.',
+      );
+    }
+    if (!error.retryable) throw fromGatewayError(error);
+    gateway = 'unreachable';
+  }
+  let current = (await findConnection(deps.db, connection.id)) ?? connection;
+  if (gateway === 'ok' && current.status === 'token_revoked') {
+    // The gateway accepts the token again (a refusal it no longer makes): the connection is back.
+    await updateConnection(deps.db, current.id, {
+      status: statusWithToken(current),
+      updated_at: toStoredInstant(deps.clock.nowMs()),
+    });
+    current = (await findConnection(deps.db, connection.id)) ?? current;
+  }
+  return {
+    ...responseOf(deps, current),
+    last_webhook_at: current.last_webhook_at,
+    health: {
+      gateway,
+      store: storeHealth(current),
+      store_error:
+        current.store_error_at !== null && current.store_state !== 'ok'
+          ? { at: current.store_error_at, message: current.store_error_message ?? '' }
+          : null,
+      webhooks: webhookHealth(current),
+      last_missed_webhook_at: current.last_missed_webhook_at,
+    },
+    key_exchange: {
+      callback_url: callbackUrl(deps, current.platform),
+      problems: keyExchangeProblems(deps.config.publicUrl),
+    },
+  };
+}
+
+function storeHealth(connection: StoreConnection): ConnectionDescription['health']['store'] {
+  if (connection.status === 'store_unauthorized' || connection.store_state === 'unauthorized') return 'unauthorized';
+  return connection.store_state ?? 'unknown';
+}
+
+/** The connection object as answered (with the authorize URL while keys are awaited). */
+export function responseOf(deps: ConnectorDeps, connection: StoreConnection): ConnectionResponse {
   const nonce = connection.status === 'awaiting_keys' ? keyExchangeNonce(deps, connection) : null;
   return {
     ...toResponse(deps, connection, nonce, driverOf(connection).defaultReturnUrl(connection.store_url)),
@@ -141,8 +235,132 @@ export function describeConnection(deps: ConnectorDeps, connection: StoreConnect
 }
 
 /**
+ * `POST /v1/connection/reconnect`: a new key exchange for this connection (a new one-time value).
+ * The old credentials stay until new ones arrive; refused ones are not used meanwhile.
+ */
+export async function reconnect(deps: ConnectorDeps, connection: StoreConnection): Promise<ConnectionResponse> {
+  const nonce = randomToken();
+  await updateConnection(deps.db, connection.id, {
+    key_exchange_hash: sha256Hex(nonce),
+    key_exchange_ciphertext: deps.sealer.seal(nonce, sealContext(connection.id, 'key_exchange')),
+    status: 'awaiting_keys',
+    updated_at: toStoredInstant(deps.clock.nowMs()),
+  });
+  deps.logger.info({ connection_id: connection.id }, 'key exchange started again');
+  const updated = await findConnection(deps.db, connection.id);
+  if (updated === undefined) throw new ConnectorError(404, 'connection_not_found', 'The connection was removed.');
+  return responseOf(deps, updated);
+}
+
+/**
+ * `POST /v1/connection/credentials`: a REST key the shop owner made by hand. It is tested against
+ * the store (one read) before it is kept; a refused key answers 422 `store_credentials_refused`.
+ */
+export async function acceptManualCredentials(
+  deps: ConnectorDeps,
+  connection: StoreConnection,
+  credentials: Readonly<Record<string, string>>,
+): Promise<ConnectionResponse> {
+  await acceptCredentials(deps, connection, credentials, 422);
+  const updated = await findConnection(deps.db, connection.id);
+  if (updated === undefined) throw new ConnectorError(404, 'connection_not_found', 'The connection was removed.');
+  return responseOf(deps, updated);
+}
+
+/**
+ * Tests the credentials with one read (the store refusing them answers `refusedStatus`
+ * `store_credentials_refused`, saying what the store answered), then keeps them: the connection
+ * is `active`, and orders waiting to be marked paid while the old key was refused are due now.
+ */
+async function acceptCredentials(
+  deps: ConnectorDeps,
+  connection: StoreConnection,
+  credentials: Readonly<Record<string, string>>,
+  refusedStatus: number,
+): Promise<void> {
+  try {
+    await deps.openPlatform(connection.platform, connection.store_url, credentials).checkAccess();
+  } catch (error) {
+    if (isCredentialRefusal(error)) {
+      deps.logger.warn({ connection_id: connection.id, status: error.status }, 'the store refused the delivered key');
+      throw new ConnectorError(
+        refusedStatus,
+        'store_credentials_refused',
+        `The store refused the key: ${storeErrorMessage(error)}`,
+      );
+    }
+    throw asConnectorError(error);
+  }
+  const now = toStoredInstant(deps.clock.nowMs());
+  await updateConnection(deps.db, connection.id, {
+    credentials_ciphertext: deps.sealer.seal(JSON.stringify(credentials), sealContext(connection.id, 'credentials')),
+    key_exchange_hash: null,
+    key_exchange_ciphertext: null,
+    status: connection.status === 'token_revoked' ? 'token_revoked' : 'active',
+    store_state: 'ok',
+    store_error_at: null,
+    store_error_message: null,
+    updated_at: now,
+  });
+  await resumeParkedSyncs(deps.db, connection.id, now);
+  deps.logger.info({ connection_id: connection.id }, 'store credentials received');
+}
+
+/**
+ * `DELETE /v1/connection`: no more polling, reconciliation or store calls for it; the token, the
+ * store credentials and the webhook secrets are erased. Its order rows stay, for history. The row
+ * keeps its id (orders refer to it) under a token hash no token has, so the same token may register
+ * again as a new connection.
+ */
+export async function removeConnection(
+  deps: ConnectorDeps,
+  connection: StoreConnection,
+): Promise<{ connection_id: string; status: 'removed' }> {
+  const now = toStoredInstant(deps.clock.nowMs());
+  await updateConnection(deps.db, connection.id, {
+    status: 'removed',
+    token_hash: `removed:${connection.id}`,
+    token_ciphertext: '',
+    credentials_ciphertext: null,
+    webhook_secrets_ciphertext: '',
+    key_exchange_hash: null,
+    key_exchange_ciphertext: null,
+    updated_at: now,
+  });
+  await stopLinksOfConnection(deps.db, connection.id, now);
+  await clearReconciliationBackoff(deps.db, connection.id);
+  deps.logger.info({ connection_id: connection.id }, 'store connection removed');
+  return { connection_id: connection.id, status: 'removed' };
+}
+
+/**
+ * Payments and refunds need the store's API afterwards (marking paid, recording refunds): refused
+ * clearly before the keys arrived and while the store refuses them.
+ */
+export function requireStoreAccess(connection: StoreConnection): void {
+  if (connection.status === 'store_unauthorized' || connection.store_state === 'unauthorized') {
+    throw storeUnauthorized();
+  }
+  if (connection.credentials_ciphertext === null) throw connectionNotReady();
+}
+
+function connectionNotReady(): ConnectorError {
+  return new ConnectorError(
+    409,
+    'connection_not_ready',
+    'The store has not granted API access yet: open the authorize URL from the plugin settings and approve.',
+  );
+}
+
+function callbackUrl(deps: ConnectorDeps, platform: string): string {
+  return `${deps.config.publicUrl}/${platform}/auth/callback`;
+}
+
+/**
  * The platform posted the store's API credentials to the key exchange callback. The one-time value
- * names the connection; it is cleared so the same delivery cannot be replayed onto it.
+ * names the connection; it is cleared so the same delivery cannot be replayed onto it. The key is
+ * tested against the store first: a refused key answers 400 `store_credentials_refused` (WooCommerce
+ * then deletes it and shows the owner an error).
  */
 export async function completeKeyExchange(deps: ConnectorDeps, platform: string, body: unknown): Promise<void> {
   const driver = platformDriver(platform);
@@ -154,18 +372,8 @@ export async function completeKeyExchange(deps: ConnectorDeps, platform: string,
   if (connection === undefined || connection.platform !== platform) {
     throw new ConnectorError(404, 'connection_not_found', 'No connection is waiting for these keys.');
   }
-  const now = toStoredInstant(deps.clock.nowMs());
-  await updateConnection(deps.db, connection.id, {
-    credentials_ciphertext: deps.sealer.seal(
-      JSON.stringify(delivery.credentials),
-      sealContext(connection.id, 'credentials'),
-    ),
-    key_exchange_hash: null,
-    key_exchange_ciphertext: null,
-    status: 'active',
-    updated_at: now,
-  });
-  deps.logger.info({ connection_id: connection.id }, 'store credentials received');
+  // The store waits for this answer in one PHP worker; the test read needs a second (docs/connector.md).
+  await acceptCredentials(deps, connection, delivery.credentials, 400);
 }
 
 /**
@@ -181,7 +389,7 @@ export async function connectionForToken(
     throw new ConnectorError(401, 'invalid_connect_token', 'Send the connect token in the X-Service-Connect header.');
   }
   const connection = await findConnectionByTokenHash(deps.db, sha256Hex(token.trim()));
-  if (connection !== undefined) return connection;
+  if (connection !== undefined && connection.status !== 'removed') return connection;
   // Unknown here: tell a token the gateway refuses apart from a good one that was never registered.
   beforeAskingGateway();
   await introspectToken(deps, token.trim());
@@ -226,26 +434,26 @@ export async function refreshWebhookSecrets(
 /** The store's API, opened with the connection's credentials; 409 until the key exchange is done. */
 export function storeOf(deps: ConnectorDeps, connection: StoreConnection): StorePlatform {
   const sealed = connection.credentials_ciphertext;
-  if (sealed === null) {
-    throw new ConnectorError(
-      409,
-      'connection_not_ready',
-      'The store has not granted API access yet: open the authorize URL from the plugin settings and approve.',
-    );
-  }
+  if (sealed === null) throw connectionNotReady();
   return opened(deps, 'store', connection.id, `${connection.store_url} ${sealed}`, () =>
-    deps.openPlatform(
-      connection.platform,
-      connection.store_url,
-      JSON.parse(deps.sealer.open(sealed, sealContext(connection.id, 'credentials'))) as Record<string, string>,
+    watchStore(
+      deps,
+      connection,
+      deps.openPlatform(
+        connection.platform,
+        connection.store_url,
+        JSON.parse(deps.sealer.open(sealed, sealContext(connection.id, 'credentials'))) as Record<string, string>,
+      ),
     ),
   );
 }
 
 /** The gateway client acting for this connection, with its connect token. */
 export function gatewayOf(deps: ConnectorDeps, connection: StoreConnection): GatewayClient {
+  if (connection.status === 'removed')
+    throw new ConnectorError(404, 'connection_not_found', 'The connection was removed.');
   return opened(deps, 'gateway', connection.id, connection.token_ciphertext, () =>
-    deps.gateway(connectTokenOf(deps, connection)),
+    watchGateway(deps, connection.id, deps.gateway(connectTokenOf(deps, connection))),
   );
 }
 
@@ -297,7 +505,7 @@ function toResponse(
       appName: deps.config.appName,
       userId: nonce,
       returnUrl,
-      callbackUrl: `${deps.config.publicUrl}/${connection.platform}/auth/callback`,
+      callbackUrl: callbackUrl(deps, connection.platform),
     });
   }
   return response;
@@ -333,14 +541,4 @@ function checkStoreUrl(raw: string, info: ConnectTokenInfo, allowPrivate: boolea
     }
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-}
-
-/** A URL host that can only be a private address: an IP literal in a private range, or localhost. */
-function isPrivateHost(hostname: string): boolean {
-  const host = hostname
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '')
-    .toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  return isIP(host) !== 0 && isForbiddenAddress(host);
 }

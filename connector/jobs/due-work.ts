@@ -2,8 +2,11 @@
  * The connector's background work, run every `CONNECTOR_JOB_INTERVAL_SECONDS` (and by tests on demand):
  *
  * - store sync: orders whose "mark paid" call to the store failed are retried with backoff;
- * - polling: unpaid orders are read back from the gateway now and then, so a webhook that never
- *   arrives still ends in a paid order;
+ * - polling: unpaid orders with a payment this connection created are read back from the gateway
+ *   now and then, so a webhook that never arrives still ends in a paid order. A failed poll waits
+ *   5 minutes, then twice as long after each further failure (at most 6 hours; reset by a success).
+ *   A gateway 401 marks the connection `token_revoked`: none of its orders is polled again, and its
+ *   scheduled reconciliation stops;
  * - reconciliation: once an hour per connection, over the last day, repairing what is safe. A run
  *   that fails is recorded and the next one waits 5 minutes, then twice as long after each further
  *   failure, at most 6 hours (less than the day a run covers, so nothing is missed); a success
@@ -16,11 +19,23 @@ import { DAY_MS, HOUR_MS, MINUTE_MS, toStoredInstant } from '../../gateway/domai
 import { gatewayOf } from '../connections/connection.service.js';
 import { errorDetail } from '../errors.js';
 import { GatewayError } from '../gateway-client/client.js';
-import { applyPayment, POLL_FOR_MS, POLL_INTERVAL_MS, syncStorePaid } from '../orders/order.service.js';
+import {
+  applyPayment,
+  POLL_FOR_MS,
+  POLL_INTERVAL_MS,
+  pollRetryDelayMs,
+  syncStorePaid,
+} from '../orders/order.service.js';
 import { reconcile } from '../reconciliation/reconcile.service.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
-import { findConnection, listConnections, type StoreConnection } from '../storage/connection.repository.js';
+import {
+  findConnection,
+  listConnections,
+  type StoreConnection,
+  updateConnection,
+} from '../storage/connection.repository.js';
 import { linksDueForPoll, linksDueForSync, type OrderLink, updateLink } from '../storage/order-link.repository.js';
+import { hasWebhookFor } from '../storage/receipt.repository.js';
 import { latestRunStart } from '../storage/reconciliation.repository.js';
 import {
   clearReconciliationBackoff,
@@ -39,6 +54,10 @@ export function reconcileRetryDelayMs(failures: number): number {
   return Math.min(RECONCILE_RETRY_FIRST_MS * 2 ** Math.max(0, failures - 1), RECONCILE_RETRY_MAX_MS);
 }
 const BATCH = 50;
+/** A final status polling learns this long after it happened means the webhook went missing. */
+export const MISSED_WEBHOOK_AFTER_MS = 10 * MINUTE_MS;
+const POLLED: ReadonlySet<StoreConnection['status']> = new Set(['active', 'awaiting_keys', 'store_unauthorized']);
+const FINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'expired', 'refunded']);
 
 export interface DueWorkResult {
   synced: number;
@@ -64,8 +83,10 @@ export async function runDueWork(deps: ConnectorDeps): Promise<DueWorkResult> {
 
   for (const link of await linksDueForPoll(deps.db, now, BATCH)) {
     const connection = await connectionOf(link.connection_id);
-    if (connection === undefined) continue;
-    await guarded(deps, 'poll', () => pollLink(deps, connection, link));
+    // A connection revoked during this batch (a poll's 401) is not polled further.
+    if (connection === undefined || !POLLED.has(connection.status)) continue;
+    const polled = await guardedPoll(deps, connection, link);
+    if (!polled) connections.delete(link.connection_id);
     result.polled += 1;
   }
 
@@ -95,6 +116,7 @@ async function scheduledReconciliation(deps: ConnectorDeps, connection: StoreCon
       from: toStoredInstant(nowMs - RECONCILE_WINDOW_MS),
       to: toStoredInstant(nowMs),
       repair: true,
+      trigger: 'scheduled',
     });
     await clearReconciliationBackoff(deps.db, connection.id);
   } catch (error) {
@@ -116,10 +138,33 @@ async function scheduledReconciliation(deps: ConnectorDeps, connection: StoreCon
   }
 }
 
+/** Polls one link; a failure pushes its next poll back (per link). Answers false when it failed. */
+async function guardedPoll(deps: ConnectorDeps, connection: StoreConnection, link: OrderLink): Promise<boolean> {
+  try {
+    await pollLink(deps, connection, link);
+    return true;
+  } catch (error) {
+    const failures = link.poll_failures + 1;
+    const nowMs = deps.clock.nowMs();
+    await updateLink(deps.db, link.id, {
+      poll_failures: failures,
+      next_poll_at: toStoredInstant(nowMs + pollRetryDelayMs(failures)),
+      updated_at: toStoredInstant(nowMs),
+    });
+    const level = error instanceof GatewayError && error.retryable ? 'info' : 'warn';
+    deps.logger[level](
+      { connection_id: connection.id, order: link.store_order_id, failures, err: errorDetail(error) },
+      'poll did not finish; it runs again later',
+    );
+    return false;
+  }
+}
+
 /** Reads an unpaid order's payment back and applies it; keeps polling while it may still be paid. */
 async function pollLink(deps: ConnectorDeps, connection: StoreConnection, link: OrderLink): Promise<void> {
   const payment = await gatewayOf(deps, connection).getOrderPayment(link.gateway_order_id);
   if (payment !== null) {
+    await noteMissedWebhook(deps, connection, payment);
     await applyPayment(deps, connection, link, payment);
     return;
   }
@@ -127,8 +172,32 @@ async function pollLink(deps: ConnectorDeps, connection: StoreConnection, link: 
   const expired = nowMs - Date.parse(link.created_at) > POLL_FOR_MS;
   await updateLink(deps.db, link.id, {
     next_poll_at: expired ? null : toStoredInstant(nowMs + POLL_INTERVAL_MS),
+    poll_failures: 0,
     updated_at: toStoredInstant(nowMs),
   });
+}
+
+/**
+ * Polling learned a final status: when it happened more than {@link MISSED_WEBHOOK_AFTER_MS} ago and
+ * no webhook about the payment arrived, the connection's webhooks are missing (`health.webhooks`).
+ */
+async function noteMissedWebhook(
+  deps: ConnectorDeps,
+  connection: StoreConnection,
+  payment: {
+    uuid: string;
+    status: string;
+    created_at: string;
+    completed_at: string | null;
+    refunded_at: string | null;
+  },
+): Promise<void> {
+  if (!FINAL.has(payment.status)) return;
+  const nowMs = deps.clock.nowMs();
+  const happenedAt = Date.parse(payment.refunded_at ?? payment.completed_at ?? payment.created_at);
+  if (nowMs - happenedAt <= MISSED_WEBHOOK_AFTER_MS) return;
+  if (await hasWebhookFor(deps.db, connection.id, payment.uuid)) return;
+  await updateConnection(deps.db, connection.id, { last_missed_webhook_at: toStoredInstant(nowMs) });
 }
 
 async function guarded(deps: ConnectorDeps, what: string, work: () => Promise<unknown>): Promise<void> {

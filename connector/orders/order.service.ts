@@ -11,8 +11,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DAY_MS, HOUR_MS, MINUTE_MS, toStoredInstant } from '../../gateway/domain/clock.js';
-import { driverOf, fromGatewayError, gatewayOf, storeOf } from '../connections/connection.service.js';
-import { asConnectorError, ConnectorError } from '../errors.js';
+import {
+  driverOf,
+  fromGatewayError,
+  gatewayOf,
+  requireStoreAccess,
+  storeOf,
+} from '../connections/connection.service.js';
+import { asConnectorError, ConnectorError, isCredentialRefusal } from '../errors.js';
 import { GatewayError, type GatewayPayment } from '../gateway-client/client.js';
 import { type PaidWith, PlatformError, type StoreOrder, type StorePlatform } from '../platforms/platform.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
@@ -30,6 +36,7 @@ import {
   releaseNote,
   updateLink,
 } from '../storage/order-link.repository.js';
+import { type OrderSnapshot, storeOrderFromSnapshot } from './order-snapshot.js';
 
 /** First read-back of an unpaid order, in case its webhook never comes. */
 export const FIRST_POLL_MS = 2 * MINUTE_MS;
@@ -45,6 +52,33 @@ export const STORE_SYNC_BACKOFF_MS: readonly number[] = [
   6 * HOUR_MS,
 ];
 
+/** After a failed poll the wait doubles from this, up to {@link POLL_BACKOFF_MAX_MS}; a success resets it. */
+export const POLL_BACKOFF_FIRST_MS = 5 * MINUTE_MS;
+export const POLL_BACKOFF_MAX_MS = 6 * HOUR_MS;
+
+/** The wait after `failures` failed polls in a row (1 or more). */
+export function pollRetryDelayMs(failures: number): number {
+  return Math.min(POLL_BACKOFF_FIRST_MS * 2 ** Math.max(0, failures - 1), POLL_BACKOFF_MAX_MS);
+}
+
+/**
+ * Where a store call goes: run now (the job, a webhook), or queued behind the plugin's answer (a
+ * plugin-facing request never waits for the store: see {@link deferStoreWork}).
+ */
+export type StoreWork = (what: string, run: () => Promise<void>) => Promise<void>;
+export const storeNow: StoreWork = (_what, run) => run();
+
+/** Collects store calls to start once the answer is sent. */
+export function deferStoreWork(): { work: StoreWork; queued: { what: string; run: () => Promise<void> }[] } {
+  const queued: { what: string; run: () => Promise<void> }[] = [];
+  return {
+    queued,
+    work: async (what, run) => {
+      queued.push({ what, run });
+    },
+  };
+}
+
 const FINAL_UNPAID: ReadonlySet<string> = new Set(['failed', 'expired']);
 const PAID: ReadonlySet<string> = new Set(['completed', 'refunded']);
 
@@ -58,14 +92,33 @@ export interface OrderPaymentResponse {
   checkout_url: string;
 }
 
+export interface PanelRefund {
+  uuid: string;
+  amount: number;
+  status: string;
+  reason: string | null;
+  created_at: string;
+}
+
+/** `GET /v1/orders/{id}/payment`: the read-back and the plugin's order panel. */
 export interface ReadBackResponse {
   order_id: string;
   payment_uuid: string | null;
   status: string | null;
   paid: boolean;
-  amount: number;
+  /** The payment's amount, else the order's as the connector knows it; null when it knows nothing. */
+  amount: number | null;
   currency: string;
   rrn: string | null;
+  processor: string | null;
+  environment: 'test' | 'live';
+  refunded_amount: number;
+  refunds: PanelRefund[];
+  store_sync: 'none' | 'pending' | 'done' | 'failed';
+  flag: string | null;
+  last_webhook_at: string | null;
+  /** This call claimed the order (completed at the gateway, not yet marked paid by the connector). */
+  repaired: boolean;
 }
 
 export function gatewayOrderId(connection: StoreConnection, storeOrderId: string): string {
@@ -116,24 +169,33 @@ export async function linkOrder(
     next_sync_at: null,
     last_sync_error: null,
     flag: null,
-    next_poll_at: toStoredInstant(nowMs + FIRST_POLL_MS),
+    // Polled only once a payment is created for it (payForOrder); linking alone never polls.
+    next_poll_at: null,
     created_at: now,
     updated_at: now,
+    poll_failures: 0,
+    last_webhook_at: null,
   });
 }
 
 /**
  * `POST /v1/orders/{id}/payment`: the payment the buyer should pay for a store order. The store's
- * order is the truth for the amount; an order with a pending payment gets that payment again.
+ * order is the truth for the amount: the plugin's `order` snapshot when it sends one (then no store
+ * call is made), else the order read from the store (older plugins). An order with a pending
+ * payment gets that payment again. Store work it finds (a paid order to mark) goes to `storeWork`.
  */
 export async function payForOrder(
   deps: ConnectorDeps,
   connection: StoreConnection,
   storeOrderId: string,
-  urls: { return_url: string; cancel_url: string },
+  input: { return_url: string; cancel_url: string; order?: OrderSnapshot | undefined },
+  storeWork: StoreWork = storeNow,
 ): Promise<{ status: 200 | 201; body: OrderPaymentResponse }> {
-  const store = storeOf(deps, connection);
-  const order = await loadStoreOrder(store, storeOrderId);
+  requireStoreAccess(connection);
+  const order =
+    input.order === undefined
+      ? await loadStoreOrder(storeOf(deps, connection), storeOrderId)
+      : storeOrderFromSnapshot(storeOrderId, input.order);
   if (order.paymentMethod !== deps.config.paymentMethodId) {
     throw new ConnectorError(404, 'order_not_found', `Order ${storeOrderId} is not paid with this payment method.`);
   }
@@ -157,7 +219,7 @@ export async function payForOrder(
   const gateway = gatewayOf(deps, connection);
   const current = await gatewayCall(() => gateway.getOrderPayment(link.gateway_order_id));
   if (current !== null && PAID.has(current.status)) {
-    await applyPayment(deps, connection, { ...link, amount: order.amount }, current);
+    await applyPayment(deps, connection, { ...link, amount: order.amount }, current, storeWork);
     throw new ConnectorError(409, 'order_already_paid', `Order ${storeOrderId} is already paid.`);
   }
   if (current !== null && (current.status === 'pending' || current.status === 'processing')) {
@@ -178,9 +240,10 @@ export async function payForOrder(
         amount: order.amount as number,
         currency: 'AMD',
         order_id: link.gateway_order_id,
-        return_url: urls.return_url,
-        cancel_url: urls.cancel_url,
+        return_url: input.return_url,
+        cancel_url: input.cancel_url,
         callback_url: `${deps.config.publicUrl}/v1/webhooks/gateway/${connection.id}`,
+        // The hosted page shows the buyer the shop's number, not the namespaced gateway order id.
         description: `Order #${order.number}`,
         ...(order.customerEmail ? { customer_email: order.customerEmail } : {}),
         ...(order.customerName ? { customer_name: order.customerName.slice(0, 255) } : {}),
@@ -193,50 +256,92 @@ export async function payForOrder(
   await updateLink(deps.db, link.id, {
     gateway_status: payment.status,
     next_poll_at: toStoredInstant(nowMs + FIRST_POLL_MS),
+    poll_failures: 0,
     updated_at: toStoredInstant(nowMs),
   });
   return { status: 201, body: paymentBody(order.id, payment) };
 }
 
 /**
- * `GET /v1/orders/{id}/payment`: reads the order's payment back from the gateway and applies it
- * (a completed payment marks the order paid before this answers).
+ * `GET /v1/orders/{id}/payment`: reads the order's payment back from the gateway, claims the order
+ * when the payment completed, and answers at once; marking it paid in the store (and any note) goes
+ * to `storeWork`, which the API runs after the answer. An order without a link is answered from the
+ * gateway by its deterministic gateway order id and nothing is created; when the gateway has a
+ * payment for it, reading the store order and applying the payment is queued too.
  */
 export async function readBackOrder(
   deps: ConnectorDeps,
   connection: StoreConnection,
   storeOrderId: string,
+  storeWork: StoreWork = storeNow,
 ): Promise<ReadBackResponse> {
-  let link = await findLink(deps.db, connection.id, storeOrderId);
-  if (link === undefined)
-    link = await linkOrder(deps, connection, await loadStoreOrder(storeOf(deps, connection), storeOrderId));
-  const payment = await gatewayCall(() => gatewayOf(deps, connection).getOrderPayment(link.gateway_order_id));
+  const link = await findLink(deps.db, connection.id, storeOrderId);
+  const gateway = gatewayOf(deps, connection);
+  const payment = await gatewayCall(() =>
+    gateway.getOrderPayment(link?.gateway_order_id ?? gatewayOrderId(connection, storeOrderId)),
+  );
+  const base = {
+    order_id: storeOrderId,
+    environment: connection.environment,
+    store_sync: link?.store_sync ?? 'none',
+    flag: link?.flag ?? null,
+    last_webhook_at: link?.last_webhook_at ?? null,
+  };
   if (payment === null) {
     return {
-      order_id: storeOrderId,
+      ...base,
       payment_uuid: null,
       status: null,
-      paid: false,
-      amount: link.amount,
-      currency: link.currency,
+      paid: link?.paid_payment_uuid != null,
+      amount: link?.amount ?? null,
+      currency: link?.currency ?? 'AMD',
       rrn: null,
+      processor: null,
+      refunded_amount: 0,
+      refunds: [],
+      repaired: false,
     };
   }
-  const outcome = await applyPayment(deps, connection, link, payment);
+  let outcome: ApplyOutcome = { paid: false, claimed: false };
+  if (link !== undefined) {
+    outcome = await applyPayment(deps, connection, link, payment, storeWork);
+  } else {
+    await storeWork('applying a payment to an order without a link', async () => {
+      const order = await loadStoreOrder(storeOf(deps, connection), storeOrderId);
+      await applyPayment(deps, connection, await linkOrder(deps, connection, order), payment);
+    });
+  }
+  const refunds = await gatewayCall(() => gateway.listRefunds(payment.uuid));
+  const current = link === undefined ? undefined : await findLinkById(deps.db, link.id);
   return {
-    order_id: storeOrderId,
+    ...base,
+    store_sync: current?.store_sync ?? base.store_sync,
+    flag: current?.flag ?? null,
     payment_uuid: payment.uuid,
     status: payment.status,
     paid: outcome.paid,
     amount: payment.amount,
     currency: payment.currency,
     rrn: payment.rrn,
+    processor: payment.processor,
+    environment: payment.livemode ? 'live' : 'test',
+    refunded_amount: payment.refunded_amount,
+    refunds: refunds.map((r) => ({
+      uuid: r.uuid,
+      amount: r.amount,
+      status: r.status,
+      reason: r.reason,
+      created_at: r.created_at,
+    })),
+    repaired: outcome.claimed,
   };
 }
 
 export interface ApplyOutcome {
   /** The order is paid (by this payment or an earlier one). */
   paid: boolean;
+  /** This call claimed the order for the payment (it then owns marking it paid in the store). */
+  claimed: boolean;
 }
 
 /**
@@ -248,6 +353,7 @@ export async function applyPayment(
   connection: StoreConnection,
   link: OrderLink,
   payment: GatewayPayment,
+  storeWork: StoreWork = storeNow,
 ): Promise<ApplyOutcome> {
   await rememberPayment(deps, link, payment);
   const nowMs = deps.clock.nowMs();
@@ -256,40 +362,47 @@ export async function applyPayment(
   if (PAID.has(payment.status)) {
     if (payment.amount !== link.amount || payment.currency !== link.currency) {
       if (await raiseFlag(deps.db, link.id, 'amount_mismatch', now)) {
-        await noteQuietly(
-          deps,
-          connection,
-          link,
-          `Gateway payment ${payment.uuid} completed for ${payment.amount} ${payment.currency}, but the order is ${link.amount} ${link.currency}. The order was not marked paid; check it and refund the payment if needed.`,
+        await storeWork('an amount mismatch note', () =>
+          noteQuietly(
+            deps,
+            connection,
+            link,
+            `Gateway payment ${payment.uuid} completed for ${payment.amount} ${payment.currency}, but the order is ${link.amount} ${link.currency}. The order was not marked paid; check it and refund the payment if needed.`,
+          ),
         );
       }
-      return { paid: link.paid_payment_uuid !== null };
+      return { paid: link.paid_payment_uuid !== null, claimed: false };
     }
     if (await claimPaid(deps.db, link.id, payment.uuid, now)) {
-      await syncStorePaid(deps, connection, link.id, payment);
-      return { paid: true };
+      // Durable before the store call: the store-sync job retries it if this one never runs.
+      await storeWork('marking the order paid', () => syncStorePaid(deps, connection, link.id, payment));
+      return { paid: true, claimed: true };
     }
     const current = await findLinkById(deps.db, link.id);
     if (current !== undefined && current.paid_payment_uuid !== payment.uuid) {
       if (await raiseFlag(deps.db, link.id, 'paid_twice', now)) {
-        await noteQuietly(
-          deps,
-          connection,
-          link,
-          `Gateway payment ${payment.uuid} also completed for this order, which was already paid by ${current.paid_payment_uuid}. Refund one of them.`,
+        await storeWork('a paid-twice note', () =>
+          noteQuietly(
+            deps,
+            connection,
+            link,
+            `Gateway payment ${payment.uuid} also completed for this order, which was already paid by ${current.paid_payment_uuid}. Refund one of them.`,
+          ),
         );
       }
     }
-    return { paid: true };
+    return { paid: true, claimed: false };
   }
 
   const paid = link.paid_payment_uuid !== null;
   if (!paid) {
     const ageMs = nowMs - Date.parse(link.created_at);
+    // Only a link already being polled (a payment was created for it) keeps being polled.
+    const keepPolling = link.next_poll_at !== null && !FINAL_UNPAID.has(payment.status) && ageMs <= POLL_FOR_MS;
     await updateLink(deps.db, link.id, {
       gateway_status: payment.status,
-      next_poll_at:
-        FINAL_UNPAID.has(payment.status) || ageMs > POLL_FOR_MS ? null : toStoredInstant(nowMs + POLL_INTERVAL_MS),
+      next_poll_at: keepPolling ? toStoredInstant(nowMs + POLL_INTERVAL_MS) : null,
+      poll_failures: 0,
       updated_at: now,
     });
   }
@@ -298,17 +411,19 @@ export async function applyPayment(
       payment.status === 'failed'
         ? `failed${payment.failure_code ? ` (${payment.failure_code})` : ''}`
         : 'expired unpaid';
-    try {
-      await storeOf(deps, connection).addNote(
-        link.store_order_id,
-        `Gateway payment ${payment.uuid} ${why}. The buyer can try again from the order's payment page.`,
-      );
-    } catch (error) {
-      await releaseNote(deps.db, payment.uuid);
-      throw error;
-    }
+    await storeWork('a payment outcome note', async () => {
+      try {
+        await storeOf(deps, connection).addNote(
+          link.store_order_id,
+          `Gateway payment ${payment.uuid} ${why}. The buyer can try again from the order's payment page.`,
+        );
+      } catch (error) {
+        await releaseNote(deps.db, payment.uuid);
+        throw error;
+      }
+    });
   }
-  return { paid };
+  return { paid, claimed: false };
 }
 
 /**
@@ -347,6 +462,19 @@ export async function syncStorePaid(
       'order marked paid',
     );
   } catch (error) {
+    if (isCredentialRefusal(error)) {
+      // The store refused the key: parked (no attempt counted) until new credentials are accepted.
+      await updateLink(deps.db, link.id, {
+        next_sync_at: null,
+        last_sync_error: error.message.slice(0, 500),
+        updated_at: toStoredInstant(deps.clock.nowMs()),
+      });
+      deps.logger.warn(
+        { connection_id: connection.id, order: link.store_order_id },
+        'marking the order paid waits for the store to accept the connector again',
+      );
+      return;
+    }
     const retryable =
       (error instanceof PlatformError && error.retryable) ||
       (error instanceof GatewayError && error.retryable) ||

@@ -83,6 +83,11 @@ export interface StorePlatform {
    * money again (WooCommerce: `api_refund: false`). Answers the platform's refund id.
    */
   recordRefund(orderId: string, refund: GatewayRefund): Promise<{ id: string }>;
+  /**
+   * One cheap read proving the credentials work (WooCommerce: `GET orders?per_page=1`). A store that
+   * refuses them throws a PlatformError with its status (401/403), not retryable.
+   */
+  checkAccess(): Promise<void>;
 }
 
 /**

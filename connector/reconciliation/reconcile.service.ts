@@ -12,22 +12,31 @@
  *
  * Only marking an order paid is repaired automatically: it is what the buyer paid for, and it is
  * applied exactly once. Everything else moves money or needs a person's judgement.
+ *
+ * A run is recorded as it starts (`running`) and closed as `finished` or `failed` (with what could
+ * not be reached). `wait: false` runs it in the background. Each finding is written as a private
+ * note on its order once per (order, kind, payment) across runs.
  */
 import { randomUUID } from 'node:crypto';
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { gatewayOf, storeOf } from '../connections/connection.service.js';
-import { ConnectorError } from '../errors.js';
+import { storeErrorMessage } from '../connections/connection-health.js';
+import { ConnectorError, errorDetail, isCredentialRefusal, STORE_UNAUTHORIZED_MESSAGE } from '../errors.js';
 import type { GatewayPayment } from '../gateway-client/client.js';
 import { applyPayment, gatewayCall, linkOrder, platformCall, syncStorePaid } from '../orders/order.service.js';
-import type { StoreOrder } from '../platforms/platform.js';
+import { PlatformError, type StoreOrder } from '../platforms/platform.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import type { StoreConnection } from '../storage/connection.repository.js';
 import { findLink, findLinkById, paymentsOfLink, updateLink } from '../storage/order-link.repository.js';
 import {
+  claimFindingNote,
   findRun,
+  finishRun,
+  insertRun,
+  listRuns,
   type ReconciliationFinding,
   type ReconciliationRun,
-  saveRun,
+  releaseFindingNote,
 } from '../storage/reconciliation.repository.js';
 
 export type FindingKind =
@@ -37,67 +46,220 @@ export type FindingKind =
   | 'refund_mismatch'
   | 'amount_mismatch';
 
+export type RunTrigger = 'scheduled' | 'plugin' | 'cli';
+export type RunStatus = 'running' | 'finished' | 'failed';
+
 export interface Finding {
   kind: FindingKind;
   store_order_id: string;
+  /** The number the shop owner sees; null in runs made before it was kept. */
+  order_number: string | null;
   payment_uuid: string | null;
   detail: string;
   action: 'repaired' | 'flagged';
+  /** True only for `paid_at_gateway_unpaid_in_store` not repaired yet: a run with `repair` fixes it. */
+  repairable: boolean;
+  /** What a repair does, or what the shop owner should do: one sentence. */
+  advice: string;
 }
 
 export interface ReconciliationReport {
   id: string;
   connection_id: string;
+  status: RunStatus;
+  /** Why a failed run failed (what could not be reached); null otherwise. */
+  error: string | null;
+  trigger: RunTrigger;
   from: string;
   to: string;
   repair: boolean;
   orders_checked: number;
   started_at: string;
-  finished_at: string;
+  /** Null while the run is running. */
+  finished_at: string | null;
   findings: Finding[];
+}
+
+export interface RunRequest {
+  from: string;
+  to: string;
+  repair: boolean;
+  trigger: RunTrigger;
+}
+
+/** What each kind asks of the shop owner (or what a repair does). */
+export function adviceFor(kind: FindingKind, action: Finding['action']): string {
+  switch (kind) {
+    case 'paid_at_gateway_unpaid_in_store':
+      return action === 'repaired'
+        ? 'The order was marked paid with the gateway payment.'
+        : 'Repair marks the order paid with the gateway payment; no money moves.';
+    case 'paid_in_store_not_at_gateway':
+      return 'Check how this order was paid; if no money arrived, set it back to pending payment.';
+    case 'paid_twice':
+      return 'Refund the extra payment named here; the order stays paid by the other one.';
+    case 'refund_mismatch':
+      return 'Record the missing refund where it is missing so the store and the gateway show the same refunded total.';
+    case 'amount_mismatch':
+      return 'The order was not marked paid: check the order and refund the payment if it should not stand.';
+  }
 }
 
 const PAID: ReadonlySet<string> = new Set(['completed', 'refunded']);
 
+/** Runs a reconciliation and answers its report; a run that fails is recorded, then the error is thrown. */
 export async function reconcile(
   deps: ConnectorDeps,
   connection: StoreConnection,
-  range: { from: string; to: string; repair: boolean },
+  request: RunRequest,
 ): Promise<ReconciliationReport> {
+  const run = await openRun(deps, connection, request);
+  return executeRun(deps, connection, run);
+}
+
+/** Starts a run in the background (`wait: false`) and answers it as `running`. */
+export async function reconcileInBackground(
+  deps: ConnectorDeps,
+  connection: StoreConnection,
+  request: RunRequest,
+): Promise<ReconciliationReport> {
+  const run = await openRun(deps, connection, request);
+  deps.background.start('reconciliation', () => executeRun(deps, connection, run));
+  return toReport(run, []);
+}
+
+async function openRun(
+  deps: ConnectorDeps,
+  connection: StoreConnection,
+  request: RunRequest,
+): Promise<ReconciliationRun> {
+  // Before any work: a connection without store access is refused as it would be in the run.
+  storeOf(deps, connection);
   const startedAt = toStoredInstant(deps.clock.nowMs());
-  const store = storeOf(deps, connection);
-  const gateway = gatewayOf(deps, connection);
-  const orders = await platformCall(() => store.listOrders(range, deps.config.paymentMethodId));
-  const findings: Finding[] = [];
-  for (const order of orders) {
-    findings.push(...(await reconcileOrder(deps, connection, order, range.repair, gateway)));
-  }
   const run: ReconciliationRun = {
     id: randomUUID(),
     connection_id: connection.id,
-    range_from: range.from,
-    range_to: range.to,
-    repair: range.repair ? 1 : 0,
-    orders_checked: orders.length,
+    range_from: request.from,
+    range_to: request.to,
+    repair: request.repair ? 1 : 0,
+    orders_checked: 0,
     started_at: startedAt,
+    finished_at: startedAt,
+    status: 'running',
+    error: null,
+    trigger: request.trigger,
+  };
+  await insertRun(deps.db, run);
+  return run;
+}
+
+async function executeRun(
+  deps: ConnectorDeps,
+  connection: StoreConnection,
+  run: ReconciliationRun,
+): Promise<ReconciliationReport> {
+  const range = { from: run.range_from, to: run.range_to };
+  let findings: Finding[];
+  let ordersChecked: number;
+  try {
+    const store = storeOf(deps, connection);
+    const gateway = gatewayOf(deps, connection);
+    const orders = await platformCall(() => store.listOrders(range, deps.config.paymentMethodId));
+    findings = [];
+    for (const order of orders) {
+      findings.push(...(await reconcileOrder(deps, connection, order, run.repair === 1, gateway)));
+    }
+    ordersChecked = orders.length;
+    await noteFindings(deps, connection, findings);
+  } catch (error) {
+    const failed: ReconciliationRun = {
+      ...run,
+      status: 'failed',
+      error: runError(error),
+      finished_at: toStoredInstant(deps.clock.nowMs()),
+    };
+    await finishRun(
+      deps.db,
+      run.id,
+      { status: failed.status, error: failed.error, finished_at: failed.finished_at },
+      [],
+    );
+    deps.logger.warn(
+      { connection_id: connection.id, run_id: run.id, err: errorDetail(error) },
+      'reconciliation failed',
+    );
+    throw error;
+  }
+  const finished: ReconciliationRun = {
+    ...run,
+    status: 'finished',
+    orders_checked: ordersChecked,
     finished_at: toStoredInstant(deps.clock.nowMs()),
   };
-  await saveRun(
+  await finishRun(
     deps.db,
-    run,
+    run.id,
+    { status: 'finished', orders_checked: ordersChecked, finished_at: finished.finished_at },
     // Ids sort in the order the findings were made, so the kept report reads the same.
     findings.map((f, i) => ({
       id: `${run.id}:${String(i).padStart(6, '0')}`,
       run_id: run.id,
-      created_at: run.finished_at,
-      ...f,
+      created_at: finished.finished_at,
+      kind: f.kind,
+      store_order_id: f.store_order_id,
+      order_number: f.order_number,
+      payment_uuid: f.payment_uuid,
+      detail: f.detail,
+      action: f.action,
     })),
   );
   deps.logger.info(
-    { connection_id: connection.id, orders: orders.length, findings: findings.length },
+    { connection_id: connection.id, orders: ordersChecked, findings: findings.length },
     'reconciliation finished',
   );
-  return toReport(run, findings);
+  return toReport(finished, findings);
+}
+
+/** What a failed run could not reach, for the shop owner: no secrets, no network detail. */
+function runError(error: unknown): string {
+  if (isCredentialRefusal(error)) return STORE_UNAUTHORIZED_MESSAGE;
+  if (error instanceof PlatformError) return `The store could not be reached. ${storeErrorMessage(error)}`;
+  const cause = error instanceof ConnectorError && error.cause instanceof PlatformError ? error.cause : undefined;
+  if (cause !== undefined) {
+    return isCredentialRefusal(cause)
+      ? STORE_UNAUTHORIZED_MESSAGE
+      : `The store could not be reached. ${storeErrorMessage(cause)}`;
+  }
+  if (error instanceof ConnectorError) {
+    if (error.code === 'gateway_unavailable') return 'The payment gateway could not be reached.';
+    if (error.status === 401) return 'The payment gateway refused the connect token (revoked or expired).';
+    return `The run stopped: ${error.message}`;
+  }
+  return 'The run stopped on an unexpected error; the connector log has the detail.';
+}
+
+/** Writes each finding as a private order note, once per (order, kind, payment) across runs. */
+async function noteFindings(deps: ConnectorDeps, connection: StoreConnection, findings: readonly Finding[]) {
+  if (findings.length === 0) return;
+  const store = storeOf(deps, connection);
+  for (const finding of findings) {
+    const key = {
+      connection_id: connection.id,
+      store_order_id: finding.store_order_id,
+      kind: finding.kind,
+      payment_uuid: finding.payment_uuid,
+    };
+    if (!(await claimFindingNote(deps.db, key, toStoredInstant(deps.clock.nowMs())))) continue;
+    try {
+      await store.addNote(finding.store_order_id, `Reconciliation: ${finding.detail} ${finding.advice}`);
+    } catch (error) {
+      await releaseFindingNote(deps.db, key);
+      deps.logger.warn(
+        { connection_id: connection.id, order: finding.store_order_id, err: errorDetail(error) },
+        'reconciliation note not written; the next run tries again',
+      );
+    }
+  }
 }
 
 export async function getReport(
@@ -110,6 +272,19 @@ export async function getReport(
   return toReport(found.run, found.findings);
 }
 
+/** `GET /v1/reconciliation`: this connection's runs, newest first, each with its findings. */
+export async function listReports(
+  deps: ConnectorDeps,
+  connection: StoreConnection,
+  filter: { trigger?: RunTrigger | undefined; limit: number },
+): Promise<ReconciliationReport[]> {
+  const runs = await listRuns(deps.db, connection.id, {
+    limit: filter.limit,
+    ...(filter.trigger === undefined ? {} : { trigger: filter.trigger }),
+  });
+  return runs.map(({ run, findings }) => toReport(run, findings));
+}
+
 async function reconcileOrder(
   deps: ConnectorDeps,
   connection: StoreConnection,
@@ -118,8 +293,19 @@ async function reconcileOrder(
   gateway: ReturnType<typeof gatewayOf>,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
+  const found = (kind: FindingKind, paymentUuid: string | null, detail: string, action: Finding['action']) =>
+    findings.push({
+      kind,
+      store_order_id: order.id,
+      order_number: order.number,
+      payment_uuid: paymentUuid,
+      detail,
+      action,
+      repairable: kind === 'paid_at_gateway_unpaid_in_store' && action === 'flagged',
+      advice: adviceFor(kind, action),
+    });
   const flag = (kind: FindingKind, paymentUuid: string | null, detail: string) =>
-    findings.push({ kind, store_order_id: order.id, payment_uuid: paymentUuid, detail, action: 'flagged' });
+    found(kind, paymentUuid, detail, 'flagged');
   const link = (await findLink(deps.db, connection.id, order.id)) ?? (await linkOrder(deps, connection, order));
   const payment = await gatewayCall(() => gateway.getOrderPayment(link.gateway_order_id));
   const paidAtGateway = payment !== null && PAID.has(payment.status);
@@ -127,13 +313,7 @@ async function reconcileOrder(
   if (paidAtGateway && !order.paid) {
     const detail = `Payment ${payment.uuid} completed at the gateway but order ${order.number} is unpaid in the store.`;
     if (repair && (await repairPaid(deps, connection, link.id, payment))) {
-      findings.push({
-        kind: 'paid_at_gateway_unpaid_in_store',
-        store_order_id: order.id,
-        payment_uuid: payment.uuid,
-        detail: `${detail} Marked paid.`,
-        action: 'repaired',
-      });
+      found('paid_at_gateway_unpaid_in_store', payment.uuid, `${detail} Marked paid.`, 'repaired');
     } else {
       flag(
         'paid_at_gateway_unpaid_in_store',
@@ -218,21 +398,32 @@ function toReport(
   run: ReconciliationRun,
   findings: readonly Finding[] | readonly ReconciliationFinding[],
 ): ReconciliationReport {
+  const status = run.status as RunStatus;
   return {
     id: run.id,
     connection_id: run.connection_id,
+    status,
+    error: run.error,
+    trigger: run.trigger as RunTrigger,
     from: run.range_from,
     to: run.range_to,
     repair: run.repair === 1,
     orders_checked: run.orders_checked,
     started_at: run.started_at,
-    finished_at: run.finished_at,
-    findings: findings.map((f) => ({
-      kind: f.kind as FindingKind,
-      store_order_id: f.store_order_id,
-      payment_uuid: f.payment_uuid,
-      detail: f.detail,
-      action: f.action as Finding['action'],
-    })),
+    finished_at: status === 'running' ? null : run.finished_at,
+    findings: findings.map((f) => {
+      const kind = f.kind as FindingKind;
+      const action = f.action as Finding['action'];
+      return {
+        kind,
+        store_order_id: f.store_order_id,
+        order_number: f.order_number,
+        payment_uuid: f.payment_uuid,
+        detail: f.detail,
+        action,
+        repairable: kind === 'paid_at_gateway_unpaid_in_store' && action === 'flagged',
+        advice: adviceFor(kind, action),
+      };
+    }),
   };
 }

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { toStoredInstant } from '../../gateway/domain/clock.js';
-import { gatewayOf, storeOf } from '../connections/connection.service.js';
+import { gatewayOf, requireStoreAccess, storeOf } from '../connections/connection.service.js';
 import { ConnectorError } from '../errors.js';
 import type { GatewayPayment } from '../gateway-client/client.js';
 import type { WebhookRefund } from '../gateway-client/webhook-verification.js';
@@ -49,6 +49,7 @@ export async function refundFromStore(
   storeOrderId: string,
   input: StoreRefundInput,
 ): Promise<StoreRefundResponse> {
+  requireStoreAccess(connection);
   const link = await findLink(deps.db, connection.id, storeOrderId);
   if (link === undefined || link.paid_payment_uuid === null) {
     throw new ConnectorError(

@@ -9,6 +9,7 @@ import type { ConnectorConfig } from '../config.js';
 import type { GatewayClient } from '../gateway-client/client.js';
 import type { StorePlatform } from '../platforms/platform.js';
 import type { ConnectorDb } from '../storage/database.js';
+import type { BackgroundTasks } from './background.js';
 
 export interface ConnectorDeps {
   readonly db: ConnectorDb;
@@ -18,6 +19,8 @@ export interface ConnectorDeps {
   readonly logger: Logger;
   /** Encrypts tokens and platform credentials at rest. */
   readonly sealer: Sealer;
+  /** Work that runs after a request answered (store calls a plugin must not wait for). */
+  readonly background: BackgroundTasks;
   /** A gateway client authenticated with a connect token. */
   gateway(connectToken: string): GatewayClient;
   /** Opens a platform's API for one store; defaults to the platform drivers. */

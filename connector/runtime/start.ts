@@ -19,6 +19,7 @@ import { type DueWorkResult, runDueWork } from '../jobs/due-work.js';
 import { platformDriver } from '../platforms/registry.js';
 import type { ConnectorDatabase, ConnectorDb } from '../storage/database.js';
 import { migrateConnector } from '../storage/migrate.js';
+import { createBackgroundTasks } from './background.js';
 import type { ConnectorDeps } from './deps.js';
 
 export interface ConnectorOptions {
@@ -82,6 +83,7 @@ export async function openConnector(
     config,
     logger,
     sealer: createSealer(secret, 'connector'),
+    background: createBackgroundTasks(logger),
     gateway: (connectToken) =>
       createGatewayClient({
         baseUrl: config.gatewayUrl,
@@ -97,6 +99,7 @@ export async function openConnector(
   return {
     deps,
     async close() {
+      await deps.background.idle();
       storeAgents.destroy();
       await database.close();
       logger.flush();

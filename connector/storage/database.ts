@@ -5,7 +5,15 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 
-export type ConnectionStatus = 'awaiting_keys' | 'active';
+/**
+ * `awaiting_keys` until the platform delivered credentials (and again after a reconnect);
+ * `store_unauthorized` once the store refused the credentials (401/403); `token_revoked` once the
+ * gateway refused the connect token (401); `removed` after `DELETE /v1/connection` (secrets erased).
+ */
+export type ConnectionStatus = 'awaiting_keys' | 'active' | 'store_unauthorized' | 'token_revoked' | 'removed';
+
+/** What the last store call said: null before any. */
+export type StoreState = 'ok' | 'unreachable' | 'unauthorized';
 
 /** A shop connected to the gateway: one per connect token. */
 export interface StoreConnectionTable {
@@ -34,6 +42,13 @@ export interface StoreConnectionTable {
   last_webhook_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The outcome of the latest store call (0003); `unauthorized` stays until new credentials are accepted. */
+  store_state: StoreState | null;
+  /** When and why the latest failed store call failed (no secrets, no network detail). */
+  store_error_at: string | null;
+  store_error_message: string | null;
+  /** The latest time polling learned a final status a webhook should have brought (0003). */
+  last_missed_webhook_at: string | null;
 }
 
 export type StoreSync = 'none' | 'pending' | 'done' | 'failed';
@@ -63,6 +78,10 @@ export interface OrderLinkTable {
   next_poll_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Polls in a row that failed; each one doubles the wait before the next (0003). */
+  poll_failures: number;
+  /** When the last gateway webhook about this order was handled (0003). */
+  last_webhook_at: string | null;
 }
 
 /** Every gateway payment the connector created for an order (an order may need several tries). */
@@ -110,7 +129,14 @@ export interface ReconciliationRunTable {
   repair: number;
   orders_checked: number;
   started_at: string;
+  /** While `status` is `running` this holds `started_at` (the column is not null); answered as null. */
   finished_at: string;
+  /** `running`, `finished` or `failed` (0003). */
+  status: string;
+  /** Why a failed run failed: what could not be reached (no secrets). */
+  error: string | null;
+  /** `scheduled`, `plugin` or `cli` (0003). */
+  trigger: string;
 }
 
 export interface ReconciliationFindingTable {
@@ -122,6 +148,18 @@ export interface ReconciliationFindingTable {
   detail: string;
   /** `repaired` or `flagged`. */
   action: string;
+  created_at: string;
+  /** The number the shop owner sees (0003; null in runs made before). */
+  order_number: string | null;
+}
+
+/** Findings already written as an order note: once per (order, kind, payment) across runs. */
+export interface ReconciliationNoteTable {
+  connection_id: string;
+  store_order_id: string;
+  kind: string;
+  /** The finding's payment uuid, or `-` when it names none. */
+  payment_key: string;
   created_at: string;
 }
 
@@ -151,6 +189,7 @@ export interface ConnectorDatabase {
   reconciliation_runs: ReconciliationRunTable;
   reconciliation_findings: ReconciliationFindingTable;
   reconciliation_backoff: ReconciliationBackoffTable;
+  reconciliation_notes: ReconciliationNoteTable;
   connector_settings: ConnectorSettingTable;
 }
 

@@ -7,10 +7,12 @@ import { runMigrations } from '../../storage/migrate.js';
 import type { ConnectorDatabase } from './database.js';
 import * as connector from './migrations/0001-connector.js';
 import * as reconciliationBackoff from './migrations/0002-reconciliation-backoff.js';
+import * as connectionHealth from './migrations/0003-connection-health.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-connector': connector,
   '0002-reconciliation-backoff': reconciliationBackoff,
+  '0003-connection-health': connectionHealth,
 };
 
 export function migrateConnector(db: Kysely<ConnectorDatabase>): Promise<string[]> {

@@ -86,13 +86,47 @@ export async function linksDueForSync(db: ConnectorExecutor, now: string, limit:
     .execute();
 }
 
+/**
+ * Links due for a read-back, of connections the gateway still accepts. Only links with a payment
+ * ever get a `next_poll_at`; a revoked or removed connection is not polled at all.
+ */
 export async function linksDueForPoll(db: ConnectorExecutor, now: string, limit: number): Promise<OrderLink[]> {
   return db
     .selectFrom('order_links')
-    .selectAll()
+    .selectAll('order_links')
     .where('next_poll_at', '<=', now)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('store_connections')
+          .select('store_connections.id')
+          .whereRef('store_connections.id', '=', 'order_links.connection_id')
+          .where('store_connections.status', 'not in', ['token_revoked', 'removed']),
+      ),
+    )
     .orderBy('next_poll_at')
     .limit(limit)
+    .execute();
+}
+
+/** Links of a connection waiting to be marked paid while its store refused the key: due now. */
+export async function resumeParkedSyncs(db: ConnectorExecutor, connectionId: string, now: string): Promise<void> {
+  await db
+    .updateTable('order_links')
+    .set({ next_sync_at: now, updated_at: now })
+    .where('connection_id', '=', connectionId)
+    .where('store_sync', '=', 'pending')
+    .where('next_sync_at', 'is', null)
+    .execute();
+}
+
+/** A removed connection's links: no more polls or store syncs. */
+export async function stopLinksOfConnection(db: ConnectorExecutor, connectionId: string, now: string): Promise<void> {
+  await db
+    .updateTable('order_links')
+    .set({ next_poll_at: null, next_sync_at: null, updated_at: now })
+    .where('connection_id', '=', connectionId)
+    .where((eb) => eb.or([eb('next_poll_at', 'is not', null), eb('next_sync_at', 'is not', null)]))
     .execute();
 }
 

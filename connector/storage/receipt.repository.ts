@@ -19,3 +19,19 @@ export async function recordDelivery(
     .onConflict((oc) => oc.column('delivery_id').doNothing())
     .execute();
 }
+
+/** True when a webhook about this payment was handled for the connection. */
+export async function hasWebhookFor(
+  db: ConnectorExecutor,
+  connectionId: string,
+  paymentUuid: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_receipts')
+    .select('delivery_id')
+    .where('connection_id', '=', connectionId)
+    .where('payment_uuid', '=', paymentUuid)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

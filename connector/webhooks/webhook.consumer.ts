@@ -19,7 +19,7 @@ import { applyPayment, linkOrder, loadStoreOrder, storeOrderIdOf } from '../orde
 import { reflectGatewayRefund } from '../refunds/refund.service.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import { findConnection, updateConnection } from '../storage/connection.repository.js';
-import { findLink } from '../storage/order-link.repository.js';
+import { findLink, updateLink } from '../storage/order-link.repository.js';
 import { isDeliveryHandled, recordDelivery } from '../storage/receipt.repository.js';
 
 /** How far the signed timestamp may be from the connector's clock. */
@@ -37,7 +37,7 @@ export async function handleGatewayWebhook(
   headers: WebhookHeaders,
 ): Promise<WebhookAnswer> {
   const connection = await findConnection(deps.db, connectionId);
-  if (connection === undefined) {
+  if (connection === undefined || connection.status === 'removed') {
     return { status: 404, body: { error: 'connection_not_found', message: 'No such store connection.' } };
   }
   const verify = (secrets: string[]): VerificationResult =>
@@ -115,5 +115,7 @@ export async function handleGatewayWebhook(
   }
   await recordDelivery(deps.db, receipt);
   await updateConnection(deps.db, connection.id, { last_webhook_at: now });
+  const handled = await findLink(deps.db, connection.id, storeOrderId);
+  if (handled !== undefined) await updateLink(deps.db, handled.id, { last_webhook_at: now });
   return { status: 200, body: { received: true, outcome: 'applied' } };
 }

@@ -423,5 +423,13 @@ export function createWooCommercePlatform(options: WooCommercePlatformOptions): 
       const created = parse(action, refundSchema, answer);
       return { id: String(created.id) };
     },
+
+    async checkAccess() {
+      // The answer only has to be WooCommerce's list: the call is about the key, not the orders.
+      const answer = await call('GET orders', () => client.get('orders', { per_page: 1 }));
+      if (!Array.isArray(answer.data)) {
+        throw failure(`WooCommerce GET orders answered ${answer.status} with a body that is not a list`, false);
+      }
+    },
   };
 }

@@ -73,7 +73,7 @@ describe.each(DIALECTS)('connector HTTP (%s)', (dialect) => {
     const answers = [
       await call('GET', '/health'),
       await call('GET', '/no/such/route'),
-      await call('DELETE', '/v1/connection'),
+      await call('PUT', '/v1/connection'),
       await call('GET', '/v1/connection'),
       await call('POST', '/v1/connections', { rawBody: 'store_url=x', headers: { 'Content-Type': 'text/plain' } }),
       await call('POST', '/v1/orders/12/payment', { body: {}, headers: { 'X-Service-Connect': ' ' } }),

@@ -11,6 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { STORE_UNREACHABLE_MESSAGE } from '../../connector/errors.js';
+import { updateConnection } from '../../connector/storage/connection.repository.js';
 import { createConnectToken } from '../../gateway/connect/connect-token.service.js';
 import { startTestConnector, type TestConnector } from '../support/connector.js';
 import { DIALECTS } from '../support/databases.js';
@@ -87,25 +88,27 @@ describe.each(DIALECTS)('store calls and private networks (%s)', (dialect) => {
       })
     ).connect_token;
 
-  /** Registers the store and delivers its keys as WooCommerce would; answers the token. */
+  /**
+   * Registers the store and keeps a key pair for it, as if the key exchange had succeeded while the
+   * store was reachable (the callback tests a delivered key against the store, which these cannot
+   * answer). Answers the token.
+   */
   async function connectStore(connector: TestConnector, storeUrl: string): Promise<string> {
     const token = await newToken();
-    const registered = await connector.call<{ authorize_url: string }>('POST', '/v1/connections', {
+    const registered = await connector.call<{ connection_id: string }>('POST', '/v1/connections', {
       token,
       body: { store_url: storeUrl },
     });
     expect(registered.status).toBe(201);
-    const userId = new URL(registered.body.authorize_url).searchParams.get('user_id');
-    const delivered = await connector.call('POST', '/woocommerce/auth/callback', {
-      body: {
-        key_id: 1,
-        user_id: userId,
-        consumer_key: `ck_${'a'.repeat(40)}`,
-        consumer_secret: `cs_${'b'.repeat(40)}`,
-        key_permissions: 'read_write',
-      },
+    const id = registered.body.connection_id;
+    const deps = connector.current().deps;
+    const credentials = { consumer_key: `ck_${'a'.repeat(40)}`, consumer_secret: `cs_${'b'.repeat(40)}` };
+    await updateConnection(deps.db, id, {
+      credentials_ciphertext: deps.sealer.seal(JSON.stringify(credentials), `store_connections:${id}:credentials`),
+      key_exchange_hash: null,
+      key_exchange_ciphertext: null,
+      status: 'active',
     });
-    expect(delivered.status).toBe(200);
     return token;
   }
 
@@ -183,7 +186,10 @@ describe.each(DIALECTS)('store calls and private networks (%s)', (dialect) => {
       expect(resolved, address).toContain('shop.example');
     }
     dns['shop.example'] = ['127.0.0.1'];
-    expectUnreachable(await guarded.call('GET', '/v1/orders/12/payment', { token }));
+    // Reading an order's payment back asks only the gateway (no store call while the plugin waits).
+    const readBack = await guarded.call('GET', '/v1/orders/12/payment', { token });
+    expect(readBack.status).toBe(200);
+    expect(readBack.body).toMatchObject({ payment_uuid: null, status: null, paid: false });
     const reconciliation = await guarded.call('POST', '/v1/reconciliation', {
       token,
       body: { from: '2026-11-20T00:00:00Z', to: '2026-11-21T00:00:00Z' },
