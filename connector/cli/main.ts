@@ -7,6 +7,7 @@ import { createLogger } from '../../gateway/runtime/logger.js';
 import { systemClock } from '../../gateway/runtime/system.js';
 import { openDatabase, redactUrl } from '../../storage/connect.js';
 import { type ConnectorConfig, loadConnectorConfig } from '../config.js';
+import { removeConnection } from '../connections/connection.service.js';
 import { asConnectorError, ConnectorError, errorDetail } from '../errors.js';
 import { reconcile } from '../reconciliation/reconcile.service.js';
 import { openConnector, startConnector } from '../runtime/start.js';
@@ -20,6 +21,8 @@ Commands:
   serve                                    migrate, then serve HTTP on $CONNECTOR_HOST:$CONNECTOR_PORT
   migrate                                  apply pending database migrations
   connection list                          the store connections and their state
+  connection remove --connection ID        stop serving a store: no more polling, reconciliation
+                                           or store calls; its token and keys are erased
   reconcile --connection ID --from ISO --to ISO [--repair]
                                            compare store orders with gateway payments created in
                                            [from, to); --repair marks paid what the gateway has paid
@@ -102,6 +105,21 @@ export async function main(
         );
       } finally {
         await database.close();
+      }
+      return 0;
+    }
+    if (command === 'connection remove') {
+      const id = requiredOption(values.connection, 'connection');
+      const connector = await openConnector({ config, clock: systemClock });
+      try {
+        const connection = await findConnection(connector.deps.db, id);
+        if (connection === undefined || connection.status === 'removed') {
+          throw new ConnectorError(404, 'connection_not_found', `No connection ${id}.`);
+        }
+        const removed = await removeConnection(connector.deps, connection);
+        print(removed, `Removed connection ${removed.connection_id} (${connection.store_url}).`);
+      } finally {
+        await connector.close();
       }
       return 0;
     }
