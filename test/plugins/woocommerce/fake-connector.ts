@@ -237,7 +237,10 @@ export function contractAnswer(method: string, path: string, body: unknown, runs
     if (!isHttpUrl(fields.store_url)) {
       return { status: 422, body: { error: 'validation_failed', message: 'Invalid', errors: { store_url: ['bad'] } } };
     }
-    return { status: 201, body: connection({ store_url: fields.store_url, authorize_url: authorizeUrl(fields.store_url) }) };
+    return {
+      status: 201,
+      body: connection({ store_url: fields.store_url, authorize_url: authorizeUrl(fields.store_url) }),
+    };
   }
   if (method === 'GET' && path === '/v1/connection') return { status: 200, body: connectionState() };
   if (method === 'POST' && path === '/v1/connection/reconnect') {
@@ -245,7 +248,10 @@ export function contractAnswer(method: string, path: string, body: unknown, runs
   }
   if (method === 'POST' && path === '/v1/connection/credentials') {
     if (typeof fields.consumer_key !== 'string' || !fields.consumer_key.startsWith('ck_')) {
-      return { status: 422, body: { error: 'validation_failed', message: 'Invalid', errors: { consumer_key: ['ck_'] } } };
+      return {
+        status: 422,
+        body: { error: 'validation_failed', message: 'Invalid', errors: { consumer_key: ['ck_'] } },
+      };
     }
     if (fields.consumer_secret !== 'cs_good_secret') {
       return refusal(

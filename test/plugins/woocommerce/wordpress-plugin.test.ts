@@ -594,7 +594,10 @@ describe('the settings page', () => {
     });
     const outcome = await harness('settings', { post: posted() });
     expect(outcome.result).toBe(true);
-    expect(connector.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/connections', 'GET /v1/connection']);
+    expect(connector.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /v1/connections',
+      'GET /v1/connection',
+    ]);
     const request = connector.requests[0] as ConnectorRequest;
     expect(request.headers['x-service-connect']).toBe(TOKEN);
     expect(request.body).toEqual({ store_url: 'http://shop.test', return_url: PLUGIN_SETTINGS_URL });
@@ -690,7 +693,9 @@ describe('the settings page', () => {
     );
     expect(outcome.output).toContain('<details class="armenian-gateway-manual-key" open>');
     expect(outcome.output).toContain('name="armenian_gateway_consumer_key"');
-    expect(outcome.output).toContain('type="password" class="regular-text" autocomplete="new-password" id="armenian_gateway_consumer_secret"');
+    expect(outcome.output).toContain(
+      'type="password" class="regular-text" autocomplete="new-password" id="armenian_gateway_consumer_secret"',
+    );
     expect(outcome.output).not.toContain('Connected');
   });
 
@@ -903,7 +908,9 @@ describe('"Check now"', () => {
       get: { page: 'wc-orders', action: 'edit', id: '123' },
       transients: { armenian_gateway_check_123_1: { type: 'success', message: 'Repaired: it worked.' } },
     });
-    expect(outcome.output).toContain('notice-success inline armenian-gateway-check-result"><p>Repaired: it worked.</p>');
+    expect(outcome.output).toContain(
+      'notice-success inline armenian-gateway-check-result"><p>Repaired: it worked.</p>',
+    );
     expect(flashOf(outcome)).toBeUndefined();
   });
 
@@ -1012,7 +1019,10 @@ describe('the reconciliation page', () => {
   it('shows the last automatic run and its findings', async () => {
     const outcome = await page('/wp-admin/admin.php', { get: { page: SLUG } });
     // The health notice asks GET /v1/connection; the page itself only reads the last scheduled run.
-    expect(connector.requests.map((r) => r.path)).toEqual(['/v1/connection', '/v1/reconciliation?trigger=scheduled&limit=1']);
+    expect(connector.requests.map((r) => r.path)).toEqual([
+      '/v1/connection',
+      '/v1/reconciliation?trigger=scheduled&limit=1',
+    ]);
     expect(outcome.output).toContain('Last automatic run');
     expect(outcome.output).toContain('14 orders checked, 1 mismatches:');
     expect(outcome.output).toContain('<td>Paid twice</td>');
@@ -1030,7 +1040,10 @@ describe('the reconciliation page', () => {
     expect(outcome.output).toContain('has not run an automatic reconciliation');
     expect(outcome.output).toContain('The run failed: The store could not be reached. Try again in a few minutes.');
 
-    connector.answer('POST /v1/reconciliation', refusal(409, 'connection_not_ready', 'The store has not finished connecting.'));
+    connector.answer(
+      'POST /v1/reconciliation',
+      refusal(409, 'connection_not_ready', 'The store has not finished connecting.'),
+    );
     const refused = await start({ from: '2026-11-16', to: '2026-11-23' });
     expect(refused.redirect).toBe(`http://shop.test/wp-admin/admin.php?page=${SLUG}&from=2026-11-16&to=2026-11-23`);
     expect(refused.options._transient_armenian_gateway_reconciliation_1).toEqual({
@@ -1169,7 +1182,9 @@ describe("WooCommerce's cancel handler on the cancel URL the gateway sends the b
   it('is the PHP fatal of the issue when order_id is the gateway’s (what appending it used to do)', async () => {
     const overridden = `${CANCEL_URL}&payment_uuid=${PAYMENT_UUID}&order_id=wc-0192f0c4-123`;
     const outcome = await harness('cancel', { get: phpGet(overridden) }, connector.url, true);
-    expect(outcome.errors).toEqual([expect.stringMatching(/^Error: Call to a member function has_status\(\) on (bool|false)/)]);
+    expect(outcome.errors).toEqual([
+      expect.stringMatching(/^Error: Call to a member function has_status\(\) on (bool|false)/),
+    ]);
     expect(outcome.orders['123']?.status).toBe('pending');
   });
 });

@@ -67,7 +67,7 @@ function harness_admin_request( $path, $gateway ) {
 		harness_admin_chrome(
 			'Plugins',
 			function () {
-				$links = apply_filters( 'plugin_action_links_armenian-payment-gateway/armenian-payment-gateway.php', array( 'deactivate' => '<a href="#">Deactivate</a>' ) );
+				$links = apply_filters( 'plugin_action_links_' . plugin_basename( ARMENIAN_GATEWAY_FILE ), array( 'deactivate' => '<a href="#">Deactivate</a>' ) );
 				echo '<table class="wp-list-table widefat plugins"><tr class="active"><td><strong>Armenian Payment Gateway</strong><div class="row-actions visible">' . implode( ' | ', $links ) . '</div></td></tr></table>';
 			}
 		);
