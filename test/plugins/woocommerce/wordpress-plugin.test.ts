@@ -1024,7 +1024,7 @@ describe('the reconciliation page', () => {
       '/v1/reconciliation?trigger=scheduled&limit=1',
     ]);
     expect(outcome.output).toContain('Last automatic run');
-    expect(outcome.output).toContain('14 orders checked, 1 mismatches:');
+    expect(outcome.output).toContain('14 orders checked, 1 mismatch:');
     expect(outcome.output).toContain('<td>Paid twice</td>');
     // Only this page's own run offers the repair.
     expect(outcome.output).not.toContain('Repair the safe ones');

@@ -188,8 +188,9 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 		if ( '' !== $run_id ) {
 			$result = $connector->request( 'GET', '/v1/reconciliation/' . rawurlencode( $run_id ), null, WC_Armenian_Gateway_Connector::PAGE_TIMEOUT );
 			if ( $result->is_ok() ) {
-				echo '<h2>' . esc_html__( 'This run', 'armenian-payment-gateway' ) . '</h2>';
+				echo '<div class="armenian-gateway-this-run"><h2>' . esc_html__( 'This run', 'armenian-payment-gateway' ) . '</h2>';
 				self::render_run( $result->body, true );
+				echo '</div>';
 			} else {
 				/* translators: %s: the connector's error message. */
 				WC_Armenian_Gateway_Admin_Format::notice( 'error', sprintf( __( 'The run could not be read: %s', 'armenian-payment-gateway' ), WC_Armenian_Gateway_Connector::admin_error_message( $result ) ) );
@@ -288,7 +289,7 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 		}
 
 		/* translators: 1: number of orders, 2: number of findings. */
-		echo '<p>' . esc_html( sprintf( __( '%1$d orders checked, %2$d mismatches:', 'armenian-payment-gateway' ), $checked, count( $findings ) ) ) . '</p>';
+		echo '<p>' . esc_html( sprintf( _n( '%1$d orders checked, %2$d mismatch:', '%1$d orders checked, %2$d mismatches:', count( $findings ), 'armenian-payment-gateway' ), $checked, count( $findings ) ) ) . '</p>';
 		echo '<table class="widefat striped armenian-gateway-findings"><thead><tr>';
 		foreach ( array( __( 'Mismatch', 'armenian-payment-gateway' ), __( 'Order', 'armenian-payment-gateway' ), __( 'Payment', 'armenian-payment-gateway' ), __( 'Detail', 'armenian-payment-gateway' ), __( 'What will be done', 'armenian-payment-gateway' ) ) as $heading ) {
 			echo '<th scope="col">' . esc_html( $heading ) . '</th>';
