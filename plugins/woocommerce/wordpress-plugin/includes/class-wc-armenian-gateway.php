@@ -496,6 +496,10 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 				$result = WC_Armenian_Gateway_Response::failure( $result->status, WC_Armenian_Gateway_Response::INVALID_RESPONSE, 'The connector answered without a checkout_url.' );
 			}
 			$this->log( 'error', sprintf( 'Starting the payment of order %d failed', $order->get_id() ), $result );
+			if ( $result->is_error( 'store_unauthorized' ) || $result->is_error( 'invalid_connect_token' ) ) {
+				// The shop owner should hear of it on the next admin page, not in up to five minutes.
+				WC_Armenian_Gateway_Health::forget();
+			}
 			wc_add_notice( $this->buyer_payment_error( $result ), 'error' );
 			return array( 'result' => 'failure' );
 		}
