@@ -33,8 +33,19 @@ function armenian_gateway_load() {
 		return;
 	}
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-response.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-connector.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-admin-format.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-health.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-order-panel.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-reconciliation-page.php';
 	add_filter( 'woocommerce_payment_gateways', 'armenian_gateway_register' );
+	add_filter( 'plugin_action_links_' . plugin_basename( ARMENIAN_GATEWAY_FILE ), 'armenian_gateway_action_links' );
+	if ( is_admin() ) {
+		WC_Armenian_Gateway_Health::register();
+		WC_Armenian_Gateway_Order_Panel::register();
+		WC_Armenian_Gateway_Reconciliation_Page::register();
+	}
 }
 add_action( 'plugins_loaded', 'armenian_gateway_load' );
 
@@ -55,6 +66,19 @@ add_action( 'init', 'armenian_gateway_load_textdomain' );
 function armenian_gateway_register( $gateways ) {
 	$gateways[] = 'WC_Armenian_Gateway';
 	return $gateways;
+}
+
+/**
+ * Adds "Settings" (and "Reconciliation") to the plugin's row on the Plugins screen.
+ *
+ * @param string[] $links The row's links.
+ * @return string[]
+ */
+function armenian_gateway_action_links( $links ) {
+	$settings       = '<a href="' . esc_url( admin_url( 'admin.php?page=wc-settings&tab=checkout&section=armenian_gateway' ) ) . '">' . esc_html__( 'Settings', 'armenian-payment-gateway' ) . '</a>';
+	$reconciliation = '<a href="' . esc_url( admin_url( 'admin.php?page=armenian-gateway-reconciliation' ) ) . '">' . esc_html__( 'Reconciliation', 'armenian-payment-gateway' ) . '</a>';
+	array_unshift( $links, $settings, $reconciliation );
+	return $links;
 }
 
 /**

@@ -5,10 +5,8 @@
  * real HTTP server that plays the connector's plugin-facing API (docs/connector.md) exactly.
  */
 import { execFile } from 'node:child_process';
-import { once } from 'node:events';
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -16,6 +14,20 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { shopUrl } from '../../../gateway/checkout/links.js';
 import { freePort } from '../../support/ports.js';
+import {
+  type Answer,
+  authorizeUrl,
+  CHECKOUT_URL,
+  type ConnectorRequest,
+  connection,
+  connectionState,
+  FakeConnector,
+  type Json,
+  PAYMENT_UUID,
+  paymentState,
+  refusal,
+  TOKEN,
+} from './fake-connector.js';
 
 const run = promisify(execFile);
 
@@ -23,17 +35,14 @@ const PLUGIN_DIR = fileURLToPath(new URL('../../../plugins/woocommerce/wordpress
 const HARNESS = fileURLToPath(new URL('./php/harness.php', import.meta.url));
 const TEXT_DOMAIN = 'armenian-payment-gateway';
 
-/** What a shop owner pastes; it must never reach a notice, a log line or a page. */
-const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzaG9wLnRlc3QifQ.c2VjcmV0LWNvbm5lY3QtdG9rZW4';
 const ORDER_KEY = 'wc_order_k3y';
 const THANK_YOU_URL = `http://shop.test/checkout/order-received/123/?key=${ORDER_KEY}`;
 const PAY_AGAIN_URL = `http://shop.test/checkout/order-pay/123/?pay_for_order=true&key=${ORDER_KEY}`;
 const RETURN_URL = `http://shop.test/?wc-api=wc_armenian_gateway&apg_order=123&apg_key=${ORDER_KEY}`;
-const CANCEL_URL = `http://shop.test/cart/?cancel_order=true&order=${ORDER_KEY}&order_id=123&_wpnonce=nonce`;
-const PAYMENT_UUID = '9b2f6a3e-4c1d-4e8f-9a7b-2d5c8e1f0a36';
-const CHECKOUT_URL = `https://gateway.example/checkout/${PAYMENT_UUID}?sig=abc`;
-const AUTHORIZE_URL =
-  'http://shop.test/wc-auth/v1/authorize?app_name=Armenian%20Payment%20Gateway&scope=read_write&user_id=u-1&return_url=x&callback_url=y';
+/** As WooCommerce's get_cancel_order_url_raw() builds it: an empty `redirect` without "=", the harness's nonce. */
+const CANCEL_NONCE = '8a4da60bb5';
+const CANCEL_URL = `http://shop.test/cart/?cancel_order=true&order=${ORDER_KEY}&order_id=123&redirect&_wpnonce=${CANCEL_NONCE}`;
+const AUTHORIZE_URL = authorizeUrl();
 const PLUGIN_SETTINGS_URL =
   'http://shop.test/wp-admin/admin.php?page=wc-settings&tab=checkout&section=armenian_gateway';
 
@@ -42,165 +51,6 @@ function pluginFiles(extension: string): string[] {
     .filter((file) => file.endsWith(extension))
     .map((file) => join(PLUGIN_DIR, file))
     .sort();
-}
-
-// ---------------------------------------------------------------------------------------------
-// The connector, as docs/connector.md describes it.
-
-interface ConnectorRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: unknown;
-}
-
-interface Answer {
-  readonly status: number;
-  readonly body: unknown;
-}
-
-function refusal(status: number, error: string, message: string): Answer {
-  return { status, body: { error, message } };
-}
-
-function connection(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    connection_id: '0f5c2d1e-7a8b-4c9d-8e0f-1a2b3c4d5e6f',
-    platform: 'woocommerce',
-    store_url: 'http://shop.test',
-    domain: 'shop.test',
-    environment: 'test',
-    status: 'awaiting_keys',
-    authorize_url: AUTHORIZE_URL,
-    ...overrides,
-  };
-}
-
-function isHttpUrl(value: unknown): boolean {
-  return typeof value === 'string' && /^https?:\/\//.test(value);
-}
-
-/** The connector's default answers; a test overrides one route with `answer()`. */
-function contractAnswer(method: string, path: string, body: unknown): Answer {
-  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const order = /^\/v1\/orders\/([^/]+)\/(payment|refunds)$/.exec(path);
-  if (method === 'POST' && path === '/v1/connections') {
-    if (!isHttpUrl(fields.store_url)) {
-      return { status: 422, body: { error: 'validation_failed', message: 'Invalid', errors: { store_url: ['bad'] } } };
-    }
-    return { status: 201, body: connection({ store_url: fields.store_url }) };
-  }
-  if (method === 'GET' && path === '/v1/connection') {
-    return {
-      status: 200,
-      body: { ...connection({ status: 'active' }), authorize_url: undefined, last_webhook_at: null },
-    };
-  }
-  if (order?.[2] === 'payment' && method === 'POST') {
-    const errors: Record<string, string[]> = {};
-    if (!isHttpUrl(fields.return_url)) errors.return_url = ['must be an http(s) URL'];
-    if (!isHttpUrl(fields.cancel_url)) errors.cancel_url = ['must be an http(s) URL'];
-    if (Object.keys(errors).length > 0) {
-      return { status: 422, body: { error: 'validation_failed', message: 'Some fields are invalid.', errors } };
-    }
-    return {
-      status: 201,
-      body: {
-        order_id: order[1],
-        gateway_order_id: `wc-0f5c-${order[1]}`,
-        payment_uuid: PAYMENT_UUID,
-        status: 'pending',
-        amount: 1500,
-        currency: 'AMD',
-        checkout_url: CHECKOUT_URL,
-      },
-    };
-  }
-  if (order?.[2] === 'payment' && method === 'GET') {
-    return {
-      status: 200,
-      body: {
-        order_id: order[1],
-        payment_uuid: PAYMENT_UUID,
-        status: 'completed',
-        paid: true,
-        amount: 1500,
-        currency: 'AMD',
-        rrn: '123456789012',
-      },
-    };
-  }
-  if (order?.[2] === 'refunds' && method === 'POST') {
-    if (!Number.isInteger(fields.amount) || (fields.amount as number) <= 0) {
-      return {
-        status: 422,
-        body: { error: 'validation_failed', message: 'Invalid', errors: { amount: ['whole AMD'] } },
-      };
-    }
-    return {
-      status: 201,
-      body: {
-        refund_uuid: 'r-5e6f7a8b',
-        payment_uuid: PAYMENT_UUID,
-        amount: fields.amount,
-        status: 'completed',
-        refunded_amount: fields.amount,
-      },
-    };
-  }
-  return refusal(404, 'not_found', 'No such route.');
-}
-
-class FakeConnector {
-  readonly requests: ConnectorRequest[] = [];
-  readonly #answers = new Map<string, Answer>();
-  readonly #server: Server;
-  url = '';
-
-  constructor() {
-    this.#server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        let body: unknown = null;
-        try {
-          body = raw === '' ? null : JSON.parse(raw);
-        } catch {
-          body = raw;
-        }
-        const method = req.method ?? 'GET';
-        const path = req.url ?? '/';
-        this.requests.push({ method, path, headers: req.headers, body });
-        const answer =
-          req.headers['x-service-connect'] !== TOKEN
-            ? refusal(401, 'invalid_connect_token', 'The connect token is missing or not accepted.')
-            : (this.#answers.get(`${method} ${path}`) ?? contractAnswer(method, path, body));
-        res.writeHead(answer.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(answer.body));
-      });
-    });
-  }
-
-  async start(): Promise<void> {
-    this.#server.listen(0, '127.0.0.1');
-    await once(this.#server, 'listening');
-    this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
-  }
-
-  answer(route: string, answer: Answer): void {
-    this.#answers.set(route, answer);
-  }
-
-  reset(): void {
-    this.requests.length = 0;
-    this.#answers.clear();
-  }
-
-  async close(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -237,7 +87,12 @@ interface HarnessRun {
     field_type: Record<string, string>;
   };
   readonly output: string;
-  readonly orders: Record<string, { meta: Record<string, string>; saves: number; notes: string[] }>;
+  readonly orders: Record<string, { meta: Record<string, string>; saves: number; notes: string[]; status: string }>;
+  readonly meta_boxes: Array<{ id: string; title: string; screen: string; context: string; priority: string }>;
+  readonly submenu_pages: Array<{ parent: string; page_title: string; capability: string; slug: string }>;
+  readonly settings_errors: string[];
+  readonly options: Json;
+  readonly transient_writes?: Array<[string, number]>;
 }
 
 let connector: FakeConnector;
@@ -263,6 +118,7 @@ async function harness(
   scenario: string,
   options: Record<string, unknown> = {},
   connectorUrl = connector.url,
+  allowErrors = false,
 ): Promise<HarnessRun> {
   const { stdout, stderr } = await run('php', [HARNESS, scenario, JSON.stringify(options)], {
     env: { ...process.env, HARNESS_CONNECTOR_URL: connectorUrl, HARNESS_CONNECT_TOKEN: TOKEN },
@@ -272,8 +128,18 @@ async function harness(
   expect(stdout).not.toContain(TOKEN);
   const lines = stdout.trim().split('\n');
   const outcome = JSON.parse(lines[lines.length - 1] ?? 'null') as HarnessRun;
-  expect(outcome.errors).toEqual([]);
+  if (!allowErrors) expect(outcome.errors).toEqual([]);
   return outcome;
+}
+
+/** The harness's nonce for an action (stubs.php wp_create_nonce). */
+function nonce(action: string): string {
+  return createHash('md5').update(`harness-nonce|${action}`).digest('hex').slice(0, 10);
+}
+
+/** One admin request through admin.php. */
+function page(path: string, options: Record<string, unknown> = {}): Promise<HarnessRun> {
+  return harness('page', { path, ...options });
 }
 
 function only(requests: readonly ConnectorRequest[]): ConnectorRequest {
@@ -293,7 +159,12 @@ describe('the plugin folder', () => {
     const files = pluginFiles('.php');
     expect(files.map((file) => relative(PLUGIN_DIR, file))).toEqual([
       'armenian-payment-gateway.php',
+      'includes/class-wc-armenian-gateway-admin-format.php',
       'includes/class-wc-armenian-gateway-blocks.php',
+      'includes/class-wc-armenian-gateway-connector.php',
+      'includes/class-wc-armenian-gateway-health.php',
+      'includes/class-wc-armenian-gateway-order-panel.php',
+      'includes/class-wc-armenian-gateway-reconciliation-page.php',
       'includes/class-wc-armenian-gateway-response.php',
       'includes/class-wc-armenian-gateway.php',
     ]);
@@ -498,7 +369,21 @@ describe('process_payment', () => {
     expect(request.headers['x-service-connect']).toBe(TOKEN);
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.headers.accept).toBe('application/json');
-    expect(request.body).toEqual({ return_url: RETURN_URL, cancel_url: CANCEL_URL });
+    // The order travels with the call (the connector makes no store call while the store's worker waits).
+    expect(request.body).toEqual({
+      return_url: RETURN_URL,
+      cancel_url: CANCEL_URL,
+      order: {
+        number: '123',
+        total: '1500.00',
+        currency: 'AMD',
+        status: 'pending',
+        created_at: '2026-11-23T10:00:00Z',
+        customer_email: 'ani@example.am',
+        customer_name: 'Ani Karapetyan',
+        payment_method: 'armenian_gateway',
+      },
+    });
     expect(outcome.http[0]?.timeout).toBe(15);
 
     expect(outcome.result).toEqual({ result: 'success', redirect: CHECKOUT_URL });
@@ -506,6 +391,32 @@ describe('process_payment', () => {
     expect(outcome.orders['123']?.saves).toBe(1);
     expect(outcome.post_meta_writes).toEqual([]);
     expect(outcome.notices).toEqual([]);
+  });
+
+  it('sends the shop’s order number, the total as a decimal string in UTC time, and null for a missing name or email', async () => {
+    const outcome = await harness('payment', {
+      order: {
+        number: '1042',
+        total: '1499.5',
+        status: 'failed',
+        date_created: '2026-11-23T14:00:00+04:00',
+        billing_email: '',
+        first_name: '',
+        last_name: '',
+      },
+    });
+    expect((only(connector.requests).body as Json).order).toEqual({
+      number: '1042',
+      total: '1499.50',
+      currency: 'AMD',
+      status: 'failed',
+      created_at: '2026-11-23T10:00:00Z',
+      customer_email: null,
+      customer_name: null,
+      payment_method: 'armenian_gateway',
+    });
+    // The fake connector validates the snapshot as the contract says: this one is accepted.
+    expect(outcome.result).toEqual({ result: 'success', redirect: CHECKOUT_URL });
   });
 
   it('answers failure with a buyer-facing notice, and no redirect, when the connector refuses', async () => {
@@ -677,11 +588,17 @@ describe('the settings page', () => {
   }
 
   it('connects the store on save and shows the "Connect WooCommerce" button while awaiting keys', async () => {
+    connector.answer('GET /v1/connection', {
+      status: 200,
+      body: { ...connectionState({ status: 'awaiting_keys' }), authorize_url: AUTHORIZE_URL },
+    });
     const outcome = await harness('settings', { post: posted() });
     expect(outcome.result).toBe(true);
-    const request = only(connector.requests);
-    expect(request.method).toBe('POST');
-    expect(request.path).toBe('/v1/connections');
+    expect(connector.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /v1/connections',
+      'GET /v1/connection',
+    ]);
+    const request = connector.requests[0] as ConnectorRequest;
     expect(request.headers['x-service-connect']).toBe(TOKEN);
     expect(request.body).toEqual({ store_url: 'http://shop.test', return_url: PLUGIN_SETTINGS_URL });
     expect(outcome.output).toContain(`href="${AUTHORIZE_URL.replaceAll('&', '&amp;')}"`);
@@ -731,18 +648,543 @@ describe('the settings page', () => {
     expect(testOff.output).toContain('test token, but test mode is off');
   });
 
-  it('keeps no connector URL that is not http(s), and then calls nothing', async () => {
+  it('keeps the working connector URL when an invalid one is saved, and shows the error', async () => {
     const outcome = await harness('settings', {
       post: { ...posted(), woocommerce_armenian_gateway_connector_url: 'javascript:alert(1)' },
     });
+    expect(outcome.options.woocommerce_armenian_gateway_settings.connector_url).toBe(connector.url);
+    expect(outcome.settings_errors).toEqual([
+      `The connector URL must start with https:// (or http:// for a local test). The previous connector URL (${connector.url}) is kept.`,
+    ]);
+    // The store stays connected through the URL that works; the method stays at checkout.
+    expect(connector.requests.map((r) => r.path)).toEqual(['/v1/connections', '/v1/connection']);
+    expect(outcome.output).toContain('Connected');
+    expect(outcome.output).not.toContain('javascript:');
+  });
+
+  it('keeps no connector URL that is not http(s) when there was none, and then calls nothing', async () => {
+    const outcome = await harness('settings', {
+      settings: { connector_url: '' },
+      post: { ...posted(), woocommerce_armenian_gateway_connector_url: 'javascript:alert(1)' },
+    });
     expect(connector.requests).toEqual([]);
+    expect(outcome.settings_errors).toHaveLength(1);
     expect(outcome.output).toContain('Paste your connect token and the connector URL');
     expect(outcome.output).not.toContain('javascript:');
+  });
+
+  it('says "Connected" only when GET /v1/connection (which asks the gateway) says active', async () => {
+    connector.answer('POST /v1/connections', { status: 200, body: connection({ status: 'active' }) });
+    connector.answer('GET /v1/connection', refusal(401, 'invalid_connect_token', 'The gateway refused the token.'));
+    const outcome = await harness('settings', { post: posted() });
+    expect(outcome.output).not.toContain('Connected');
+    expect(outcome.output).toContain('no longer accepts this store&#039;s connect token');
+  });
+
+  it('shows a refused store key with "Reconnect" and the manual-key fields', async () => {
+    connector.answer('GET /v1/connection', {
+      status: 200,
+      body: connectionState({ status: 'store_unauthorized' }, { store: 'unauthorized' }),
+    });
+    const outcome = await harness('admin');
+    expect(outcome.output).toContain('WooCommerce refused the connector&#039;s REST API key');
+    expect(outcome.output).toContain(
+      `href="http://shop.test/wp-admin/admin-post.php?action=armenian_gateway_reconnect&amp;_wpnonce=${nonce('armenian_gateway_reconnect')}"`,
+    );
+    expect(outcome.output).toContain('<details class="armenian-gateway-manual-key" open>');
+    expect(outcome.output).toContain('name="armenian_gateway_consumer_key"');
+    expect(outcome.output).toContain(
+      'type="password" class="regular-text" autocomplete="new-password" id="armenian_gateway_consumer_secret"',
+    );
+    expect(outcome.output).not.toContain('Connected');
+  });
+
+  it('warns when WooCommerce cannot deliver keys to the connector, and why', async () => {
+    connector.answer('GET /v1/connection', {
+      status: 200,
+      body: {
+        ...connectionState({ status: 'awaiting_keys' }, {}, ['callback_not_https', 'callback_host_not_public']),
+        authorize_url: AUTHORIZE_URL,
+      },
+    });
+    const outcome = await harness('admin');
+    expect(outcome.output).toContain('cannot work with this connector');
+    expect(outcome.output).toContain('https://connector.example/woocommerce/auth/callback');
+    expect(outcome.output).toContain('it is not an https address');
+    expect(outcome.output).toContain('its host is localhost or a private address');
+    expect(outcome.output).not.toContain('its port is not');
+    expect(outcome.output).toContain('<details class="armenian-gateway-manual-key" open>');
+  });
+
+  it('folds the manual-key route away while awaiting keys with nothing against the exchange, and hides it once active', async () => {
+    connector.answer('GET /v1/connection', {
+      status: 200,
+      body: { ...connectionState({ status: 'awaiting_keys' }), authorize_url: AUTHORIZE_URL },
+    });
+    const awaiting = await harness('admin');
+    expect(awaiting.output).toContain('<details class="armenian-gateway-manual-key">');
+    expect(awaiting.output).not.toContain('cannot work with this connector');
+    connector.reset();
+    const active = await harness('admin');
+    expect(active.output).not.toContain('armenian-gateway-manual-key');
+    expect(active.output).toContain('Remove connection');
+    expect(active.output).toContain('window.confirm(');
+  });
+
+  it('sends a manual key once to POST /v1/connection/credentials and keeps it nowhere', async () => {
+    const outcome = await harness('settings', {
+      post: {
+        ...posted(),
+        armenian_gateway_consumer_key: ' ck_manual_key ',
+        armenian_gateway_consumer_secret: 'cs_good_secret',
+      },
+    });
+    expect(connector.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /v1/connections',
+      'POST /v1/connection/credentials',
+      'GET /v1/connection',
+    ]);
+    expect(connector.requests[1]?.body).toEqual({ consumer_key: 'ck_manual_key', consumer_secret: 'cs_good_secret' });
+    expect(outcome.output).toContain('The REST API key works');
+    expect(JSON.stringify(outcome.options)).not.toContain('cs_good_secret');
+    expect(JSON.stringify(outcome.options)).not.toContain('ck_manual_key');
+    expect(outcome.output).not.toContain('cs_good_secret');
+  });
+
+  it('shows why a manual key was refused, and sends nothing when only half of it was pasted', async () => {
+    const refused = await harness('settings', {
+      post: { ...posted(), armenian_gateway_consumer_key: 'ck_x', armenian_gateway_consumer_secret: 'cs_wrong' },
+    });
+    expect(refused.output).toContain('The REST API key was not accepted: WooCommerce refused the key (401)');
+    expect(refused.logs[0]?.message).toContain('store_credentials_refused');
+    expect(JSON.stringify(refused.options)).not.toContain('cs_wrong');
+
+    connector.reset();
+    const half = await harness('settings', { post: { ...posted(), armenian_gateway_consumer_key: 'ck_x' } });
+    expect(connector.requests.map((r) => r.path)).toEqual(['/v1/connections', '/v1/connection']);
+    expect(half.output).toContain('Paste both the consumer key and the consumer secret');
+  });
+
+  it('forgets the cached health check when the settings are saved', async () => {
+    const outcome = await harness('settings', {
+      post: posted(),
+      transients: { armenian_gateway_health: { problems: [{ code: 'token_revoked' }] } },
+    });
+    expect(outcome.options._transient_armenian_gateway_health).toBeUndefined();
   });
 
   it('asks the shop owner to save the settings when the store is not connected yet', async () => {
     connector.answer('GET /v1/connection', refusal(404, 'connection_not_found', 'No connection for this token.'));
     const outcome = await harness('admin');
     expect(outcome.output).toContain('not connected yet');
+  });
+});
+
+describe('the Plugins screen', () => {
+  it('links to the settings (and the reconciliation page) from the plugin’s row', async () => {
+    const outcome = await page('/wp-admin/plugins.php');
+    expect(outcome.output).toContain(`<a href="${PLUGIN_SETTINGS_URL.replaceAll('&', '&amp;')}">Settings</a>`);
+    expect(outcome.output).toContain(
+      '<a href="http://shop.test/wp-admin/admin.php?page=armenian-gateway-reconciliation">Reconciliation</a> | <a href="#">Deactivate</a>',
+    );
+  });
+});
+
+describe('the order panel', () => {
+  const HPOS_EDIT = { get: { page: 'wc-orders', action: 'edit', id: '123' } };
+  const POSTS_EDIT = { storage: 'posts', get: { post: '123', action: 'edit' } };
+
+  it('shows the gateway payment on the HPOS order edit page', async () => {
+    const outcome = await page('/wp-admin/admin.php', HPOS_EDIT);
+    expect(outcome.meta_boxes).toEqual([
+      {
+        id: 'armenian-gateway-payment',
+        title: 'Armenian Payment Gateway',
+        screen: 'woocommerce_page_wc-orders',
+        context: 'side',
+        priority: 'high',
+      },
+    ]);
+    const reads = connector.requests.filter((r) => r.path === '/v1/orders/123/payment');
+    expect(reads).toHaveLength(1);
+    expect(reads[0]?.method).toBe('GET');
+    // A short timeout: the order page must not hang on the connector.
+    expect(outcome.http.find((call) => call.url.endsWith('/v1/orders/123/payment'))?.timeout).toBe(8);
+    for (const text of [
+      `<th scope="row">Payment</th><td>${PAYMENT_UUID}</td>`,
+      '<th scope="row">Status</th><td>completed</td>',
+      '<th scope="row">Processor</th><td>sandbox</td>',
+      '<th scope="row">RRN</th><td>123456789012</td>',
+      '<th scope="row">Amount</th><td>1,500 AMD</td>',
+      '<th scope="row">Refunded</th><td>500 AMD</td>',
+      '<th scope="row">Environment</th><td>test (no real money)</td>',
+      '<th scope="row">Last webhook</th><td>2026-11-23 10:05</td>',
+      '<th scope="row">Store update</th><td>marked paid</td>',
+      '<li title="r-5e6f7a8b">500 AMD, succeeded, 2026-11-23 12:00 (Damaged in transit)</li>',
+      `href="http://shop.test/wp-admin/admin-post.php?action=armenian_gateway_check_payment&amp;order_id=123&amp;_wpnonce=${nonce('armenian_gateway_check_payment_123')}"`,
+    ]) {
+      expect(outcome.output).toContain(text);
+    }
+  });
+
+  it('shows it on the posts-storage order edit page too', async () => {
+    const outcome = await page('/wp-admin/post.php', POSTS_EDIT);
+    expect(outcome.meta_boxes.map((box) => box.screen)).toEqual(['shop_order']);
+    expect(outcome.output).toContain(`<td>${PAYMENT_UUID}</td>`);
+  });
+
+  it('is not added to orders paid with another method, and then calls nothing', async () => {
+    const outcome = await page('/wp-admin/admin.php', { ...HPOS_EDIT, order: { payment_method: 'cod' } });
+    expect(outcome.meta_boxes).toEqual([]);
+    expect(connector.requests.filter((r) => r.path.startsWith('/v1/orders'))).toEqual([]);
+  });
+
+  it('names a flag with what to do, and says when the gateway has no payment', async () => {
+    connector.answer('GET /v1/orders/123/payment', { status: 200, body: paymentState('123', { flag: 'paid_twice' }) });
+    const flagged = await page('/wp-admin/admin.php', HPOS_EDIT);
+    expect(flagged.output).toContain('The order was paid twice: refund one of the payments.');
+
+    connector.reset();
+    connector.answer('GET /v1/orders/123/payment', {
+      status: 200,
+      body: { order_id: '123', payment_uuid: null, status: null, paid: false },
+    });
+    const none = await page('/wp-admin/admin.php', HPOS_EDIT);
+    expect(none.output).toContain('The gateway has no payment for this order yet.');
+    expect(none.output).toContain('Check now');
+  });
+
+  it('says clearly when the connector cannot be reached', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const outcome = await harness('page', { path: '/wp-admin/admin.php', ...HPOS_EDIT }, closed);
+    expect(outcome.output).toContain('The connector did not answer within 8 seconds, so the payment cannot be shown.');
+  });
+
+  it('offers "Check now" only to shop managers', async () => {
+    const outcome = await page('/wp-admin/admin.php', { ...HPOS_EDIT, caps: ['edit_shop_orders'] });
+    expect(outcome.output).toContain(`<td>${PAYMENT_UUID}</td>`);
+    expect(outcome.output).not.toContain('Check now');
+  });
+});
+
+describe('"Check now"', () => {
+  const check = (extra: Record<string, unknown> = {}, wpnonce = nonce('armenian_gateway_check_payment_123')) =>
+    page('/wp-admin/admin-post.php', {
+      get: { action: 'armenian_gateway_check_payment', order_id: '123', _wpnonce: wpnonce },
+      ...extra,
+    });
+  const flashOf = (outcome: HarnessRun) => outcome.options._transient_armenian_gateway_check_123_1;
+
+  it('reads the payment back and returns to the order with "repaired"', async () => {
+    connector.answer('GET /v1/orders/123/payment', { status: 200, body: paymentState('123', { repaired: true }) });
+    const outcome = await check();
+    expect(only(connector.requests).path).toBe('/v1/orders/123/payment');
+    expect(outcome.redirect).toBe('http://shop.test/wp-admin/admin.php?page=wc-orders&action=edit&id=123');
+    expect(flashOf(outcome)).toEqual({
+      type: 'success',
+      message: 'Repaired: the payment was completed at the gateway, and the order is being marked paid.',
+    });
+  });
+
+  it('says "nothing to repair" when order and payment agree, and goes back to the posts-storage page', async () => {
+    const outcome = await check({ storage: 'posts' });
+    expect(outcome.redirect).toBe('http://shop.test/wp-admin/post.php?post=123&action=edit');
+    expect(flashOf(outcome).message).toBe(
+      'Nothing to repair: the order and the gateway agree (payment status: completed).',
+    );
+  });
+
+  it('brings the error back when the connector refuses', async () => {
+    connector.answer('GET /v1/orders/123/payment', refusal(502, 'gateway_unavailable', 'The gateway did not answer.'));
+    const outcome = await check();
+    expect(flashOf(outcome)).toEqual({
+      type: 'error',
+      message: 'The payment could not be read: The gateway did not answer.',
+    });
+  });
+
+  it('shows the outcome once on the order page', async () => {
+    const outcome = await page('/wp-admin/admin.php', {
+      get: { page: 'wc-orders', action: 'edit', id: '123' },
+      transients: { armenian_gateway_check_123_1: { type: 'success', message: 'Repaired: it worked.' } },
+    });
+    expect(outcome.output).toContain(
+      'notice-success inline armenian-gateway-check-result"><p>Repaired: it worked.</p>',
+    );
+    expect(flashOf(outcome)).toBeUndefined();
+  });
+
+  it('refuses a wrong nonce or a user who is not a shop manager, without calling the connector', async () => {
+    const forged = await check({}, 'forged');
+    expect(forged.died?.status).toBe(403);
+    const clerk = await check({ caps: ['edit_shop_orders'] });
+    expect(clerk.died?.status).toBe(403);
+    expect(connector.requests).toEqual([]);
+  });
+});
+
+describe('the reconciliation page', () => {
+  const SLUG = 'armenian-gateway-reconciliation';
+  const start = (post: Record<string, string>) =>
+    page('/wp-admin/admin-post.php', {
+      method: 'POST',
+      post: { action: 'armenian_gateway_reconcile', _wpnonce: nonce('armenian_gateway_reconcile'), ...post },
+    });
+
+  it('is a WooCommerce submenu page for shop managers', async () => {
+    const outcome = await page('/wp-admin/admin.php', { get: { page: SLUG } });
+    expect(outcome.submenu_pages).toEqual([
+      {
+        parent: 'woocommerce',
+        page_title: 'Payment reconciliation',
+        menu_title: 'Payment reconciliation',
+        capability: 'manage_woocommerce',
+        slug: SLUG,
+      },
+    ]);
+    // The form defaults to the last 7 days.
+    const today = new Date().toISOString().slice(0, 10);
+    const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
+    expect(outcome.output).toContain(`name="from" value="${weekAgo}"`);
+    expect(outcome.output).toContain(`name="to" value="${today}"`);
+    expect(outcome.output).toContain(`name="_wpnonce" value="${nonce('armenian_gateway_reconcile')}"`);
+  });
+
+  it('starts a run with wait: false over the chosen days and shows it', async () => {
+    const outcome = await start({ from: '2026-11-16', to: '2026-11-23' });
+    const request = only(connector.requests);
+    expect(request.method).toBe('POST');
+    expect(request.path).toBe('/v1/reconciliation');
+    expect(request.body).toEqual({
+      from: '2026-11-16T00:00:00Z',
+      to: '2026-11-23T23:59:59Z',
+      repair: false,
+      wait: false,
+    });
+    expect(outcome.redirect).toBe(
+      `http://shop.test/wp-admin/admin.php?page=${SLUG}&from=2026-11-16&to=2026-11-23&run=run-1`,
+    );
+  });
+
+  it('refuses a forged form', async () => {
+    const outcome = await start({ from: '2026-11-16', to: '2026-11-23', _wpnonce: 'forged' });
+    expect(outcome.died?.status).toBe(403);
+    expect(connector.requests).toEqual([]);
+  });
+
+  it('reloads itself while the run is running, then shows the findings with what will be done', async () => {
+    await start({ from: '2026-11-16', to: '2026-11-23' });
+    const get = { page: SLUG, from: '2026-11-16', to: '2026-11-23', run: 'run-1' };
+    // The harness is one PHP process per request: the fake connector keeps the run between them.
+    const running = await page('/wp-admin/admin.php', { get });
+    expect(running.output).toContain('<meta http-equiv="refresh" content="3" />');
+    expect(running.output).toContain('Running: the connector is comparing the orders with the gateway.');
+
+    const finished = await page('/wp-admin/admin.php', { get });
+    expect(finished.output).not.toContain('http-equiv="refresh"');
+    for (const text of [
+      '12 orders checked, 2 mismatches:',
+      '<td>Paid at the gateway, unpaid in the store</td>',
+      '<td><a href="http://shop.test/wp-admin/admin.php?page=wc-orders&amp;action=edit&amp;id=123">#1042</a></td>',
+      `<td><code>${PAYMENT_UUID}</code></td>`,
+      '<td>Mark the order paid: the gateway confirmed the payment.</td>',
+      '<td>Paid twice</td>',
+      '<td>#1043</td>',
+      '1 mismatch can be repaired safely',
+      'Repair the safe ones',
+      '<input type="hidden" name="repair" value="1" />',
+    ]) {
+      expect(finished.output).toContain(text);
+    }
+    const paths = connector.requests.map((r) => `${r.method} ${r.path}`);
+    expect(paths).toContain('GET /v1/reconciliation/run-1');
+    expect(paths).toContain('GET /v1/reconciliation?trigger=scheduled&limit=1');
+  });
+
+  it('repairs the safe ones over the same range and shows that run’s result', async () => {
+    const outcome = await start({ from: '2026-11-16', to: '2026-11-23', repair: '1' });
+    expect(only(connector.requests).body).toEqual({
+      from: '2026-11-16T00:00:00Z',
+      to: '2026-11-23T23:59:59Z',
+      repair: true,
+      wait: false,
+    });
+    connector.runs.runningReads = 0;
+    const shown = await page('/wp-admin/admin.php', { get: { page: SLUG, run: 'run-1' } });
+    expect(shown.output).toContain('<td>Repaired: the order was marked paid.</td>');
+    expect(shown.output).not.toContain('Repair the safe ones');
+    expect(outcome.redirect).toContain('run=run-1');
+  });
+
+  it('shows the last automatic run and its findings', async () => {
+    const outcome = await page('/wp-admin/admin.php', { get: { page: SLUG } });
+    // The health notice asks GET /v1/connection; the page itself only reads the last scheduled run.
+    expect(connector.requests.map((r) => r.path)).toEqual([
+      '/v1/connection',
+      '/v1/reconciliation?trigger=scheduled&limit=1',
+    ]);
+    expect(outcome.output).toContain('Last automatic run');
+    expect(outcome.output).toContain('14 orders checked, 1 mismatch:');
+    expect(outcome.output).toContain('<td>Paid twice</td>');
+    // Only this page's own run offers the repair.
+    expect(outcome.output).not.toContain('Repair the safe ones');
+  });
+
+  it('says when there was no automatic run yet, a failed run and a connector that refuses to start one', async () => {
+    connector.answer('GET /v1/reconciliation?trigger=scheduled&limit=1', { status: 200, body: { runs: [] } });
+    connector.answer('GET /v1/reconciliation/run-9', {
+      status: 200,
+      body: { id: 'run-9', status: 'failed', error: 'The store could not be reached.', findings: [] },
+    });
+    const outcome = await page('/wp-admin/admin.php', { get: { page: SLUG, run: 'run-9' } });
+    expect(outcome.output).toContain('has not run an automatic reconciliation');
+    expect(outcome.output).toContain('The run failed: The store could not be reached. Try again in a few minutes.');
+
+    connector.answer(
+      'POST /v1/reconciliation',
+      refusal(409, 'connection_not_ready', 'The store has not finished connecting.'),
+    );
+    const refused = await start({ from: '2026-11-16', to: '2026-11-23' });
+    expect(refused.redirect).toBe(`http://shop.test/wp-admin/admin.php?page=${SLUG}&from=2026-11-16&to=2026-11-23`);
+    expect(refused.options._transient_armenian_gateway_reconciliation_1).toEqual({
+      type: 'error',
+      message: 'The reconciliation could not be started: The store has not finished connecting.',
+    });
+  });
+});
+
+describe('the connection health notice', () => {
+  const dashboard = (extra: Record<string, unknown> = {}, url?: string) =>
+    harness('page', { path: '/wp-admin/index.php', ...extra }, url);
+  const health = (body: Json) => connector.answer('GET /v1/connection', { status: 200, body });
+
+  it('says nothing when all is well, and keeps the check for five minutes', async () => {
+    const outcome = await dashboard();
+    expect(only(connector.requests).path).toBe('/v1/connection');
+    expect(outcome.http[0]?.timeout).toBe(8);
+    expect(outcome.output).not.toContain('armenian-gateway-health');
+    expect(outcome.transient_writes).toEqual([['armenian_gateway_health', 300]]);
+  });
+
+  it('answers from the cached check without calling the connector', async () => {
+    const outcome = await dashboard({
+      transients: { armenian_gateway_health: { problems: [{ code: 'gateway_unreachable' }] } },
+    });
+    expect(connector.requests).toEqual([]);
+    expect(outcome.output).toContain('the connector cannot reach the payment gateway right now');
+  });
+
+  it('tells when the connector cannot be reached, and what to do', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const outcome = await dashboard({}, closed);
+    expect(outcome.output).toContain('The connector could not be reached (');
+    expect(outcome.output).toContain('If the connector URL in the settings is right, the connector is down');
+    expect(outcome.output).toContain(`href="${PLUGIN_SETTINGS_URL.replaceAll('&', '&amp;')}"`);
+  });
+
+  it('tells when the token was revoked', async () => {
+    connector.answer('GET /v1/connection', refusal(401, 'invalid_connect_token', 'Revoked.'));
+    const outcome = await dashboard();
+    expect(outcome.output).toContain('notice-error armenian-gateway-health');
+    expect(outcome.output).toContain('Get a new connect token for this store');
+  });
+
+  it('offers "Reconnect" when the store refused the connector’s key', async () => {
+    health(connectionState({ status: 'store_unauthorized' }, { store: 'unauthorized' }));
+    const outcome = await dashboard();
+    expect(outcome.output).toContain('WooCommerce refused the connector&#039;s REST API key');
+    expect(outcome.output).toContain('armenian_gateway_reconnect&amp;_wpnonce=');
+  });
+
+  it('tells when the gateway is unreachable, the store unreachable, or webhooks stopped arriving', async () => {
+    health(
+      connectionState(
+        {},
+        {
+          gateway: 'unreachable',
+          store: 'unreachable',
+          store_error: { at: '2026-11-23T10:00:00Z', message: 'The store could not be reached.' },
+          webhooks: 'stale',
+          last_missed_webhook_at: '2026-11-23T11:00:00Z',
+        },
+      ),
+    );
+    const outcome = await dashboard();
+    expect(outcome.output).toContain('the connector cannot reach the payment gateway right now');
+    expect(outcome.output).toContain('could not reach your store&#039;s REST API (The store could not be reached.)');
+    expect(outcome.output).toContain('notifications stopped reaching the connector (last one: 2026-11-23 10:05)');
+    expect(outcome.output.match(/armenian-gateway-health/g)).toHaveLength(3);
+  });
+
+  it('is shown only to shop managers, and not before the store is configured', async () => {
+    health(connectionState({ status: 'token_revoked' }));
+    const clerk = await dashboard({ caps: ['edit_shop_orders'] });
+    expect(clerk.output).not.toContain('armenian-gateway-health');
+    const unconfigured = await dashboard({ settings: { connect_token: '' } });
+    expect(unconfigured.output).not.toContain('armenian-gateway-health');
+    expect(connector.requests).toEqual([]);
+  });
+});
+
+describe('reconnecting and removing the connection', () => {
+  const action = (name: string, extra: Record<string, unknown> = {}) =>
+    page('/wp-admin/admin-post.php', { get: { action: name, _wpnonce: nonce(name) }, ...extra });
+
+  it('"Reconnect" starts a new key exchange and sends the shop owner to approve it', async () => {
+    const outcome = await action('armenian_gateway_reconnect', {
+      transients: { armenian_gateway_health: { problems: [{ code: 'store_unauthorized' }] } },
+    });
+    const request = only(connector.requests);
+    expect(`${request.method} ${request.path}`).toBe('POST /v1/connection/reconnect');
+    expect(outcome.redirect).toBe(AUTHORIZE_URL);
+    expect(outcome.options._transient_armenian_gateway_health).toBeUndefined();
+  });
+
+  it('"Reconnect" comes back to the settings with the error when the connector refuses', async () => {
+    connector.answer('POST /v1/connection/reconnect', refusal(401, 'invalid_connect_token', 'Revoked.'));
+    const outcome = await action('armenian_gateway_reconnect');
+    expect(outcome.redirect).toBe(PLUGIN_SETTINGS_URL);
+    expect(outcome.options._transient_armenian_gateway_connection_1.message).toBe('Reconnecting failed: Revoked.');
+  });
+
+  it('"Remove connection" deletes it at the connector and switches the method off', async () => {
+    const outcome = await action('armenian_gateway_remove_connection');
+    expect(`${only(connector.requests).method} ${only(connector.requests).path}`).toBe('DELETE /v1/connection');
+    expect(outcome.redirect).toBe(PLUGIN_SETTINGS_URL);
+    expect(outcome.options.woocommerce_armenian_gateway_settings.enabled).toBe('no');
+    expect(outcome.options._transient_armenian_gateway_connection_1.message).toContain('The connection was removed');
+  });
+
+  it('refuses both without the nonce or the capability', async () => {
+    const forged = await action('armenian_gateway_remove_connection', {
+      get: { action: 'armenian_gateway_remove_connection', _wpnonce: 'x' },
+    });
+    expect(forged.died?.status).toBe(403);
+    const clerk = await action('armenian_gateway_reconnect', { caps: [] });
+    expect(clerk.died?.status).toBe(403);
+    expect(connector.requests).toEqual([]);
+  });
+});
+
+describe("WooCommerce's cancel handler on the cancel URL the gateway sends the buyer to", () => {
+  it('cancels the order: the gateway adds no order_id to a URL that carries one', async () => {
+    const payment = await harness('payment');
+    const cancelUrl = (only(connector.requests).body as Json).cancel_url as string;
+    expect(cancelUrl).toBe(CANCEL_URL);
+    expect(payment.result).toEqual({ result: 'success', redirect: CHECKOUT_URL });
+    const sent = shopUrl(cancelUrl, { uuid: PAYMENT_UUID, orderId: 'wc-0192f0c4-123' });
+    expect(sent).toBe(`${CANCEL_URL}&payment_uuid=${PAYMENT_UUID}`);
+    const outcome = await harness('cancel', { get: phpGet(sent) });
+    expect(outcome.orders['123']?.status).toBe('cancelled');
+    expect(outcome.notices).toEqual([{ type: 'notice', message: 'Your order was cancelled.' }]);
+  });
+
+  it('is the PHP fatal of the issue when order_id is the gateway’s (what appending it used to do)', async () => {
+    const overridden = `${CANCEL_URL}&payment_uuid=${PAYMENT_UUID}&order_id=wc-0192f0c4-123`;
+    const outcome = await harness('cancel', { get: phpGet(overridden) }, connector.url, true);
+    expect(outcome.errors).toEqual([
+      expect.stringMatching(/^Error: Call to a member function has_status\(\) on (bool|false)/),
+    ]);
+    expect(outcome.orders['123']?.status).toBe('pending');
   });
 });

@@ -38,9 +38,15 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	const CONNECT_RESULT_OPTION = 'armenian_gateway_connect_result';
 
 	/**
+	 * The posted names of the manual key's two fields (never saved in WordPress).
+	 */
+	const MANUAL_KEY_FIELD    = 'armenian_gateway_consumer_key';
+	const MANUAL_SECRET_FIELD = 'armenian_gateway_consumer_secret';
+
+	/**
 	 * Seconds a call to the connector may take.
 	 */
-	const TIMEOUT = 15;
+	const TIMEOUT = WC_Armenian_Gateway_Connector::TIMEOUT;
 
 	/**
 	 * Features the gateway supports.
@@ -141,12 +147,17 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 		$url = esc_url_raw( $value, array( 'http', 'https' ) );
 		if ( '' === $url ) {
 			$message = __( 'The connector URL must start with https:// (or http:// for a local test).', 'armenian-payment-gateway' );
+			$previous = (string) $this->get_option( 'connector_url', '' );
+			if ( '' !== $previous ) {
+				/* translators: %s: the connector URL kept. */
+				$message .= ' ' . sprintf( __( 'The previous connector URL (%s) is kept.', 'armenian-payment-gateway' ), $previous );
+			}
 			if ( class_exists( 'WC_Admin_Settings' ) ) {
 				WC_Admin_Settings::add_error( $message );
 			} else {
 				$this->add_error( $message );
 			}
-			return '';
+			return $previous;
 		}
 		return untrailingslashit( $url );
 	}
@@ -158,9 +169,75 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	 * @return bool Whether the settings were saved.
 	 */
 	public function process_admin_options() {
-		$saved = parent::process_admin_options();
+		$manual_key = $this->take_posted_manual_key();
+		$saved      = parent::process_admin_options();
+		WC_Armenian_Gateway_Health::forget();
 		$this->connect_store();
+		if ( null !== $manual_key ) {
+			$this->send_manual_key( $manual_key );
+		}
 		return $saved;
+	}
+
+	/**
+	 * The consumer key and secret pasted in the manual-key fields, removed from the request so that
+	 * nothing saves them. Null when both are empty.
+	 *
+	 * @return array|null `{consumer_key, consumer_secret}`, or `{error}` when only one was pasted.
+	 */
+	private function take_posted_manual_key() {
+		// phpcs:disable WordPress.Security.NonceVerification.Missing -- WooCommerce checked the settings form's nonce before saving.
+		$key    = isset( $_POST[ self::MANUAL_KEY_FIELD ] ) ? trim( sanitize_text_field( wp_unslash( $_POST[ self::MANUAL_KEY_FIELD ] ) ) ) : '';
+		$secret = isset( $_POST[ self::MANUAL_SECRET_FIELD ] ) ? trim( sanitize_text_field( wp_unslash( $_POST[ self::MANUAL_SECRET_FIELD ] ) ) ) : '';
+		unset( $_POST[ self::MANUAL_KEY_FIELD ], $_POST[ self::MANUAL_SECRET_FIELD ] );
+		// phpcs:enable
+		if ( '' === $key && '' === $secret ) {
+			return null;
+		}
+		if ( '' === $key || '' === $secret ) {
+			return array( 'error' => __( 'Paste both the consumer key and the consumer secret of the REST API key.', 'armenian-payment-gateway' ) );
+		}
+		return array(
+			'consumer_key'    => $key,
+			'consumer_secret' => $secret,
+		);
+	}
+
+	/**
+	 * `POST /v1/connection/credentials` with a key the shop owner made: the connector tests it against
+	 * the store before it accepts it. Only the outcome is kept (for the settings page), never the key.
+	 *
+	 * @param array $manual_key The pasted key, or `{error}`.
+	 */
+	private function send_manual_key( array $manual_key ) {
+		$saved = get_option( self::CONNECT_RESULT_OPTION );
+		$saved = is_array( $saved ) ? $saved : array();
+		if ( isset( $saved['message'] ) ) {
+			return;
+		}
+		if ( isset( $manual_key['error'] ) ) {
+			$saved['credentials'] = array(
+				'ok'      => false,
+				'message' => $manual_key['error'],
+			);
+		} else {
+			$result = $this->call_connector( 'POST', '/v1/connection/credentials', $manual_key );
+			if ( $result->is_ok() ) {
+				$saved['connection']  = $result->body;
+				$saved['credentials'] = array(
+					'ok'      => true,
+					'message' => __( 'The REST API key works: the connector will use it to update your orders.', 'armenian-payment-gateway' ),
+				);
+			} else {
+				$this->log( 'warning', 'The connector refused the REST API key pasted in the settings', $result );
+				$saved['credentials'] = array(
+					'ok'      => false,
+					/* translators: %s: the connector's error message. */
+					'message' => sprintf( __( 'The REST API key was not accepted: %s', 'armenian-payment-gateway' ), $this->admin_error_message( $result ) ),
+				);
+			}
+		}
+		update_option( self::CONNECT_RESULT_OPTION, $saved, false );
 	}
 
 	/**
@@ -180,7 +257,7 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			)
 		);
 		if ( $result->is_ok() ) {
-			update_option( self::CONNECT_RESULT_OPTION, array( 'connection' => $result->body ), false );
+			delete_option( self::CONNECT_RESULT_OPTION );
 			return;
 		}
 		$this->log( 'warning', 'Connecting the store failed', $result );
@@ -203,8 +280,8 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	}
 
 	/**
-	 * Shows whether the store is connected, the "Connect WooCommerce" button while the connector waits
-	 * for the shop owner's approval, and the connection's environment.
+	 * Shows the outcome of the last save, then the connection as the connector sees it now
+	 * (`GET /v1/connection`, which asks the gateway): "Connected" only when it is active.
 	 */
 	private function render_connection_status() {
 		if ( ! $this->is_configured() ) {
@@ -221,45 +298,62 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			$this->render_notice( 'error', sprintf( __( 'The connector refused to connect this store: %s', 'armenian-payment-gateway' ), (string) $saved['message'] ) );
 			return;
 		}
-		if ( is_array( $saved ) && isset( $saved['connection'] ) && is_array( $saved['connection'] ) ) {
-			$connection = $saved['connection'];
-		} else {
-			$result = $this->call_connector( 'GET', '/v1/connection' );
-			if ( $result->is_error( 'connection_not_found' ) ) {
-				$this->render_notice( 'info', __( 'This store is not connected yet: save the settings to connect it.', 'armenian-payment-gateway' ) );
-				return;
-			}
-			if ( ! $result->is_ok() ) {
-				/* translators: %s: the connector's error message. */
-				$this->render_notice( 'error', sprintf( __( 'Could not read the connection: %s', 'armenian-payment-gateway' ), $this->admin_error_message( $result ) ) );
-				return;
-			}
-			$connection = $result->body;
+		if ( is_array( $saved ) && isset( $saved['credentials'] ) && is_array( $saved['credentials'] ) ) {
+			$this->render_notice( empty( $saved['credentials']['ok'] ) ? 'error' : 'success', (string) $saved['credentials']['message'] );
 		}
-		$this->render_connection( $connection );
+
+		$result = $this->call_connector( 'GET', '/v1/connection' );
+		if ( $result->is_error( 'connection_not_found' ) ) {
+			$this->render_notice( 'info', __( 'This store is not connected yet: save the settings to connect it.', 'armenian-payment-gateway' ) );
+			return;
+		}
+		if ( $result->is_error( 'invalid_connect_token' ) ) {
+			$this->render_notice( 'error', WC_Armenian_Gateway_Health::token_revoked_message() );
+			return;
+		}
+		if ( ! $result->is_ok() ) {
+			/* translators: %s: the connector's error message. */
+			$this->render_notice( 'error', sprintf( __( 'Could not read the connection: %s', 'armenian-payment-gateway' ), $this->admin_error_message( $result ) ) );
+			return;
+		}
+		$this->render_connection( $result->body );
 	}
 
 	/**
-	 * One connection object (`POST /v1/connections` or `GET /v1/connection`).
+	 * One connection object (`GET /v1/connection`).
 	 *
 	 * @param array $connection The connector's connection object.
 	 */
 	private function render_connection( array $connection ) {
 		$status      = isset( $connection['status'] ) ? (string) $connection['status'] : '';
 		$environment = isset( $connection['environment'] ) ? (string) $connection['environment'] : '';
+		$problems    = isset( $connection['key_exchange']['problems'] ) && is_array( $connection['key_exchange']['problems'] ) ? $connection['key_exchange']['problems'] : array();
 
 		echo '<div class="armenian-gateway-connection">';
 		if ( 'active' === $status ) {
 			$this->render_notice( 'success', __( 'Connected', 'armenian-payment-gateway' ) );
-		} elseif ( 'awaiting_keys' === $status && ! empty( $connection['authorize_url'] ) ) {
+		} elseif ( 'awaiting_keys' === $status ) {
 			echo '<div class="notice notice-warning inline"><p>';
 			echo esc_html__( 'One step left: let the connector update your orders. Open the link, approve the access, and you will come back here.', 'armenian-payment-gateway' );
-			echo '</p><p><a class="button button-primary" href="' . esc_url( (string) $connection['authorize_url'] ) . '">';
-			echo esc_html__( 'Connect WooCommerce', 'armenian-payment-gateway' );
-			echo '</a></p></div>';
+			echo '</p>';
+			if ( ! empty( $connection['authorize_url'] ) ) {
+				echo '<p><a class="button button-primary" href="' . esc_url( (string) $connection['authorize_url'] ) . '">';
+				echo esc_html__( 'Connect WooCommerce', 'armenian-payment-gateway' );
+				echo '</a></p>';
+			}
+			echo '</div>';
+		} elseif ( 'store_unauthorized' === $status ) {
+			echo '<div class="notice notice-error inline"><p>' . esc_html( WC_Armenian_Gateway_Health::store_unauthorized_message() ) . '</p>';
+			echo '<p><a class="button button-primary" href="' . esc_url( WC_Armenian_Gateway_Health::reconnect_url() ) . '">' . esc_html__( 'Reconnect', 'armenian-payment-gateway' ) . '</a></p></div>';
+		} elseif ( 'token_revoked' === $status ) {
+			$this->render_notice( 'error', WC_Armenian_Gateway_Health::token_revoked_message() );
 		} else {
 			/* translators: %s: the connection status. */
 			$this->render_notice( 'warning', sprintf( __( 'Connection status: %s', 'armenian-payment-gateway' ), $status ) );
+		}
+
+		if ( isset( $connection['health']['gateway'] ) && 'unreachable' === $connection['health']['gateway'] ) {
+			$this->render_notice( 'warning', WC_Armenian_Gateway_Health::gateway_unreachable_message() );
 		}
 
 		if ( 'test' === $environment || 'live' === $environment ) {
@@ -275,7 +369,60 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 				);
 			}
 		}
+
+		if ( 'active' !== $status && 'token_revoked' !== $status ) {
+			$callback = isset( $connection['key_exchange']['callback_url'] ) ? (string) $connection['key_exchange']['callback_url'] : '';
+			$this->render_key_exchange_problems( $problems, $callback );
+			$this->render_manual_key_fields( ! empty( $problems ) || 'store_unauthorized' === $status );
+		}
+
+		echo '<p><a class="button armenian-gateway-remove" href="' . esc_url( WC_Armenian_Gateway_Health::remove_url() ) . '" onclick="return window.confirm(' . esc_attr( wp_json_encode( __( 'Remove this store\'s connection? The connector stops updating your orders and forgets the store\'s keys. Checkout stops working until you save the settings again.', 'armenian-payment-gateway' ) ) ) . ');">';
+		echo esc_html__( 'Remove connection', 'armenian-payment-gateway' );
+		echo '</a></p>';
 		echo '</div>';
+	}
+
+	/**
+	 * Why WooCommerce cannot deliver the keys to this connector (`key_exchange.problems`), with the
+	 * way out: the manual key.
+	 *
+	 * @param string[] $problems     Problem codes.
+	 * @param string   $callback_url The connector's key exchange callback.
+	 */
+	private function render_key_exchange_problems( array $problems, $callback_url ) {
+		if ( empty( $problems ) ) {
+			return;
+		}
+		$reasons = array(
+			'callback_not_https'        => __( 'it is not an https address (WooCommerce sends keys only over https);', 'armenian-payment-gateway' ),
+			'callback_port_not_allowed' => __( 'its port is not 443, 80 or 8080 (the only ports WooCommerce sends keys to);', 'armenian-payment-gateway' ),
+			'callback_host_not_public'  => __( 'its host is localhost or a private address, which WooCommerce refuses;', 'armenian-payment-gateway' ),
+		);
+		echo '<div class="notice notice-warning inline armenian-gateway-key-exchange"><p>';
+		/* translators: %s: the connector's callback URL. */
+		echo esc_html( sprintf( __( '"Connect WooCommerce" cannot work with this connector: WooCommerce would have to send the keys to %s, but', 'armenian-payment-gateway' ), $callback_url ) );
+		echo '</p><ul>';
+		foreach ( $problems as $problem ) {
+			$text = isset( $reasons[ $problem ] ) ? $reasons[ $problem ] : (string) $problem;
+			echo '<li>' . esc_html( $text ) . '</li>';
+		}
+		echo '</ul><p>' . esc_html__( 'Connect with a REST API key you create yourself instead (below), or ask the connector\'s operator for a public https address.', 'armenian-payment-gateway' ) . '</p></div>';
+	}
+
+	/**
+	 * The manual-key route: two fields sent once to `POST /v1/connection/credentials` when the
+	 * settings are saved, never kept in WordPress.
+	 *
+	 * @param bool $open Show the fields unfolded.
+	 */
+	private function render_manual_key_fields( $open ) {
+		echo '<details class="armenian-gateway-manual-key"' . ( $open ? ' open' : '' ) . '><summary>' . esc_html__( 'Connect with a REST API key you create yourself', 'armenian-payment-gateway' ) . '</summary>';
+		echo '<p>' . esc_html__( 'In WooCommerce > Settings > Advanced > REST API, click "Add key", choose an administrator, set Permissions to Read/Write and generate the key. Paste both values here and click "Save changes": they are sent once to the connector, which tests them against your store, and are not kept in WordPress.', 'armenian-payment-gateway' ) . '</p>';
+		echo '<p><label for="' . esc_attr( self::MANUAL_KEY_FIELD ) . '">' . esc_html__( 'Consumer key', 'armenian-payment-gateway' ) . '</label><br />';
+		echo '<input type="text" class="regular-text" autocomplete="off" id="' . esc_attr( self::MANUAL_KEY_FIELD ) . '" name="' . esc_attr( self::MANUAL_KEY_FIELD ) . '" value="" placeholder="ck_" /></p>';
+		echo '<p><label for="' . esc_attr( self::MANUAL_SECRET_FIELD ) . '">' . esc_html__( 'Consumer secret', 'armenian-payment-gateway' ) . '</label><br />';
+		echo '<input type="password" class="regular-text" autocomplete="new-password" id="' . esc_attr( self::MANUAL_SECRET_FIELD ) . '" name="' . esc_attr( self::MANUAL_SECRET_FIELD ) . '" value="" placeholder="cs_" /></p>';
+		echo '</details>';
 	}
 
 	/**
@@ -332,6 +479,7 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			array(
 				'return_url' => $this->return_handler_url( $order ),
 				'cancel_url' => $order->get_cancel_order_url_raw(),
+				'order'      => $this->order_snapshot( $order ),
 			)
 		);
 
@@ -348,6 +496,10 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 				$result = WC_Armenian_Gateway_Response::failure( $result->status, WC_Armenian_Gateway_Response::INVALID_RESPONSE, 'The connector answered without a checkout_url.' );
 			}
 			$this->log( 'error', sprintf( 'Starting the payment of order %d failed', $order->get_id() ), $result );
+			if ( $result->is_error( 'store_unauthorized' ) || $result->is_error( 'invalid_connect_token' ) ) {
+				// The shop owner should hear of it on the next admin page, not in up to five minutes.
+				WC_Armenian_Gateway_Health::forget();
+			}
 			wc_add_notice( $this->buyer_payment_error( $result ), 'error' );
 			return array( 'result' => 'failure' );
 		}
@@ -361,6 +513,29 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 		return array(
 			'result'   => 'success',
 			'redirect' => $checkout_url,
+		);
+	}
+
+	/**
+	 * What the connector needs of the order, sent with the payment so that it does not read the order
+	 * back from the store while this request holds the store's PHP worker.
+	 *
+	 * @param WC_Order $order The order.
+	 * @return array
+	 */
+	private function order_snapshot( $order ) {
+		$created = $order->get_date_created();
+		$name    = trim( $order->get_billing_first_name() . ' ' . $order->get_billing_last_name() );
+		$email   = (string) $order->get_billing_email();
+		return array(
+			'number'         => (string) $order->get_order_number(),
+			'total'          => number_format( (float) $order->get_total(), 2, '.', '' ),
+			'currency'       => (string) $order->get_currency(),
+			'status'         => (string) $order->get_status(),
+			'created_at'     => $created ? gmdate( 'Y-m-d\TH:i:s\Z', $created->getTimestamp() ) : null,
+			'customer_email' => '' !== $email ? $email : null,
+			'customer_name'  => '' !== $name ? $name : null,
+			'payment_method' => (string) $order->get_payment_method(),
 		);
 	}
 
@@ -554,20 +729,13 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	}
 
 	/**
-	 * The message a shop owner sees for a failed call: the connector's own message, or why it could not be reached.
+	 * The message a shop owner sees for a failed call.
 	 *
 	 * @param WC_Armenian_Gateway_Response $result The connector's answer.
 	 * @return string
 	 */
 	private function admin_error_message( WC_Armenian_Gateway_Response $result ) {
-		if ( $result->is_error( WC_Armenian_Gateway_Response::TRANSPORT_ERROR ) ) {
-			/* translators: %s: the transport error. */
-			return sprintf( __( 'The connector could not be reached (%s). Check the connector URL.', 'armenian-payment-gateway' ), $result->message );
-		}
-		if ( $result->is_error( 'not_configured' ) ) {
-			return $result->message;
-		}
-		return '' !== $result->message ? $result->message : (string) $result->error;
+		return WC_Armenian_Gateway_Connector::admin_error_message( $result );
 	}
 
 	/**
@@ -607,91 +775,27 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	}
 
 	/**
-	 * Calls the connector and turns its answer, its error body (`{"error","message"}`) or a transport
-	 * failure into one result. The connect token travels only in the `X-Service-Connect` header and
-	 * is scrubbed from every message.
+	 * Calls the connector (WC_Armenian_Gateway_Connector) with this gateway's token and URL.
 	 *
-	 * @param string     $method GET or POST.
-	 * @param string     $path   Path from the connector's root, starting with a slash.
-	 * @param array|null $body   JSON body, or null for none.
+	 * @param string     $method  GET, POST or DELETE.
+	 * @param string     $path    Path from the connector's root, starting with a slash.
+	 * @param array|null $body    JSON body, or null for none.
+	 * @param int        $timeout Seconds the call may take.
 	 * @return WC_Armenian_Gateway_Response
 	 */
-	private function call_connector( $method, $path, $body = null ) {
-		$token = $this->connect_token();
-		$base  = $this->connector_url();
-		if ( '' === $token || '' === $base ) {
-			return WC_Armenian_Gateway_Response::failure( 0, 'not_configured', __( 'The connect token or the connector URL is missing in the payment method settings.', 'armenian-payment-gateway' ) );
-		}
-
-		$args = array(
-			'method'      => $method,
-			'timeout'     => self::TIMEOUT,
-			'redirection' => 0,
-			'user-agent'  => 'ArmenianPaymentGateway-WooCommerce/' . ( defined( 'ARMENIAN_GATEWAY_VERSION' ) ? ARMENIAN_GATEWAY_VERSION : '0' ),
-			'headers'     => array(
-				'Accept'            => 'application/json',
-				'X-Service-Connect' => $token,
-			),
-		);
-		if ( null !== $body ) {
-			$args['headers']['Content-Type'] = 'application/json';
-			$args['body']                    = wp_json_encode( $body );
-		}
-
-		$response = wp_remote_request( $base . $path, $args );
-		if ( is_wp_error( $response ) ) {
-			return WC_Armenian_Gateway_Response::failure( 0, WC_Armenian_Gateway_Response::TRANSPORT_ERROR, $this->scrub( $response->get_error_message(), $token ) );
-		}
-
-		$status  = (int) wp_remote_retrieve_response_code( $response );
-		$raw     = (string) wp_remote_retrieve_body( $response );
-		$decoded = '' === $raw ? array() : json_decode( $raw, true );
-		if ( ! is_array( $decoded ) ) {
-			return WC_Armenian_Gateway_Response::failure(
-				$status,
-				WC_Armenian_Gateway_Response::INVALID_RESPONSE,
-				/* translators: %d: HTTP status. */
-				sprintf( __( 'The connector answered HTTP %d without the expected JSON body.', 'armenian-payment-gateway' ), $status )
-			);
-		}
-		if ( $status >= 200 && $status < 300 ) {
-			return WC_Armenian_Gateway_Response::success( $status, $decoded );
-		}
-
-		$error   = isset( $decoded['error'] ) && is_string( $decoded['error'] ) ? $decoded['error'] : 'http_' . $status;
-		$message = isset( $decoded['message'] ) && is_string( $decoded['message'] )
-			? $decoded['message']
-			/* translators: %d: HTTP status. */
-			: sprintf( __( 'The connector answered HTTP %d.', 'armenian-payment-gateway' ), $status );
-		return WC_Armenian_Gateway_Response::failure( $status, $error, $this->scrub( $message, $token ), $decoded );
+	private function call_connector( $method, $path, $body = null, $timeout = self::TIMEOUT ) {
+		$connector = new WC_Armenian_Gateway_Connector( $this->connect_token(), $this->connector_url() );
+		return $connector->request( $method, $path, $body, $timeout );
 	}
 
 	/**
-	 * Removes the connect token from a message.
-	 *
-	 * @param string $message The message.
-	 * @param string $token   The connect token.
-	 * @return string
-	 */
-	private function scrub( $message, $token ) {
-		return '' === $token ? (string) $message : str_replace( $token, '[connect token]', (string) $message );
-	}
-
-	/**
-	 * Writes to the WooCommerce log (WooCommerce > Status > Logs, source `armenian-gateway`).
-	 * Messages carry the connector's error code and message, never the connect token.
+	 * Writes to the WooCommerce log (source `armenian-gateway`), never the connect token.
 	 *
 	 * @param string                            $level   warning or error.
 	 * @param string                            $message What failed.
 	 * @param WC_Armenian_Gateway_Response|null $result  The connector's answer.
 	 */
 	private function log( $level, $message, $result ) {
-		if ( ! function_exists( 'wc_get_logger' ) ) {
-			return;
-		}
-		if ( null !== $result ) {
-			$message .= sprintf( ': HTTP %1$d %2$s: %3$s', $result->status, (string) $result->error, $result->message );
-		}
-		wc_get_logger()->log( $level, $message, array( 'source' => 'armenian-gateway' ) );
+		WC_Armenian_Gateway_Connector::log( $level, $message, $result );
 	}
 }

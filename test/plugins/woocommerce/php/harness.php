@@ -6,12 +6,22 @@
  *
  *   HARNESS_CONNECTOR_URL=http://127.0.0.1:PORT HARNESS_CONNECT_TOKEN=... php harness.php <scenario> ['{"json":"options"}']
  *
- * Scenarios: bootstrap, payment, return, refund, settings (save then render), admin (render), and
- * no_woocommerce (WordPress without WooCommerce).
+ * Scenarios: bootstrap, payment, return, refund, settings (save then render), admin (render),
+ * cancel (WooCommerce's own cancel handler on the cart URL), page (one admin request: `path`, `method`,
+ * `get`, `post`, see admin.php), and no_woocommerce (WordPress without WooCommerce).
+ * Options: `storage` (hpos or posts), `caps` (the user's capabilities), `order` (order fields),
+ * `transients` (set before the run), `settings`, `store_currency`, `order_id`, `order_key`, `currency`.
  */
 
 $scenario = isset( $argv[1] ) ? $argv[1] : '';
 $options  = isset( $argv[2] ) ? json_decode( $argv[2], true ) : array();
+
+if ( isset( $options['caps'] ) ) {
+	$GLOBALS['harness_caps'] = $options['caps'];
+}
+if ( isset( $options['storage'] ) ) {
+	$GLOBALS['harness_storage'] = $options['storage'];
+}
 
 require __DIR__ . '/stubs.php';
 if ( 'no_woocommerce' !== $scenario ) {
@@ -63,13 +73,19 @@ register_shutdown_function(
 		$harness['orders'] = array();
 		foreach ( $GLOBALS['harness_orders'] as $id => $order ) {
 			$harness['orders'][ $id ] = array(
-				'meta'  => (object) $order->saved_meta,
-				'saves' => $order->saves,
-				'notes' => $order->notes,
+				'meta'   => (object) $order->saved_meta,
+				'saves'  => $order->saves,
+				'notes'  => $order->notes,
+				'status' => $order->status,
 			);
 		}
-		// Hooks hold closures; options hold the saved settings, connect token included.
-		unset( $harness['hooks'], $harness['options'] );
+		// Hooks hold closures; the options are shown with the connect token masked.
+		$harness['options'] = $harness['options'];
+		if ( isset( $harness['options']['woocommerce_armenian_gateway_settings']['connect_token'] ) ) {
+			$harness['options']['woocommerce_armenian_gateway_settings']['connect_token'] = '' === $harness['options']['woocommerce_armenian_gateway_settings']['connect_token'] ? '' : '[set]';
+		}
+		$harness['options'] = (object) $harness['options'];
+		unset( $harness['hooks'] );
 		echo json_encode( $harness, JSON_UNESCAPED_SLASHES ) . "\n";
 	}
 );
@@ -111,6 +127,13 @@ $order = new WC_Order(
 	isset( $options['order_key'] ) ? $options['order_key'] : 'wc_order_k3y',
 	isset( $options['currency'] ) ? $options['currency'] : 'AMD'
 );
+foreach ( isset( $options['order'] ) ? $options['order'] : array() as $field => $value ) {
+	$order->$field = $value;
+}
+foreach ( isset( $options['transients'] ) ? $options['transients'] : array() as $name => $value ) {
+	set_transient( $name, $value );
+}
+$GLOBALS['harness']['transient_writes'] = array();
 foreach ( isset( $options['refunds'] ) ? $options['refunds'] : array() as $refund_id ) {
 	$order->refunds[] = new WC_Order_Refund( $refund_id );
 }
@@ -178,6 +201,7 @@ switch ( $scenario ) {
 
 	case 'settings':
 		$GLOBALS['harness_post']      = isset( $options['post'] ) ? $options['post'] : array();
+		$_POST                        = $GLOBALS['harness_post'];
 		$GLOBALS['harness']['result'] = $gateway->process_admin_options();
 		// WooCommerce builds the gateways again after saving, then renders the settings page.
 		$gateway = new WC_Armenian_Gateway();
@@ -186,6 +210,20 @@ switch ( $scenario ) {
 
 	case 'admin':
 		$gateway->admin_options();
+		break;
+
+	case 'cancel':
+		$_GET = isset( $options['get'] ) ? $options['get'] : array();
+		harness_wc_cancel_order();
+		break;
+
+	case 'page':
+		require __DIR__ . '/admin.php';
+		$_SERVER['REQUEST_METHOD'] = isset( $options['method'] ) ? $options['method'] : 'GET';
+		$_GET                      = isset( $options['get'] ) ? $options['get'] : array();
+		$_POST                     = isset( $options['post'] ) ? $options['post'] : array();
+		$_REQUEST                  = array_merge( $_GET, $_POST );
+		harness_admin_request( $options['path'], $gateway );
 		break;
 
 	default:

@@ -119,7 +119,7 @@ class WC_Payment_Gateway extends WC_Settings_API {
 	}
 
 	public function get_return_url( $order = null ) {
-		return $order ? $order->get_checkout_order_received_url() : 'http://shop.test/checkout/order-received/';
+		return $order ? $order->get_checkout_order_received_url() : home_url( '/checkout/order-received/' );
 	}
 }
 
@@ -135,12 +135,37 @@ class WC_Order_Refund {
 	}
 }
 
+class WC_DateTime extends DateTime {
+}
+
+class WP_Post {
+	public $ID;
+	public $post_type = 'shop_order';
+
+	public function __construct( $id ) {
+		$this->ID = $id;
+	}
+}
+
+/**
+ * An order. Beyond the id, key and currency it has what the plugin reads (number, total, status,
+ * billing name and email, date, payment method) with the values of a typical checkout; `to_array`
+ * and `from_array` keep it in the served harness's state file between requests.
+ */
 class WC_Order {
-	public $meta       = array();
-	public $saved_meta = array();
-	public $saves      = 0;
-	public $notes      = array();
-	public $refunds    = array();
+	public $meta           = array();
+	public $saved_meta     = array();
+	public $saves          = 0;
+	public $notes          = array();
+	public $refunds        = array();
+	public $number         = null;
+	public $total          = '1500.00';
+	public $status         = 'pending';
+	public $payment_method = 'armenian_gateway';
+	public $billing_email  = 'ani@example.am';
+	public $first_name     = 'Ani';
+	public $last_name      = 'Karapetyan';
+	public $date_created   = '2026-11-23T10:00:00+00:00';
 	private $id;
 	private $key;
 	private $currency;
@@ -149,6 +174,36 @@ class WC_Order {
 		$this->id       = $id;
 		$this->key      = $key;
 		$this->currency = $currency;
+	}
+
+	public static function from_array( array $data ) {
+		$order = new WC_Order( (int) $data['id'], (string) $data['key'], isset( $data['currency'] ) ? $data['currency'] : 'AMD' );
+		foreach ( array( 'number', 'total', 'status', 'payment_method', 'billing_email', 'first_name', 'last_name', 'date_created', 'notes' ) as $field ) {
+			if ( array_key_exists( $field, $data ) ) {
+				$order->$field = $data[ $field ];
+			}
+		}
+		$order->meta       = isset( $data['meta'] ) ? (array) $data['meta'] : array();
+		$order->saved_meta = $order->meta;
+		return $order;
+	}
+
+	public function to_array() {
+		return array(
+			'id'             => $this->id,
+			'key'            => $this->key,
+			'currency'       => $this->currency,
+			'number'         => $this->number,
+			'total'          => $this->total,
+			'status'         => $this->status,
+			'payment_method' => $this->payment_method,
+			'billing_email'  => $this->billing_email,
+			'first_name'     => $this->first_name,
+			'last_name'      => $this->last_name,
+			'date_created'   => $this->date_created,
+			'notes'          => $this->notes,
+			'meta'           => (object) $this->saved_meta,
+		);
 	}
 
 	public function get_id() {
@@ -161,6 +216,52 @@ class WC_Order {
 
 	public function get_currency() {
 		return $this->currency;
+	}
+
+	public function get_order_number() {
+		return null === $this->number ? (string) $this->id : (string) $this->number;
+	}
+
+	/** WooCommerce answers the stored total: a decimal string. */
+	public function get_total( $context = 'view' ) {
+		return $this->total;
+	}
+
+	public function get_status( $context = 'view' ) {
+		return $this->status;
+	}
+
+	public function has_status( $status ) {
+		return in_array( $this->status, (array) $status, true );
+	}
+
+	public function update_status( $new_status, $note = '' ) {
+		$this->status = $new_status;
+		if ( '' !== $note ) {
+			$this->notes[] = $note;
+		}
+		$this->save();
+		return true;
+	}
+
+	public function get_payment_method( $context = 'view' ) {
+		return $this->payment_method;
+	}
+
+	public function get_billing_email( $context = 'view' ) {
+		return $this->billing_email;
+	}
+
+	public function get_billing_first_name( $context = 'view' ) {
+		return $this->first_name;
+	}
+
+	public function get_billing_last_name( $context = 'view' ) {
+		return $this->last_name;
+	}
+
+	public function get_date_created( $context = 'view' ) {
+		return null === $this->date_created ? null : new WC_DateTime( $this->date_created );
 	}
 
 	public function get_refunds() {
@@ -187,15 +288,87 @@ class WC_Order {
 	}
 
 	public function get_checkout_order_received_url() {
-		return 'http://shop.test/checkout/order-received/' . $this->id . '/?key=' . $this->key;
+		return home_url( '/checkout/order-received/' . $this->id . '/?key=' . $this->key );
 	}
 
 	public function get_checkout_payment_url() {
-		return 'http://shop.test/checkout/order-pay/' . $this->id . '/?pay_for_order=true&key=' . $this->key;
+		return home_url( '/checkout/order-pay/' . $this->id . '/?pay_for_order=true&key=' . $this->key );
 	}
 
-	public function get_cancel_order_url_raw() {
-		return 'http://shop.test/cart/?cancel_order=true&order=' . $this->key . '&order_id=' . $this->id . '&_wpnonce=nonce';
+	/** As WooCommerce builds it: add_query_arg leaves the empty `redirect` without "=". */
+	public function get_cancel_order_url_raw( $redirect = '' ) {
+		return add_query_arg(
+			array(
+				'cancel_order' => 'true',
+				'order'        => $this->key,
+				'order_id'     => $this->id,
+				'redirect'     => $redirect,
+				'_wpnonce'     => wp_create_nonce( 'woocommerce-cancel_order' ),
+			),
+			home_url( '/cart/' )
+		);
+	}
+
+	/** The order edit page of the storage in use (HPOS or posts). */
+	public function get_edit_order_url() {
+		return 'hpos' === harness_order_storage()
+			? admin_url( 'admin.php?page=wc-orders&action=edit&id=' . $this->id )
+			: admin_url( 'post.php?post=' . $this->id . '&action=edit' );
+	}
+}
+
+/** hpos (the default of WooCommerce 8.2+) or posts. */
+function harness_order_storage() {
+	return isset( $GLOBALS['harness_storage'] ) ? $GLOBALS['harness_storage'] : 'hpos';
+}
+
+/** WooCommerce's screen ids: the order edit screen depends on the order storage. */
+function wc_get_page_screen_id( $for ) {
+	if ( 'shop-order' === $for ) {
+		return 'hpos' === harness_order_storage() ? 'woocommerce_page_wc-orders' : 'shop_order';
+	}
+	return 'woocommerce_page_' . $for;
+}
+
+class WC_Admin_Settings {
+	public static function add_error( $text ) {
+		$GLOBALS['harness']['settings_errors'][] = $text;
+	}
+}
+
+/**
+ * WooCommerce's cancel handler, as WC_Form_Handler::cancel_order (WooCommerce 9.9) runs it on `wp_loaded`:
+ * it reads `cancel_order`, `order` (the key), `order_id` and `_wpnonce`, and calls has_status() on
+ * what wc_get_order() answered, without checking it (an order id it cannot find is a PHP fatal).
+ */
+function harness_wc_cancel_order() {
+	if (
+		isset( $_GET['cancel_order'] ) &&
+		isset( $_GET['order'] ) &&
+		isset( $_GET['order_id'] ) &&
+		( isset( $_GET['_wpnonce'] ) && wp_verify_nonce( wp_unslash( $_GET['_wpnonce'] ), 'woocommerce-cancel_order' ) )
+	) {
+		$order_key        = wp_unslash( $_GET['order'] );
+		$order_id         = absint( $_GET['order_id'] );
+		$order            = wc_get_order( $order_id );
+		$user_can_cancel  = true; // current_user_can( 'cancel_order', $order_id ): the buyer's own order.
+		$order_can_cancel = $order->has_status( apply_filters( 'woocommerce_valid_order_statuses_for_cancel', array( 'pending', 'failed' ), $order ) );
+		$redirect         = isset( $_GET['redirect'] ) ? wp_unslash( $_GET['redirect'] ) : '';
+
+		if ( $user_can_cancel && $order_can_cancel && $order->get_id() === $order_id && hash_equals( $order->get_order_key(), $order_key ) ) {
+			$order->update_status( 'cancelled', 'Order cancelled by customer.' );
+			wc_add_notice( 'Your order was cancelled.', 'notice' );
+			do_action( 'woocommerce_cancelled_order', $order->get_id() );
+		} elseif ( $user_can_cancel && ! $order_can_cancel ) {
+			wc_add_notice( 'Your order can no longer be cancelled. Please contact us if you need assistance.', 'error' );
+		} elseif ( ! $user_can_cancel ) {
+			wc_add_notice( 'Invalid order.', 'error' );
+		}
+
+		if ( $redirect ) {
+			wp_safe_redirect( $redirect );
+			exit;
+		}
 	}
 }
 
@@ -219,7 +392,7 @@ class Harness_WooCommerce {
 	}
 
 	public function api_request_url( $request ) {
-		return 'http://shop.test/?wc-api=' . $request;
+		return home_url( '/?wc-api=' . $request );
 	}
 
 	public function payment_gateways() {

@@ -17,7 +17,17 @@ $GLOBALS['harness'] = array(
 	'scripts'          => array(),
 	'features'         => array(),
 	'errors'           => array(),
+	'meta_boxes'       => array(),
+	'submenu_pages'    => array(),
+	'settings_errors'  => array(),
 );
+// Serve mode (router.php under `php -S`): redirects and wp_die answer for real.
+$GLOBALS['harness_serve'] = isset( $GLOBALS['harness_serve'] ) ? $GLOBALS['harness_serve'] : false;
+// What the logged-in user may do.
+$GLOBALS['harness_caps'] = isset( $GLOBALS['harness_caps'] ) ? $GLOBALS['harness_caps'] : array( 'manage_woocommerce', 'edit_shop_orders' );
+if ( ! defined( 'MINUTE_IN_SECONDS' ) ) {
+	define( 'MINUTE_IN_SECONDS', 60 );
+}
 $GLOBALS['harness_orders'] = array();
 
 // Hooks.
@@ -35,6 +45,10 @@ function do_action( $hook, ...$args ) {
 	foreach ( isset( $GLOBALS['harness']['hooks'][ $hook ] ) ? $GLOBALS['harness']['hooks'][ $hook ] : array() as $callback ) {
 		call_user_func_array( $callback, $args );
 	}
+}
+
+function has_action( $hook ) {
+	return ! empty( $GLOBALS['harness']['hooks'][ $hook ] );
 }
 
 function apply_filters( $hook, $value, ...$args ) {
@@ -62,12 +76,33 @@ function esc_html( $text ) {
 	return htmlspecialchars( (string) $text, ENT_QUOTES, 'UTF-8' );
 }
 
+function _n( $single, $plural, $number, $domain = 'default' ) {
+	return 1 === (int) $number ? $single : $plural;
+}
+
+function number_format_i18n( $number, $decimals = 0 ) {
+	return number_format( (float) $number, $decimals, '.', ',' );
+}
+
+function wp_date( $format, $timestamp = null ) {
+	return gmdate( $format, null === $timestamp ? time() : $timestamp );
+}
+
+function wp_timezone() {
+	return new DateTimeZone( 'UTC' );
+}
+
+function wp_parse_url( $url, $component = -1 ) {
+	return parse_url( $url, $component );
+}
+
 function esc_attr( $text ) {
 	return htmlspecialchars( (string) $text, ENT_QUOTES, 'UTF-8' );
 }
 
 function esc_url( $url ) {
-	return htmlspecialchars( (string) $url, ENT_QUOTES, 'UTF-8' );
+	// Like WordPress, an entity already in the URL (wp_nonce_url's &amp;) is not escaped twice.
+	return htmlspecialchars( (string) $url, ENT_QUOTES, 'UTF-8', false );
 }
 
 function esc_url_raw( $url, $protocols = null ) {
@@ -112,12 +147,21 @@ function wp_json_encode( $data ) {
 
 // URLs and options.
 
+function harness_site_url() {
+	$site = getenv( 'HARNESS_SITE_URL' );
+	return is_string( $site ) && '' !== $site ? $site : 'http://shop.test';
+}
+
 function home_url( $path = '' ) {
-	return 'http://shop.test' . $path;
+	return harness_site_url() . $path;
 }
 
 function admin_url( $path = '' ) {
-	return 'http://shop.test/wp-admin/' . ltrim( $path, '/' );
+	return harness_site_url() . '/wp-admin/' . ltrim( $path, '/' );
+}
+
+function is_admin() {
+	return true;
 }
 
 function plugin_dir_path( $file ) {
@@ -140,8 +184,22 @@ function load_plugin_textdomain( $domain, $deprecated = false, $path = false ) {
 	return true;
 }
 
+/** WordPress's add_query_arg (array form): an existing key is replaced; an empty value keeps no "=". */
 function add_query_arg( array $args, $url ) {
-	return $url . ( false === strpos( $url, '?' ) ? '?' : '&' ) . http_build_query( $args );
+	$hash  = strpos( $url, '#' );
+	$frag  = false === $hash ? '' : substr( $url, $hash );
+	$url   = false === $hash ? $url : substr( $url, 0, $hash );
+	$q     = strpos( $url, '?' );
+	$base  = false === $q ? $url : substr( $url, 0, $q );
+	$query = array();
+	if ( false !== $q ) {
+		parse_str( substr( $url, $q + 1 ), $query );
+	}
+	foreach ( $args as $key => $value ) {
+		$query[ $key ] = $value;
+	}
+	$built = preg_replace( '#=(&|$)#', '$1', http_build_query( $query ) );
+	return $base . '?' . $built . $frag;
 }
 
 function get_option( $name, $fallback = false ) {
@@ -156,6 +214,86 @@ function update_option( $name, $value, $autoload = null ) {
 function delete_option( $name ) {
 	unset( $GLOBALS['harness']['options'][ $name ] );
 	return true;
+}
+
+// Transients live with the options (as WordPress keeps them without an object cache); expiry is ignored.
+
+function get_transient( $name ) {
+	return get_option( '_transient_' . $name, false );
+}
+
+function set_transient( $name, $value, $expiration = 0 ) {
+	$GLOBALS['harness']['transient_writes'][] = array( $name, $expiration );
+	return update_option( '_transient_' . $name, $value );
+}
+
+function delete_transient( $name ) {
+	return delete_option( '_transient_' . $name );
+}
+
+// The logged-in user, capabilities and nonces.
+
+function get_current_user_id() {
+	return 1;
+}
+
+function current_user_can( $capability, ...$args ) {
+	return in_array( $capability, $GLOBALS['harness_caps'], true );
+}
+
+function wp_create_nonce( $action = -1 ) {
+	return substr( md5( 'harness-nonce|' . $action ), 0, 10 );
+}
+
+function wp_verify_nonce( $nonce, $action = -1 ) {
+	return is_string( $nonce ) && hash_equals( wp_create_nonce( $action ), $nonce ) ? 1 : false;
+}
+
+function check_admin_referer( $action = -1, $query_arg = '_wpnonce' ) {
+	$nonce = isset( $_REQUEST[ $query_arg ] ) ? $_REQUEST[ $query_arg ] : '';
+	if ( ! wp_verify_nonce( $nonce, $action ) ) {
+		wp_die( 'The link you followed has expired.', '', array( 'response' => 403 ) );
+	}
+	return 1;
+}
+
+function wp_nonce_url( $url, $action = -1, $name = '_wpnonce' ) {
+	return str_replace( '&', '&amp;', add_query_arg( array( $name => wp_create_nonce( $action ) ), str_replace( '&amp;', '&', $url ) ) );
+}
+
+function wp_nonce_field( $action = -1, $name = '_wpnonce', $referer = true, $display = true ) {
+	$field = '<input type="hidden" id="' . esc_attr( $name ) . '" name="' . esc_attr( $name ) . '" value="' . esc_attr( wp_create_nonce( $action ) ) . '" />';
+	if ( $display ) {
+		echo $field;
+	}
+	return $field;
+}
+
+// Admin screens.
+
+function add_meta_box( $id, $title, $callback, $screen = null, $context = 'advanced', $priority = 'default' ) {
+	foreach ( (array) $screen as $one ) {
+		$GLOBALS['harness_meta_boxes'][] = array( $id, $title, $callback, $one, $context );
+		$GLOBALS['harness']['meta_boxes'][] = array(
+			'id'       => $id,
+			'title'    => $title,
+			'screen'   => $one,
+			'context'  => $context,
+			'priority' => $priority,
+		);
+	}
+}
+
+function add_submenu_page( $parent, $page_title, $menu_title, $capability, $slug, $callback = '' ) {
+	$GLOBALS['harness_submenu_callbacks'][ $slug ] = $callback;
+	$GLOBALS['harness']['submenu_pages'][]         = array(
+		'parent'     => $parent,
+		'page_title' => $page_title,
+		'menu_title' => $menu_title,
+		'capability' => $capability,
+		'slug'       => $slug,
+	);
+	return $parent . '_page_' . $slug;
 }
 
 function update_post_meta( $post_id, $key, $value ) {
@@ -182,14 +320,22 @@ function wp_set_script_translations( $handle, $domain, $path = '' ) {
 
 function wp_safe_redirect( $location, $status = 302 ) {
 	$GLOBALS['harness']['redirect'] = $location;
+	if ( $GLOBALS['harness_serve'] ) {
+		header( 'Location: ' . $location, true, $status );
+	}
 	return true;
 }
 
 function wp_die( $message = '', $title = '', $args = array() ) {
+	$status                     = isset( $args['response'] ) ? $args['response'] : 500;
 	$GLOBALS['harness']['died'] = array(
 		'message' => $message,
-		'status'  => isset( $args['response'] ) ? $args['response'] : 500,
+		'status'  => $status,
 	);
+	if ( $GLOBALS['harness_serve'] ) {
+		http_response_code( $status );
+		echo '<!doctype html><title>Error</title><p class="wp-die-message">' . $message . '</p>';
+	}
 	exit;
 }
 
