@@ -315,7 +315,7 @@ export function contractAnswer(method: string, path: string, body: unknown, runs
     const trigger = url.searchParams.get('trigger');
     const limit = Number(url.searchParams.get('limit') ?? '10');
     const all = [...runs.runs.values(), SCHEDULED_RUN].filter((run) => trigger === null || run.trigger === trigger);
-    return { status: 200, body: { runs: all.slice(0, limit) } };
+    return { status: 200, body: { data: all.slice(0, limit) } };
   }
   const runPath = /^\/v1\/reconciliation\/([^/]+)$/.exec(url.pathname);
   if (method === 'GET' && runPath) {

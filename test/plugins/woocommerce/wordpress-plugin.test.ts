@@ -1031,7 +1031,7 @@ describe('the reconciliation page', () => {
   });
 
   it('says when there was no automatic run yet, a failed run and a connector that refuses to start one', async () => {
-    connector.answer('GET /v1/reconciliation?trigger=scheduled&limit=1', { status: 200, body: { runs: [] } });
+    connector.answer('GET /v1/reconciliation?trigger=scheduled&limit=1', { status: 200, body: { data: [] } });
     connector.answer('GET /v1/reconciliation/run-9', {
       status: 200,
       body: { id: 'run-9', status: 'failed', error: 'The store could not be reached.', findings: [] },

@@ -203,7 +203,7 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 			/* translators: %s: the connector's error message. */
 			WC_Armenian_Gateway_Admin_Format::notice( 'error', sprintf( __( 'The last automatic run could not be read: %s', 'armenian-payment-gateway' ), WC_Armenian_Gateway_Connector::admin_error_message( $result ) ) );
 		} else {
-			$runs = isset( $result->body['runs'] ) && is_array( $result->body['runs'] ) ? $result->body['runs'] : $result->body;
+			$runs = isset( $result->body['data'] ) && is_array( $result->body['data'] ) ? $result->body['data'] : array();
 			$last = isset( $runs[0] ) && is_array( $runs[0] ) ? $runs[0] : null;
 			if ( null === $last ) {
 				echo '<p class="armenian-gateway-no-scheduled-run">' . esc_html__( 'The connector has not run an automatic reconciliation for this store yet (it runs once an hour over the last day, and repairs the safe findings).', 'armenian-payment-gateway' ) . '</p>';
