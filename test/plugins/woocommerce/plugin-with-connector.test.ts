@@ -12,8 +12,8 @@ import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConnectToken, revokeConnectToken } from '../../../gateway/connect/connect-token.service.js';
 import { shopUrl } from '../../../gateway/checkout/links.js';
+import { createConnectToken, revokeConnectToken } from '../../../gateway/connect/connect-token.service.js';
 import { startTestConnector, type TestConnector } from '../../support/connector.js';
 import { type FakeWooCommerce, startFakeWooCommerce } from '../../support/fake-woocommerce.js';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../../support/gateway.js';
@@ -98,7 +98,10 @@ describe('the WordPress plugin with the real connector', () => {
     expect(redirect.searchParams.get('run')).toBeTruthy();
     let shown = '';
     await eventually(async () => {
-      const page = await plugin('page', { path: '/wp-admin/admin.php', get: Object.fromEntries(redirect.searchParams) });
+      const page = await plugin('page', {
+        path: '/wp-admin/admin.php',
+        get: Object.fromEntries(redirect.searchParams),
+      });
       shown = page.output;
       return !shown.includes('http-equiv="refresh"');
     }, 'the run to finish');
@@ -160,7 +163,11 @@ describe('the WordPress plugin with the real connector', () => {
     const payment = await gw.call<Record<string, unknown>>('GET', `/api/v1/payments/${paymentUuid}`, {
       key: merchant.testKey,
     });
-    expect(payment.body).toMatchObject({ amount: 1500, currency: 'AMD', description: `Order #${store.order(orderId)?.number}` });
+    expect(payment.body).toMatchObject({
+      amount: 1500,
+      currency: 'AMD',
+      description: `Order #${store.order(orderId)?.number}`,
+    });
   });
 
   it('the buyer comes back through the exact URL the gateway builds and lands on the thank-you page', async () => {
