@@ -8,7 +8,7 @@
  * | `CONNECTOR_PUBLIC_URL` | `http://localhost:$CONNECTOR_PORT` | how stores and the gateway reach it (key exchange callback, webhook target) |
  * | `CONNECTOR_DATABASE_URL` | `sqlite:./data/connector.sqlite` | its own database (`sqlite:` or `postgres://`) |
  * | `GATEWAY_URL` | `http://localhost:8080` | the gateway's API origin |
- * | `GATEWAY_SECRET` | SQLite: generated into a file beside the database; PostgreSQL: required | the key that encrypts stored tokens and platform credentials is derived from it (gateway/runtime/service-secret.ts) |
+ * | `GATEWAY_SECRET` | SQLite: generated into a file beside the database by `serve` (other commands read that file and refuse when there is none); PostgreSQL: required | the key that encrypts stored tokens and platform credentials is derived from it (gateway/runtime/service-secret.ts) |
  * | `CONNECTOR_JOB_INTERVAL_SECONDS` | 15 | how often due work (store retries, polling, reconciliation) is looked for; 0 turns the loop off |
  * | `GATEWAY_ALLOW_PRIVATE_WEBHOOKS` | unset | `1` lets store calls reach loopback and private addresses (the gateway's flag of the same name does it for webhooks). Development only |
  * | `LOG_LEVEL` | info | pino level |

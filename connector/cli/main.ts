@@ -1,17 +1,25 @@
 /**
  * `bin/connector`: run the connector and look into it. Every command accepts `--json`.
  * Exit codes: 0 done, 1 the operation was refused, 2 the command line itself is wrong.
+ *
+ * Only `serve` logs to stdout; the other commands answer on stdout (one JSON document with
+ * `--json`) and log to stderr. Only `serve` may create the service secret (an SQLite database
+ * without `GATEWAY_SECRET` gets one generated beside it): a one-off command run without the server's
+ * secret refuses instead of generating a new one, and refuses clearly when the secret it was given
+ * cannot open the stored connection.
  */
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createLogger } from '../../gateway/runtime/logger.js';
+import { createLogger, logDestination } from '../../gateway/runtime/logger.js';
+import { secretFileOf } from '../../gateway/runtime/service-secret.js';
 import { systemClock } from '../../gateway/runtime/system.js';
 import { openDatabase, redactUrl } from '../../storage/connect.js';
 import { type ConnectorConfig, loadConnectorConfig } from '../config.js';
-import { removeConnection } from '../connections/connection.service.js';
+import { connectTokenOf, removeConnection } from '../connections/connection.service.js';
 import { asConnectorError, ConnectorError, errorDetail } from '../errors.js';
 import { reconcile } from '../reconciliation/reconcile.service.js';
 import { openConnector, startConnector } from '../runtime/start.js';
-import { findConnection, listConnections } from '../storage/connection.repository.js';
+import { findConnection, listConnections, type StoreConnection } from '../storage/connection.repository.js';
 import type { ConnectorDatabase } from '../storage/database.js';
 import { migrateConnector } from '../storage/migrate.js';
 
@@ -28,7 +36,9 @@ Commands:
                                            [from, to); --repair marks paid what the gateway has paid
 
 Configuration comes from the environment (CONNECTOR_PORT, CONNECTOR_PUBLIC_URL,
-CONNECTOR_DATABASE_URL, GATEWAY_URL, GATEWAY_SECRET; see docs/connector.md).`;
+CONNECTOR_DATABASE_URL, GATEWAY_URL, GATEWAY_SECRET; see docs/connector.md). Only serve
+creates a service secret; reconcile and connection remove need the server's (GATEWAY_SECRET or its secret file).
+Commands other than serve log to stderr.`;
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -110,7 +120,9 @@ export async function main(
     }
     if (command === 'connection remove') {
       const id = requiredOption(values.connection, 'connection');
-      const connector = await openConnector({ config, clock: systemClock });
+      requireServerSecret(config);
+      const logger = createLogger(config.logLevel, logDestination(2));
+      const connector = await openConnector({ config, clock: systemClock, logger });
       try {
         const connection = await findConnection(connector.deps.db, id);
         if (connection === undefined || connection.status === 'removed') {
@@ -128,10 +140,13 @@ export async function main(
       const from = instant(requiredOption(values.from, 'from'), 'from');
       const to = instant(requiredOption(values.to, 'to'), 'to');
       if (from >= to) throw new UsageError('--to must be after --from');
-      const connector = await openConnector({ config, clock: systemClock });
+      requireServerSecret(config);
+      const logger = createLogger(config.logLevel, logDestination(2));
+      const connector = await openConnector({ config, clock: systemClock, logger });
       try {
         const connection = await findConnection(connector.deps.db, id);
         if (connection === undefined) throw new ConnectorError(404, 'connection_not_found', `No connection ${id}.`);
+        requireSecretOpens(connector.deps, connection);
         const report = await reconcile(connector.deps, connection, {
           from,
           to,
@@ -160,7 +175,7 @@ export async function main(
     if (error instanceof ConnectorError) {
       // A failed store call is told without its network detail, which goes to the connector's log.
       if (error.cause instanceof Error) {
-        const logger = createLogger(config.logLevel);
+        const logger = createLogger(config.logLevel, logDestination(2));
         logger.warn({ code: error.code, err: errorDetail(error) }, 'store call failed');
         logger.flush();
       }
@@ -183,6 +198,37 @@ async function serve(config: ConnectorConfig): Promise<number> {
   });
   await connector.close();
   return 0;
+}
+
+/**
+ * A command that opens stored connections needs the secret the server uses; without
+ * `GATEWAY_SECRET` that is the file `serve` generated beside an SQLite database. When there is none,
+ * a new secret would open nothing and would become the server's on its next start: refused.
+ * (PostgreSQL without `GATEWAY_SECRET` is refused when the connector opens; an in-memory database
+ * has nothing stored.)
+ */
+function requireServerSecret(config: ConnectorConfig): void {
+  if (config.secret !== undefined) return;
+  const file = secretFileOf(config.databaseUrl);
+  if (file === null || existsSync(file)) return;
+  throw new ConnectorError(
+    409,
+    'secret_missing',
+    `GATEWAY_SECRET is not set and there is no secret file ${file} beside the database. Run this command with the GATEWAY_SECRET of the connector's server (or where its secret file is); only \`connector serve\` creates a secret.`,
+  );
+}
+
+/** The secret must open what the server sealed with its own; another one fails here, clearly. */
+function requireSecretOpens(deps: Parameters<typeof connectTokenOf>[0], connection: StoreConnection): void {
+  try {
+    connectTokenOf(deps, connection);
+  } catch {
+    throw new ConnectorError(
+      409,
+      'secret_mismatch',
+      `The secret this command was given cannot open connection ${connection.id}: run it with the same GATEWAY_SECRET (or secret file) as the connector's server.`,
+    );
+  }
 }
 
 function requiredOption(value: string | undefined, name: string): string {

@@ -211,11 +211,13 @@ function payable(summary: PaymentSummary): string {
   return summary.charge?.amount ?? summary.amount;
 }
 
+/**
+ * What the payment is for. The merchant's `description` when there is one ("Order #1042"), else the
+ * `order_id`: an order id is often the merchant's internal reference (the connector's
+ * `wc-<connection>-23`), which means nothing to the buyer when a description says it better.
+ */
 function details(t: Messages, summary: PaymentSummary): string {
-  const rows = [
-    [t.order, summary.orderId],
-    ...(summary.description === null ? [] : [[t.description, summary.description]]),
-  ];
+  const rows = summary.description === null ? [[t.order, summary.orderId]] : [[t.description, summary.description]];
   return `<dl class="details">${rows
     .map(([name, value]) => `<dt>${escapeHtml(name ?? '')}</dt><dd>${escapeHtml(value ?? '')}</dd>`)
     .join('')}</dl>`;

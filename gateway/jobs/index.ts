@@ -1,4 +1,5 @@
 /** Every kind of due work the gateway runs, in the order a scheduler run visits them. */
+import type { Clock } from '../domain/clock.js';
 import type { Mailer } from '../notifications/mailer.js';
 import type { Deps } from '../runtime/deps.js';
 import type { WebhookSender } from '../webhooks/sender.js';
@@ -15,6 +16,8 @@ import { sendMerchantEmailsWork } from './send-merchant-emails.js';
 export interface JobServices {
   readonly webhookSender: WebhookSender;
   readonly mailer: Mailer;
+  /** Stamps webhook attempts with the time they are sent (default: the service clock). */
+  readonly transportClock?: Clock;
 }
 
 /**
@@ -28,7 +31,7 @@ export function dueWorks(deps: Deps, services: JobServices): DueWork[] {
     checkRefundsWork(deps),
     issueReceiptsWork(deps),
     finishSecretRotationsWork(deps),
-    dispatchWebhooksWork(deps, services.webhookSender),
+    dispatchWebhooksWork(deps, services.webhookSender, 100, services.transportClock ?? deps.clock),
     sendMerchantEmailsWork(deps, services.mailer),
     pruneIdempotencyKeysWork(deps),
   ];

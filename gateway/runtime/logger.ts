@@ -17,12 +17,21 @@ export const REDACTED_PATHS = [
 ];
 
 /**
- * Lines go to stdout through an asynchronous, buffered writer so that logging never blocks a
- * request; `logger.flush()` (called when the gateway closes) writes out what is buffered.
+ * Where log lines go unless a destination is given: stdout (`dest: 1`), or stderr (`dest: 2`) for a
+ * command whose stdout is its answer (`--json`).
+ *
+ * Written asynchronously, so that logging never blocks a request, and at once: `minLength: 0` starts
+ * a write as soon as a line arrives (lines that arrive during a write go out together right after
+ * it), so an operator watching the log sees a warning when it happens, not when 4 KB have piled up or
+ * the service stops. `logger.flush()` (called when a service closes) writes out what is left.
  */
+export function logDestination(dest: 1 | 2 = 1): pino.DestinationStream {
+  return pino.destination({ dest, sync: false, minLength: 0 });
+}
+
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: undefined },
-    destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 }),
+    destination ?? logDestination(1),
   );
 }

@@ -53,6 +53,12 @@ export interface Gateway {
 export interface StartOptions {
   readonly config: Config;
   readonly clock?: Clock;
+  /**
+   * The time of sending that webhook attempts are stamped with (their signed timestamp). Default:
+   * the injected `clock` when there is one (tests whose receivers share it), else the system clock,
+   * also under `GATEWAY_CLOCK=manual`: receivers check the stamp against their own clock.
+   */
+  readonly transportClock?: Clock;
   readonly ids?: IdGenerator;
   readonly logger?: Logger;
   readonly database?: DatabaseHandle;
@@ -128,7 +134,8 @@ export async function startGateway(options: StartOptions): Promise<Gateway> {
   const webhookSender =
     options.webhookSender ?? createWebhookSender({ allowPrivate: options.config.allowPrivateWebhooks });
   const mailer = options.mailer ?? createMailer(options.config, deps.logger);
-  const scheduler = new Scheduler(dueWorks(deps, { webhookSender, mailer }), deps.logger);
+  const transportClock = options.transportClock ?? options.clock ?? systemClock;
+  const scheduler = new Scheduler(dueWorks(deps, { webhookSender, mailer, transportClock }), deps.logger);
   const app = createApp(deps, { scheduler, secret, routers: options.routers ?? [] });
   const server = createBoundedServer(app.callback(), options.httpTimeouts);
   answerClientErrors(server, options.config.publicUrl, deps.logger);

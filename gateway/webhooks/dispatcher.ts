@@ -5,13 +5,21 @@
  * de-duplicate on it. A delivery for a completed or refunded payment that fails for good emails
  * the merchant (throttled per domain, see gateway/notifications/merchant-emails.ts).
  *
+ * Two clocks: the service clock (`deps.clock`) decides what is due, when to retry and what is
+ * recorded; the transport clock stamps each attempt (the body's `timestamp` and `webhook-timestamp`,
+ * both signed) with the time it is sent. They are the same clock except under `GATEWAY_CLOCK=manual`,
+ * where the service clock is the test clock and the transport clock stays the real one: receivers
+ * compare the signed timestamp with their own clock (the connector within 5 minutes), and a stamp
+ * from a clock moved by hours would be refused as a replay. The event's own times
+ * (`transaction.created_at`, `completed_at`) stay on the service clock.
+ *
  * Claims are short transactions that count the attempt and lease the row (FOR UPDATE SKIP LOCKED
  * on PostgreSQL), so several instances never send one delivery at the same time; a sender that
  * crashes mid-attempt lets the lease lapse and the delivery is sent again (at least once).
  */
 import type { Executor } from '../../storage/database.js';
 import { type ClaimedDelivery, claimDueDeliveries, finishAttempt } from '../../storage/webhook-delivery.repository.js';
-import { MINUTE_MS, toStoredInstant } from '../domain/clock.js';
+import { type Clock, MINUTE_MS, toStoredInstant } from '../domain/clock.js';
 import { queueDeliveryFailureEmail } from '../notifications/merchant-emails.js';
 import type { Deps } from '../runtime/deps.js';
 import type { EventBody } from './events.js';
@@ -51,11 +59,14 @@ export class WebhookDispatcher {
   readonly #deps: Deps;
   readonly #sender: WebhookSender;
   readonly #batchSize: number;
+  readonly #transportClock: Clock;
 
-  constructor(deps: Deps, sender: WebhookSender, batchSize = 100) {
+  /** `transportClock` stamps the attempts (default: the service clock). */
+  constructor(deps: Deps, sender: WebhookSender, batchSize = 100, transportClock: Clock = deps.clock) {
     this.#deps = deps;
     this.#sender = sender;
     this.#batchSize = batchSize;
+    this.#transportClock = transportClock;
   }
 
   /** Sends one batch of due deliveries; answers how many it claimed. */
@@ -82,7 +93,7 @@ export class WebhookDispatcher {
     const deps = this.#deps;
     const startedMs = deps.clock.nowMs();
     const event = JSON.parse(delivery.payload) as EventBody;
-    const timestamp = Math.floor(startedMs / 1000);
+    const timestamp = Math.floor(this.#transportClock.nowMs() / 1000);
     const body = deliveryBody(delivery.id, event, timestamp);
     const secrets = signingSecrets(openWebhookSecrets(deps.sealer, delivery.domain_id, delivery), startedMs);
     const headers = signatureHeaders(delivery.id, timestamp, body, secrets);

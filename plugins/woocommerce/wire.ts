@@ -82,13 +82,35 @@ export type WooNote = z.infer<typeof noteSchema>;
 
 export const noteListSchema = z.array(noteSchema);
 
-/** The error body of the WordPress REST API: `{"code", "message", "data": {"status"}}`. */
+/**
+ * The error body of the WordPress REST API: `{"code", "message", "data"}`. `data` is usually
+ * `{"status": 404, ...}`, but an error made as `new WP_Error(code, message, 500)` carries the bare
+ * number: WooCommerce's refunds controller answers a refund it cannot create as
+ * `{"code":"woocommerce_rest_cannot_create_order_refund","message":"Invalid refund amount.","data":500}`
+ * and a refund for an order it does not have as `{"code":"woocommerce_rest_invalid_order_id",...,"data":404}`
+ * (class-wc-rest-order-refunds-controller.php), both with HTTP status 500 since
+ * `rest_convert_error_to_response()` reads a status only from an array.
+ */
 export const errorSchema = z.looseObject({
   code: z.string(),
   message: z.string(),
-  data: z.looseObject({ status: z.number().int().optional() }).nullish(),
+  data: z.union([z.number(), z.looseObject({ status: z.number().int().optional() })]).nullish(),
 });
 export type WooError = z.infer<typeof errorSchema>;
+
+/** The status an error body names: `data.status`, or `data` itself when it is a number. */
+export function errorDataStatus(error: WooError): number | null {
+  const data = error.data;
+  if (typeof data === 'number') return Number.isInteger(data) ? data : null;
+  return data?.status ?? null;
+}
+
+/**
+ * The order status of the block checkout's draft orders (WooCommerce Blocks registers
+ * `wc-checkout-draft`). A draft is a cart on its way through checkout, not a placed order; `GET orders`
+ * lists drafts along with every other status.
+ */
+export const CHECKOUT_DRAFT_STATUS = 'checkout-draft';
 
 /** The body WooCommerce posts to the callback URL of the key exchange (`/wc-auth/v1/authorize`). */
 export const keyDeliverySchema = z.looseObject({

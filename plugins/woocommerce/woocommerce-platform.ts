@@ -31,6 +31,8 @@ import {
 } from '../../connector/platforms/platform.js';
 import type { GuardedAgents } from '../../gateway/outbound/guarded-agents.js';
 import {
+  CHECKOUT_DRAFT_STATUS,
+  errorDataStatus,
   errorSchema,
   formatAmd,
   noteListSchema,
@@ -169,6 +171,25 @@ function isAxiosLikeError(error: unknown): error is AxiosLikeError {
   return typeof error === 'object' && error !== null && (error as { isAxiosError?: unknown }).isAxiosError === true;
 }
 
+/**
+ * How an error answer is reported: its status and whether trying again may help. WordPress answers
+ * HTTP 500 for any `WP_Error` whose data is a bare number, so a 500 whose body names a 4xx (a refund
+ * for an order the store does not have: `woocommerce_rest_invalid_order_id`, `data: 404`) is that
+ * 4xx; and a refund WooCommerce refused to create (`woocommerce_rest_cannot_create_order_refund`,
+ * e.g. "Invalid refund amount.") is refused again on retry, unless WooCommerce asks to try again.
+ */
+function errorOutcome(status: number, data: unknown): { status: number; retryable: boolean } {
+  const parsed = errorSchema.safeParse(data);
+  if (parsed.success && status === 500) {
+    const named = errorDataStatus(parsed.data);
+    if (named !== null && named >= 400 && named < 500) return { status: named, retryable: false };
+    if (parsed.data.code === 'woocommerce_rest_cannot_create_order_refund') {
+      return { status, retryable: /try again/i.test(parsed.data.message) };
+    }
+  }
+  return { status, retryable: status === 408 || status === 429 || status >= 500 };
+}
+
 /** The WordPress REST error code of an answer, when its body is one. */
 function errorCode(data: unknown): string | null {
   const parsed = errorSchema.safeParse(data);
@@ -234,10 +255,10 @@ export function createWooCommercePlatform(options: WooCommercePlatformOptions): 
       const detail = timedOut ? `no answer within ${timeoutMs} ms` : (error.message ?? error.code ?? 'network error');
       return failure(`WooCommerce ${action} failed: ${detail}`, true);
     }
-    const status = response.status;
+    const { status, retryable } = errorOutcome(response.status, response.data);
     const parsed = errorSchema.safeParse(response.data);
     let detail = parsed.success ? `${parsed.data.code}: ${parsed.data.message}` : 'no WooCommerce error body';
-    if (status >= 300 && status < 400) {
+    if (response.status >= 300 && response.status < 400) {
       const location = response.headers?.location;
       let target = 'another address';
       if (typeof location === 'string') {
@@ -250,8 +271,7 @@ export function createWooCommercePlatform(options: WooCommercePlatformOptions): 
       }
       detail = `redirects to ${target}; configure the store URL WordPress answers at`;
     }
-    const retryable = status === 408 || status === 429 || status >= 500;
-    return failure(`WooCommerce ${action} answered ${status} (${detail})`, retryable, status);
+    return failure(`WooCommerce ${action} answered ${response.status} (${detail})`, retryable, status);
   }
 
   async function call(action: string, run: () => Promise<HttpAnswer>): Promise<HttpAnswer> {
@@ -356,6 +376,8 @@ export function createWooCommercePlatform(options: WooCommercePlatformOptions): 
         if (seen.has(order.id)) continue;
         seen.add(order.id);
         if (order.payment_method !== paymentMethod) continue;
+        // A block checkout draft is a cart, not a placed order: nothing to reconcile yet.
+        if (order.status === CHECKOUT_DRAFT_STATUS) continue;
         const storeOrder = toStoreOrder(order);
         const created = Date.parse(storeOrder.createdAt);
         if (created < from || created >= to) continue;
@@ -406,6 +428,8 @@ export function createWooCommercePlatform(options: WooCommercePlatformOptions): 
       }
       const endpoint = `orders/${orderId}/refunds`;
       // Recorded before (an answer lost on the way back)? Answer that refund instead of a second one.
+      // An empty list does not say the order exists: WooCommerce answers `[]` for an order it does
+      // not have; the POST below then reports the missing order (404, not retryable).
       const existing = await allPages(`GET ${endpoint}`, endpoint, refundListSchema, {});
       const found = existing.find((candidate) => isGatewayRefund(candidate, refund.uuid));
       if (found !== undefined) return { id: String(found.id) };

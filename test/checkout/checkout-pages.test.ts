@@ -97,7 +97,7 @@ describe.each(DIALECTS)('hosted checkout (%s)', (dialect) => {
   });
 
   describe('the payment page (pending)', () => {
-    it('shows amount, merchant, domain, description, order and the methods as a form', async () => {
+    it('shows amount, merchant, domain, the description instead of the order id, and the methods as a form', async () => {
       const payment = await createPayment(t, shop.testKey, {
         amount: 5000,
         order_id: 'order-1001',
@@ -112,7 +112,8 @@ describe.each(DIALECTS)('hosted checkout (%s)', (dialect) => {
       expect(text).toContain('Ararat Books');
       expect(text).toContain(shop.hostedDomain);
       expect(text).toContain('Two books and a map');
-      expect(text).toContain('order-1001');
+      // The description says what the payment is for; the order id is the merchant's reference.
+      expect(text).not.toContain('order-1001');
       expect(text).toContain('Test mode');
       expect(page.text).toContain('<html lang="en">');
       expect(formAction(page.text)).toBe(`${checkoutPath(payment)}/method`);
@@ -124,6 +125,23 @@ describe.each(DIALECTS)('hosted checkout (%s)', (dialect) => {
       expect(page.text).not.toContain(shop.testKey);
       expect(page.text).not.toContain(SECRET);
       expect((await readPayment(t, shop.testKey, payment.uuid)).status).toBe('pending');
+    });
+
+    it("shows the shop's order number a plugin passes as the description, not its internal order id", async () => {
+      const payment = await createPayment(t, shop.testKey, {
+        order_id: 'wc-7d0c6f4e-3b1a-4c55-9a51-6f1d2f0e8a11-23',
+        description: 'Order #1042',
+      });
+      const text = visibleText((await getPage(t, checkoutPath(payment))).text);
+      expect(text).toContain('Order #1042');
+      expect(text).not.toContain('wc-7d0c6f4e');
+    });
+
+    it('shows the order id when there is no description', async () => {
+      const payment = await createPayment(t, shop.testKey, { order_id: 'order-1002' });
+      const text = visibleText((await getPage(t, checkoutPath(payment))).text);
+      expect(text).toContain('Order');
+      expect(text).toContain('order-1002');
     });
 
     it('escapes everything it prints', async () => {
@@ -138,8 +156,11 @@ describe.each(DIALECTS)('hosted checkout (%s)', (dialect) => {
       expect(page.text).not.toContain('<script>alert');
       expect(page.text).not.toContain('<img src=x');
       expect(page.text).toContain('Evil &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Co&quot;');
-      expect(page.text).toContain('&lt;img src=x onerror=alert(2)&gt;');
       expect(visibleText(page.text)).toContain('</dd><script>alert(3)</script>');
+      const withoutDescription = await createPayment(t, merchant.testKey, { order_id: '<img src=x onerror=alert(5)>' });
+      const orderPage = await getPage(t, checkoutPath(withoutDescription));
+      expect(orderPage.text).not.toContain('<img src=x');
+      expect(orderPage.text).toContain('&lt;img src=x onerror=alert(5)&gt;');
     });
 
     it('pre-selects the processor the merchant named', async () => {

@@ -16,7 +16,7 @@ import { createConnectToken } from '../../gateway/connect/connect-token.service.
 import { MINUTE_MS } from '../../gateway/domain/clock.js';
 import { startTestConnector, type TestConnector } from '../support/connector.js';
 import { DIALECTS } from '../support/databases.js';
-import { type FakeWooCommerce, startFakeWooCommerce } from '../support/fake-woocommerce.js';
+import { type FakeWooCommerce, LOOPBACK_TEST_CALLBACKS, startFakeWooCommerce } from '../support/fake-woocommerce.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 const TICK_MS = 5_000;
@@ -51,7 +51,7 @@ describe.each(DIALECTS)('scheduled reconciliation of a failing store (%s)', (dia
 
   beforeAll(async () => {
     gw = await startTestGateway(dialect);
-    store = await startFakeWooCommerce();
+    store = await startFakeWooCommerce({ testCallbacks: LOOPBACK_TEST_CALLBACKS });
     connector = await startTestConnector(dialect, gw);
     const merchant = await gw.merchant();
     const token = (

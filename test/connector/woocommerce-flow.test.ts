@@ -15,7 +15,7 @@ import { signatureHeaders } from '../../gateway/webhooks/signer.js';
 import { connector as connectorCli } from '../support/cli.js';
 import { startTestConnector, type TestConnector } from '../support/connector.js';
 import { DIALECTS } from '../support/databases.js';
-import { type FakeWooCommerce, startFakeWooCommerce } from '../support/fake-woocommerce.js';
+import { type FakeWooCommerce, LOOPBACK_TEST_CALLBACKS, startFakeWooCommerce } from '../support/fake-woocommerce.js';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway.js';
 import { expectedStatusEvent } from '../support/payment-shape.js';
 
@@ -94,7 +94,7 @@ describe.each(DIALECTS)('connector with a WooCommerce store (%s)', (dialect) => 
     gw = await startTestGateway(dialect, {
       env: { GATEWAY_ALLOW_PRIVATE_WEBHOOKS: '1', GATEWAY_CLOCK: 'manual', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000' },
     });
-    store = await startFakeWooCommerce();
+    store = await startFakeWooCommerce({ testCallbacks: LOOPBACK_TEST_CALLBACKS });
     connector = await startTestConnector(dialect, gw);
     merchant = await gw.merchant();
     token = (
@@ -474,7 +474,7 @@ describe.each(DIALECTS)('connector with a WooCommerce store (%s)', (dialect) => 
       domain: merchant.hostedDomain,
       platform: 'woocommerce',
     });
-    const otherStore = await startFakeWooCommerce();
+    const otherStore = await startFakeWooCommerce({ testCallbacks: LOOPBACK_TEST_CALLBACKS });
     try {
       const registered = await connector.call<Record<string, string>>('POST', '/v1/connections', {
         token: other.connect_token,
@@ -503,7 +503,7 @@ describe.each(DIALECTS)('connector with a WooCommerce store (%s)', (dialect) => 
       domain: merchant.hostedDomain,
       platform: 'woocommerce',
     });
-    const secondStore = await startFakeWooCommerce();
+    const secondStore = await startFakeWooCommerce({ testCallbacks: LOOPBACK_TEST_CALLBACKS });
     try {
       const registered = await connector.call<Record<string, string>>('POST', '/v1/connections', {
         token: second.connect_token,
@@ -672,7 +672,7 @@ describe.each(DIALECTS)('connector with a WooCommerce store (%s)', (dialect) => 
       platform: 'woocommerce',
       expiresInDays: 1,
     });
-    const shortStore = await startFakeWooCommerce();
+    const shortStore = await startFakeWooCommerce({ testCallbacks: LOOPBACK_TEST_CALLBACKS });
     try {
       const registered = await connector.call<Record<string, string>>('POST', '/v1/connections', {
         token: shortLived.connect_token,

@@ -1,26 +1,44 @@
 /**
  * A fake WooCommerce store for tests: a real HTTP server on 127.0.0.1 answering the parts of the
- * WooCommerce REST API (wc/v3) the connector uses, shaped like WooCommerce's documentation:
+ * WooCommerce REST API (wc/v3) the connector uses, shaped like WooCommerce's documentation and, where
+ * a real store (WordPress 6.8, WooCommerce 9.9) answered differently from the documentation, like
+ * the real store:
  *
  * - GET/PUT orders/{id}, GET orders (after/before/dates_are_gmt/page/per_page/orderby/order/status,
- *   with `X-WP-Total` and `X-WP-TotalPages`)
- * - GET/POST orders/{id}/notes, GET/POST orders/{id}/refunds
+ *   with `X-WP-Total` and `X-WP-TotalPages`); `status=any` lists `checkout-draft` orders too (the
+ *   block checkout's drafts, registered as an order status by WooCommerce Blocks)
+ * - GET/POST orders/{id}/notes, GET/POST orders/{id}/refunds. `GET orders/{missing}/refunds` answers
+ *   200 `[]` (the refunds controller only queries refunds whose parent is the id); a refund WooCommerce
+ *   cannot create answers HTTP 500 with `data` a plain number, as `new WP_Error(code, message, 500)`
+ *   becomes through `rest_convert_error_to_response()`:
+ *   `{"code":"woocommerce_rest_cannot_create_order_refund","message":"Invalid refund amount.","data":500}`,
+ *   and a refund for a missing order `{"code":"woocommerce_rest_invalid_order_id",...,"data":404}`, also
+ *   with HTTP status 500 (WC_REST_Order_Refunds_Controller::prepare_object_for_database).
+ * - Notes the store writes itself have the author "WooCommerce" (WC_Order::add_order_note); notes
+ *   posted with `added_by_user` the user's display name.
+ * - A refund made in the admin with the payment gateway ("Refund via ...") has
+ *   `refunded_payment: true`; a manual one false.
  *
  * Requests are authenticated as WooCommerce does over plain http (`WC_REST_Authentication`): OAuth
  * 1.0a one-legged, HMAC-SHA1 or HMAC-SHA256, signature base string from the method, the home URL plus
  * path, and the sorted, twice-encoded parameters; a 15 minute timestamp window and single-use nonces;
  * key permissions (read, write, read_write) checked per method.
  *
- * `approve(authorizeUrl)` plays the shop owner approving the key exchange at `/wc-auth/v1/authorize`
- * (WooCommerce's `WC_Auth`): it validates the query, creates a key pair, POSTs it to `callback_url` and
- * answers the URL the owner is redirected to. One concession to tests: an http `callback_url` is
- * accepted when its host is the loopback interface (WooCommerce requires https for every callback).
+ * The key exchange (`/wc-auth/v1/...`) is WooCommerce's: login, the grant screen, `access_granted`
+ * with `wc_auth_nonce`, the key POST to the callback under WordPress's rules (https, port 80/443/8080,
+ * a public host, a trusted certificate); see ./fake-woocommerce-auth.ts, and its test switch
+ * `testCallbacks` for callbacks on 127.0.0.1 over http. `approve(authorizeUrl)` plays the shop owner
+ * through those pages.
  *
  * The store's timezone is Asia/Yerevan (+04:00), so `date_*` and `date_*_gmt` differ as on a real shop.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type CallbackRefusal, createFakeAuth, type FakeAuthOptions } from './fake-woocommerce-auth.js';
+
+export type { CallbackRefusal, FakeAuthOptions } from './fake-woocommerce-auth.js';
+export { LOOPBACK_TEST_CALLBACKS } from './fake-woocommerce-auth.js';
 
 const API_PREFIX = '/wp-json/wc/v3/';
 const SITE_OFFSET_MS = 4 * 60 * 60 * 1000;
@@ -144,6 +162,8 @@ export interface FakeRequest {
   readonly body: unknown;
   /** The status the fake answered. */
   status: number;
+  /** The JSON body the fake answered. */
+  answer: unknown;
 }
 
 export interface FakeKeys {
@@ -182,17 +202,26 @@ export interface FakeWooCommerce {
   failNext(count: number, status: number, match?: FailureMatch): void;
   /**
    * A refund made by the shop owner in the WordPress admin (the refund object WooCommerce creates
-   * before it calls the payment gateway's `process_refund`); no REST request is involved.
+   * before it calls the payment gateway's `process_refund`); no REST request is involved. Made with
+   * the "Refund via" button it has `refunded_payment: true`; `manual: true` is "Refund manually" (false).
    */
-  adminRefund(id: number | string, refund: { amount: string; reason?: string }): FakeRefund;
+  adminRefund(id: number | string, refund: { amount: string; reason?: string; manual?: boolean }): FakeRefund;
   /** The next `count` REST API requests are answered only after `ms` milliseconds. */
   delayNext(count: number, ms: number): void;
   /** A consumer key pair the store accepts. */
   issueKeys(permissions?: FakeKeys['permissions']): FakeKeys;
   /** Revokes every key pair: later requests answer 401. */
   revokeKeys(): void;
-  /** The shop owner approves the authorize URL; answers where WooCommerce redirects them. */
+  /**
+   * The shop owner opens the authorize URL, logs in, and presses Approve on the grant screen; answers
+   * where WooCommerce redirects them (`return_url?success=1&user_id=`). Throws WooCommerce's error
+   * page message ("Error: ...") when the store refuses.
+   */
   approve(authorizeUrl: string): Promise<string>;
+  /** The shop owner presses Deny instead; answers where WooCommerce sends them (`success=0`). */
+  deny(authorizeUrl: string): Promise<string>;
+  /** Key deliveries WordPress refused or that failed, oldest first, with the reason. */
+  readonly callbackRefusals: readonly CallbackRefusal[];
 }
 
 class RestError extends Error {
@@ -204,6 +233,21 @@ class RestError extends Error {
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
+  }
+}
+
+/**
+ * `new WP_Error(code, message, 500)`: `data` is a plain number, not `{status}`, so WordPress's
+ * `rest_convert_error_to_response()` finds no status in it and answers HTTP 500 whatever the number
+ * says (the refunds controller does this for a missing order with 404 and a refused refund with 500).
+ */
+class PlainDataError extends RestError {
+  constructor(
+    code: string,
+    message: string,
+    readonly data: number,
+  ) {
+    super(500, code, message);
   }
 }
 
@@ -292,11 +336,14 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
-function isLoopback(hostname: string): boolean {
-  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]' || hostname === '::1';
-}
+export type FakeWooCommerceOptions = FakeAuthOptions;
 
-export async function startFakeWooCommerce(): Promise<FakeWooCommerce> {
+/**
+ * Starts the store. `options.testCallbacks` is the test switch of the key exchange: without it the
+ * store delivers keys only as WooCommerce does (https, port 80/443/8080, a public host, a trusted
+ * certificate); tests whose connector listens on 127.0.0.1 over http pass `LOOPBACK_TEST_CALLBACKS`.
+ */
+export async function startFakeWooCommerce(options: FakeWooCommerceOptions = {}): Promise<FakeWooCommerce> {
   const orders = new Map<number, FakeOrder>();
   const notes = new Map<number, FakeNote[]>();
   const refunds = new Map<number, FakeRefund[]>();
@@ -326,7 +373,8 @@ export async function startFakeWooCommerce(): Promise<FakeWooCommerce> {
     };
   }
 
-  function addNote(orderId: number, note: string, customerNote: boolean, author = 'system'): FakeNote {
+  /** WC_Order::add_order_note(): the store's own notes are by "WooCommerce". */
+  function addNote(orderId: number, note: string, customerNote: boolean, author = 'WooCommerce'): FakeNote {
     const now = Date.now();
     const id = nextCommentId++;
     const created: FakeNote = {
@@ -671,7 +719,7 @@ export async function startFakeWooCommerce(): Promise<FakeWooCommerce> {
         params: { [param]: `${param} is not of type ${param === 'note' ? 'string' : 'boolean'}.` },
       });
     }
-    const author = truthy(body.added_by_user) === true ? 'admin' : 'system';
+    const author = truthy(body.added_by_user) === true ? 'admin' : 'WooCommerce';
     const note = addNote(id, body.note, customerNote, author);
     return {
       status: 201,
@@ -717,16 +765,18 @@ export async function startFakeWooCommerce(): Promise<FakeWooCommerce> {
     return refund;
   }
 
-  function adminRefund(id: number | string, input: { amount: string; reason?: string }): FakeRefund {
+  function adminRefund(id: number | string, input: { amount: string; reason?: string; manual?: boolean }): FakeRefund {
     const order = orders.get(Number(id));
     if (order === undefined) throw new Error(`no order ${id}`);
     const amount = cents(input.amount);
     if (!(amount > 0) || amount > remainingCents(order)) throw new Error('Invalid refund amount.');
-    return storeRefund(order, amount, input.reason ?? '', [], false);
+    // "Refund via <gateway>" calls the gateway's process_refund: refunded_payment true; "Refund manually" false.
+    return storeRefund(order, amount, input.reason ?? '', [], input.manual !== true);
   }
 
   function createRefund(id: number, body: Record<string, unknown>): Answer {
-    const order = requireOrder(id, 'woocommerce_rest_invalid_order_id', 'Invalid order ID.');
+    const order = orders.get(id);
+    if (order === undefined) throw new PlainDataError('woocommerce_rest_invalid_order_id', 'Invalid order ID.', 404);
     const amountText = typeof body.amount === 'number' ? String(body.amount) : body.amount;
     if (amountText !== undefined && (typeof amountText !== 'string' || Number.isNaN(Number(amountText)))) {
       throw new RestError(400, 'rest_invalid_param', 'Invalid parameter(s): amount', {
@@ -746,7 +796,8 @@ export async function startFakeWooCommerce(): Promise<FakeWooCommerce> {
       });
     }
     if (amount > remainingCents(order)) {
-      throw new RestError(500, 'woocommerce_rest_cannot_create_order_refund', 'Invalid refund amount.');
+      // wc_create_refund() refuses; the controller wraps its message: `new WP_Error(..., 500)`.
+      throw new PlainDataError('woocommerce_rest_cannot_create_order_refund', 'Invalid refund amount.', 500);
     }
     if (apiRefund) gatewayRefundRequests += 1;
     const reason = typeof body.reason === 'string' ? body.reason : '';
@@ -785,7 +836,7 @@ export async function startFakeWooCommerce(): Promise<FakeWooCommerce> {
       return { status: 200, body: [...(notes.get(id) ?? [])].reverse() };
     }
     if (method === 'POST') return createRefund(id, payload);
-    requireOrder(id, 'woocommerce_rest_invalid_order_id', 'Invalid order ID.');
+    // The refunds collection is a query on refunds whose parent is the id: no order, no refunds, 200.
     const all = [...(refunds.get(id) ?? [])].reverse();
     const perPage = Number(query.get('per_page') ?? '10');
     const page = Number(query.get('page') ?? '1');
@@ -820,6 +871,9 @@ export async function startFakeWooCommerce(): Promise<FakeWooCommerce> {
   }
 
   function errorAnswer(error: RestError): Answer {
+    if (error instanceof PlainDataError) {
+      return { status: 500, body: { code: error.code, message: error.message, data: error.data } };
+    }
     return {
       status: error.status,
       body: { code: error.code, message: error.message, data: { status: error.status, ...error.extra } },
@@ -830,6 +884,9 @@ export async function startFakeWooCommerce(): Promise<FakeWooCommerce> {
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const target = new URL(request.url ?? '/', url);
     const path = target.pathname;
+    if (path.startsWith('/wc-auth/')) {
+      if (await auth.handle(request, response, target, await readBody(request))) return;
+    }
     if (!path.startsWith('/wp-json/')) {
       response.writeHead(404, { 'Content-Type': 'text/html; charset=UTF-8' });
       response.end('<!doctype html><title>Page not found</title><h1>Oops! That page can’t be found.</h1>');
@@ -852,7 +909,7 @@ export async function startFakeWooCommerce(): Promise<FakeWooCommerce> {
         });
       }
     }
-    const logged: FakeRequest = { method, path, route: routePath, query, body, status: 0 };
+    const logged: FakeRequest = { method, path, route: routePath, query, body, status: 0, answer: null };
     requests.push(logged);
     const delay = delays.shift();
     if (delay !== undefined) await new Promise((resolve) => setTimeout(resolve, delay));
@@ -886,6 +943,7 @@ export async function startFakeWooCommerce(): Promise<FakeWooCommerce> {
       }
     }
     logged.status = answer.status;
+    logged.answer = answer.body;
     send(response, answer);
   }
 
@@ -918,67 +976,10 @@ export async function startFakeWooCommerce(): Promise<FakeWooCommerce> {
     return issued;
   }
 
-  /** WC_Auth::get_formatted_url(): decoded once more, https:// added when there is no scheme. */
-  function formattedUrl(value: string): string {
-    const decoded = phpUrlDecode(value);
-    return decoded.includes('://') ? decoded : `https://${decoded}`;
-  }
-
-  async function approve(authorizeUrl: string): Promise<string> {
-    const target = new URL(authorizeUrl);
-    if (`${target.origin}${target.pathname}` !== `${url}/wc-auth/v1/authorize`) {
-      throw new Error(`Error: not this store's authorize endpoint (${target.origin}${target.pathname}).`);
-    }
-    const data: Record<string, string> = {};
-    for (const param of ['app_name', 'user_id', 'return_url', 'callback_url', 'scope']) {
-      const value = target.searchParams.get(param);
-      if (value === null || value === '' || value === '0') throw new Error(`Error: Missing parameter ${param}.`);
-      data[param] = value;
-    }
-    const scope = data.scope ?? '';
-    if (scope !== 'read' && scope !== 'write' && scope !== 'read_write') {
-      throw new Error(`Error: Invalid scope ${scope}.`);
-    }
-    for (const param of ['return_url', 'callback_url']) {
-      const formatted = formattedUrl(data[param] ?? '');
-      if (!URL.canParse(formatted)) throw new Error(`Error: The ${formatted} is not a valid URL.`);
-    }
-    const callbackUrl = formattedUrl(data.callback_url ?? '');
-    const callback = new URL(callbackUrl);
-    if (callback.protocol !== 'https:' && !(callback.protocol === 'http:' && isLoopback(callback.hostname))) {
-      throw new Error('Error: The callback_url needs to be over SSL.');
-    }
-    const issued = issueKeys(scope);
-    const consumerData = {
-      key_id: issued.keyId,
-      user_id: data.user_id,
-      consumer_key: issued.consumerKey,
-      consumer_secret: issued.consumerSecret,
-      key_permissions: issued.permissions,
-    };
-    let status: number;
-    try {
-      const answer = await fetch(callbackUrl, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json;charset=UTF-8' },
-        body: JSON.stringify(consumerData),
-        signal: AbortSignal.timeout(60_000),
-      });
-      status = answer.status;
-      await answer.arrayBuffer();
-    } catch (error) {
-      keys.delete(issued.consumerKey);
-      throw new Error(`Error: ${error instanceof Error ? error.message : String(error)}.`);
-    }
-    if (status !== 200) {
-      keys.delete(issued.consumerKey);
-      throw new Error('Error: An error occurred in the request and at the time were unable to send the consumer data.');
-    }
-    const returnUrl = new URL(formattedUrl(data.return_url ?? ''));
-    returnUrl.searchParams.set('success', '1');
-    returnUrl.searchParams.set('user_id', data.user_id ?? '');
-    return returnUrl.toString();
-  }
+  const auth = createFakeAuth(
+    { url: () => url, issueKeys, deleteKey: (consumerKey) => keys.delete(consumerKey) },
+    options,
+  );
 
   return {
     url,
@@ -1006,6 +1007,8 @@ export async function startFakeWooCommerce(): Promise<FakeWooCommerce> {
     revokeKeys() {
       keys.clear();
     },
-    approve,
+    approve: (authorizeUrl) => auth.approve(authorizeUrl),
+    deny: (authorizeUrl) => auth.deny(authorizeUrl),
+    callbackRefusals: auth.refusals,
   };
 }

@@ -8,7 +8,7 @@ import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PlatformError, type StorePlatform } from '../../../connector/platforms/platform.js';
 import { createGuardedAgents } from '../../../gateway/outbound/guarded-agents.js';
-import { formatAmd, refundedAmd, wholeAmd } from '../../../plugins/woocommerce/wire.js';
+import { errorDataStatus, errorSchema, formatAmd, refundedAmd, wholeAmd } from '../../../plugins/woocommerce/wire.js';
 import {
   createWooCommercePlatform,
   MAX_STORE_ANSWER_BYTES,
@@ -132,6 +132,20 @@ describe('the fake store', () => {
       'refunds',
       '_links',
     ]);
+  });
+
+  it('writes its own notes as "WooCommerce", as WC_Order::add_order_note does', async () => {
+    const order = fake.addOrder({ total: '1500.00' });
+    await platform.markPaid(String(order.id), paidWith(randomUUID()));
+    const notes = fake.notes(order.id);
+    expect(notes.map((note) => note.author)).toEqual(['WooCommerce', 'WooCommerce']);
+    expect(notes[0]?.note).toBe('Order status changed from Pending payment to Processing.');
+  });
+
+  it('marks a refund made in the admin through the gateway as refunded_payment, a manual one not', () => {
+    const order = fake.addOrder({ total: '1500.00', status: 'processing', date_paid_gmt: '2024-05-01T10:05:00' });
+    expect(fake.adminRefund(order.id, { amount: '100.00' }).refunded_payment).toBe(true);
+    expect(fake.adminRefund(order.id, { amount: '100.00', manual: true }).refunded_payment).toBe(false);
   });
 
   it('refuses a request without OAuth parameters as WooCommerce does', async () => {
@@ -258,6 +272,17 @@ describe('listOrders', () => {
       })),
     );
     expect(fake.requests).toHaveLength(3);
+  });
+
+  it('leaves out block checkout drafts, which GET orders lists with the placed orders', async () => {
+    const from = '2024-05-01T00:00:00Z';
+    const placed = fake.addOrder({ total: '1000.00' }, '2024-05-01T00:00:10Z');
+    const draft = fake.addOrder({ total: '1000.00', status: 'checkout-draft' }, '2024-05-01T00:00:20Z');
+    const listed = await platform.listOrders({ from, to: '2024-05-01T01:00:00Z' }, 'armenian_gateway');
+    expect(listed.map((order) => order.id)).toEqual([String(placed.id)]);
+    // The store did answer the draft: the driver is what leaves it out.
+    const answered = fake.requests[0]?.answer as { id: number }[];
+    expect(answered.map((order) => order.id)).toEqual([placed.id, draft.id]);
   });
 
   it('answers an empty list for a range without orders', async () => {
@@ -410,13 +435,62 @@ describe('recordRefund', () => {
     expect(await platform.getOrder(String(order.id))).toMatchObject({ refundedAmount: 500 });
   });
 
-  it('reports a refund above what remains as an error of the store', async () => {
+  it('reports a refund above what remains as refused by the store, not retryable', async () => {
     const order = fake.addOrder({ total: '1000.00', status: 'processing', date_paid_gmt: '2024-05-01T10:05:00' });
     const error = await platformError(
       platform.recordRefund(String(order.id), { uuid: randomUUID(), amount: 1500, reason: null }),
     );
-    expect(error.status).toBe(500);
-    expect(error.message).toContain('Invalid refund amount.');
+    // The real store's answer: HTTP 500, `data` a bare number.
+    expect(fake.requests.at(-1)).toMatchObject({
+      method: 'POST',
+      status: 500,
+      answer: {
+        code: 'woocommerce_rest_cannot_create_order_refund',
+        message: 'Invalid refund amount.',
+        data: 500,
+      },
+    });
+    expect(error).toMatchObject({ status: 500, retryable: false });
+    expect(error.message).toContain('woocommerce_rest_cannot_create_order_refund: Invalid refund amount.');
+    expect(fake.refunds(order.id)).toEqual([]);
+  });
+
+  it('reports a refund for an order the store does not have as 404, though the refund list was 200 []', async () => {
+    const error = await platformError(
+      platform.recordRefund('424242', { uuid: randomUUID(), amount: 100, reason: null }),
+    );
+    expect(fake.requests.map((request) => [request.method, request.status, request.answer])).toEqual([
+      ['GET', 200, []],
+      ['POST', 500, { code: 'woocommerce_rest_invalid_order_id', message: 'Invalid order ID.', data: 404 }],
+    ]);
+    expect(error).toMatchObject({ status: 404, retryable: false });
+  });
+});
+
+describe('WordPress error bodies', () => {
+  it('reads the status from data.status or from a bare number', () => {
+    const read = (body: unknown) => {
+      const parsed = errorSchema.safeParse(body);
+      return parsed.success ? errorDataStatus(parsed.data) : 'unparsed';
+    };
+    expect(
+      read({ code: 'woocommerce_rest_shop_order_invalid_id', message: 'Invalid ID.', data: { status: 404 } }),
+    ).toBe(404);
+    expect(
+      read({ code: 'woocommerce_rest_cannot_create_order_refund', message: 'Invalid refund amount.', data: 500 }),
+    ).toBe(500);
+    expect(read({ code: 'x', message: 'y', data: null })).toBeNull();
+    expect(read({ code: 'x', message: 'y' })).toBeNull();
+    expect(read({ code: 'x', message: 'y', data: 'text' })).toBe('unparsed');
+  });
+
+  it('keeps a 500 without a 4xx in its body retryable', async () => {
+    fake.failNext(1, 500, { method: 'POST' });
+    const order = fake.addOrder({ total: '1000.00', status: 'processing', date_paid_gmt: '2024-05-01T10:05:00' });
+    const error = await platformError(
+      platform.recordRefund(String(order.id), { uuid: randomUUID(), amount: 100, reason: null }),
+    );
+    expect(error).toMatchObject({ status: 500, retryable: true });
   });
 });
 
