@@ -17,7 +17,7 @@ import { createLogger } from '../../gateway/runtime/logger.js';
 import { connector as connectorCli } from '../support/cli.js';
 import { CONNECTOR_SECRET } from '../support/connector.js';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';
-import { type FakeWooCommerce, startFakeWooCommerce } from '../support/fake-woocommerce.js';
+import { type FakeWooCommerce, LOOPBACK_TEST_CALLBACKS, startFakeWooCommerce } from '../support/fake-woocommerce.js';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway.js';
 import { requestJson } from '../support/http.js';
 import { freePort } from '../support/ports.js';
@@ -99,7 +99,7 @@ describe.each(DIALECTS)('connection health (%s)', (dialect) => {
 
   /** A store connected through the key exchange, with its own token. */
   async function connectedStore(): Promise<{ store: FakeWooCommerce; token: string; tokenId: string; id: string }> {
-    const store = await startFakeWooCommerce();
+    const store = await startFakeWooCommerce({ testCallbacks: LOOPBACK_TEST_CALLBACKS });
     const issued = await createConnectToken(gw.gateway.deps, {
       merchantId: merchant.merchantId,
       domain: merchant.hostedDomain,

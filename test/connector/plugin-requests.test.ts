@@ -10,7 +10,7 @@ import { createConnectToken } from '../../gateway/connect/connect-token.service.
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { startTestConnector, type TestConnector } from '../support/connector.js';
 import { DIALECTS } from '../support/databases.js';
-import { type FakeWooCommerce, startFakeWooCommerce } from '../support/fake-woocommerce.js';
+import { type FakeWooCommerce, LOOPBACK_TEST_CALLBACKS, startFakeWooCommerce } from '../support/fake-woocommerce.js';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field in assertions
@@ -77,7 +77,7 @@ describe.each(DIALECTS)('plugin requests make no store call (%s)', (dialect) => 
     gw = await startTestGateway(dialect, {
       env: { GATEWAY_ALLOW_PRIVATE_WEBHOOKS: '1', GATEWAY_CLOCK: 'manual', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000' },
     });
-    store = await startFakeWooCommerce();
+    store = await startFakeWooCommerce({ testCallbacks: LOOPBACK_TEST_CALLBACKS });
     connector = await startTestConnector(dialect, gw);
     merchant = await gw.merchant();
     token = (

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shopUrl } from '../../../gateway/checkout/links.js';
 import { createConnectToken, revokeConnectToken } from '../../../gateway/connect/connect-token.service.js';
 import { startTestConnector, type TestConnector } from '../../support/connector.js';
-import { type FakeWooCommerce, startFakeWooCommerce } from '../../support/fake-woocommerce.js';
+import { type FakeWooCommerce, LOOPBACK_TEST_CALLBACKS, startFakeWooCommerce } from '../../support/fake-woocommerce.js';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../../support/gateway.js';
 
 const run = promisify(execFile);
@@ -112,7 +112,7 @@ describe('the WordPress plugin with the real connector', () => {
     gw = await startTestGateway('sqlite', {
       env: { GATEWAY_ALLOW_PRIVATE_WEBHOOKS: '1', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000' },
     });
-    store = await startFakeWooCommerce();
+    store = await startFakeWooCommerce({ testCallbacks: LOOPBACK_TEST_CALLBACKS });
     connector = await startTestConnector('sqlite', gw);
     merchant = await gw.merchant();
     const created = await createConnectToken(gw.gateway.deps, {
