@@ -326,6 +326,15 @@ describe.each(DIALECTS)('connector with a WooCommerce store (%s)', (dialect) => 
     const created = await checkout(order.id);
     await connector.stop(); // every delivery attempt now fails; the gateway retries later
     await pay(created.body.payment_uuid);
+    // The first attempt must have failed before the connector is back, or it could still arrive.
+    await eventually(async () => {
+      const events = await gw.call<{ data: { deliveries: { attempts: number; last_error: string | null }[] }[] }>(
+        'GET',
+        `/api/v1/payments/${created.body.payment_uuid}/events`,
+        { key: merchant.testKey },
+      );
+      return events.body.data.some((e) => e.deliveries.some((d) => d.attempts > 0 && d.last_error !== null));
+    }, 'the first delivery attempt to fail');
     await connector.start();
     expect(paidInStore(order.id)).toBe(false);
     gw.clock.advance(3 * 60_000);
