@@ -243,6 +243,17 @@ describe('markPaid', () => {
     expect(fake.operations().filter((name) => name === 'MarkOrderPaid')).toHaveLength(1);
   });
 
+  it('marks paid once when two deliveries race', async () => {
+    const order = fake.addOrder();
+    await Promise.all([
+      platform.markPaid(String(order.id), paidWith()),
+      platform.markPaid(String(order.id), paidWith()),
+    ]);
+    expect(order.transactions.filter((transaction) => transaction.kind === 'SALE')).toHaveLength(1);
+    expect(fake.financialStatus(order)).toBe('PAID');
+    expect(order.note).toContain(`Gateway payment ${UUID}`);
+  });
+
   it('completes an attempt that stopped after the uuid was set', async () => {
     const order = fake.addOrder();
     order.metafields.set('gateway.payment_uuid', UUID);
