@@ -76,12 +76,14 @@ export function createShopifyApp(options: ShopifyAppOptions): ShopifyApp {
     config,
     stampExpiry(session) {
       const lifetimes = session.accessToken === undefined ? undefined : grants.get(session.accessToken);
-      if (session.accessToken !== undefined) grants.delete(session.accessToken);
+      // Not seen (cannot happen through this fetch): the library's wall-clock dates stay.
+      if (lifetimes === undefined || session.accessToken === undefined) return;
+      grants.delete(session.accessToken);
       const nowMs = clock.nowMs();
-      session.expires = lifetimes?.expiresInS === undefined ? undefined : new Date(nowMs + lifetimes.expiresInS * 1000);
+      session.expires = lifetimes.expiresInS === undefined ? undefined : new Date(nowMs + lifetimes.expiresInS * 1000);
       if (session.refreshToken !== undefined) {
         session.refreshTokenExpires =
-          lifetimes?.refreshExpiresInS === undefined ? undefined : new Date(nowMs + lifetimes.refreshExpiresInS * 1000);
+          lifetimes.refreshExpiresInS === undefined ? undefined : new Date(nowMs + lifetimes.refreshExpiresInS * 1000);
       }
     },
   };

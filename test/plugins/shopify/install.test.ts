@@ -181,6 +181,29 @@ describe.each(DIALECTS)('Shopify install and sessions (%s)', (dialect) => {
     expect(refreshes()).toBe(1);
   });
 
+  it('asks for re-authorization when Shopify refuses the refresh token', async () => {
+    const shop = nextShop();
+    await install(h, shop);
+    const session = await shopify().offline.offlineSession(shop);
+    // The refresh token is used up elsewhere (Shopify rotates it on use).
+    const used = await h.fake.fetch(`https://${shop}/admin/oauth/access_token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        client_id: API_KEY,
+        client_secret: API_SECRET,
+        grant_type: 'refresh_token',
+        refresh_token: session?.refreshToken,
+      }),
+    });
+    expect(used.status).toBe(200);
+    gw.clock.advance(ACCESS_TOKEN_TTL_S * 1000);
+    await expect(shopify().offline.offlineSession(shop)).rejects.toMatchObject({
+      status: 409,
+      code: 'shopify_reauthorization_needed',
+    });
+  });
+
   it('a refresh that lost the race to another instance reads the winner', async () => {
     const shop = nextShop();
     await install(h, shop);
