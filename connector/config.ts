@@ -12,7 +12,23 @@
  * | `CONNECTOR_JOB_INTERVAL_SECONDS` | 15 | how often due work (store retries, polling, reconciliation) is looked for; 0 turns the loop off |
  * | `GATEWAY_ALLOW_PRIVATE_WEBHOOKS` | unset | `1` lets store calls reach loopback and private addresses (the gateway's flag of the same name does it for webhooks). Development only |
  * | `LOG_LEVEL` | info | pino level |
+ * | `SHOPIFY_API_KEY` | unset | the Shopify app's client id; with the secret it turns the Shopify routes on (`/shopify/...`) |
+ * | `SHOPIFY_API_SECRET` | unset | the Shopify app's client secret (OAuth, webhook HMACs); never logged |
+ * | `SHOPIFY_SCOPES` | `read_orders,write_orders` | the access scopes asked for at install |
+ * | `SHOPIFY_API_VERSION` | `2025-10` | the Admin API version (one `@shopify/shopify-api` 13.1 knows) |
  */
+import { ApiVersion } from '@shopify/shopify-api';
+
+/** The Shopify app's settings; absent when `SHOPIFY_API_KEY`/`SHOPIFY_API_SECRET` are not set (feature off). */
+export interface ShopifyConfig {
+  readonly apiKey: string;
+  readonly apiSecret: string;
+  readonly scopes: readonly string[];
+  readonly apiVersion: ApiVersion;
+}
+
+export const DEFAULT_SHOPIFY_SCOPES = 'read_orders,write_orders';
+export const DEFAULT_SHOPIFY_API_VERSION = ApiVersion.October25;
 
 export interface ConnectorConfig {
   readonly port: number;
@@ -32,6 +48,8 @@ export interface ConnectorConfig {
   readonly appName: string;
   /** The payment method id our plugin registers in the store (WooCommerce gateway id). */
   readonly paymentMethodId: string;
+  /** The Shopify app (install, sessions, webhooks); undefined turns its routes off. */
+  readonly shopify: ShopifyConfig | undefined;
 }
 
 export const DEFAULT_CONNECTOR_DATABASE_URL = 'sqlite:./data/connector.sqlite';
@@ -54,7 +72,32 @@ export function loadConnectorConfig(env: Record<string, string | undefined> = pr
     logLevel: env.LOG_LEVEL || 'info',
     appName: 'Armenian payment gateway',
     paymentMethodId: 'armenian_gateway',
+    shopify: shopifyConfig(env),
   };
+}
+
+function shopifyConfig(env: Record<string, string | undefined>): ShopifyConfig | undefined {
+  const apiKey = env.SHOPIFY_API_KEY?.trim() ?? '';
+  const apiSecret = env.SHOPIFY_API_SECRET?.trim() ?? '';
+  if (apiKey === '' && apiSecret === '') return undefined;
+  if (apiKey === '' || apiSecret === '') {
+    throw new Error('SHOPIFY_API_KEY and SHOPIFY_API_SECRET are set together (or neither, to turn Shopify off)');
+  }
+  const scopes = (env.SHOPIFY_SCOPES || DEFAULT_SHOPIFY_SCOPES)
+    .split(',')
+    .map((scope) => scope.trim())
+    .filter((scope) => scope !== '');
+  if (scopes.length === 0 || scopes.some((scope) => !/^(unauthenticated_)?[a-z_]+$/.test(scope))) {
+    throw new Error(`SHOPIFY_SCOPES must be a comma-separated list of scopes such as ${DEFAULT_SHOPIFY_SCOPES}`);
+  }
+  const version = env.SHOPIFY_API_VERSION || DEFAULT_SHOPIFY_API_VERSION;
+  const known = Object.values(ApiVersion) as string[];
+  if (!known.includes(version) || version === ApiVersion.Unstable) {
+    throw new Error(
+      `SHOPIFY_API_VERSION must be one of ${known.filter((v) => v !== 'unstable').join(', ')} (got ${version})`,
+    );
+  }
+  return { apiKey, apiSecret, scopes, apiVersion: version as ApiVersion };
 }
 
 function integer(raw: string | undefined, fallback: number, name: string, min: number, max: number): number {

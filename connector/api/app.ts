@@ -9,6 +9,10 @@ import Koa, { type Next, type ParameterizedContext } from 'koa';
 import { z } from 'zod';
 import { isJsonType } from '../../gateway/api/middleware/json-body.js';
 import { requestContext } from '../../gateway/api/middleware/request-context.js';
+import { AUTH_PATH, CALLBACK_PATH, WEBHOOKS_PATH } from '../../plugins/shopify/app.js';
+import { beginInstall, completeInstall } from '../../plugins/shopify/oauth.js';
+import type { ShopifyRuntime } from '../../plugins/shopify/runtime.js';
+import { receiveShopifyWebhook } from '../../plugins/shopify/webhooks.js';
 import {
   acceptManualCredentials,
   completeKeyExchange,
@@ -28,6 +32,8 @@ import { handleGatewayWebhook } from '../webhooks/webhook.consumer.js';
 import { createIntrospectionLimit } from './introspection-limit.js';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
+/** Shopify's webhook bodies (orders with many lines) are larger than a plugin's calls. */
+const SHOPIFY_WEBHOOK_LIMIT_BYTES = 1024 * 1024;
 
 interface ConnectorState {
   requestId: string;
@@ -123,6 +129,25 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
     ctx.body = await removeConnection(deps, await connection(ctx));
   });
 
+  // The Shopify app (plugins/shopify): answered 404 when Shopify is not configured.
+  router.get(AUTH_PATH, async (ctx) => {
+    await beginInstall(shopifyOn(), { req: ctx.req, res: ctx.res, query: ctx.query });
+    ctx.respond = false;
+  });
+
+  router.get(CALLBACK_PATH, async (ctx) => {
+    const installed = await completeInstall(deps, shopifyOn(), { req: ctx.req, res: ctx.res, query: ctx.query });
+    ctx.redirect(installed.redirectTo);
+  });
+
+  router.post(WEBHOOKS_PATH, async (ctx) => {
+    const shopify = shopifyOn();
+    const body = await readRaw(ctx, SHOPIFY_WEBHOOK_LIMIT_BYTES);
+    const answer = await receiveShopifyWebhook(deps, shopify, { req: ctx.req, res: ctx.res, body });
+    ctx.status = answer.status;
+    ctx.body = answer.body;
+  });
+
   router.post('/:platform/auth/callback', async (ctx) => {
     await completeKeyExchange(deps, ctx.params.platform ?? '', await readJson(ctx));
     ctx.body = { received: true };
@@ -210,6 +235,11 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
     }
   }
 
+  function shopifyOn(): ShopifyRuntime {
+    if (deps.shopify === undefined) throw new ConnectorError(404, 'not_found', 'The Shopify app is not configured.');
+    return deps.shopify;
+  }
+
   async function connection(ctx: Context): Promise<StoreConnection> {
     return connectionForToken(deps, ctx.get('X-Service-Connect') || undefined, () => admitIntrospection(ctx.ip));
   }
@@ -233,14 +263,14 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   throw validationFailed(errors);
 }
 
-async function readRaw(ctx: Context): Promise<Buffer> {
+async function readRaw(ctx: Context, limit = BODY_LIMIT_BYTES): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of ctx.req) {
     size += (chunk as Buffer).length;
-    if (size > BODY_LIMIT_BYTES) {
+    if (size > limit) {
       ctx.set('Connection', 'close');
-      throw new ConnectorError(413, 'payload_too_large', `The body is larger than ${BODY_LIMIT_BYTES} bytes.`);
+      throw new ConnectorError(413, 'payload_too_large', `The body is larger than ${limit} bytes.`);
     }
     chunks.push(chunk as Buffer);
   }

@@ -20,7 +20,7 @@ import { asConnectorError, ConnectorError, errorDetail } from '../errors.js';
 import { reconcile } from '../reconciliation/reconcile.service.js';
 import { openConnector, startConnector } from '../runtime/start.js';
 import { findConnection, listConnections, type StoreConnection } from '../storage/connection.repository.js';
-import type { ConnectorDatabase } from '../storage/database.js';
+import { type ConnectorDatabase, connectionEnded } from '../storage/database.js';
 import { migrateConnector } from '../storage/migrate.js';
 
 export const USAGE = `Usage: connector <command> [options] [--json]
@@ -125,7 +125,7 @@ export async function main(
       const connector = await openConnector({ config, clock: systemClock, logger });
       try {
         const connection = await findConnection(connector.deps.db, id);
-        if (connection === undefined || connection.status === 'removed') {
+        if (connection === undefined || connectionEnded(connection.status)) {
           throw new ConnectorError(404, 'connection_not_found', `No connection ${id}.`);
         }
         const removed = await removeConnection(connector.deps, connection);

@@ -17,7 +17,7 @@ import { type GatewayClient, GatewayError } from '../gateway-client/client.js';
 import { PlatformError, type StorePlatform } from '../platforms/platform.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import type { StoreConnection } from '../storage/connection.repository.js';
-import type { StoreState } from '../storage/database.js';
+import { ENDED_STATUSES, type StoreState } from '../storage/database.js';
 
 /** What the store's answer means, for the shop owner (no key, no address). */
 export function storeErrorMessage(error: PlatformError): string {
@@ -126,7 +126,7 @@ export async function markTokenRevoked(deps: ConnectorDeps, connectionId: string
     .updateTable('store_connections')
     .set({ status: 'token_revoked', updated_at: toStoredInstant(deps.clock.nowMs()) })
     .where('id', '=', connectionId)
-    .where('status', 'not in', ['token_revoked', 'removed'])
+    .where('status', 'not in', ['token_revoked', ...ENDED_STATUSES])
     .executeTakeFirst();
   if (Number(changed.numUpdatedRows) === 1) {
     deps.logger.warn(

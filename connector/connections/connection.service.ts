@@ -28,6 +28,7 @@ import {
   type StoreConnection,
   updateConnection,
 } from '../storage/connection.repository.js';
+import { connectionEnded } from '../storage/database.js';
 import { resumeParkedSyncs, stopLinksOfConnection } from '../storage/order-link.repository.js';
 import { clearReconciliationBackoff } from '../storage/reconciliation-backoff.repository.js';
 import {
@@ -41,6 +42,9 @@ import {
   watchStore,
   webhookHealth,
 } from './connection-health.js';
+
+/** How a connection ends: removed by its plugin, or the app uninstalled from the store. */
+type EndedStatus = 'removed' | 'uninstalled';
 
 /** How often, at most, a connection's webhook secrets are fetched again after a signature mismatch. */
 export const SECRETS_REFRESH_MS = 60_000;
@@ -312,13 +316,14 @@ async function acceptCredentials(
  * keeps its id (orders refer to it) under a token hash no token has, so the same token may register
  * again as a new connection.
  */
-export async function removeConnection(
+export async function removeConnection<S extends EndedStatus = 'removed'>(
   deps: ConnectorDeps,
   connection: StoreConnection,
-): Promise<{ connection_id: string; status: 'removed' }> {
+  status: S = 'removed' as S,
+): Promise<{ connection_id: string; status: S }> {
   const now = toStoredInstant(deps.clock.nowMs());
   await updateConnection(deps.db, connection.id, {
-    status: 'removed',
+    status,
     token_hash: `removed:${connection.id}`,
     token_ciphertext: '',
     credentials_ciphertext: null,
@@ -329,8 +334,8 @@ export async function removeConnection(
   });
   await stopLinksOfConnection(deps.db, connection.id, now);
   await clearReconciliationBackoff(deps.db, connection.id);
-  deps.logger.info({ connection_id: connection.id }, 'store connection removed');
-  return { connection_id: connection.id, status: 'removed' };
+  deps.logger.info({ connection_id: connection.id, status }, 'store connection ended');
+  return { connection_id: connection.id, status };
 }
 
 /**
@@ -389,7 +394,7 @@ export async function connectionForToken(
     throw new ConnectorError(401, 'invalid_connect_token', 'Send the connect token in the X-Service-Connect header.');
   }
   const connection = await findConnectionByTokenHash(deps.db, sha256Hex(token.trim()));
-  if (connection !== undefined && connection.status !== 'removed') return connection;
+  if (connection !== undefined && !connectionEnded(connection.status)) return connection;
   // Unknown here: tell a token the gateway refuses apart from a good one that was never registered.
   beforeAskingGateway();
   await introspectToken(deps, token.trim());
@@ -450,7 +455,7 @@ export function storeOf(deps: ConnectorDeps, connection: StoreConnection): Store
 
 /** The gateway client acting for this connection, with its connect token. */
 export function gatewayOf(deps: ConnectorDeps, connection: StoreConnection): GatewayClient {
-  if (connection.status === 'removed')
+  if (connectionEnded(connection.status))
     throw new ConnectorError(404, 'connection_not_found', 'The connection was removed.');
   return opened(deps, 'gateway', connection.id, connection.token_ciphertext, () =>
     watchGateway(deps, connection.id, deps.gateway(connectTokenOf(deps, connection))),

@@ -12,10 +12,14 @@
  *   failure, at most 6 hours (less than the day a run covers, so nothing is missed); a success
  *   returns to the hourly schedule.
  *
+ * - Shopify shops uninstalled more than 48 hours ago whose data is still here (`shop/redact` never
+ *   came) have it deleted (plugins/shopify/compliance.ts).
+ *
  * Each item is independent: one failing does not stop the others. With several connector instances
  * on one database the same item may run twice; every step is a conditional update, so that is safe.
  */
 import { DAY_MS, HOUR_MS, MINUTE_MS, toStoredInstant } from '../../gateway/domain/clock.js';
+import { redactUninstalledShops } from '../../plugins/shopify/compliance.js';
 import { gatewayOf } from '../connections/connection.service.js';
 import { errorDetail } from '../errors.js';
 import { GatewayError } from '../gateway-client/client.js';
@@ -63,6 +67,8 @@ export interface DueWorkResult {
   synced: number;
   polled: number;
   reconciled: number;
+  /** Uninstalled Shopify shops whose data was deleted. */
+  redacted: number;
 }
 
 export async function runDueWork(deps: ConnectorDeps): Promise<DueWorkResult> {
@@ -72,7 +78,7 @@ export async function runDueWork(deps: ConnectorDeps): Promise<DueWorkResult> {
     if (!connections.has(id)) connections.set(id, await findConnection(deps.db, id));
     return connections.get(id);
   };
-  const result: DueWorkResult = { synced: 0, polled: 0, reconciled: 0 };
+  const result: DueWorkResult = { synced: 0, polled: 0, reconciled: 0, redacted: 0 };
 
   for (const link of await linksDueForSync(deps.db, now, BATCH)) {
     const connection = await connectionOf(link.connection_id);
@@ -96,6 +102,10 @@ export async function runDueWork(deps: ConnectorDeps): Promise<DueWorkResult> {
     await scheduledReconciliation(deps, connection);
     result.reconciled += 1;
   }
+
+  await guarded(deps, 'Shopify shop redaction', async () => {
+    result.redacted = await redactUninstalledShops(deps);
+  });
   return result;
 }
 

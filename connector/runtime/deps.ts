@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../gateway/domain/clock.js';
 import type { Sealer } from '../../gateway/runtime/sealing.js';
+import type { ShopifyRuntime } from '../../plugins/shopify/runtime.js';
 import type { DialectName } from '../../storage/database.js';
 import type { ConnectorConfig } from '../config.js';
 import type { GatewayClient } from '../gateway-client/client.js';
@@ -25,4 +26,6 @@ export interface ConnectorDeps {
   gateway(connectToken: string): GatewayClient;
   /** Opens a platform's API for one store; defaults to the platform drivers. */
   openPlatform(platform: string, storeUrl: string, credentials: Readonly<Record<string, string>>): StorePlatform;
+  /** The Shopify app (library instance, sessions); absent when Shopify is not configured. */
+  readonly shopify?: ShopifyRuntime;
 }

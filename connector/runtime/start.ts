@@ -11,6 +11,7 @@ import { createBoundedServer } from '../../gateway/runtime/http-timeouts.js';
 import { createLogger } from '../../gateway/runtime/logger.js';
 import { createSealer, randomToken } from '../../gateway/runtime/sealing.js';
 import { resolveServiceSecret, type StoredSecret } from '../../gateway/runtime/service-secret.js';
+import { createShopifyRuntime } from '../../plugins/shopify/runtime.js';
 import { openDatabase } from '../../storage/connect.js';
 import { createConnectorApp } from '../api/app.js';
 import type { ConnectorConfig } from '../config.js';
@@ -30,6 +31,8 @@ export interface ConnectorOptions {
   fetch?: typeof fetch;
   /** Name resolution for store calls (the system resolver unless a test injects one). */
   lookup?: LookupFunction;
+  /** Replaces `fetch` for the Shopify library's calls to shops (tests send them to a local fake). */
+  shopifyFetch?: typeof fetch;
 }
 
 export interface Connector {
@@ -76,13 +79,27 @@ export async function openConnector(
     logger.warn('GATEWAY_ALLOW_PRIVATE_WEBHOOKS is set: store calls may reach private networks (development only)');
   }
 
+  const sealer = createSealer(secret, 'connector');
+  const shopify =
+    config.shopify === undefined
+      ? undefined
+      : createShopifyRuntime({
+          config: config.shopify,
+          publicUrl: config.publicUrl,
+          db: database.db,
+          sealer,
+          clock,
+          logger,
+          ...(options.shopifyFetch ? { fetch: options.shopifyFetch } : {}),
+        });
   const deps: ConnectorDeps = {
     db: database.db,
     dialect: database.dialect,
     clock,
     config,
     logger,
-    sealer: createSealer(secret, 'connector'),
+    sealer,
+    ...(shopify ? { shopify } : {}),
     background: createBackgroundTasks(logger),
     gateway: (connectToken) =>
       createGatewayClient({

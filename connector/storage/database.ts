@@ -8,9 +8,24 @@ import type { Kysely, Transaction } from 'kysely';
 /**
  * `awaiting_keys` until the platform delivered credentials (and again after a reconnect);
  * `store_unauthorized` once the store refused the credentials (401/403); `token_revoked` once the
- * gateway refused the connect token (401); `removed` after `DELETE /v1/connection` (secrets erased).
+ * gateway refused the connect token (401); `removed` after `DELETE /v1/connection` (secrets erased);
+ * `uninstalled` once the platform said the app was uninstalled (Shopify's `app/uninstalled`; secrets
+ * erased the same way).
  */
-export type ConnectionStatus = 'awaiting_keys' | 'active' | 'store_unauthorized' | 'token_revoked' | 'removed';
+export type ConnectionStatus =
+  | 'awaiting_keys'
+  | 'active'
+  | 'store_unauthorized'
+  | 'token_revoked'
+  | 'removed'
+  | 'uninstalled';
+
+/** The statuses of a connection that ended: its secrets are erased and it acts for nobody. */
+export const ENDED_STATUSES: readonly ConnectionStatus[] = ['removed', 'uninstalled'];
+
+export function connectionEnded(status: ConnectionStatus): boolean {
+  return ENDED_STATUSES.includes(status);
+}
 
 /** What the last store call said: null before any. */
 export type StoreState = 'ok' | 'unreachable' | 'unauthorized';
@@ -180,6 +195,65 @@ export interface ConnectorSettingTable {
   value: string;
 }
 
+/**
+ * Shopify sessions (the library's `Session`, stored for `SessionStorage`, 0004). The access and
+ * refresh tokens are sealed, bound to the row id and the column.
+ */
+export interface ShopifySessionTable {
+  id: string;
+  shop: string;
+  state: string;
+  is_online: number;
+  scope: string | null;
+  expires_at: string | null;
+  access_token_ciphertext: string | null;
+  refresh_token_ciphertext: string | null;
+  refresh_token_expires_at: string | null;
+  /** Online sessions only: the library's `onlineAccessInfo` (JSON). */
+  online_access_info: string | null;
+  /** Bumped by every write: a token refresh replaces the tokens only if nobody did since it read them. */
+  generation: number;
+  updated_at: string;
+}
+
+export type ShopifyShopStatus = 'installed' | 'uninstalled';
+
+/** A shop that installed the Shopify app (0004). */
+export interface ShopifyShopTable {
+  /** The permanent `<name>.myshopify.com` domain. */
+  shop: string;
+  status: ShopifyShopStatus;
+  installed_at: string;
+  uninstalled_at: string | null;
+  /** When the shop's data was deleted (`shop/redact`, or 48 h after uninstall). */
+  redacted_at: string | null;
+  scopes: string;
+  /** The store connection made from the app's embedded page; null until then. */
+  connection_id: string | null;
+  updated_at: string;
+}
+
+/** Shopify webhook deliveries already handled (de-duplication on `X-Shopify-Webhook-Id`). */
+export interface ShopifyWebhookDeliveryTable {
+  webhook_id: string;
+  shop: string;
+  topic: string;
+  received_at: string;
+}
+
+/** `customers/data_request`: what the connector holds for the customer, for the merchant to read. */
+export interface ShopifyDataRequestTable {
+  id: string;
+  shop: string;
+  /** Shopify's `data_request.id`. */
+  data_request_id: string;
+  /** Shopify's customer id (no email or phone is kept). */
+  customer_id: string;
+  /** The export (JSON): the orders asked about and what the connector holds for each. */
+  export: string;
+  requested_at: string;
+}
+
 export interface ConnectorDatabase {
   store_connections: StoreConnectionTable;
   order_links: OrderLinkTable;
@@ -191,6 +265,10 @@ export interface ConnectorDatabase {
   reconciliation_backoff: ReconciliationBackoffTable;
   reconciliation_notes: ReconciliationNoteTable;
   connector_settings: ConnectorSettingTable;
+  shopify_sessions: ShopifySessionTable;
+  shopify_shops: ShopifyShopTable;
+  shopify_webhook_deliveries: ShopifyWebhookDeliveryTable;
+  shopify_data_requests: ShopifyDataRequestTable;
 }
 
 export type ConnectorDb = Kysely<ConnectorDatabase>;

@@ -1,5 +1,5 @@
 import type { Selectable, Updateable } from 'kysely';
-import type { ConnectorExecutor, OrderLinkTable, OrderPaymentTable } from './database.js';
+import { type ConnectorExecutor, ENDED_STATUSES, type OrderLinkTable, type OrderPaymentTable } from './database.js';
 
 export type OrderLink = Selectable<OrderLinkTable>;
 export type OrderPayment = Selectable<OrderPaymentTable>;
@@ -101,7 +101,7 @@ export async function linksDueForPoll(db: ConnectorExecutor, now: string, limit:
           .selectFrom('store_connections')
           .select('store_connections.id')
           .whereRef('store_connections.id', '=', 'order_links.connection_id')
-          .where('store_connections.status', 'not in', ['token_revoked', 'removed']),
+          .where('store_connections.status', 'not in', ['token_revoked', ...ENDED_STATUSES]),
       ),
     )
     .orderBy('next_poll_at')

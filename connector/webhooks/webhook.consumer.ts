@@ -19,6 +19,7 @@ import { applyPayment, linkOrder, loadStoreOrder, storeOrderIdOf } from '../orde
 import { reflectGatewayRefund } from '../refunds/refund.service.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import { findConnection, updateConnection } from '../storage/connection.repository.js';
+import { connectionEnded } from '../storage/database.js';
 import { findLink, updateLink } from '../storage/order-link.repository.js';
 import { isDeliveryHandled, recordDelivery } from '../storage/receipt.repository.js';
 
@@ -37,7 +38,7 @@ export async function handleGatewayWebhook(
   headers: WebhookHeaders,
 ): Promise<WebhookAnswer> {
   const connection = await findConnection(deps.db, connectionId);
-  if (connection === undefined || connection.status === 'removed') {
+  if (connection === undefined || connectionEnded(connection.status)) {
     return { status: 404, body: { error: 'connection_not_found', message: 'No such store connection.' } };
   }
   const verify = (secrets: string[]): VerificationResult =>

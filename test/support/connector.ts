@@ -43,6 +43,8 @@ export interface TestConnectorOptions {
   lookup?: LookupFunction;
   /** Overrides of the environment the connector is configured from. */
   env?: Record<string, string>;
+  /** `fetch` for the Shopify library's calls to shops (a local fake). */
+  shopifyFetch?: typeof fetch;
 }
 
 export async function startTestConnector(
@@ -71,6 +73,7 @@ export async function startTestConnector(
       clock: gateway.clock,
       logger: createLogger('silent'),
       ...(options.lookup ? { lookup: options.lookup } : {}),
+      ...(options.shopifyFetch ? { shopifyFetch: options.shopifyFetch } : {}),
     });
   let connector: Connector | null = await boot();
   const url = config.publicUrl;
