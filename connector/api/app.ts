@@ -10,6 +10,17 @@ import { z } from 'zod';
 import { isJsonType } from '../../gateway/api/middleware/json-body.js';
 import { requestContext } from '../../gateway/api/middleware/request-context.js';
 import { AUTH_PATH, CALLBACK_PATH, WEBHOOKS_PATH } from '../../plugins/shopify/app.js';
+import {
+  authenticateShop,
+  dataRequests,
+  EMBEDDED_API_PATH,
+  ordersQuerySchema,
+  readSettings,
+  recentOrders,
+  saveSettings,
+  settingsSchema,
+  shopConnection,
+} from '../../plugins/shopify/embedded-api.js';
 import { beginInstall, completeInstall } from '../../plugins/shopify/oauth.js';
 import type { ShopifyRuntime } from '../../plugins/shopify/runtime.js';
 import { receiveShopifyWebhook } from '../../plugins/shopify/webhooks.js';
@@ -148,6 +159,43 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
     ctx.body = answer.body;
   });
 
+  // The app's page in the Shopify admin (plugins/shopify/embedded-api.ts), with App Bridge's session token.
+  router.get(`${EMBEDDED_API_PATH}/settings`, async (ctx) => {
+    ctx.body = await readSettings(deps, await sessionShop(ctx));
+  });
+
+  router.put(`${EMBEDDED_API_PATH}/settings`, async (ctx) => {
+    const shop = await sessionShop(ctx);
+    const body = parse(settingsSchema, await readJson(ctx));
+    ctx.body = await saveSettings(deps, shopifyOn(), shop, body);
+  });
+
+  router.get(`${EMBEDDED_API_PATH}/orders`, async (ctx) => {
+    const shop = await sessionShop(ctx);
+    const query = parse(ordersQuerySchema, { limit: ctx.query.limit });
+    ctx.body = { data: await recentOrders(deps, shop, query.limit) };
+  });
+
+  router.post(`${EMBEDDED_API_PATH}/reconciliation`, async (ctx) => {
+    const conn = await shopConnection(deps, await sessionShop(ctx));
+    const body = parse(schemas.reconciliation, await readJson(ctx));
+    await runReconciliation(ctx, conn, body);
+  });
+
+  router.get(`${EMBEDDED_API_PATH}/reconciliation`, async (ctx) => {
+    const conn = await shopConnection(deps, await sessionShop(ctx));
+    const query = parse(schemas.runs, { trigger: ctx.query.trigger, limit: ctx.query.limit });
+    ctx.body = { data: await listReports(deps, conn, query) };
+  });
+
+  router.get(`${EMBEDDED_API_PATH}/reconciliation/:id`, async (ctx) => {
+    ctx.body = await getReport(deps, await shopConnection(deps, await sessionShop(ctx)), ctx.params.id ?? '');
+  });
+
+  router.get(`${EMBEDDED_API_PATH}/data-requests`, async (ctx) => {
+    ctx.body = { data: await dataRequests(deps, await sessionShop(ctx)) };
+  });
+
   router.post('/:platform/auth/callback', async (ctx) => {
     await completeKeyExchange(deps, ctx.params.platform ?? '', await readJson(ctx));
     ctx.body = { received: true };
@@ -176,6 +224,15 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
   router.post('/v1/reconciliation', async (ctx) => {
     const conn = await connection(ctx);
     const body = parse(schemas.reconciliation, await readJson(ctx));
+    await runReconciliation(ctx, conn, body);
+  });
+
+  /** `POST .../reconciliation`: 201 with the finished report, or 202 with the running run (`wait: false`). */
+  async function runReconciliation(
+    ctx: Context,
+    conn: StoreConnection,
+    body: z.output<typeof schemas.reconciliation>,
+  ): Promise<void> {
     const request = {
       from: new Date(Date.parse(body.from)).toISOString(),
       to: new Date(Date.parse(body.to)).toISOString(),
@@ -189,7 +246,7 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
     }
     ctx.status = 201;
     ctx.body = await reconcile(deps, conn, request);
-  });
+  }
 
   router.get('/v1/reconciliation', async (ctx) => {
     const conn = await connection(ctx);
@@ -233,6 +290,10 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
       startQueued();
       throw error;
     }
+  }
+
+  async function sessionShop(ctx: Context): Promise<string> {
+    return authenticateShop(deps, shopifyOn(), ctx.get('Authorization'));
   }
 
   function shopifyOn(): ShopifyRuntime {

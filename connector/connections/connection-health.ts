@@ -53,6 +53,7 @@ export function watchStore(deps: ConnectorDeps, connection: StoreConnection, sto
   }
   return {
     platform: store.platform,
+    ...(store.paymentMethod === undefined ? {} : { paymentMethod: store.paymentMethod }),
     getOrder: (orderId) => observe(() => store.getOrder(orderId)),
     listOrders: (range, method) => observe(() => store.listOrders(range, method)),
     markPaid: (orderId, payment) => observe(() => store.markPaid(orderId, payment)),

@@ -73,6 +73,18 @@ export interface ConnectionDescription extends ConnectionResponse {
   key_exchange: { callback_url: string; problems: KeyExchangeProblem[] };
 }
 
+/**
+ * Access a platform app install granted already (Shopify's OAuth), given when the connection is
+ * registered: the connection is `active` at once with these credentials, and no key exchange starts.
+ */
+export interface AppGrant {
+  /** The platform the connect token must have been issued for. */
+  readonly platform: string;
+  readonly credentials: Readonly<Record<string, string>>;
+  /** Refuses a token bound to the wrong store (throws a ConnectorError). */
+  check(info: ConnectTokenInfo): void;
+}
+
 /** The sealing context of each encrypted column: a value only opens in its own row and column. */
 const sealContext = (connectionId: string, column: string) => `store_connections:${connectionId}:${column}`;
 
@@ -108,12 +120,21 @@ export async function registerConnection(
   deps: ConnectorDeps,
   token: string,
   body: { store_url: string; return_url?: string },
+  granted?: AppGrant,
 ): Promise<{ created: boolean; connection: ConnectionResponse }> {
   const info = await introspectToken(deps, token);
   const driver = platformDriver(info.platform);
   if (driver === undefined) {
     throw new ConnectorError(422, 'unsupported_platform', `The connector does not serve ${info.platform} stores yet.`);
   }
+  if (granted !== undefined && info.platform !== granted.platform) {
+    throw new ConnectorError(
+      422,
+      'unsupported_platform',
+      `This connect token was issued for ${info.platform}; create a ${granted.platform} token for this shop.`,
+    );
+  }
+  if (granted !== undefined) granted.check(info);
   const storeUrl = checkStoreUrl(body.store_url, info, deps.config.allowPrivateStores);
   const returnUrl = body.return_url ?? driver.defaultReturnUrl(storeUrl);
   const now = toStoredInstant(deps.clock.nowMs());
@@ -130,19 +151,33 @@ export async function registerConnection(
         `This connect token is already connected to ${existing.store_url}. Create a new token for another store.`,
       );
     }
-    const nonce = existing.status === 'awaiting_keys' ? keyExchangeNonce(deps, existing) : null;
+    const grant =
+      granted === undefined
+        ? {}
+        : {
+            credentials_ciphertext: deps.sealer.seal(
+              JSON.stringify(granted.credentials),
+              sealContext(existing.id, 'credentials'),
+            ),
+            key_exchange_hash: null,
+            key_exchange_ciphertext: null,
+            status: existing.status === 'token_revoked' ? ('token_revoked' as const) : ('active' as const),
+          };
     await updateConnection(deps.db, existing.id, {
       store_url: storeUrl,
       webhook_secrets_ciphertext: deps.sealer.seal(secrets, sealContext(existing.id, 'webhook_secrets')),
       secrets_refreshed_at: now,
       updated_at: now,
+      ...grant,
     });
-    const updated: StoreConnection = { ...existing, store_url: storeUrl };
+    const updated: StoreConnection = { ...existing, store_url: storeUrl, ...grant };
+    const nonce = updated.status === 'awaiting_keys' ? keyExchangeNonce(deps, updated) : null;
     return { created: false, connection: toResponse(deps, updated, nonce, returnUrl) };
   }
 
   const id = randomUUID();
-  const nonce = randomToken();
+  // An app install already granted access (Shopify's OAuth): active at once, no key exchange.
+  const nonce = granted === undefined ? randomToken() : null;
   const row: StoreConnection = {
     id,
     platform: info.platform,
@@ -152,12 +187,15 @@ export async function registerConnection(
     token_id: info.id,
     token_hash: hash,
     token_ciphertext: deps.sealer.seal(token, sealContext(id, 'token')),
-    credentials_ciphertext: null,
+    credentials_ciphertext:
+      granted === undefined
+        ? null
+        : deps.sealer.seal(JSON.stringify(granted.credentials), sealContext(id, 'credentials')),
     webhook_secrets_ciphertext: deps.sealer.seal(secrets, sealContext(id, 'webhook_secrets')),
     secrets_refreshed_at: now,
-    key_exchange_hash: sha256Hex(nonce),
-    key_exchange_ciphertext: deps.sealer.seal(nonce, sealContext(id, 'key_exchange')),
-    status: 'awaiting_keys',
+    key_exchange_hash: nonce === null ? null : sha256Hex(nonce),
+    key_exchange_ciphertext: nonce === null ? null : deps.sealer.seal(nonce, sealContext(id, 'key_exchange')),
+    status: nonce === null ? 'active' : 'awaiting_keys',
     last_webhook_at: null,
     created_at: now,
     updated_at: now,
@@ -453,6 +491,18 @@ export function storeOf(deps: ConnectorDeps, connection: StoreConnection): Store
   );
 }
 
+/** The connection's platform credentials, opened; null before the store granted access. */
+export function credentialsOf(deps: ConnectorDeps, connection: StoreConnection): Record<string, string> | null {
+  const sealed = connection.credentials_ciphertext;
+  if (sealed === null) return null;
+  return JSON.parse(deps.sealer.open(sealed, sealContext(connection.id, 'credentials'))) as Record<string, string>;
+}
+
+/** The payment method of the connection's orders: the store's own setting (Shopify), else the connector's. */
+export function paymentMethodOf(deps: ConnectorDeps, connection: StoreConnection): string {
+  return storeOf(deps, connection).paymentMethod ?? deps.config.paymentMethodId;
+}
+
 /** The gateway client acting for this connection, with its connect token. */
 export function gatewayOf(deps: ConnectorDeps, connection: StoreConnection): GatewayClient {
   if (connectionEnded(connection.status))
@@ -504,15 +554,17 @@ function toResponse(
     environment: connection.environment,
     status: connection.status,
   };
-  if (nonce !== null) {
-    response.authorize_url = driverOf(connection).authorizeUrl({
-      storeUrl: connection.store_url,
-      appName: deps.config.appName,
-      userId: nonce,
-      returnUrl,
-      callbackUrl: callbackUrl(deps, connection.platform),
-    });
-  }
+  const authorizeUrl =
+    nonce === null
+      ? null
+      : driverOf(connection).authorizeUrl({
+          storeUrl: connection.store_url,
+          appName: deps.config.appName,
+          userId: nonce,
+          returnUrl,
+          callbackUrl: callbackUrl(deps, connection.platform),
+        });
+  if (authorizeUrl !== null) response.authorize_url = authorizeUrl;
   return response;
 }
 

@@ -15,6 +15,7 @@ import {
   driverOf,
   fromGatewayError,
   gatewayOf,
+  paymentMethodOf,
   requireStoreAccess,
   storeOf,
 } from '../connections/connection.service.js';
@@ -196,7 +197,7 @@ export async function payForOrder(
     input.order === undefined
       ? await loadStoreOrder(storeOf(deps, connection), storeOrderId)
       : storeOrderFromSnapshot(storeOrderId, input.order);
-  if (order.paymentMethod !== deps.config.paymentMethodId) {
+  if (order.paymentMethod !== paymentMethodOf(deps, connection)) {
     throw new ConnectorError(404, 'order_not_found', `Order ${storeOrderId} is not paid with this payment method.`);
   }
   if (order.amount === null || order.currency !== 'AMD') {

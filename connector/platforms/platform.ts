@@ -67,6 +67,11 @@ export interface OrderRange {
 export interface StorePlatform {
   /** The platform's slug, as in connect tokens: `woocommerce`. */
   readonly platform: string;
+  /**
+   * The payment method of the orders that are ours, when the store names it itself (Shopify: the
+   * manual payment method the shop owner created). Absent: the connector's `paymentMethodId`.
+   */
+  readonly paymentMethod?: string;
   /** The order, or null when the store has no such order. */
   getOrder(orderId: string): Promise<StoreOrder | null>;
   /** Every order created in the range whose payment method is ours (all pages). */

@@ -1,9 +1,10 @@
 /**
  * The platforms the connector can serve. Each driver knows how to open the platform's API for one
- * store (from its URL and the credentials the key exchange delivered), how the shop owner grants
- * those credentials, and the prefix that namespaces the store's orders at the gateway.
+ * store (from its URL and the credentials the key exchange or the app install gave), how the shop
+ * owner grants those credentials, and the prefix that namespaces the store's orders at the gateway.
  */
 import type { GuardedAgents } from '../../gateway/outbound/guarded-agents.js';
+import { shopifyDriver } from '../../plugins/shopify/driver.js';
 import { wooCommerceDriver } from '../../plugins/woocommerce/driver.js';
 import type { StorePlatform } from './platform.js';
 
@@ -23,22 +24,45 @@ export interface KeyDelivery {
   readonly credentials: Readonly<Record<string, string>>;
 }
 
+/**
+ * What a platform installed as an app (Shopify) needs besides its stored credentials: the access
+ * token comes from the app's sessions (refreshed when due), not from the connection row, and its API
+ * lives on fixed public hosts reached with `fetch`. Key-exchange platforms ignore it.
+ */
+export interface PlatformAccess {
+  /** The shop's current access token; throws a ConnectorError when the app must be authorized again. */
+  readonly accessToken?: (shop: string) => Promise<string>;
+  /** The fetch for calls to the platform's own hosts (tests route it to a local fake). */
+  readonly fetch?: (url: string, init: RequestInit) => Promise<Response>;
+}
+
 export interface PlatformDriver {
   /** As in connect tokens: `woocommerce`. */
   readonly slug: string;
   /** Gateway order ids of this platform's stores start with `<prefix>-<connection id>-`. */
   readonly orderPrefix: string;
-  /** Opens the store's API; every call it makes goes through `agents` (private addresses refused). */
-  open(storeUrl: string, credentials: Readonly<Record<string, string>>, agents: GuardedAgents): StorePlatform;
-  /** Where the shop owner approves giving the connector API access. */
-  authorizeUrl(input: AuthorizeInput): string;
+  /**
+   * Opens the store's API. Calls to an address the shop owner chose (WooCommerce) go through
+   * `agents` (private addresses refused); see each driver for the hosts it calls.
+   */
+  open(
+    storeUrl: string,
+    credentials: Readonly<Record<string, string>>,
+    agents: GuardedAgents,
+    access: PlatformAccess,
+  ): StorePlatform;
+  /** Where the shop owner approves giving the connector API access; null when the platform has no key exchange. */
+  authorizeUrl(input: AuthorizeInput): string | null;
   /** Where the platform sends the shop owner after approving, unless the plugin names a page. */
   defaultReturnUrl(storeUrl: string): string;
   /** The credentials the platform posted to the connector's callback; null when the body is not that. */
   parseKeyDelivery(body: unknown): KeyDelivery | null;
 }
 
-const DRIVERS: ReadonlyMap<string, PlatformDriver> = new Map([[wooCommerceDriver.slug, wooCommerceDriver]]);
+const DRIVERS: ReadonlyMap<string, PlatformDriver> = new Map([
+  [wooCommerceDriver.slug, wooCommerceDriver],
+  [shopifyDriver.slug, shopifyDriver],
+]);
 
 export function platformDriver(slug: string): PlatformDriver | undefined {
   return DRIVERS.get(slug);

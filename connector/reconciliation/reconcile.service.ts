@@ -164,7 +164,9 @@ async function executeRun(
   try {
     const store = storeOf(deps, connection);
     const gateway = gatewayOf(deps, connection);
-    const orders = await platformCall(() => store.listOrders(range, deps.config.paymentMethodId));
+    const orders = await platformCall(() =>
+      store.listOrders(range, store.paymentMethod ?? deps.config.paymentMethodId),
+    );
     findings = [];
     for (const order of orders) {
       findings.push(...(await reconcileOrder(deps, connection, order, run.repair === 1, gateway)));

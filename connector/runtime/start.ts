@@ -11,13 +11,14 @@ import { createBoundedServer } from '../../gateway/runtime/http-timeouts.js';
 import { createLogger } from '../../gateway/runtime/logger.js';
 import { createSealer, randomToken } from '../../gateway/runtime/sealing.js';
 import { resolveServiceSecret, type StoredSecret } from '../../gateway/runtime/service-secret.js';
+import { shopifyPlatformAccess } from '../../plugins/shopify/driver.js';
 import { createShopifyRuntime } from '../../plugins/shopify/runtime.js';
 import { openDatabase } from '../../storage/connect.js';
 import { createConnectorApp } from '../api/app.js';
 import type { ConnectorConfig } from '../config.js';
 import { createGatewayClient } from '../gateway-client/client.js';
 import { type DueWorkResult, runDueWork } from '../jobs/due-work.js';
-import { platformDriver } from '../platforms/registry.js';
+import { type PlatformAccess, platformDriver } from '../platforms/registry.js';
 import type { ConnectorDatabase, ConnectorDb } from '../storage/database.js';
 import { migrateConnector } from '../storage/migrate.js';
 import { createBackgroundTasks } from './background.js';
@@ -92,6 +93,9 @@ export async function openConnector(
           logger,
           ...(options.shopifyFetch ? { fetch: options.shopifyFetch } : {}),
         });
+  // Shopify's Admin API is on `<name>.myshopify.com` only (plugins/shopify/driver.ts says why plain fetch).
+  const platformAccess: PlatformAccess =
+    shopify === undefined ? {} : shopifyPlatformAccess(shopify, options.shopifyFetch ?? globalThis.fetch);
   const deps: ConnectorDeps = {
     db: database.db,
     dialect: database.dialect,
@@ -110,7 +114,7 @@ export async function openConnector(
     openPlatform: (platform, storeUrl, credentials) => {
       const driver = platformDriver(platform);
       if (driver === undefined) throw new Error(`no driver for platform ${platform}`);
-      return driver.open(storeUrl, credentials, storeAgents);
+      return driver.open(storeUrl, credentials, storeAgents, platformAccess);
     },
   };
   return {

@@ -172,3 +172,19 @@ export async function claimNote(db: ConnectorExecutor, uuid: string, status: str
 export async function releaseNote(db: ConnectorExecutor, uuid: string): Promise<void> {
   await db.updateTable('order_payments').set({ noted_status: null }).where('uuid', '=', uuid).execute();
 }
+
+/** The connection's latest orders in the map, newest first (the Shopify app's order list). */
+export async function recentLinksOfConnection(
+  db: ConnectorExecutor,
+  connectionId: string,
+  limit: number,
+): Promise<OrderLink[]> {
+  return db
+    .selectFrom('order_links')
+    .selectAll()
+    .where('connection_id', '=', connectionId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}

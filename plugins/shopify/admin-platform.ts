@@ -67,6 +67,15 @@ export interface ShopifyAdminPlatformOptions {
 /** Where the gateway payment uuid is kept on the order. */
 export const PAYMENT_UUID_NAMESPACE = 'gateway';
 export const PAYMENT_UUID_KEY = 'payment_uuid';
+/** Where the manual bridge keeps the gateway checkout link (`{{ order.metafields.gateway.checkout_url }}`). */
+export const CHECKOUT_URL_KEY = 'checkout_url';
+
+/** The Admin platform, plus what only the manual-payment bridge needs. */
+export interface ShopifyAdminPlatform extends StorePlatform {
+  readonly paymentMethod: string;
+  /** Sets the order's `gateway.checkout_url` metafield (type `url`); safe to repeat. */
+  setCheckoutUrl(orderId: string, url: string): Promise<void>;
+}
 /** The tag on an order whose gateway refund was written down as a note instead of a Shopify refund. */
 export const GATEWAY_REFUND_TAG = 'gateway-refund';
 /**
@@ -190,7 +199,7 @@ export function appendNoteLine(existing: string | null | undefined, line: string
   return lines.join('\n');
 }
 
-export function createShopifyAdminPlatform(options: ShopifyAdminPlatformOptions): StorePlatform {
+export function createShopifyAdminPlatform(options: ShopifyAdminPlatformOptions): ShopifyAdminPlatform {
   const gatewayName = options.gatewayName.trim();
   if (gatewayName === '') throw new TypeError('the manual payment method name is empty');
   const graphql: AdminGraphql = createAdminGraphql(options);
@@ -268,19 +277,15 @@ export function createShopifyAdminPlatform(options: ShopifyAdminPlatformOptions)
   }
 
   async function setPaymentUuid(orderId: string, uuid: string): Promise<void> {
+    await setMetafield(orderId, PAYMENT_UUID_KEY, 'single_line_text_field', uuid);
+  }
+
+  async function setMetafield(orderId: string, key: string, type: string, value: string): Promise<void> {
     const answer = await graphql.request(
       'SetGatewayPaymentUuid',
       SET_PAYMENT_UUID,
       {
-        metafields: [
-          {
-            ownerId: orderGid(orderId),
-            namespace: PAYMENT_UUID_NAMESPACE,
-            key: PAYMENT_UUID_KEY,
-            type: 'single_line_text_field',
-            value: uuid,
-          },
-        ],
+        metafields: [{ ownerId: orderGid(orderId), namespace: PAYMENT_UUID_NAMESPACE, key, type, value }],
       },
       metafieldsSetAnswerSchema,
     );
@@ -296,6 +301,12 @@ export function createShopifyAdminPlatform(options: ShopifyAdminPlatformOptions)
 
   return {
     platform: 'shopify',
+    paymentMethod: gatewayName,
+
+    async setCheckoutUrl(orderId: string, url: string) {
+      requireOrderId('set checkout url', orderId);
+      await setMetafield(orderId, CHECKOUT_URL_KEY, 'url', url);
+    },
 
     async getOrder(orderId) {
       const order = await readOrder(orderId);

@@ -19,6 +19,7 @@ import {
   recordUninstall,
 } from '../../connector/storage/shopify-shop.repository.js';
 import { toStoredInstant } from '../../gateway/domain/clock.js';
+import { ordersCreate, refundsCreate } from './bridge.js';
 import { customersDataRequest, customersRedact, shopRedact } from './compliance.js';
 import type { ShopifyRuntime } from './runtime.js';
 
@@ -41,6 +42,8 @@ export type ShopifyTopicHandler = (
 /** The topics this app handles; others are acknowledged and dropped. */
 export const TOPIC_HANDLERS: Readonly<Record<string, ShopifyTopicHandler>> = {
   'app/uninstalled': appUninstalled,
+  'orders/create': ordersCreate,
+  'refunds/create': refundsCreate,
   'customers/data_request': customersDataRequest,
   'customers/redact': customersRedact,
   'shop/redact': shopRedact,
