@@ -156,7 +156,7 @@ function cost(requested: number) {
 }
 
 export async function startFakeShopifyAdmin(
-  options: { shop?: string; accessToken?: string } = {},
+  options: { shop?: string; accessToken?: string; acceptsToken?: (token: string) => boolean } = {},
 ): Promise<FakeShopifyAdmin> {
   const shop = options.shop ?? FAKE_SHOP;
   const accessToken = options.accessToken ?? 'shpat_fake_0123456789abcdef0123456789abcdef';
@@ -546,7 +546,8 @@ export async function startFakeShopifyAdmin(
     ) {
       return send(404, { errors: 'Not Found' });
     }
-    if (token !== accessToken) return send(401, fixture('unauthorized.json'));
+    const accepted = token !== null && (token === accessToken || (options.acceptsToken?.(token) ?? false));
+    if (!accepted) return send(401, fixture('unauthorized.json'));
 
     const failure = injected.shift();
     if (failure?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, failure.ms));
