@@ -14,7 +14,7 @@
  * - mutation RecordGatewayRefund        `refundCreate` (+ `@idempotent(key:)` from API 2026-01)
  * - mutation TagOrder                   `tagsAdd` (refunds that cannot be recorded as refunds)
  *
- * See docs/shopify-admin-api.md for the decisions (what "paid" means, the note limit, why a refund
+ * See docs/shopify.md "Admin API" for the decisions (what "paid" means, the note limit, why a refund
  * is recorded only against a manual gateway's transaction).
  */
 
