@@ -160,12 +160,20 @@ export async function startConnector(options: ConnectorOptions): Promise<Connect
     async close() {
       if (timer !== undefined) clearInterval(timer);
       await running;
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      // Stop accepting, drop idle keep-alive sockets, and give requests in flight a few seconds
+      // to finish before their connections are cut: shutdown never waits on a client.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      await closed;
+      clearTimeout(cut);
       await services.close();
     },
   };
 }
+
+/** How long shutdown waits for requests in flight before it closes their connections. */
+const SHUTDOWN_GRACE_MS = 5_000;
 
 /** Where earlier versions kept the generated secret: the connector's settings table. */
 function earlierStoredSecret(db: ConnectorDb): StoredSecret {
