@@ -11,6 +11,7 @@ import { createBoundedServer } from '../../gateway/runtime/http-timeouts.js';
 import { createLogger } from '../../gateway/runtime/logger.js';
 import { createSealer, randomToken } from '../../gateway/runtime/sealing.js';
 import { resolveServiceSecret, type StoredSecret } from '../../gateway/runtime/service-secret.js';
+import { createMtlsServer } from '../../plugins/shopify/payments-app/mtls.js';
 import { createShopifyRuntime } from '../../plugins/shopify/runtime.js';
 import { openDatabase } from '../../storage/connect.js';
 import { createConnectorApp } from '../api/app.js';
@@ -136,6 +137,16 @@ export async function startConnector(options: ConnectorOptions): Promise<Connect
     server.once('listening', resolve);
     server.once('error', reject);
   });
+  // Shopify's payments app calls arrive over mutual TLS when the connector checks the certificate itself.
+  const payments = config.shopify?.payments;
+  const mtlsServer = payments?.mode === 'mtls' ? createMtlsServer(payments, app.callback()) : undefined;
+  if (mtlsServer !== undefined && payments?.mode === 'mtls') {
+    mtlsServer.listen(payments.port, config.host);
+    await new Promise<void>((resolve, reject) => {
+      mtlsServer.once('listening', resolve);
+      mtlsServer.once('error', reject);
+    });
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
@@ -158,6 +169,10 @@ export async function startConnector(options: ConnectorOptions): Promise<Connect
       await running;
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      if (mtlsServer !== undefined) {
+        await new Promise<void>((resolve) => mtlsServer.close(() => resolve()));
+        mtlsServer.closeAllConnections();
+      }
       await services.close();
     },
   };
