@@ -16,8 +16,11 @@
  * | `SHOPIFY_API_SECRET` | unset | the Shopify app's client secret (OAuth, webhook HMACs); never logged |
  * | `SHOPIFY_SCOPES` | `read_orders,write_orders` | the access scopes asked for at install |
  * | `SHOPIFY_API_VERSION` | `2025-10` | the Admin API version (one `@shopify/shopify-api` 13.1 knows) |
+ * | `SHOPIFY_PAYMENTS_MTLS_CA`, `_CERT`, `_KEY`, `_PORT` | unset, 8443 | the payments app's mTLS listener (docs/shopify.md) |
+ * | `SHOPIFY_PAYMENTS_TRUST_PROXY` | unset | `1`: a proxy checks Shopify's client certificate; session routes trust private addresses |
  */
 import { ApiVersion } from '@shopify/shopify-api';
+import { type PaymentsAppTransport, paymentsAppTransport } from '../plugins/shopify/payments-app/mtls.js';
 
 /** The Shopify app's settings; absent when `SHOPIFY_API_KEY`/`SHOPIFY_API_SECRET` are not set (feature off). */
 export interface ShopifyConfig {
@@ -25,6 +28,8 @@ export interface ShopifyConfig {
   readonly apiSecret: string;
   readonly scopes: readonly string[];
   readonly apiVersion: ApiVersion;
+  /** How Shopify's calls to the payments app are authenticated (plugins/shopify/payments-app/mtls.ts). */
+  readonly payments: PaymentsAppTransport;
 }
 
 export const DEFAULT_SHOPIFY_SCOPES = 'read_orders,write_orders';
@@ -97,7 +102,7 @@ function shopifyConfig(env: Record<string, string | undefined>): ShopifyConfig |
       `SHOPIFY_API_VERSION must be one of ${known.filter((v) => v !== 'unstable').join(', ')} (got ${version})`,
     );
   }
-  return { apiKey, apiSecret, scopes, apiVersion: version as ApiVersion };
+  return { apiKey, apiSecret, scopes, apiVersion: version as ApiVersion, payments: paymentsAppTransport(env) };
 }
 
 function integer(raw: string | undefined, fallback: number, name: string, min: number, max: number): number {

@@ -22,6 +22,17 @@ import {
   shopConnection,
 } from '../../plugins/shopify/embedded-api.js';
 import { beginInstall, completeInstall } from '../../plugins/shopify/oauth.js';
+import { receivePaymentsWebhook } from '../../plugins/shopify/payments-app/gateway-webhook.js';
+import { isShopifyCaller } from '../../plugins/shopify/payments-app/mtls.js';
+import { returnPage } from '../../plugins/shopify/payments-app/pages.js';
+import {
+  PAYMENTS_PATH,
+  returnTarget,
+  sendDecision,
+  sessionHeaders,
+  startPaymentSession,
+} from '../../plugins/shopify/payments-app/payment-sessions.js';
+import { acceptRefundSession, driveRefund } from '../../plugins/shopify/payments-app/refund-sessions.js';
 import type { ShopifyRuntime } from '../../plugins/shopify/runtime.js';
 import { receiveShopifyWebhook } from '../../plugins/shopify/webhooks.js';
 import {
@@ -196,6 +207,54 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
     ctx.body = { data: await dataRequests(deps, await sessionShop(ctx)) };
   });
 
+  // The Shopify payments app (plugins/shopify/payments-app): Shopify's session calls (mTLS), the
+  // buyer's return page and the gateway's webhooks for those payments.
+  router.post(`${PAYMENTS_PATH}/sessions`, async (ctx) => {
+    const headers = sessionHeaders(shopifyCaller(ctx), (name) => ctx.get(name));
+    ctx.body = await startPaymentSession(deps, headers, await readJson(ctx));
+  });
+
+  router.post(`${PAYMENTS_PATH}/refunds`, async (ctx) => {
+    const shopify = shopifyCaller(ctx);
+    const headers = sessionHeaders(shopify, (name) => ctx.get(name));
+    const refund = await acceptRefundSession(deps, headers, await readJson(ctx));
+    deps.background.start('Shopify refund session', () => driveRefund(deps, shopify, refund.id));
+    ctx.status = 201;
+    ctx.body = '';
+  });
+
+  router.post([`${PAYMENTS_PATH}/captures`, `${PAYMENTS_PATH}/voids`], async (ctx) => {
+    const shopify = shopifyCaller(ctx);
+    sessionHeaders(shopify, (name) => ctx.get(name));
+    throw new ConnectorError(
+      422,
+      'authorization_not_supported',
+      'This app takes sale payments only (captured at once): there is no authorization to capture or void.',
+    );
+  });
+
+  router.get(`${PAYMENTS_PATH}/return/:id`, async (ctx) => {
+    const target = await returnTarget(deps, shopifyOn(), ctx.params.id ?? '');
+    if (target !== null) return ctx.redirect(target);
+    ctx.type = 'html';
+    ctx.body = returnPage();
+  });
+
+  router.post(`${PAYMENTS_PATH}/webhooks/:connection_id`, async (ctx) => {
+    const shopify = shopifyOn();
+    const answer = await receivePaymentsWebhook(
+      deps,
+      ctx.params.connection_id ?? '',
+      await readRaw(ctx),
+      ctx.req.headers,
+    );
+    const { sessionId } = answer;
+    if (sessionId !== undefined)
+      deps.background.start('Shopify session decision', () => sendDecision(deps, shopify, sessionId));
+    ctx.status = answer.status;
+    ctx.body = answer.body;
+  });
+
   router.post('/:platform/auth/callback', async (ctx) => {
     await completeKeyExchange(deps, ctx.params.platform ?? '', await readJson(ctx));
     ctx.body = { received: true };
@@ -299,6 +358,19 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
   function shopifyOn(): ShopifyRuntime {
     if (deps.shopify === undefined) throw new ConnectorError(404, 'not_found', 'The Shopify app is not configured.');
     return deps.shopify;
+  }
+
+  /** Shopify's own calls to the payments app: only over the checked client certificate (or proxy). */
+  function shopifyCaller(ctx: Context): ShopifyRuntime {
+    const shopify = shopifyOn();
+    if (!isShopifyCaller(ctx.req, shopify.app.config.payments)) {
+      throw new ConnectorError(
+        401,
+        'client_certificate_required',
+        "Payments app calls are accepted only with Shopify's client certificate (mTLS).",
+      );
+    }
+    return shopify;
   }
 
   async function connection(ctx: Context): Promise<StoreConnection> {

@@ -14,12 +14,15 @@
  *
  * - Shopify shops uninstalled more than 48 hours ago whose data is still here (`shop/redact` never
  *   came) have it deleted (plugins/shopify/compliance.ts).
+ * - Shopify payments app: undecided payment sessions read back, resolve/reject calls and refund
+ *   steps retried when due (plugins/shopify/payments-app/due-work.ts).
  *
  * Each item is independent: one failing does not stop the others. With several connector instances
  * on one database the same item may run twice; every step is a conditional update, so that is safe.
  */
 import { DAY_MS, HOUR_MS, MINUTE_MS, toStoredInstant } from '../../gateway/domain/clock.js';
 import { redactUninstalledShops } from '../../plugins/shopify/compliance.js';
+import { runPaymentsAppWork } from '../../plugins/shopify/payments-app/due-work.js';
 import { gatewayOf } from '../connections/connection.service.js';
 import { errorDetail } from '../errors.js';
 import { GatewayError } from '../gateway-client/client.js';
@@ -106,6 +109,7 @@ export async function runDueWork(deps: ConnectorDeps): Promise<DueWorkResult> {
   await guarded(deps, 'Shopify shop redaction', async () => {
     result.redacted = await redactUninstalledShops(deps);
   });
+  await guarded(deps, 'Shopify payments app', () => runPaymentsAppWork(deps));
   return result;
 }
 

@@ -12,6 +12,7 @@ import { createLogger } from '../../gateway/runtime/logger.js';
 import { createSealer, randomToken } from '../../gateway/runtime/sealing.js';
 import { resolveServiceSecret, type StoredSecret } from '../../gateway/runtime/service-secret.js';
 import { shopifyPlatformAccess } from '../../plugins/shopify/driver.js';
+import { createMtlsServer } from '../../plugins/shopify/payments-app/mtls.js';
 import { createShopifyRuntime } from '../../plugins/shopify/runtime.js';
 import { openDatabase } from '../../storage/connect.js';
 import { createConnectorApp } from '../api/app.js';
@@ -140,6 +141,16 @@ export async function startConnector(options: ConnectorOptions): Promise<Connect
     server.once('listening', resolve);
     server.once('error', reject);
   });
+  // Shopify's payments app calls arrive over mutual TLS when the connector checks the certificate itself.
+  const payments = config.shopify?.payments;
+  const mtlsServer = payments?.mode === 'mtls' ? createMtlsServer(payments, app.callback()) : undefined;
+  if (mtlsServer !== undefined && payments?.mode === 'mtls') {
+    mtlsServer.listen(payments.port, config.host);
+    await new Promise<void>((resolve, reject) => {
+      mtlsServer.once('listening', resolve);
+      mtlsServer.once('error', reject);
+    });
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
@@ -162,11 +173,9 @@ export async function startConnector(options: ConnectorOptions): Promise<Connect
       await running;
       // Stop accepting, drop idle keep-alive sockets, and give requests in flight a few seconds
       // to finish before their connections are cut: shutdown never waits on a client.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-      await closed;
-      clearTimeout(cut);
+      await Promise.all(
+        [server, mtlsServer].map((listener) => (listener === undefined ? undefined : closeListener(listener))),
+      );
       await services.close();
     },
   };
@@ -174,6 +183,18 @@ export async function startConnector(options: ConnectorOptions): Promise<Connect
 
 /** How long shutdown waits for requests in flight before it closes their connections. */
 const SHUTDOWN_GRACE_MS = 5_000;
+
+async function closeListener(listener: {
+  close(callback: () => void): unknown;
+  closeIdleConnections(): void;
+  closeAllConnections(): void;
+}): Promise<void> {
+  const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
+  listener.closeIdleConnections();
+  const cut = setTimeout(() => listener.closeAllConnections(), SHUTDOWN_GRACE_MS);
+  await closed;
+  clearTimeout(cut);
+}
 
 /** Where earlier versions kept the generated secret: the connector's settings table. */
 function earlierStoredSecret(db: ConnectorDb): StoredSecret {

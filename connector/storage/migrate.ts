@@ -9,12 +9,14 @@ import * as connector from './migrations/0001-connector.js';
 import * as reconciliationBackoff from './migrations/0002-reconciliation-backoff.js';
 import * as connectionHealth from './migrations/0003-connection-health.js';
 import * as shopify from './migrations/0004-shopify.js';
+import * as shopifyPaymentSessions from './migrations/0005-shopify-payment-sessions.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-connector': connector,
   '0002-reconciliation-backoff': reconciliationBackoff,
   '0003-connection-health': connectionHealth,
   '0004-shopify': shopify,
+  '0005-shopify-payment-sessions': shopifyPaymentSessions,
 };
 
 export function migrateConnector(db: Kysely<ConnectorDatabase>): Promise<string[]> {

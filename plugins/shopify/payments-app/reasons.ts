@@ -1,0 +1,49 @@
+/**
+ * The gateway's `failure_code` of a payment that was not paid, as the reason Shopify is given in
+ * `paymentSessionReject` (`PaymentSessionStateRejectedReason`). The app's API version (2025-10, set in
+ * the extension) has only the card-network reasons; the closest is chosen and the gateway's own code
+ * goes in `merchantMessage`. An unknown code is PROCESSING_ERROR, never silently something else.
+ *
+ * | gateway `failure_code`  | Shopify reason       |
+ * |-------------------------|----------------------|
+ * | `declined`              | CARD_DECLINED        |
+ * | `insufficient_funds`    | CARD_DECLINED        |
+ * | `3ds_failed`            | AUTHENTICATION_FAILED|
+ * | `transaction_expired`   | PROCESSING_ERROR     |
+ * | `amount_limit_exceeded` | CARD_DECLINED        |
+ * | `duplicate_transaction` | PROCESSING_ERROR     |
+ * | `processor_timeout`     | PROCESSING_ERROR     |
+ * | `processor_unavailable` | PROCESSING_ERROR     |
+ * | `general_failure`       | PROCESSING_ERROR     |
+ * | none (payment expired)  | PROCESSING_ERROR     |
+ */
+
+/** The 2025-10 values of `PaymentSessionStateRejectedReason` the app sends. */
+export type RejectReason = 'CARD_DECLINED' | 'AUTHENTICATION_FAILED' | 'PROCESSING_ERROR';
+
+export function rejectReasonOf(failureCode: string | null): RejectReason {
+  switch (failureCode) {
+    case 'declined':
+    case 'insufficient_funds':
+    case 'amount_limit_exceeded':
+      return 'CARD_DECLINED';
+    case '3ds_failed':
+      return 'AUTHENTICATION_FAILED';
+    case 'transaction_expired':
+    case 'duplicate_transaction':
+    case 'processor_timeout':
+    case 'processor_unavailable':
+    case 'general_failure':
+      return 'PROCESSING_ERROR';
+    default:
+      return 'PROCESSING_ERROR';
+  }
+}
+
+/** What the merchant reads next to the rejected payment in the Shopify admin. */
+export function merchantMessageOf(status: string, failureCode: string | null): string {
+  if (status === 'expired') return 'The buyer did not pay before the payment expired.';
+  return failureCode === null
+    ? `Payment ${status} at the gateway.`
+    : `Payment ${status} at the gateway (${failureCode}).`;
+}

@@ -1,0 +1,133 @@
+/**
+ * Shopify's requests to the payments app and the Payments Apps GraphQL mutations, exactly as
+ * documented (shopify.dev "Payments app request reference", the Payments Apps API reference; see
+ * /work/research/shopify.md sections 1-2). Unknown keys Shopify adds later are ignored.
+ */
+import { z } from 'zod';
+
+const decimal = z.string().regex(/^\d{1,15}(\.\d{1,8})?$/, { error: 'must be a decimal string such as "123.00"' });
+const url = z
+  .string()
+  .max(8192)
+  .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), {
+    error: 'must be an http(s) URL',
+  });
+
+/** `POST payment_session_url` (body). */
+export const paymentSessionRequest = z.object({
+  id: z.string().min(1).max(255),
+  gid: z.string().startsWith('gid://shopify/PaymentSession/'),
+  group: z.string().min(1).max(255),
+  session_id: z.string().max(255).optional(),
+  amount: decimal,
+  currency: z.string().regex(/^[A-Z]{3}$/, { error: 'must be an ISO 4217 code' }),
+  test: z.boolean(),
+  merchant_locale: z.string().max(35).optional(),
+  payment_method: z.object({
+    type: z.literal('offsite'),
+    data: z.object({ cancel_url: url }),
+  }),
+  proposed_at: z.string().optional(),
+  customer: z.record(z.string(), z.unknown()).optional(),
+  kind: z.enum(['sale', 'authorization']),
+});
+export type PaymentSessionRequest = z.infer<typeof paymentSessionRequest>;
+
+/** `POST refund_session_url` (body). */
+export const refundSessionRequest = z.object({
+  id: z.string().min(1).max(255),
+  gid: z.string().startsWith('gid://shopify/RefundSession/'),
+  payment_id: z.string().min(1).max(255),
+  amount: decimal,
+  currency: z.string().regex(/^[A-Z]{3}$/, { error: 'must be an ISO 4217 code' }),
+  merchant_locale: z.string().max(35).optional(),
+  proposed_at: z.string().optional(),
+});
+export type RefundSessionRequest = z.infer<typeof refundSessionRequest>;
+
+/** `POST capture_session_url` / `void_session_url` (body): only what the app reads. */
+export const authorizationSessionRequest = z.object({
+  id: z.string().min(1).max(255),
+  gid: z.string().min(1),
+  payment_id: z.string().min(1).max(255),
+});
+
+/** The headers Shopify sends with every session request (all three required). */
+export const SESSION_HEADERS = ['shopify-shop-domain', 'shopify-request-id', 'shopify-api-version'] as const;
+
+const userError = z.object({ field: z.array(z.string()).nullable().optional(), message: z.string() });
+const nextAction = z
+  .object({
+    action: z.string(),
+    context: z.object({ redirectUrl: z.string().optional() }).passthrough(),
+  })
+  .nullable()
+  .optional();
+const paymentSessionPayload = z.object({
+  paymentSession: z.object({ id: z.string(), nextAction }).nullable(),
+  userErrors: z.array(userError.extend({ code: z.string().nullable().optional() })),
+});
+const refundSessionPayload = z.object({
+  refundSession: z.object({ id: z.string() }).nullable(),
+  userErrors: z.array(userError.extend({ code: z.string().nullable().optional() })),
+});
+
+const PAYMENT_SESSION_SELECTION = `paymentSession {
+      id
+      state { ... on PaymentSessionStateResolved { code } ... on PaymentSessionStateRejected { code reason merchantMessage } ... on PaymentSessionStatePending { code reason } }
+      nextAction { action context { ... on PaymentSessionActionsRedirect { redirectUrl } } }
+    }
+    userErrors { field message }`;
+
+/** The mutations the app sends, each with its payload's schema. */
+export const MUTATIONS = {
+  paymentSessionResolve: {
+    query: `mutation PaymentSessionResolve($id: ID!) {
+  paymentSessionResolve(id: $id) {
+    ${PAYMENT_SESSION_SELECTION}
+  }
+}`,
+    payload: paymentSessionPayload,
+  },
+  paymentSessionReject: {
+    query: `mutation PaymentSessionReject($id: ID!, $reason: PaymentSessionRejectionReasonInput!) {
+  paymentSessionReject(id: $id, reason: $reason) {
+    ${PAYMENT_SESSION_SELECTION}
+  }
+}`,
+    payload: paymentSessionPayload,
+  },
+  paymentSessionPending: {
+    query: `mutation PaymentSessionPending($id: ID!, $pendingExpiresAt: DateTime!, $reason: PaymentSessionStatePendingReason!) {
+  paymentSessionPending(id: $id, pendingExpiresAt: $pendingExpiresAt, reason: $reason) {
+    paymentSession {
+      id
+      nextAction { action context { ... on PaymentSessionActionsRedirect { redirectUrl } } }
+    }
+    userErrors { field message code }
+  }
+}`,
+    payload: paymentSessionPayload,
+  },
+  refundSessionResolve: {
+    query: `mutation RefundSessionResolve($id: ID!) {
+  refundSessionResolve(id: $id) {
+    refundSession { id state { ... on RefundSessionStateResolved { code } } }
+    userErrors { field message code }
+  }
+}`,
+    payload: refundSessionPayload,
+  },
+  refundSessionReject: {
+    query: `mutation RefundSessionReject($id: ID!, $reason: RefundSessionRejectionReasonInput!) {
+  refundSessionReject(id: $id, reason: $reason) {
+    refundSession { id state { ... on RefundSessionStateRejected { code reason merchantMessage } } }
+    userErrors { field message code }
+  }
+}`,
+    payload: refundSessionPayload,
+  },
+} as const;
+
+export type MutationName = keyof typeof MUTATIONS;
+export type MutationPayload<M extends MutationName> = z.output<(typeof MUTATIONS)[M]['payload']>;

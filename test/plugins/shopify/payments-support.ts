@@ -1,0 +1,149 @@
+/**
+ * A connector with the Shopify app and its payments app on (mTLS listener with a test CA), the fake
+ * Shopify OAuth and Payments Apps API, a real gateway, and shops installed and linked to a connection.
+ */
+import { readFileSync } from 'node:fs';
+import { createConnectToken } from '../../../gateway/connect/connect-token.service.js';
+import type { DialectName } from '../../../storage/database.js';
+import { startTestConnector, type TestConnector } from '../../support/connector.js';
+import { type FakeShopifyApp, type FakeShopifyOAuth, startFakeShopifyOAuth } from '../../support/fake-shopify-oauth.js';
+import {
+  type FakeShopifyPayments,
+  linkShopToToken,
+  makeTestPki,
+  type ShopifyPost,
+  shopifyPost,
+  startFakeShopifyPayments,
+  type TestPki,
+} from '../../support/fake-shopify-payments.js';
+import type { TestGateway, TestMerchant } from '../../support/gateway.js';
+import { freePort } from '../../support/ports.js';
+import { API_KEY, API_SECRET, install } from './install-support.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: fixture JSON
+type Json = Record<string, any>;
+
+export interface PaymentsHarness {
+  connector: TestConnector;
+  oauth: FakeShopifyOAuth;
+  payments: FakeShopifyPayments;
+  pki: TestPki;
+  /** `https://127.0.0.1:<port>`: the mTLS listener. */
+  mtlsUrl: string;
+  merchant: TestMerchant;
+  /** Installs `shop` and links it to a new connection of `environment`; answers the connection id. */
+  connectShop(shop: string, environment?: 'test' | 'live'): Promise<string>;
+  /** Shopify opens a payment session and POSTs it to the app. */
+  postSession(shop: string, overrides?: Json): Promise<{ response: ShopifyPost; body: Json }>;
+  postRefund(shop: string, overrides?: Json): Promise<{ response: ShopifyPost; body: Json }>;
+  close(): Promise<void>;
+}
+
+export function fixture(name: string): Json {
+  return JSON.parse(readFileSync(new URL(`../../fixtures/shopify/payments/${name}.json`, import.meta.url), 'utf8'));
+}
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(++counter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+
+export async function startPaymentsHarness(dialect: DialectName, gw: TestGateway): Promise<PaymentsHarness> {
+  const app: FakeShopifyApp = {
+    apiKey: API_KEY,
+    apiSecret: API_SECRET,
+    redirectUri: '',
+    scopes: ['read_orders', 'write_orders'],
+  };
+  const oauth = await startFakeShopifyOAuth(app);
+  const payments = await startFakeShopifyPayments({ isAccessToken: oauth.isAccessToken });
+  const pki = makeTestPki();
+  const mtlsPort = await freePort();
+  const connector = await startTestConnector(dialect, gw, {
+    env: {
+      SHOPIFY_API_KEY: API_KEY,
+      SHOPIFY_API_SECRET: API_SECRET,
+      SHOPIFY_PAYMENTS_MTLS_CA: pki.ca,
+      SHOPIFY_PAYMENTS_MTLS_CERT: pki.serverCert,
+      SHOPIFY_PAYMENTS_MTLS_KEY: pki.serverKey,
+      SHOPIFY_PAYMENTS_MTLS_PORT: String(mtlsPort),
+    },
+    shopifyFetch: payments.fetchFor(oauth.fetch),
+  });
+  app.redirectUri = `${connector.url}/shopify/auth/callback`;
+  const merchant = await gw.merchant();
+  const mtlsUrl = `https://127.0.0.1:${mtlsPort}`;
+  const tls = { ca: pki.ca, client: { cert: pki.clientCert, key: pki.clientKey } };
+
+  return {
+    connector,
+    oauth,
+    payments,
+    pki,
+    mtlsUrl,
+    merchant,
+    async connectShop(shop, environment = 'test') {
+      await install({ connector, fake: oauth, app, close: async () => {} }, shop);
+      const token = (
+        await createConnectToken(gw.gateway.deps, {
+          merchantId: merchant.merchantId,
+          domain: merchant.hostedDomain,
+          platform: 'shopify',
+          environment,
+        })
+      ).connect_token;
+      const info = await gw.call<{
+        id: string;
+        domain: string;
+        environment: 'test' | 'live';
+        webhook_secrets: string[];
+      }>('GET', '/api/v1/connect_token', { headers: { 'X-Service-Connect': token } });
+      return linkShopToToken(connector.current().deps, shop, token, info.body);
+    },
+    async postSession(shop, overrides = {}) {
+      const id = overrides.id ?? `ps${unique()}`;
+      const body = {
+        ...fixture('payment-session'),
+        id,
+        gid: `gid://shopify/PaymentSession/${id}`,
+        group: `grp${unique()}=`,
+        amount: '1500.00',
+        currency: 'AMD',
+        test: true,
+        ...overrides,
+      };
+      payments.openSession(shop, body.gid);
+      return { response: await shopifyPost(`${mtlsUrl}/shopify/payments/sessions`, shop, body, tls), body };
+    },
+    async postRefund(shop, overrides = {}) {
+      const id = overrides.id ?? `rs${unique()}`;
+      const body = {
+        ...fixture('refund-session'),
+        id,
+        gid: `gid://shopify/RefundSession/${id}`,
+        amount: '1500.00',
+        currency: 'AMD',
+        ...overrides,
+      };
+      payments.openSession(shop, body.gid);
+      return { response: await shopifyPost(`${mtlsUrl}/shopify/payments/refunds`, shop, body, tls), body };
+    },
+    async close() {
+      await connector.close();
+      await payments.close();
+      await oauth.close();
+    },
+  };
+}
+
+/** Polls `check` until it answers true; fails after `timeoutMs`. */
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 8_000,
+): Promise<void> {
+  const until = performance.now() + timeoutMs;
+  while (performance.now() < until) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

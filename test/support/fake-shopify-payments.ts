@@ -1,0 +1,467 @@
+/**
+ * Shopify's side of an offsite payments app, on a local HTTP server:
+ *
+ * - the Payments Apps GraphQL endpoint `/payments_apps/api/<version>/graphql.json` of each shop:
+ *   refuses an unknown API version (404), a missing or unknown `X-Shopify-Access-Token` (401, Shopify's
+ *   error text), a query that is not one of the session mutations with its documented argument types
+ *   (GraphQL `errors`), a reject reason outside the 2025-10 enum (INVALID_VARIABLE); answers the
+ *   mutation payload `{ paymentSession|refundSession, userErrors }` with `nextAction.context.redirectUrl`;
+ *   refuses (userErrors) resolving a session twice, resolving a rejected one, rejecting a resolved one
+ *   and an unknown session; can fail the next N calls (HTTP 500, or THROTTLED); records every call;
+ * - "Shopify" starting sessions: POSTs to the app's session URLs with the three headers, over mTLS
+ *   with its client certificate (or none);
+ * - a throwaway PKI made with openssl: a CA standing in for Shopify's Payments Platform CA, a server
+ *   certificate for 127.0.0.1, Shopify's client certificate, and a client certificate of another CA.
+ *
+ * {@link FakeShopifyPayments.fetchFor} routes `https://<shop>/payments_apps/...` here and everything
+ * else to the given fetch (the OAuth fake).
+ */
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ConnectorDeps } from '../../connector/runtime/deps.js';
+import { insertConnection } from '../../connector/storage/connection.repository.js';
+import { linkShopConnection } from '../../connector/storage/shopify-shop.repository.js';
+import { toStoredInstant } from '../../gateway/domain/clock.js';
+import { sha256Hex } from '../../gateway/runtime/hashing.js';
+
+export const PAYMENTS_API_VERSIONS = [
+  '2024-10',
+  '2025-01',
+  '2025-04',
+  '2025-07',
+  '2025-10',
+  '2026-01',
+  '2026-04',
+  '2026-07',
+];
+
+/** `PaymentSessionStateRejectedReason` in 2025-10. */
+export const REJECT_REASONS_2025_10 = [
+  'AUTHENTICATION_FAILED',
+  'CARD_DECLINED',
+  'CONFIRMATION_REJECTED',
+  'EXPIRED_CARD',
+  'INCORRECT_ADDRESS',
+  'INCORRECT_CVC',
+  'INCORRECT_NUMBER',
+  'INCORRECT_PIN',
+  'INCORRECT_ZIP',
+  'INVALID_CVC',
+  'INVALID_EXPIRY_DATE',
+  'INVALID_NUMBER',
+  'PROCESSING_ERROR',
+  'RISKY',
+];
+const PENDING_REASONS = [
+  'BUYER_ACTION_REQUIRED',
+  'NETWORK_ACTION_REQUIRED',
+  'PARTNER_ACTION_REQUIRED',
+  'MERCHANT_ACTION_REQUIRED',
+];
+
+/** Each mutation with the variable declarations its documented arguments need. */
+const SIGNATURES: Record<string, string[]> = {
+  paymentSessionResolve: ['$id: ID!'],
+  paymentSessionReject: ['$id: ID!', '$reason: PaymentSessionRejectionReasonInput!'],
+  paymentSessionPending: ['$id: ID!', '$pendingExpiresAt: DateTime!', '$reason: PaymentSessionStatePendingReason!'],
+  refundSessionResolve: ['$id: ID!'],
+  refundSessionReject: ['$id: ID!', '$reason: RefundSessionRejectionReasonInput!'],
+};
+
+export interface PaymentsCall {
+  shop: string;
+  version: string;
+  mutation: string;
+  // biome-ignore lint/suspicious/noExplicitAny: GraphQL variables as sent
+  variables: Record<string, any>;
+  status: number;
+  userErrors: string[];
+}
+
+interface SessionState {
+  kind: 'payment' | 'refund';
+  shop: string;
+  state: 'initiated' | 'pending' | 'resolved' | 'rejected';
+  // biome-ignore lint/suspicious/noExplicitAny: the reject reason as sent
+  reason?: any;
+}
+
+export interface FakeShopifyPayments {
+  readonly url: string;
+  readonly calls: PaymentsCall[];
+  /** Where Shopify sends the buyer after a resolve/reject/pending of `gid`. */
+  nextActionUrl(gid: string): string;
+  /** Shopify created this session (before POSTing it to the app). */
+  openSession(shop: string, gid: string): void;
+  state(gid: string): SessionState | undefined;
+  /** The next `count` calls fail with HTTP 500 (default) or a THROTTLED GraphQL error. */
+  failNext(count: number, how?: 'http_500' | 'throttled'): void;
+  fetchFor(other: typeof fetch): typeof fetch;
+  close(): Promise<void>;
+}
+
+export async function startFakeShopifyPayments(options: {
+  isAccessToken(shop: string, token: string): boolean;
+}): Promise<FakeShopifyPayments> {
+  const sessions = new Map<string, SessionState>();
+  const calls: PaymentsCall[] = [];
+  let failures: { count: number; how: 'http_500' | 'throttled' } = { count: 0, how: 'http_500' };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error) => json(res, 500, { errors: String(error) }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const nextActionUrl = (gid: string) => `https://checkout.example/next/${encodeURIComponent(gid)}`;
+
+  function json(res: ServerResponse, status: number, body: unknown) {
+    res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', base);
+    const match = /^\/shops\/([a-z0-9][a-z0-9-]*\.myshopify\.com)\/payments_apps\/api\/([^/]+)\/graphql\.json$/.exec(
+      url.pathname,
+    );
+    if (match === null || req.method !== 'POST') return json(res, 404, { errors: 'Not Found' });
+    const [, shop = '', version = ''] = match;
+    if (!PAYMENTS_API_VERSIONS.includes(version)) return json(res, 404, { errors: 'Not Found' });
+    const token = String(req.headers['x-shopify-access-token'] ?? '');
+    if (!options.isAccessToken(shop, token)) {
+      return json(res, 401, { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
+    }
+    if (!String(req.headers['content-type'] ?? '').includes('application/json')) {
+      return json(res, 415, { errors: 'Content-Type must be application/json' });
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+      query?: string;
+      variables?: PaymentsCall['variables'];
+    };
+    const query = body.query ?? '';
+    const variables = body.variables ?? {};
+    const mutation = /^\s*mutation\b[^{]*\{\s*(\w+)\s*\(/.exec(query)?.[1] ?? '';
+    const call: PaymentsCall = { shop, version, mutation, variables, status: 200, userErrors: [] };
+    calls.push(call);
+
+    if (failures.count > 0) {
+      failures.count -= 1;
+      if (failures.how === 'http_500') {
+        call.status = 500;
+        return json(res, 500, { errors: [{ message: 'Internal error. Looks like something went wrong on our end.' }] });
+      }
+      return json(res, 200, {
+        errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }],
+        extensions: {
+          cost: {
+            requestedQueryCost: 10,
+            actualQueryCost: null,
+            throttleStatus: { maximumAvailable: 1000, currentlyAvailable: 0, restoreRate: 50 },
+          },
+        },
+      });
+    }
+    const signature = SIGNATURES[mutation];
+    if (signature === undefined) {
+      return json(res, 200, {
+        errors: [
+          { message: `Field '${mutation}' doesn't exist on type 'Mutation'`, extensions: { code: 'undefinedField' } },
+        ],
+      });
+    }
+    const missing = signature.filter((declaration) => !query.replace(/\s+/g, ' ').includes(declaration));
+    if (missing.length > 0 || !new RegExp(`${mutation}\\(id: \\$id`).test(query)) {
+      return json(res, 200, {
+        errors: [
+          {
+            message: `Variable declarations do not match ${mutation}: ${missing.join(', ')}`,
+            extensions: { code: 'variableMismatch' },
+          },
+        ],
+      });
+    }
+    if (mutation === 'paymentSessionReject' && !REJECT_REASONS_2025_10.includes(variables.reason?.code)) {
+      return json(res, 200, {
+        errors: [
+          {
+            message: `Variable $reason of type PaymentSessionRejectionReasonInput! was provided invalid value for code (Expected "${variables.reason?.code}" to be one of: ${REJECT_REASONS_2025_10.join(', ')})`,
+            extensions: { code: 'INVALID_VARIABLE' },
+          },
+        ],
+      });
+    }
+    if (mutation === 'refundSessionReject' && variables.reason?.code !== 'PROCESSING_ERROR') {
+      return json(res, 200, {
+        errors: [
+          { message: 'Variable $reason was provided invalid value for code', extensions: { code: 'INVALID_VARIABLE' } },
+        ],
+      });
+    }
+    if (
+      mutation === 'paymentSessionPending' &&
+      (!PENDING_REASONS.includes(variables.reason) || typeof variables.pendingExpiresAt !== 'string')
+    ) {
+      return json(res, 200, {
+        errors: [
+          { message: 'Variable $reason or $pendingExpiresAt is invalid', extensions: { code: 'INVALID_VARIABLE' } },
+        ],
+      });
+    }
+
+    const gid = String(variables.id ?? '');
+    const refund = mutation.startsWith('refund');
+    const payloadKey = refund ? 'refundSession' : 'paymentSession';
+    const session = sessions.get(gid);
+    const refuse = (message: string) => {
+      call.userErrors.push(message);
+      return json(res, 200, {
+        data: { [mutation]: { [payloadKey]: null, userErrors: [{ field: ['id'], message, code: 'INVALID' }] } },
+      });
+    };
+    const expectedPrefix = refund ? 'gid://shopify/RefundSession/' : 'gid://shopify/PaymentSession/';
+    if (!gid.startsWith(expectedPrefix)) return refuse('Id is not a valid global id of the session type');
+    if (session === undefined || session.shop !== shop)
+      return refuse(`${refund ? 'Refund' : 'Payment'} session not found`);
+    const action = mutation.replace(/^(payment|refund)Session/, '');
+    if (action === 'Resolve') {
+      if (session.state === 'resolved') return refuse('Session has already been resolved');
+      if (session.state === 'rejected') return refuse('Session has already been rejected and cannot be resolved');
+      session.state = 'resolved';
+    } else if (action === 'Reject') {
+      if (session.state === 'resolved') return refuse('Session has already been resolved and cannot be rejected');
+      if (session.state === 'rejected') return refuse('Session has already been rejected');
+      session.state = 'rejected';
+      session.reason = variables.reason;
+    } else {
+      if (session.state !== 'initiated') return refuse('Session cannot be marked pending in its state');
+      session.state = 'pending';
+    }
+    const code = session.state.toUpperCase();
+    const payload = refund
+      ? { refundSession: { id: gid, state: { code } }, userErrors: [] }
+      : {
+          paymentSession: {
+            id: gid,
+            state: { code },
+            nextAction: { action: 'REDIRECT', context: { redirectUrl: nextActionUrl(gid) } },
+          },
+          userErrors: [],
+        };
+    return json(res, 200, { data: { [mutation]: payload } });
+  }
+
+  return {
+    url: base,
+    calls,
+    nextActionUrl,
+    openSession(shop, gid) {
+      sessions.set(gid, { kind: gid.includes('RefundSession') ? 'refund' : 'payment', shop, state: 'initiated' });
+    },
+    state: (gid) => sessions.get(gid),
+    failNext(count, how = 'http_500') {
+      failures = { count, how };
+    },
+    fetchFor(other) {
+      return async (input, init) => {
+        const target = new URL(input instanceof Request ? input.url : String(input));
+        if (target.protocol === 'https:' && target.pathname.startsWith('/payments_apps/')) {
+          return fetch(`${base}/shops/${target.hostname}${target.pathname}${target.search}`, init);
+        }
+        return other(input, init);
+      };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A throwaway PKI for mTLS tests (PEM strings). */
+export interface TestPki {
+  ca: string;
+  serverCert: string;
+  serverKey: string;
+  /** Shopify's client certificate, issued by `ca`. */
+  clientCert: string;
+  clientKey: string;
+  /** A client certificate of another CA. */
+  strangerCert: string;
+  strangerKey: string;
+}
+
+export function makeTestPki(): TestPki {
+  const dir = mkdtempSync(join(tmpdir(), 'shopify-mtls-'));
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+  const read = (name: string) => readFileSync(join(dir, name), 'utf8');
+  try {
+    for (const ca of ['ca', 'other-ca']) {
+      openssl(
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        `${ca}.key`,
+        '-out',
+        `${ca}.crt`,
+        '-days',
+        '2',
+        '-subj',
+        `/CN=${ca} test`,
+      );
+    }
+    const issue = (name: string, ca: string, subject: string, ext: string) => {
+      openssl(
+        'req',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        `${name}.key`,
+        '-out',
+        `${name}.csr`,
+        '-subj',
+        subject,
+      );
+      execFileSync('sh', ['-c', `printf '%s\\n' '${ext}' > ${name}.ext`], { cwd: dir });
+      openssl(
+        'x509',
+        '-req',
+        '-in',
+        `${name}.csr`,
+        '-CA',
+        `${ca}.crt`,
+        '-CAkey',
+        `${ca}.key`,
+        '-CAcreateserial',
+        '-out',
+        `${name}.crt`,
+        '-days',
+        '2',
+        '-extfile',
+        `${name}.ext`,
+      );
+    };
+    issue('server', 'ca', '/CN=127.0.0.1', 'subjectAltName=IP:127.0.0.1');
+    issue('client', 'ca', '/CN=payments.shopify.com', 'extendedKeyUsage=clientAuth');
+    issue('stranger', 'other-ca', '/CN=payments.shopify.com', 'extendedKeyUsage=clientAuth');
+    return {
+      ca: read('ca.crt'),
+      serverCert: read('server.crt'),
+      serverKey: read('server.key'),
+      clientCert: read('client.crt'),
+      clientKey: read('client.key'),
+      strangerCert: read('stranger.crt'),
+      strangerKey: read('stranger.key'),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface ShopifyPost {
+  status: number;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: a JSON answer
+  body: any;
+}
+
+/**
+ * Shopify POSTs a session to the app with its headers, over TLS with `client` as its certificate
+ * (none when omitted). Rejects when the TLS handshake is refused.
+ */
+export function shopifyPost(
+  url: string,
+  shop: string,
+  body: unknown,
+  tls: { ca: string; client?: { cert: string; key: string } },
+  apiVersion = '2025-10',
+): Promise<ShopifyPost> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      url,
+      {
+        method: 'POST',
+        ca: tls.ca,
+        ...(tls.client ?? {}),
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(payload),
+          'Shopify-Shop-Domain': shop,
+          'Shopify-Request-Id': randomUUID(),
+          'Shopify-Api-Version': apiVersion,
+        },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = null;
+          try {
+            parsed = text === '' ? null : JSON.parse(text);
+          } catch {
+            parsed = null;
+          }
+          resolve({ status: res.statusCode ?? 0, text, body: parsed });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/**
+ * Links an installed shop to a new store connection made from `token` (what the embedded page does
+ * in production), writing the rows through the repositories. Answers the connection id.
+ */
+export async function linkShopToToken(
+  deps: ConnectorDeps,
+  shop: string,
+  token: string,
+  info: { id: string; domain: string; environment: 'test' | 'live'; webhook_secrets: string[] },
+): Promise<string> {
+  const id = randomUUID();
+  const now = toStoredInstant(deps.clock.nowMs());
+  // The sealing contexts of connector/connections/connection.service.ts.
+  const seal = (value: string, column: string) => deps.sealer.seal(value, `store_connections:${id}:${column}`);
+  await insertConnection(deps.db, {
+    id,
+    platform: 'shopify',
+    store_url: `https://${shop}`,
+    domain: info.domain,
+    environment: info.environment,
+    token_id: info.id,
+    token_hash: sha256Hex(token),
+    token_ciphertext: seal(token, 'token'),
+    credentials_ciphertext: null,
+    webhook_secrets_ciphertext: seal(JSON.stringify(info.webhook_secrets), 'webhook_secrets'),
+    secrets_refreshed_at: now,
+    key_exchange_hash: null,
+    key_exchange_ciphertext: null,
+    status: 'active',
+    last_webhook_at: null,
+    created_at: now,
+    updated_at: now,
+    store_state: null,
+    store_error_at: null,
+    store_error_message: null,
+    last_missed_webhook_at: null,
+  });
+  await linkShopConnection(deps.db, shop, id, now);
+  return id;
+}
