@@ -9,10 +9,16 @@ export async function isDeliveryHandled(db: ConnectorExecutor, deliveryId: strin
   return row !== undefined;
 }
 
-export async function recordDelivery(
-  db: ConnectorExecutor,
-  row: { delivery_id: string; connection_id: string; event: string; payment_uuid: string; received_at: string },
-): Promise<void> {
+/** A gateway webhook delivery the connector handled. */
+export interface DeliveryRecord {
+  delivery_id: string;
+  connection_id: string;
+  event: string;
+  payment_uuid: string;
+  received_at: string;
+}
+
+export async function recordDelivery(db: ConnectorExecutor, row: DeliveryRecord): Promise<void> {
   await db
     .insertInto('webhook_receipts')
     .values(row)

@@ -14,14 +14,20 @@
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { gatewayOf, refreshWebhookSecrets, storeOf, webhookSecretsOf } from '../connections/connection.service.js';
 import { errorDetail } from '../errors.js';
-import { type VerificationResult, verifyWebhook, type WebhookHeaders } from '../gateway-client/webhook-verification.js';
+import {
+  type VerificationResult,
+  verifyWebhook,
+  type WebhookEvent,
+  type WebhookHeaders,
+} from '../gateway-client/webhook-verification.js';
 import { applyPayment, linkOrder, loadStoreOrder, storeOrderIdOf } from '../orders/order.service.js';
 import { reflectGatewayRefund } from '../refunds/refund.service.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
+import type { StoreConnection } from '../storage/connection.repository.js';
 import { findConnection, updateConnection } from '../storage/connection.repository.js';
 import { connectionEnded } from '../storage/database.js';
 import { findLink, updateLink } from '../storage/order-link.repository.js';
-import { isDeliveryHandled, recordDelivery } from '../storage/receipt.repository.js';
+import { type DeliveryRecord, isDeliveryHandled, recordDelivery } from '../storage/receipt.repository.js';
 
 /** How far the signed timestamp may be from the connector's clock. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -31,15 +37,29 @@ export interface WebhookAnswer {
   body: { received: boolean; outcome: string } | { error: string; message: string };
 }
 
-export async function handleGatewayWebhook(
+/** A delivery that passed every check and was not handled before: what the caller applies. */
+export interface AcceptedDelivery {
+  connection: StoreConnection;
+  event: WebhookEvent;
+  /** The receipt to record once the delivery was handled (its `received_at` is now). */
+  receipt: DeliveryRecord;
+}
+
+/**
+ * Steps 1 and 2 for any gateway webhook target of a connection: the connection exists and is not
+ * ended, the signature and timestamp hold (secrets fetched again once on a mismatch), the event is of
+ * the connection's environment, and the delivery was not handled before. Answers either the
+ * delivery to apply, or the answer to give at once.
+ */
+export async function acceptGatewayDelivery(
   deps: ConnectorDeps,
   connectionId: string,
   rawBody: Buffer,
   headers: WebhookHeaders,
-): Promise<WebhookAnswer> {
+): Promise<{ accepted: AcceptedDelivery } | { answer: WebhookAnswer }> {
   const connection = await findConnection(deps.db, connectionId);
   if (connection === undefined || connectionEnded(connection.status)) {
-    return { status: 404, body: { error: 'connection_not_found', message: 'No such store connection.' } };
+    return { answer: { status: 404, body: { error: 'connection_not_found', message: 'No such store connection.' } } };
   }
   const verify = (secrets: string[]): VerificationResult =>
     verifyWebhook({
@@ -57,27 +77,48 @@ export async function handleGatewayWebhook(
   if (!result.ok) {
     deps.logger.warn({ connection_id: connectionId, reason: result.reason }, 'webhook refused');
     // An authentic event of a kind the connector does not know is acknowledged, so it is not retried.
-    if (result.reason === 'unsupported_event') return { status: 200, body: { received: true, outcome: 'ignored' } };
-    return { status: 400, body: { error: 'invalid_webhook', message: `The webhook was refused (${result.reason}).` } };
+    if (result.reason === 'unsupported_event') {
+      return { answer: { status: 200, body: { received: true, outcome: 'ignored' } } };
+    }
+    return {
+      answer: {
+        status: 400,
+        body: { error: 'invalid_webhook', message: `The webhook was refused (${result.reason}).` },
+      },
+    };
   }
   const event = result.event;
   if (event.livemode !== (connection.environment === 'live')) {
     return {
-      status: 400,
-      body: { error: 'invalid_webhook', message: 'The event is of the other environment than this connection.' },
+      answer: {
+        status: 400,
+        body: { error: 'invalid_webhook', message: 'The event is of the other environment than this connection.' },
+      },
     };
   }
   if (await isDeliveryHandled(deps.db, event.delivery_id)) {
-    return { status: 200, body: { received: true, outcome: 'duplicate' } };
+    return { answer: { status: 200, body: { received: true, outcome: 'duplicate' } } };
   }
-  const now = toStoredInstant(deps.clock.nowMs());
-  const receipt = {
+  const receipt: DeliveryRecord = {
     delivery_id: event.delivery_id,
     connection_id: connection.id,
     event: event.event,
     payment_uuid: event.transaction.uuid,
-    received_at: now,
+    received_at: toStoredInstant(deps.clock.nowMs()),
   };
+  return { accepted: { connection, event, receipt } };
+}
+
+export async function handleGatewayWebhook(
+  deps: ConnectorDeps,
+  connectionId: string,
+  rawBody: Buffer,
+  headers: WebhookHeaders,
+): Promise<WebhookAnswer> {
+  const checked = await acceptGatewayDelivery(deps, connectionId, rawBody, headers);
+  if ('answer' in checked) return checked.answer;
+  const { connection, event, receipt } = checked.accepted;
+  const now = receipt.received_at;
   const storeOrderId = storeOrderIdOf(connection, event.transaction.order_id);
   if (storeOrderId === null) {
     await recordDelivery(deps.db, receipt);
