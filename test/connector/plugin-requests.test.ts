@@ -10,6 +10,7 @@ import { createConnectToken } from '../../gateway/connect/connect-token.service.
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { startTestConnector, type TestConnector } from '../support/connector.js';
 import { DIALECTS } from '../support/databases.js';
+import { eventually } from '../support/eventually.js';
 import { type FakeWooCommerce, LOOPBACK_TEST_CALLBACKS, startFakeWooCommerce } from '../support/fake-woocommerce.js';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway.js';
 
@@ -19,16 +20,6 @@ type Json = Record<string, any>;
 const APPROVED = '4111 1111 1111 1111';
 /** How long the store hangs on a call made while it is "busy" (longer than any honest answer here). */
 const HANG_MS = 4_000;
-
-/** Polls `check` until it answers true; fails after `timeoutMs`. */
-async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 8_000): Promise<void> {
-  const until = performance.now() + timeoutMs;
-  while (performance.now() < until) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe.each(DIALECTS)('plugin requests make no store call (%s)', (dialect) => {
   let gw: TestGateway;

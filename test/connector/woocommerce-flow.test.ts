@@ -15,6 +15,7 @@ import { signatureHeaders } from '../../gateway/webhooks/signer.js';
 import { connector as connectorCli } from '../support/cli.js';
 import { startTestConnector, type TestConnector } from '../support/connector.js';
 import { DIALECTS } from '../support/databases.js';
+import { eventually } from '../support/eventually.js';
 import { type FakeWooCommerce, LOOPBACK_TEST_CALLBACKS, startFakeWooCommerce } from '../support/fake-woocommerce.js';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway.js';
 import { expectedStatusEvent } from '../support/payment-shape.js';
@@ -24,16 +25,6 @@ const DECLINED = '4000 0000 0000 0002';
 
 /** The connector's answer to a payment request, or its error body. */
 type OrderPaymentBody = OrderPaymentResponse & { error?: string };
-
-/** Polls `check` until it answers true (the webhook path is asynchronous); fails after `timeoutMs`. */
-async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 8_000): Promise<void> {
-  const until = performance.now() + timeoutMs;
-  while (performance.now() < until) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe.each(DIALECTS)('connector with a WooCommerce store (%s)', (dialect) => {
   let gw: TestGateway;

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnectToken } from '../../../gateway/connect/connect-token.service.js';
 import { startTestConnector } from '../../support/connector.js';
 import { DIALECTS } from '../../support/databases.js';
+import { eventually } from '../../support/eventually.js';
 import { type FakeShopifyAdmin, startFakeShopifyAdmin } from '../../support/fake-shopify-admin.js';
 import { type FakeShopifyApp, startFakeShopifyOAuth } from '../../support/fake-shopify-oauth.js';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../../support/gateway.js';
@@ -46,15 +47,6 @@ function bridgeFixture(name: string, values: Record<string, string>): Json {
   let text = readFileSync(new URL(`../../fixtures/shopify/bridge/${name}.json`, import.meta.url), 'utf8');
   for (const [key, value] of Object.entries(values)) text = text.replaceAll(`{${key}}`, value);
   return JSON.parse(text.replaceAll('{shop}.myshopify.com', SHOP));
-}
-
-async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 8_000): Promise<void> {
-  const until = performance.now() + timeoutMs;
-  while (performance.now() < until) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe.each(DIALECTS)('Shopify manual-payment bridge (%s)', (dialect) => {

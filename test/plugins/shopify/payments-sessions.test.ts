@@ -11,10 +11,11 @@ import { findPaymentSession } from '../../../connector/storage/shopify-payment-s
 import { MINUTE_MS } from '../../../gateway/domain/clock.js';
 import { signatureHeaders } from '../../../gateway/webhooks/signer.js';
 import { DIALECTS } from '../../support/databases.js';
+import { eventually } from '../../support/eventually.js';
 import { shopifyPost } from '../../support/fake-shopify-payments.js';
 import { startTestGateway, type TestGateway } from '../../support/gateway.js';
 import { expectedStatusEvent } from '../../support/payment-shape.js';
-import { eventually, type PaymentsHarness, startPaymentsHarness } from './payments-support.js';
+import { type PaymentsHarness, startPaymentsHarness } from './payments-support.js';
 
 const APPROVED = '4111 1111 1111 1111';
 const INSUFFICIENT_FUNDS = '4000 0000 0000 0069';

@@ -133,17 +133,3 @@ export async function startPaymentsHarness(dialect: DialectName, gw: TestGateway
     },
   };
 }
-
-/** Polls `check` until it answers true; fails after `timeoutMs`. */
-export async function eventually(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 8_000,
-): Promise<void> {
-  const until = performance.now() + timeoutMs;
-  while (performance.now() < until) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}

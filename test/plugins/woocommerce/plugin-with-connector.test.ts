@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shopUrl } from '../../../gateway/checkout/links.js';
 import { createConnectToken, revokeConnectToken } from '../../../gateway/connect/connect-token.service.js';
 import { startTestConnector, type TestConnector } from '../../support/connector.js';
+import { eventually } from '../../support/eventually.js';
 import { type FakeWooCommerce, LOOPBACK_TEST_CALLBACKS, startFakeWooCommerce } from '../../support/fake-woocommerce.js';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../../support/gateway.js';
 
@@ -30,15 +31,6 @@ interface HarnessRun {
   readonly output: string;
   readonly errors: string[];
   readonly orders: Record<string, { meta: Record<string, unknown> }>;
-}
-
-async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 8_000): Promise<void> {
-  const until = performance.now() + timeoutMs;
-  while (performance.now() < until) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe('the WordPress plugin with the real connector', () => {
