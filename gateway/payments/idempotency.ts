@@ -112,6 +112,11 @@ export async function runIdempotent(
       // Its request died while processing (nothing was committed): run it again under this claim.
       claimed = await takeOverIdempotencyKey(deps.db, existing, row, now);
     }
+    if (!claimed && existing !== undefined && (existing.expires_at <= now || existing.locked_until <= now)) {
+      // The record was deleted while we looked (pruned past its window, or released by its failed
+      // request) rather than taken by another request: claim the key afresh.
+      claimed = await claimIdempotencyKey(deps.db, row);
+    }
     if (!claimed) {
       throw new ApiError(
         'conflict',
