@@ -18,6 +18,7 @@
  * | `SHOPIFY_API_VERSION` | `2025-10` | the Admin API version (one `@shopify/shopify-api` 13.1 knows) |
  * | `SHOPIFY_PAYMENTS_MTLS_CA`, `_CERT`, `_KEY`, `_PORT` | unset, 8443 | the payments app's mTLS listener (docs/shopify.md) |
  * | `SHOPIFY_PAYMENTS_TRUST_PROXY` | unset | `1`: a proxy checks Shopify's client certificate; session routes trust private addresses |
+ * | `SHOPIFY_APP_PROXY_PATH` | `/apps/connector-pay` | the app proxy's path on the shop's storefront (`<prefix>/<subpath>` of `[app_proxy]`): the payments app's return and cancel pages |
  */
 import { ApiVersion } from '@shopify/shopify-api';
 import { type PaymentsAppTransport, paymentsAppTransport } from '../plugins/shopify/payments-app/mtls.js';
@@ -30,10 +31,13 @@ export interface ShopifyConfig {
   readonly apiVersion: ApiVersion;
   /** How Shopify's calls to the payments app are authenticated (plugins/shopify/payments-app/mtls.ts). */
   readonly payments: PaymentsAppTransport;
+  /** The app proxy's path on the storefront, `/<prefix>/<subpath>` (plugins/shopify/payments-app/app-proxy.ts). */
+  readonly appProxyPath: string;
 }
 
 export const DEFAULT_SHOPIFY_SCOPES = 'read_orders,write_orders';
 export const DEFAULT_SHOPIFY_API_VERSION = ApiVersion.October25;
+export const DEFAULT_SHOPIFY_APP_PROXY_PATH = '/apps/connector-pay';
 
 export interface ConnectorConfig {
   readonly port: number;
@@ -102,7 +106,22 @@ function shopifyConfig(env: Record<string, string | undefined>): ShopifyConfig |
       `SHOPIFY_API_VERSION must be one of ${known.filter((v) => v !== 'unstable').join(', ')} (got ${version})`,
     );
   }
-  return { apiKey, apiSecret, scopes, apiVersion: version as ApiVersion, payments: paymentsAppTransport(env) };
+  const appProxyPath = (env.SHOPIFY_APP_PROXY_PATH || DEFAULT_SHOPIFY_APP_PROXY_PATH).replace(/\/+$/, '');
+  // Shopify's prefixes; a subpath of letters, digits, `_` and `-`, up to 30, not a reserved word.
+  const proxy = /^\/(apps|a|community|tools)\/([A-Za-z0-9_-]{1,30})$/.exec(appProxyPath);
+  if (proxy === null || ['admin', 'services', 'password', 'login'].includes(proxy[2] ?? '')) {
+    throw new Error(
+      `SHOPIFY_APP_PROXY_PATH must be /<apps|a|community|tools>/<subpath> as in the app's [app_proxy] (got ${appProxyPath})`,
+    );
+  }
+  return {
+    apiKey,
+    apiSecret,
+    scopes,
+    apiVersion: version as ApiVersion,
+    payments: paymentsAppTransport(env),
+    appProxyPath,
+  };
 }
 
 function integer(raw: string | undefined, fallback: number, name: string, min: number, max: number): number {

@@ -22,12 +22,13 @@ import {
   shopConnection,
 } from '../../plugins/shopify/embedded-api.js';
 import { beginInstall, completeInstall } from '../../plugins/shopify/oauth.js';
+import { PROXY_PATH, proxiedShop } from '../../plugins/shopify/payments-app/app-proxy.js';
 import { receivePaymentsWebhook } from '../../plugins/shopify/payments-app/gateway-webhook.js';
 import { isShopifyCaller } from '../../plugins/shopify/payments-app/mtls.js';
 import { returnPage } from '../../plugins/shopify/payments-app/pages.js';
 import {
+  buyerTarget,
   PAYMENTS_PATH,
-  returnTarget,
   sendDecision,
   sessionHeaders,
   startPaymentSession,
@@ -211,7 +212,7 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
   // buyer's return page and the gateway's webhooks for those payments.
   router.post(`${PAYMENTS_PATH}/sessions`, async (ctx) => {
     const headers = sessionHeaders(shopifyCaller(ctx), (name) => ctx.get(name));
-    ctx.body = await startPaymentSession(deps, headers, await readJson(ctx));
+    ctx.body = await startPaymentSession(deps, shopifyOn(), headers, await readJson(ctx));
   });
 
   router.post(`${PAYMENTS_PATH}/refunds`, async (ctx) => {
@@ -233,8 +234,14 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
     );
   });
 
-  router.get(`${PAYMENTS_PATH}/return/:id`, async (ctx) => {
-    const target = await returnTarget(deps, shopifyOn(), ctx.params.id ?? '');
+  // The buyer's way back from the gateway, through the shop's storefront (Shopify's app proxy).
+  router.get([`${PROXY_PATH}/return/:id`, `${PROXY_PATH}/cancel/:id`], async (ctx) => {
+    const shopify = shopifyOn();
+    const shop = proxiedShop(shopify, deps.clock, ctx.query);
+    const page = ctx.path.startsWith(`${PROXY_PATH}/cancel/`) ? 'cancel' : 'return';
+    const target = await buyerTarget(deps, shopify, shop, ctx.params.id ?? '', page);
+    // Shopify's storefront serves the answer on the shop's domain: never cached there.
+    ctx.set('Cache-Control', 'no-store');
     if (target !== null) return ctx.redirect(target);
     ctx.type = 'html';
     ctx.body = returnPage();

@@ -33,6 +33,7 @@ import { DAY_MS, MINUTE_MS, toStoredInstant } from '../../../gateway/domain/cloc
 import type { ShopifyRuntime } from '../runtime.js';
 import { connectionOfShop, paymentsAppsOf } from './access.js';
 import { wholeAmd } from './amount.js';
+import { storefrontUrl } from './app-proxy.js';
 import { PaymentsAppsError } from './client.js';
 import { CLAIM_LEASE_MS, retryDelayMs } from './queue.js';
 import { merchantMessageOf, rejectReasonOf } from './reasons.js';
@@ -97,6 +98,7 @@ export function parseBody<T>(
 /** `POST /shopify/payments/sessions`: answers `{redirect_url}` (the gateway checkout). */
 export async function startPaymentSession(
   deps: ConnectorDeps,
+  shopify: ShopifyRuntime,
   headers: SessionHeaders,
   rawBody: unknown,
 ): Promise<{ redirect_url: string }> {
@@ -127,8 +129,9 @@ export async function startPaymentSession(
         amount: session.amount_amd,
         currency: 'AMD',
         order_id: `shopify-${session.id}`,
-        return_url: `${deps.config.publicUrl}${PAYMENTS_PATH}/return/${encodeURIComponent(session.id)}`,
-        cancel_url: session.cancel_url,
+        // On the shop's own domain (a live token's rule), through the app proxy: ./app-proxy.ts.
+        return_url: storefrontUrl(shopify, session.shop, 'return', session.id),
+        cancel_url: storefrontUrl(shopify, session.shop, 'cancel', session.id),
         callback_url: `${deps.config.publicUrl}${PAYMENTS_PATH}/webhooks/${connection.id}`,
         // The id "must be surfaced to the merchant": the hosted page and the gateway's records show it.
         description: `Shopify payment ${session.id}`,
@@ -372,19 +375,26 @@ export async function failedAttempt(
 }
 
 /**
- * `GET /shopify/payments/return/:id`: where the gateway sends the buyer back. The payment is read
- * back and the decision sent now if it can be; the buyer goes to Shopify's `nextAction` URL (after
- * resolve, reject or pending), or to the checkout's `cancel_url` after a reject without one. A payment
- * still processing is reported with `paymentSessionPending` (Shopify then sends the buyer on).
- * Answers the URL to redirect to, or null while nothing is known yet (a page that refreshes).
+ * Where the buyer goes from the storefront's return or cancel page (`GET /shopify/proxy/return/:id`
+ * and `/cancel/:id`, ./app-proxy.ts), for a session of the shop the proxy signed for. The payment
+ * is read back and the decision sent now if it can be; the buyer goes to Shopify's `nextAction` URL
+ * (after resolve, reject or pending), or to the checkout's `cancel_url` after a reject without one.
+ * A payment still processing is reported with `paymentSessionPending` (Shopify then sends the buyer
+ * on). Nothing known yet: the return page answers null (a page that refreshes itself); the cancel
+ * page sends the buyer back to Shopify's checkout, where another way to pay can be chosen (the
+ * gateway payment then expires and the session is rejected).
  */
-export async function returnTarget(
+export async function buyerTarget(
   deps: ConnectorDeps,
   shopify: ShopifyRuntime,
+  shop: string,
   sessionId: string,
+  page: 'return' | 'cancel',
 ): Promise<string | null> {
   let session = await findPaymentSession(deps.db, sessionId);
-  if (session === undefined) throw new ConnectorError(404, 'not_found', 'No such payment session.');
+  if (session === undefined || session.shop !== shop) {
+    throw new ConnectorError(404, 'not_found', 'No such payment session in this shop.');
+  }
   let payment: GatewayPayment | null = null;
   if (session.state === 'open' || session.state === 'pending') {
     payment = await readBackSession(deps, session).catch(() => null);
@@ -394,7 +404,7 @@ export async function returnTarget(
     session = (await sendDecision(deps, shopify, sessionId).catch(() => undefined)) ?? session;
   }
   if (session.next_action_url !== null) return session.next_action_url;
-  if (session.state === 'rejected' || session.state === 'reject_due') return session.cancel_url;
+  if (session.state === 'rejected' || session.state === 'reject_due' || page === 'cancel') return session.cancel_url;
   if (
     session.state === 'open' &&
     payment !== null &&

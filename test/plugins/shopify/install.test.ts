@@ -253,7 +253,7 @@ describe('Shopify off', () => {
     }
   });
 
-  it('refuses a key without a secret at start', async () => {
+  it('refuses a key without a secret, an unknown version or an app proxy path Shopify would not take, at start', async () => {
     const { loadConnectorConfig } = await import('../../../connector/config.js');
     expect(() => loadConnectorConfig({ SHOPIFY_API_KEY: API_KEY })).toThrow(/SHOPIFY_API_SECRET/);
     expect(() =>
@@ -262,6 +262,13 @@ describe('Shopify off', () => {
     expect(loadConnectorConfig({ SHOPIFY_API_KEY: API_KEY, SHOPIFY_API_SECRET: API_SECRET }).shopify).toMatchObject({
       scopes: ['read_orders', 'write_orders'],
       apiVersion: '2025-10',
+      appProxyPath: '/apps/connector-pay',
     });
+    const withProxy = (path: string) =>
+      loadConnectorConfig({ SHOPIFY_API_KEY: API_KEY, SHOPIFY_API_SECRET: API_SECRET, SHOPIFY_APP_PROXY_PATH: path });
+    expect(withProxy('/tools/pay_am/').shopify?.appProxyPath).toBe('/tools/pay_am');
+    for (const bad of ['/shop/pay', '/apps/login', '/apps/two/levels', 'apps/pay', `/apps/${'x'.repeat(31)}`]) {
+      expect(() => withProxy(bad), bad).toThrow(/SHOPIFY_APP_PROXY_PATH/);
+    }
   });
 });

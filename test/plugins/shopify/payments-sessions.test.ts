@@ -13,9 +13,11 @@ import { signatureHeaders } from '../../../gateway/webhooks/signer.js';
 import { DIALECTS } from '../../support/databases.js';
 import { eventually } from '../../support/eventually.js';
 import { shopifyPost } from '../../support/fake-shopify-payments.js';
+import { signProxyQuery } from '../../support/fake-shopify-storefront.js';
 import { startTestGateway, type TestGateway } from '../../support/gateway.js';
 import { expectedStatusEvent } from '../../support/payment-shape.js';
-import { type PaymentsHarness, startPaymentsHarness } from './payments-support.js';
+import { API_SECRET } from './install-support.js';
+import { fixture, type PaymentsHarness, startPaymentsHarness } from './payments-support.js';
 
 const APPROVED = '4111 1111 1111 1111';
 const INSUFFICIENT_FUNDS = '4000 0000 0000 0069';
@@ -63,7 +65,28 @@ describe.each(DIALECTS)('Shopify payments app (%s)', (dialect) => {
           .executeTakeFirstOrThrow()
       ).n,
     );
-  const returnPage = (id: string) => fetch(`${h.connector.url}/shopify/payments/return/${id}`, { redirect: 'manual' });
+  /** The gateway's checkout page at `redirect_url` (served from the test gateway, not its public URL). */
+  const checkoutPage = async (redirectUrl: string, page = '') => {
+    const { pathname } = new URL(redirectUrl);
+    return fetch(`${gw.url}${pathname}${page}`, { redirect: 'manual' });
+  };
+  /**
+   * The buyer comes back to the shop through the shop's storefront: by the checkout's link once the
+   * payment is decided, or (still open, e.g. from a processor's page) at the return URL the gateway
+   * gave the processor, which carries the same two parameters.
+   */
+  const returnPage = async (id: string) => {
+    const row = await session(id);
+    const html = await (await checkoutPage(row.checkout_url as string)).text();
+    const link = /href="(https:\/\/[^"]+\/apps\/connector-pay\/return\/[^"]+)"/
+      .exec(html)?.[1]
+      ?.replaceAll('&amp;', '&');
+    const href =
+      link ??
+      `https://${row.shop}/apps/connector-pay/return/${id}?payment_uuid=${row.gateway_payment_uuid}&order_id=shopify-${id}`;
+    const back = await h.storefront.visit(href);
+    return { status: back.status, headers: new Headers(back.location === null ? {} : { location: back.location }) };
+  };
 
   it('answers a repeated session POST with the same redirect_url and makes one gateway payment', async () => {
     const first = await h.postSession(shop);
@@ -248,6 +271,78 @@ describe.each(DIALECTS)('Shopify payments app (%s)', (dialect) => {
     const stranger = await h.postSession(`not-installed-${shops}.myshopify.com`);
     expect(stranger.response.status).toBe(401);
     expect(stranger.response.body.error).toBe('shop_not_installed');
+  });
+
+  it("sends the gateway storefront URLs on the shop's domain; the buyer who cancels goes back to Shopify's checkout", async () => {
+    const { body } = await h.postSession(shop);
+    const row = await session(body.id);
+    const payment = (await gw.call('GET', `/api/v1/payments/${row.gateway_payment_uuid}`, { key: h.merchant.testKey }))
+      .body;
+    expect(payment.status).toBe('pending');
+
+    // The gateway's cancel link leads to the storefront's proxied cancel page with its two parameters.
+    const cancel = await checkoutPage(row.checkout_url as string, '/cancel');
+    expect(cancel.status).toBe(303);
+    const location = new URL(cancel.headers.get('location') ?? '');
+    expect(`${location.origin}${location.pathname}`).toBe(`https://${shop}/apps/connector-pay/cancel/${body.id}`);
+    expect(location.searchParams.get('payment_uuid')).toBe(row.gateway_payment_uuid);
+
+    const back = await h.storefront.visit(location.href);
+    expect(back.status).toBe(302);
+    expect(back.location).toBe(fixture('payment-session').payment_method.data.cancel_url);
+    const forwarded = new URL(h.storefront.forwarded.at(-1)?.url ?? '');
+    expect(forwarded.pathname).toBe(`/shopify/proxy/cancel/${body.id}`);
+    expect(forwarded.searchParams.get('shop')).toBe(shop);
+    // Cancelling decides nothing: the payment expires at the gateway and the session is then rejected.
+    expect((await session(body.id)).state).toBe('open');
+    expect(callsFor(body.gid)).toHaveLength(0);
+  });
+
+  it("refuses a proxied page without Shopify's signature, with a stale or forged one, or for another shop's session", async () => {
+    const { body } = await h.postSession(shop);
+    const direct = await h.connector.call('GET', `/shopify/proxy/return/${body.id}`);
+    expect(direct.status).toBe(401);
+    expect(direct.body.error).toBe('invalid_proxy_signature');
+
+    const signed = (shopName: string, timestampS: number, secret = API_SECRET) => {
+      const params: [string, string][] = [
+        ['shop', shopName],
+        ['logged_in_customer_id', ''],
+        ['path_prefix', '/apps/connector-pay'],
+        ['timestamp', String(timestampS)],
+      ];
+      const query = new URLSearchParams(params);
+      query.append('signature', signProxyQuery(secret, params));
+      return fetch(`${h.connector.url}/shopify/proxy/return/${body.id}?${query}`, { redirect: 'manual' });
+    };
+    const nowS = Math.floor(gw.clock.nowMs() / 1000);
+    for (const refused of [await signed(shop, nowS - 91), await signed(shop, nowS, 'shpss_not_the_app_secret')]) {
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as { error: string }).error).toBe('invalid_proxy_signature');
+    }
+    // Signed by Shopify, but for a shop the session does not belong to.
+    const other = await h.storefront.visit(`https://someone-else.myshopify.com/apps/connector-pay/return/${body.id}`);
+    expect(other.status).toBe(404);
+    expect(callsFor(body.gid)).toHaveLength(0);
+
+    const fresh = await signed(shop, nowS);
+    expect(fresh.status).toBe(302);
+    expect(fresh.headers.get('cache-control')).toBe('no-store');
+    expect(fresh.headers.get('location')).toBe(h.payments.nextActionUrl(body.gid));
+  });
+
+  it("a live shop: the token of the shop's own domain makes live payments whose return and cancel URLs lie on it", async () => {
+    const liveShop = `live-shop-${dialect}.myshopify.com`;
+    const owner = await gw.liveMerchant(liveShop);
+    await h.connectShop(liveShop, 'live', { merchantId: owner.merchantId, domain: liveShop });
+    const { response, body } = await h.postSession(liveShop, { test: false });
+    expect(response.status, response.text).toBe(200);
+    const row = await session(body.id);
+    expect(row.test).toBe(0);
+    const payment = (await gw.call('GET', `/api/v1/payments/${row.gateway_payment_uuid}`, { key: owner.liveKey })).body;
+    expect(payment).toMatchObject({ status: 'pending', livemode: true });
+    const cancel = await checkoutPage(row.checkout_url as string, '/cancel');
+    expect(new URL(cancel.headers.get('location') ?? '').host).toBe(liveShop);
   });
 
   it('mTLS: refuses a client without a certificate or with one of another CA; the plain listener refuses the route', async () => {

@@ -16,6 +16,7 @@ import {
   startFakeShopifyPayments,
   type TestPki,
 } from '../../support/fake-shopify-payments.js';
+import { type FakeShopifyStorefront, startFakeShopifyStorefront } from '../../support/fake-shopify-storefront.js';
 import type { TestGateway, TestMerchant } from '../../support/gateway.js';
 import { freePort } from '../../support/ports.js';
 import { API_KEY, API_SECRET, install } from './install-support.js';
@@ -27,12 +28,21 @@ export interface PaymentsHarness {
   connector: TestConnector;
   oauth: FakeShopifyOAuth;
   payments: FakeShopifyPayments;
+  /** The shops' storefronts with the app proxy (`/apps/connector-pay`) the buyer comes back through. */
+  storefront: FakeShopifyStorefront;
   pki: TestPki;
   /** `https://127.0.0.1:<port>`: the mTLS listener. */
   mtlsUrl: string;
   merchant: TestMerchant;
-  /** Installs `shop` and links it to a new connection of `environment`; answers the connection id. */
-  connectShop(shop: string, environment?: 'test' | 'live'): Promise<string>;
+  /**
+   * Installs `shop` and links it to a new connection of `environment` (a token for `domain`, the
+   * merchant's hosted domain unless given); answers the connection id.
+   */
+  connectShop(
+    shop: string,
+    environment?: 'test' | 'live',
+    merchant?: { merchantId: string; domain: string },
+  ): Promise<string>;
   /** Shopify opens a payment session and POSTs it to the app. */
   postSession(shop: string, overrides?: Json): Promise<{ response: ShopifyPost; body: Json }>;
   postRefund(shop: string, overrides?: Json): Promise<{ response: ShopifyPost; body: Json }>;
@@ -69,6 +79,12 @@ export async function startPaymentsHarness(dialect: DialectName, gw: TestGateway
     shopifyFetch: payments.fetchFor(oauth.fetch),
   });
   app.redirectUri = `${connector.url}/shopify/auth/callback`;
+  const storefront = await startFakeShopifyStorefront({
+    apiSecret: API_SECRET,
+    proxyPath: '/apps/connector-pay',
+    proxyUrl: () => `${connector.url}/shopify/proxy`,
+    nowS: () => gw.clock.nowMs() / 1000,
+  });
   const merchant = await gw.merchant();
   const mtlsUrl = `https://127.0.0.1:${mtlsPort}`;
   const tls = { ca: pki.ca, client: { cert: pki.clientCert, key: pki.clientKey } };
@@ -77,15 +93,20 @@ export async function startPaymentsHarness(dialect: DialectName, gw: TestGateway
     connector,
     oauth,
     payments,
+    storefront,
     pki,
     mtlsUrl,
     merchant,
-    async connectShop(shop, environment = 'test') {
+    async connectShop(
+      shop,
+      environment = 'test',
+      owner = { merchantId: merchant.merchantId, domain: merchant.hostedDomain },
+    ) {
       await install({ connector, fake: oauth, app, close: async () => {} }, shop);
       const token = (
         await createConnectToken(gw.gateway.deps, {
-          merchantId: merchant.merchantId,
-          domain: merchant.hostedDomain,
+          merchantId: owner.merchantId,
+          domain: owner.domain,
           platform: 'shopify',
           environment,
         })
@@ -128,6 +149,7 @@ export async function startPaymentsHarness(dialect: DialectName, gw: TestGateway
     },
     async close() {
       await connector.close();
+      await storefront.close();
       await payments.close();
       await oauth.close();
     },
