@@ -117,6 +117,19 @@ export function parseOrderWebhook(payload: unknown): OrderWebhook | null {
 }
 
 /** `orders/create`: a gateway payment for an unpaid AMD order of the shop's manual method. */
+/**
+ * The order status page on the shop's `<name>.myshopify.com` domain. Shopify writes
+ * `order_status_url` on the shop's primary domain (a custom domain once the shop has one), which a
+ * live connect token, bound to the myshopify domain, does not accept as a return URL; the same path
+ * on the myshopify domain leads there, since Shopify redirects storefront requests to the primary
+ * domain.
+ */
+export function onShopDomain(statusUrl: string, shop: string): string {
+  const url = new URL(statusUrl);
+  url.host = shop;
+  return url.href;
+}
+
 export async function ordersCreate(deps: ConnectorDeps, _shopify: ShopifyRuntime, delivery: ShopifyDelivery) {
   const bridge = await bridgeOf(deps, delivery);
   if (bridge === null) return;
@@ -162,11 +175,12 @@ export async function ordersCreate(deps: ConnectorDeps, _shopify: ShopifyRuntime
     customer_name: order.customerName,
     payment_method: method,
   };
+  const statusPage = onShopDomain(order.statusUrl, delivery.shop);
   let result: Awaited<ReturnType<typeof payForOrder>>;
   try {
     result = await payForOrder(deps, bridge.connection, order.id, {
-      return_url: order.statusUrl,
-      cancel_url: order.statusUrl,
+      return_url: statusPage,
+      cancel_url: statusPage,
       order: snapshot,
     });
   } catch (error) {

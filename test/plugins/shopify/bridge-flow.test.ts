@@ -207,6 +207,18 @@ describe.each(DIALECTS)('Shopify manual-payment bridge (%s)', (dialect) => {
     });
   });
 
+  it("sends the buyer back to the order status page on the shop's myshopify domain, whatever domain Shopify wrote", async () => {
+    const order = admin.addOrder({ total: '3000.00', gateway: METHOD });
+    const path = `/548380009/orders/${order.id}abcd/authenticate?key=k${order.id}`;
+    await webhook('orders/create', orderCreated(order, { order_status_url: `https://shop.example.am${path}` }));
+    const checkoutUrl = new URL(order.metafields.get('gateway.checkout_url') ?? '');
+    const cancel = await fetch(`${gw.url}${checkoutUrl.pathname}/cancel`, { redirect: 'manual' });
+    expect(cancel.status).toBe(303);
+    const back = new URL(cancel.headers.get('location') ?? '');
+    expect(back.host).toBe(SHOP);
+    expect(`${back.pathname}?key=${back.searchParams.get('key')}`).toBe(path);
+  });
+
   it('ignores orders of another method, another currency, and notes a fractional total', async () => {
     const other = admin.addOrder({ total: '12000.00', gateway: 'Cash on Delivery (COD)' });
     await webhook('orders/create', orderCreated(other, { payment_gateway_names: ['Cash on Delivery (COD)'] }));
