@@ -71,7 +71,12 @@ export interface BridgeHarness {
   close(): Promise<void>;
 }
 
-export async function startBridgeHarness(dialect: DialectName, shop: string): Promise<BridgeHarness> {
+/** `env`: more of the connector's environment (e.g. the payments app's transport). */
+export async function startBridgeHarness(
+  dialect: DialectName,
+  shop: string,
+  env: Record<string, string> = {},
+): Promise<BridgeHarness> {
   const gw = await startTestGateway(dialect, {
     env: { GATEWAY_ALLOW_PRIVATE_WEBHOOKS: '1', GATEWAY_CLOCK: 'manual', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000' },
   });
@@ -94,7 +99,7 @@ export async function startBridgeHarness(dialect: DialectName, shop: string): Pr
     return url.pathname.startsWith('/admin/api/') ? admin.fetch(url.href, init ?? {}) : fake.fetch(input, init);
   };
   const connector = await startTestConnector(dialect, gw, {
-    env: { SHOPIFY_API_KEY: API_KEY, SHOPIFY_API_SECRET: API_SECRET, SHOPIFY_API_VERSION: '2025-10' },
+    env: { SHOPIFY_API_KEY: API_KEY, SHOPIFY_API_SECRET: API_SECRET, SHOPIFY_API_VERSION: '2025-10', ...env },
     shopifyFetch: shopFetch,
   });
   app.redirectUri = `${connector.url}/shopify/auth/callback`;
