@@ -44,6 +44,7 @@ import {
   reconnect,
   registerConnection,
   removeConnection,
+  requireKeyExchangePlatform,
 } from '../connections/connection.service.js';
 import { asConnectorError, ConnectorError, errorDetail, validationFailed } from '../errors.js';
 import { deferStoreWork, payForOrder, readBackOrder, type StoreWork } from '../orders/order.service.js';
@@ -141,10 +142,9 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
 
   router.post('/v1/connection/credentials', async (ctx) => {
     const conn = await connection(ctx);
+    // Before the body: a Shopify connection is told how it connects, whatever it sent.
+    requireKeyExchangePlatform(conn, 'POST /v1/connection/credentials');
     const body = parse(schemas.credentials, await readJson(ctx));
-    if (conn.platform !== 'woocommerce') {
-      throw new ConnectorError(422, 'unsupported_platform', `Manual keys are taken for WooCommerce stores only.`);
-    }
     ctx.body = await acceptManualCredentials(deps, conn, body);
   });
 

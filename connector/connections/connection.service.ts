@@ -277,10 +277,29 @@ export function responseOf(deps: ConnectorDeps, connection: StoreConnection): Co
 }
 
 /**
+ * The key exchange and a hand-made REST key are how a WooCommerce store grants the connector access.
+ * A Shopify shop grants it by installing the app (OAuth, plugins/shopify/oauth.ts): starting a key
+ * exchange would park its connection in `awaiting_keys` with no way out, so both are refused with
+ * 422 `unsupported_platform`, naming the way that works.
+ */
+export function requireKeyExchangePlatform(connection: Pick<StoreConnection, 'platform'>, route: string): void {
+  if (connection.platform === 'woocommerce') return;
+  throw new ConnectorError(
+    422,
+    'unsupported_platform',
+    connection.platform === 'shopify'
+      ? `${route} is for WooCommerce stores only. A Shopify shop is connected by the app: open the app in the Shopify admin (it asks to authorize again when needed) and save the settings on its page.`
+      : `${route} is for WooCommerce stores only; this connection's platform is ${connection.platform}.`,
+  );
+}
+
+/**
  * `POST /v1/connection/reconnect`: a new key exchange for this connection (a new one-time value).
- * The old credentials stay until new ones arrive; refused ones are not used meanwhile.
+ * The old credentials stay until new ones arrive; refused ones are not used meanwhile. WooCommerce
+ * only ({@link requireKeyExchangePlatform}).
  */
 export async function reconnect(deps: ConnectorDeps, connection: StoreConnection): Promise<ConnectionResponse> {
+  requireKeyExchangePlatform(connection, 'POST /v1/connection/reconnect');
   const nonce = randomToken();
   await updateConnection(deps.db, connection.id, {
     key_exchange_hash: sha256Hex(nonce),
@@ -303,6 +322,7 @@ export async function acceptManualCredentials(
   connection: StoreConnection,
   credentials: Readonly<Record<string, string>>,
 ): Promise<ConnectionResponse> {
+  requireKeyExchangePlatform(connection, 'POST /v1/connection/credentials');
   await acceptCredentials(deps, connection, credentials, 422);
   const updated = await findConnection(deps.db, connection.id);
   if (updated === undefined) throw new ConnectorError(404, 'connection_not_found', 'The connection was removed.');

@@ -6,8 +6,14 @@
  *   error text), a query that is not one of the session mutations with its documented argument types
  *   (GraphQL `errors`), a reject reason outside the 2025-10 enum (INVALID_VARIABLE); answers the
  *   mutation payload `{ paymentSession|refundSession, userErrors }` with `nextAction.context.redirectUrl`;
- *   refuses (userErrors) resolving a session twice, resolving a rejected one, rejecting a resolved one
- *   and an unknown session; can fail the next N calls (HTTP 500, or THROTTLED); records every call;
+ *   as the Payments Apps reference documents for `paymentSessionResolve` / `paymentSessionReject`
+ *   (and the refund session mutations), a repeated resolve (or reject) succeeds and answers the session
+ *   as it is, while rejecting a resolved session or resolving a rejected one is refused (userErrors),
+ *   as is an unknown session (docs/shopify.md "Finalizing a session twice"); `repeats('user_error')`
+ *   makes a repeat refused instead, for the connector's handling of the undocumented case;
+ * - can fail the next N calls: HTTP 500, a THROTTLED GraphQL error in an HTTP 200 (Shopify's
+ *   documented rate-limit answer, with `extensions.cost`), HTTP 429 with `Retry-After`, or the
+ *   mutation applied and its answer lost (the connection dropped); records every call;
  * - "Shopify" starting sessions: POSTs to the app's session URLs with the three headers, over mTLS
  *   with its client certificate (or none);
  * - a throwaway PKI made with openssl: a CA standing in for Shopify's Payments Platform CA, a server
@@ -82,6 +88,10 @@ export interface PaymentsCall {
   variables: Record<string, any>;
   status: number;
   userErrors: string[];
+  /** `errors[].extensions.code` of a GraphQL error answer (e.g. THROTTLED); absent otherwise. */
+  errorCodes?: string[];
+  /** The mutation was applied but the app never got the answer. */
+  answerLost?: boolean;
 }
 
 interface SessionState {
@@ -100,18 +110,26 @@ export interface FakeShopifyPayments {
   /** Shopify created this session (before POSTing it to the app). */
   openSession(shop: string, gid: string): void;
   state(gid: string): SessionState | undefined;
-  /** The next `count` calls fail with HTTP 500 (default) or a THROTTLED GraphQL error. */
-  failNext(count: number, how?: 'http_500' | 'throttled'): void;
+  /**
+   * The next `count` calls fail: HTTP 500 (default), THROTTLED in an HTTP 200, HTTP 429 with
+   * Retry-After, or `answer_lost` (applied, then the connection is dropped before the answer).
+   */
+  failNext(count: number, how?: Failure): void;
+  /** How a repeated resolve/reject of a session is answered: as documented (default) or refused. */
+  repeats(how: 'succeed' | 'user_error'): void;
   fetchFor(other: typeof fetch): typeof fetch;
   close(): Promise<void>;
 }
+
+export type Failure = 'http_500' | 'throttled' | 'http_429' | 'answer_lost';
 
 export async function startFakeShopifyPayments(options: {
   isAccessToken(shop: string, token: string): boolean;
 }): Promise<FakeShopifyPayments> {
   const sessions = new Map<string, SessionState>();
   const calls: PaymentsCall[] = [];
-  let failures: { count: number; how: 'http_500' | 'throttled' } = { count: 0, how: 'http_500' };
+  let failures: { count: number; how: Failure } = { count: 0, how: 'http_500' };
+  let repeated: 'succeed' | 'user_error' = 'succeed';
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error) => json(res, 500, { errors: String(error) }));
@@ -151,23 +169,43 @@ export async function startFakeShopifyPayments(options: {
     const call: PaymentsCall = { shop, version, mutation, variables, status: 200, userErrors: [] };
     calls.push(call);
 
+    let answerLost = false;
     if (failures.count > 0) {
       failures.count -= 1;
       if (failures.how === 'http_500') {
         call.status = 500;
         return json(res, 500, { errors: [{ message: 'Internal error. Looks like something went wrong on our end.' }] });
       }
-      return json(res, 200, {
-        errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }],
-        extensions: {
-          cost: {
-            requestedQueryCost: 10,
-            actualQueryCost: null,
-            throttleStatus: { maximumAvailable: 1000, currentlyAvailable: 0, restoreRate: 50 },
+      if (failures.how === 'http_429') {
+        call.status = 429;
+        res.setHeader('Retry-After', '2.0');
+        return json(res, 429, {
+          errors: 'Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service.',
+        });
+      }
+      if (failures.how === 'throttled') {
+        call.errorCodes = ['THROTTLED'];
+        return json(res, 200, {
+          errors: [
+            {
+              message: 'Throttled',
+              extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' },
+            },
+          ],
+          extensions: {
+            cost: {
+              requestedQueryCost: 10,
+              actualQueryCost: null,
+              throttleStatus: { maximumAvailable: 1000, currentlyAvailable: 0, restoreRate: 50 },
+            },
           },
-        },
-      });
+        });
+      }
+      answerLost = true;
+      call.answerLost = true;
     }
+    // A lost answer: the mutation is applied, then the connection drops instead of the answer.
+    const send = answerLost ? () => void res.socket?.destroy() : json;
     const signature = SIGNATURES[mutation];
     if (signature === undefined) {
       return json(res, 200, {
@@ -221,7 +259,7 @@ export async function startFakeShopifyPayments(options: {
     const session = sessions.get(gid);
     const refuse = (message: string) => {
       call.userErrors.push(message);
-      return json(res, 200, {
+      return send(res, 200, {
         data: { [mutation]: { [payloadKey]: null, userErrors: [{ field: ['id'], message, code: 'INVALID' }] } },
       });
     };
@@ -230,15 +268,18 @@ export async function startFakeShopifyPayments(options: {
     if (session === undefined || session.shop !== shop)
       return refuse(`${refund ? 'Refund' : 'Payment'} session not found`);
     const action = mutation.replace(/^(payment|refund)Session/, '');
+    // "Subsequent [resolve|reject] mutation attempts will succeed, but the [details|reason] argument
+    // will be ignored"; the other decision fails (shopify.dev Payments Apps API, paymentSessionResolve
+    // and paymentSessionReject).
     if (action === 'Resolve') {
-      if (session.state === 'resolved') return refuse('Session has already been resolved');
+      if (session.state === 'resolved' && repeated === 'user_error') return refuse('Session has already been resolved');
       if (session.state === 'rejected') return refuse('Session has already been rejected and cannot be resolved');
       session.state = 'resolved';
     } else if (action === 'Reject') {
       if (session.state === 'resolved') return refuse('Session has already been resolved and cannot be rejected');
-      if (session.state === 'rejected') return refuse('Session has already been rejected');
+      if (session.state === 'rejected' && repeated === 'user_error') return refuse('Session has already been rejected');
+      if (session.state !== 'rejected') session.reason = variables.reason;
       session.state = 'rejected';
-      session.reason = variables.reason;
     } else {
       if (session.state !== 'initiated') return refuse('Session cannot be marked pending in its state');
       session.state = 'pending';
@@ -254,7 +295,7 @@ export async function startFakeShopifyPayments(options: {
           },
           userErrors: [],
         };
-    return json(res, 200, { data: { [mutation]: payload } });
+    return send(res, 200, { data: { [mutation]: payload } });
   }
 
   return {
@@ -267,6 +308,9 @@ export async function startFakeShopifyPayments(options: {
     state: (gid) => sessions.get(gid),
     failNext(count, how = 'http_500') {
       failures = { count, how };
+    },
+    repeats(how) {
+      repeated = how;
     },
     fetchFor(other) {
       return async (input, init) => {

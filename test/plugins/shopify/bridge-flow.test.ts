@@ -4,52 +4,28 @@
  * Install -> settings with a shopify connect token -> orders/create -> one gateway payment -> the
  * buyer pays -> the gateway's webhook -> orderMarkAsPaid once; refunds both ways, each once.
  */
-import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConnectToken } from '../../../gateway/connect/connect-token.service.js';
-import { startTestConnector } from '../../support/connector.js';
 import { DIALECTS } from '../../support/databases.js';
 import { eventually } from '../../support/eventually.js';
-import { type FakeShopifyAdmin, startFakeShopifyAdmin } from '../../support/fake-shopify-admin.js';
-import { type FakeShopifyApp, startFakeShopifyOAuth } from '../../support/fake-shopify-oauth.js';
-import { startTestGateway, type TestGateway, type TestMerchant } from '../../support/gateway.js';
-import { API_KEY, API_SECRET, install, type ShopifyHarness } from './install-support.js';
+import type { FakeShopifyAdmin } from '../../support/fake-shopify-admin.js';
+import type { TestGateway, TestMerchant } from '../../support/gateway.js';
+import {
+  type BridgeHarness,
+  bridgeFixture as fixtureOf,
+  METHOD,
+  sessionToken,
+  startBridgeHarness,
+} from './bridge-support.js';
+import type { ShopifyHarness } from './install-support.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers read field by field
 type Json = Record<string, any>;
 
 const SHOP = 'bridge-shop.myshopify.com';
-const METHOD = 'Card payment (Armenian gateway)';
-
-/** An App Bridge session token (HS256 with the app secret), as Shopify issues it. */
-function sessionToken(shop: string, nowMs: number, overrides: Json = {}, secret = API_SECRET): string {
-  const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const nowS = Math.floor(Math.max(nowMs, Date.now()) / 1000);
-  const earliest = Math.floor(Math.min(nowMs, Date.now()) / 1000);
-  const payload = {
-    iss: `https://${shop}/admin`,
-    dest: `https://${shop}`,
-    aud: API_KEY,
-    sub: '42',
-    exp: nowS + 60,
-    nbf: earliest - 5,
-    iat: earliest - 5,
-    jti: `jti-${nowS}-${Math.random()}`,
-    sid: 'session-1',
-    ...overrides,
-  };
-  const head = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(payload)}`;
-  return `${head}.${createHmac('sha256', secret).update(head).digest('base64url')}`;
-}
-
-function bridgeFixture(name: string, values: Record<string, string>): Json {
-  let text = readFileSync(new URL(`../../fixtures/shopify/bridge/${name}.json`, import.meta.url), 'utf8');
-  for (const [key, value] of Object.entries(values)) text = text.replaceAll(`{${key}}`, value);
-  return JSON.parse(text.replaceAll('{shop}.myshopify.com', SHOP));
-}
+const bridgeFixture = (name: string, values: Record<string, string>) => fixtureOf(name, SHOP, values);
 
 describe.each(DIALECTS)('Shopify manual-payment bridge (%s)', (dialect) => {
+  let bridge: BridgeHarness;
   let gw: TestGateway;
   let h: ShopifyHarness;
   let admin: FakeShopifyAdmin;
@@ -57,82 +33,21 @@ describe.each(DIALECTS)('Shopify manual-payment bridge (%s)', (dialect) => {
   let shopifyToken: string;
   let wooToken: string;
 
-  const api = (method: string, path: string, body?: unknown, token?: string) =>
-    h.connector.call<Json>(method, `/shopify/api${path}`, {
-      headers: { Authorization: `Bearer ${token ?? sessionToken(SHOP, gw.clock.nowMs())}` },
-      ...(body === undefined ? {} : { body }),
-    });
-  const webhook = (topic: string, body: Json, webhookId?: string) =>
-    h.fake.sendWebhook({
-      url: `${h.connector.url}/shopify/webhooks`,
-      topic,
-      shop: SHOP,
-      body,
-      ...(webhookId === undefined ? {} : { webhookId }),
-    });
-  const orderCreated = (order: { id: number; name: string }, overrides: Json = {}) => ({
-    ...bridgeFixture('orders-create', { method: METHOD }),
-    id: order.id,
-    admin_graphql_api_id: `gid://shopify/Order/${order.id}`,
-    name: order.name,
-    ...overrides,
-  });
-  const pay = (uuid: string) =>
-    gw.call('POST', `/api/v1/test_helpers/payments/${uuid}/pay`, {
-      key: merchant.testKey,
-      body: { card_number: '4111 1111 1111 1111' },
-    });
+  const api = (method: string, path: string, body?: unknown, token?: string) => bridge.api(method, path, body, token);
+  const webhook = (topic: string, body: Json, webhookId?: string) => bridge.webhook(topic, body, webhookId);
+  const orderCreated = (order: { id: number; name: string }, overrides: Json = {}) =>
+    bridge.orderCreated(order, overrides);
+  const pay = (uuid: string) => bridge.pay(uuid);
   const db = () => h.connector.current().deps.db;
-  const count = (name: string) => admin.operations().filter((op) => op === name).length;
+  const count = (name: string) => bridge.count(name);
 
   beforeAll(async () => {
-    gw = await startTestGateway(dialect, {
-      env: { GATEWAY_ALLOW_PRIVATE_WEBHOOKS: '1', GATEWAY_CLOCK: 'manual', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000' },
-    });
-    merchant = await gw.merchant({ domains: [SHOP], verifyDomains: true });
-    shopifyToken = (
-      await createConnectToken(gw.gateway.deps, { merchantId: merchant.merchantId, domain: SHOP, platform: 'shopify' })
-    ).connect_token;
-    wooToken = (
-      await createConnectToken(gw.gateway.deps, {
-        merchantId: merchant.merchantId,
-        domain: SHOP,
-        platform: 'woocommerce',
-      })
-    ).connect_token;
-    const app: FakeShopifyApp = {
-      apiKey: API_KEY,
-      apiSecret: API_SECRET,
-      redirectUri: '',
-      scopes: ['read_orders', 'write_orders'],
-    };
-    const fake = await startFakeShopifyOAuth(app);
-    admin = await startFakeShopifyAdmin({ shop: SHOP, acceptsToken: (token) => fake.isAccessToken(SHOP, token) });
-    const shopFetch: typeof fetch = (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      return url.pathname.startsWith('/admin/api/') ? admin.fetch(url.href, init ?? {}) : fake.fetch(input, init);
-    };
-    const connector = await startTestConnector(dialect, gw, {
-      env: { SHOPIFY_API_KEY: API_KEY, SHOPIFY_API_SECRET: API_SECRET, SHOPIFY_API_VERSION: '2025-10' },
-      shopifyFetch: shopFetch,
-    });
-    app.redirectUri = `${connector.url}/shopify/auth/callback`;
-    h = {
-      connector,
-      fake,
-      app,
-      async close() {
-        await connector.close();
-        await fake.close();
-      },
-    };
-    await install(h, SHOP);
+    bridge = await startBridgeHarness(dialect, SHOP);
+    ({ gw, h, admin, merchant, shopifyToken, wooToken } = bridge);
   }, 60_000);
 
   afterAll(async () => {
-    await h?.close();
-    await admin?.close();
-    await gw?.close();
+    await bridge?.close();
   });
 
   it('refuses missing, forged, expired and foreign session tokens with 401', async () => {
