@@ -14,7 +14,9 @@ import {
   authenticateShop,
   dataRequests,
   EMBEDDED_API_PATH,
+  flaggedSessions,
   ordersQuerySchema,
+  paymentSessionsQuerySchema,
   readSettings,
   recentOrders,
   saveSettings,
@@ -205,6 +207,12 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
 
   router.get(`${EMBEDDED_API_PATH}/data-requests`, async (ctx) => {
     ctx.body = { data: await dataRequests(deps, await sessionShop(ctx)) };
+  });
+
+  router.get(`${EMBEDDED_API_PATH}/payment-sessions`, async (ctx) => {
+    const shop = await sessionShop(ctx);
+    const query = parse(paymentSessionsQuerySchema, { flag: ctx.query.flag, limit: ctx.query.limit });
+    ctx.body = { data: await flaggedSessions(deps, shop, query) };
   });
 
   // The Shopify payments app (plugins/shopify/payments-app): Shopify's session calls (mTLS), the
