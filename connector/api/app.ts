@@ -9,6 +9,7 @@ import Koa, { type Next, type ParameterizedContext } from 'koa';
 import { z } from 'zod';
 import { isJsonType } from '../../gateway/api/middleware/json-body.js';
 import { requestContext } from '../../gateway/api/middleware/request-context.js';
+import { APP_PAGE_PATH, appPage } from '../../plugins/shopify/admin-page.js';
 import { AUTH_PATH, CALLBACK_PATH, WEBHOOKS_PATH } from '../../plugins/shopify/app.js';
 import {
   authenticateShop,
@@ -172,7 +173,14 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
     ctx.body = answer.body;
   });
 
-  // The app's page in the Shopify admin (plugins/shopify/embedded-api.ts), with App Bridge's session token.
+  // The app's page in the Shopify admin (plugins/shopify/admin-page.ts): Shopify frames it.
+  router.get(APP_PAGE_PATH, (ctx) => {
+    const html = appPage(shopifyOn(), deps.clock, ctx.query, ctx);
+    ctx.type = 'html';
+    ctx.body = html;
+  });
+
+  // The page's API (plugins/shopify/embedded-api.ts), with App Bridge's session token.
   router.get(`${EMBEDDED_API_PATH}/settings`, async (ctx) => {
     ctx.body = await readSettings(deps, await sessionShop(ctx));
   });
