@@ -4,7 +4,6 @@
  * Install -> settings with a shopify connect token -> orders/create -> one gateway payment -> the
  * buyer pays -> the gateway's webhook -> orderMarkAsPaid once; refunds both ways, each once.
  */
-import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnectToken } from '../../../gateway/connect/connect-token.service.js';
@@ -14,34 +13,13 @@ import { eventually } from '../../support/eventually.js';
 import { type FakeShopifyAdmin, startFakeShopifyAdmin } from '../../support/fake-shopify-admin.js';
 import { type FakeShopifyApp, startFakeShopifyOAuth } from '../../support/fake-shopify-oauth.js';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../../support/gateway.js';
-import { API_KEY, API_SECRET, install, type ShopifyHarness } from './install-support.js';
+import { API_KEY, API_SECRET, install, type ShopifyHarness, sessionToken } from './install-support.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers read field by field
 type Json = Record<string, any>;
 
 const SHOP = 'bridge-shop.myshopify.com';
 const METHOD = 'Card payment (Armenian gateway)';
-
-/** An App Bridge session token (HS256 with the app secret), as Shopify issues it. */
-function sessionToken(shop: string, nowMs: number, overrides: Json = {}, secret = API_SECRET): string {
-  const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const nowS = Math.floor(Math.max(nowMs, Date.now()) / 1000);
-  const earliest = Math.floor(Math.min(nowMs, Date.now()) / 1000);
-  const payload = {
-    iss: `https://${shop}/admin`,
-    dest: `https://${shop}`,
-    aud: API_KEY,
-    sub: '42',
-    exp: nowS + 60,
-    nbf: earliest - 5,
-    iat: earliest - 5,
-    jti: `jti-${nowS}-${Math.random()}`,
-    sid: 'session-1',
-    ...overrides,
-  };
-  const head = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(payload)}`;
-  return `${head}.${createHmac('sha256', secret).update(head).digest('base64url')}`;
-}
 
 function bridgeFixture(name: string, values: Record<string, string>): Json {
   let text = readFileSync(new URL(`../../fixtures/shopify/bridge/${name}.json`, import.meta.url), 'utf8');
