@@ -8,7 +8,6 @@
  * another origin frames the page too, and must be refused. Screenshots go to
  * test-results/shopify-admin/ (docs/images/shopify/ holds a copy of one good set).
  */
-import { createHmac } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,13 +24,14 @@ import { startTestConnector } from '../../support/connector.js';
 import { DIALECTS } from '../../support/databases.js';
 import { eventually } from '../../support/eventually.js';
 import { type FakeShopifyAdmin, startFakeShopifyAdmin } from '../../support/fake-shopify-admin.js';
-import { type FakeShopifyApp, startFakeShopifyOAuth } from '../../support/fake-shopify-oauth.js';
+import { type FakeShopifyApp, signShopifyQuery, startFakeShopifyOAuth } from '../../support/fake-shopify-oauth.js';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../../support/gateway.js';
 import {
   API_KEY,
   API_SECRET,
   BROWSER,
   install,
+  ordersCreateBody,
   type ShopifyHarness,
   sessionToken,
   webhookFixture,
@@ -61,11 +61,9 @@ const APP_BRIDGE_STAND_IN = `(() => {
   window.shopify = { idToken: () => window.__issueSessionToken() };
 })();`;
 
-/** Shopify's signature of the app URL's query (HMAC-SHA256 hex of the sorted parameters). */
+/** The app URL's query as Shopify signs it. */
 function signedQuery(query: Record<string, string>): string {
-  const sorted = new URLSearchParams(Object.entries(query).sort(([a], [b]) => a.localeCompare(b)));
-  const hmac = createHmac('sha256', API_SECRET).update(sorted.toString()).digest('hex');
-  return `${sorted.toString()}&hmac=${hmac}`;
+  return `${new URLSearchParams(query).toString()}&hmac=${signShopifyQuery(query, API_SECRET)}`;
 }
 
 function adminPage(appUrl: string): string {
@@ -154,17 +152,8 @@ describe.each(DIALECTS)('The Shopify app page in the admin (%s)', (dialect) => {
     return { page, frame };
   }
 
-  /** Shopify's `orders/create` body for a fake Admin order paid with the bridge's method. */
-  const orderCreated = (order: { id: number; name: string }, total: string) => ({
-    ...webhookFixture('../bridge/orders-create', SHOP),
-    id: order.id,
-    admin_graphql_api_id: `gid://shopify/Order/${order.id}`,
-    name: order.name,
-    total_price: total,
-    current_total_price: total,
-    subtotal_price: total,
-    payment_gateway_names: [METHOD],
-  });
+  const orderCreated = (order: { id: number; name: string }, total: string) =>
+    ordersCreateBody(SHOP, METHOD, order, { total_price: total, current_total_price: total, subtotal_price: total });
 
   /** The order map row and the one gateway payment the bridge made for `order`. */
   async function bridgedPayment(order: { id: number }) {

@@ -4,7 +4,6 @@
  * Install -> settings with a shopify connect token -> orders/create -> one gateway payment -> the
  * buyer pays -> the gateway's webhook -> orderMarkAsPaid once; refunds both ways, each once.
  */
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnectToken } from '../../../gateway/connect/connect-token.service.js';
 import { startTestConnector } from '../../support/connector.js';
@@ -13,19 +12,21 @@ import { eventually } from '../../support/eventually.js';
 import { type FakeShopifyAdmin, startFakeShopifyAdmin } from '../../support/fake-shopify-admin.js';
 import { type FakeShopifyApp, startFakeShopifyOAuth } from '../../support/fake-shopify-oauth.js';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../../support/gateway.js';
-import { API_KEY, API_SECRET, install, type ShopifyHarness, sessionToken } from './install-support.js';
+import {
+  API_KEY,
+  API_SECRET,
+  bridgeFixture,
+  install,
+  ordersCreateBody,
+  type ShopifyHarness,
+  sessionToken,
+} from './install-support.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers read field by field
 type Json = Record<string, any>;
 
 const SHOP = 'bridge-shop.myshopify.com';
 const METHOD = 'Card payment (Armenian gateway)';
-
-function bridgeFixture(name: string, values: Record<string, string>): Json {
-  let text = readFileSync(new URL(`../../fixtures/shopify/bridge/${name}.json`, import.meta.url), 'utf8');
-  for (const [key, value] of Object.entries(values)) text = text.replaceAll(`{${key}}`, value);
-  return JSON.parse(text.replaceAll('{shop}.myshopify.com', SHOP));
-}
 
 describe.each(DIALECTS)('Shopify manual-payment bridge (%s)', (dialect) => {
   let gw: TestGateway;
@@ -48,13 +49,8 @@ describe.each(DIALECTS)('Shopify manual-payment bridge (%s)', (dialect) => {
       body,
       ...(webhookId === undefined ? {} : { webhookId }),
     });
-  const orderCreated = (order: { id: number; name: string }, overrides: Json = {}) => ({
-    ...bridgeFixture('orders-create', { method: METHOD }),
-    id: order.id,
-    admin_graphql_api_id: `gid://shopify/Order/${order.id}`,
-    name: order.name,
-    ...overrides,
-  });
+  const orderCreated = (order: { id: number; name: string }, overrides: Json = {}) =>
+    ordersCreateBody(SHOP, METHOD, order, overrides);
   const pay = (uuid: string) =>
     gw.call('POST', `/api/v1/test_helpers/payments/${uuid}/pay`, {
       key: merchant.testKey,
@@ -216,7 +212,7 @@ describe.each(DIALECTS)('Shopify manual-payment bridge (%s)', (dialect) => {
     await eventually(() => admin.financialStatus(order) === 'PAID', 'paid');
 
     const refund = {
-      ...bridgeFixture('refunds-create', { method: METHOD, amount: '5000.00' }),
+      ...bridgeFixture('refunds-create', SHOP, { method: METHOD, amount: '5000.00' }),
       id: 909001,
       order_id: order.id,
     };
@@ -238,7 +234,7 @@ describe.each(DIALECTS)('Shopify manual-payment bridge (%s)', (dialect) => {
     const recorded = order.refunds.at(-1);
     expect(recorded?.note ?? '').toContain(`gateway refund ${atGateway.body.uuid}`);
     const echo = {
-      ...bridgeFixture('refunds-create', { method: METHOD, amount: '2000.00' }),
+      ...bridgeFixture('refunds-create', SHOP, { method: METHOD, amount: '2000.00' }),
       id: recorded?.id,
       order_id: order.id,
       note: recorded?.note,

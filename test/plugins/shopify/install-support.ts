@@ -82,6 +82,29 @@ export function webhookFixture(name: string, shop: string): Record<string, unkno
   return JSON.parse(text.replaceAll('{shop}.myshopify.com', shop)) as Record<string, unknown>;
 }
 
+/** A manual-bridge fixture (test/fixtures/shopify/bridge/) with the shop and `{key}` placeholders filled. */
+export function bridgeFixture(name: string, shop: string, values: Record<string, string>): Record<string, unknown> {
+  let text = readFileSync(new URL(`../../fixtures/shopify/bridge/${name}.json`, import.meta.url), 'utf8');
+  for (const [key, value] of Object.entries(values)) text = text.replaceAll(`{${key}}`, value);
+  return JSON.parse(text.replaceAll('{shop}.myshopify.com', shop)) as Record<string, unknown>;
+}
+
+/** Shopify's `orders/create` body for an order of the fake Admin API, paid with the manual `method`. */
+export function ordersCreateBody(
+  shop: string,
+  method: string,
+  order: { id: number; name: string },
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    ...bridgeFixture('orders-create', shop, { method }),
+    id: order.id,
+    admin_graphql_api_id: `gid://shopify/Order/${order.id}`,
+    name: order.name,
+    ...overrides,
+  };
+}
+
 /** An App Bridge session token (HS256 with the app secret), as Shopify issues it. */
 export function sessionToken(
   shop: string,
