@@ -305,8 +305,11 @@ describe.each(DIALECTS)('The Shopify app page in the admin (%s)', (dialect) => {
     // A token of another platform.
     await frame.getByLabel('Connect token', { exact: true }).fill(wooToken);
     await save();
-    await message.getByText('WooCommerce', { exact: false }).or(message.getByText('shopify')).waitFor();
-    expect(await message.getAttribute('class')).toContain('error');
+    await frame.locator('#settings-message.error', { hasText: 'issued for woocommerce' }).waitFor();
+    expect(await message.innerText()).toBe(
+      'This connect token was issued for woocommerce; create a shopify token for this shop.',
+    );
+    expect(await frame.locator('#connection-state').getAttribute('data-state')).toBe('disconnected');
 
     await frame.getByLabel('Connect token', { exact: true }).fill(shopifyToken);
     await frame.getByLabel(/Test mode/).check();
