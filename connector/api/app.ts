@@ -9,12 +9,15 @@ import Koa, { type Next, type ParameterizedContext } from 'koa';
 import { z } from 'zod';
 import { isJsonType } from '../../gateway/api/middleware/json-body.js';
 import { requestContext } from '../../gateway/api/middleware/request-context.js';
+import { APP_PAGE_PATH, appPage } from '../../plugins/shopify/admin-page.js';
 import { AUTH_PATH, CALLBACK_PATH, WEBHOOKS_PATH } from '../../plugins/shopify/app.js';
 import {
   authenticateShop,
   dataRequests,
   EMBEDDED_API_PATH,
+  flaggedSessions,
   ordersQuerySchema,
+  paymentSessionsQuerySchema,
   readSettings,
   recentOrders,
   saveSettings,
@@ -171,7 +174,14 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
     ctx.body = answer.body;
   });
 
-  // The app's page in the Shopify admin (plugins/shopify/embedded-api.ts), with App Bridge's session token.
+  // The app's page in the Shopify admin (plugins/shopify/admin-page.ts): Shopify frames it.
+  router.get(APP_PAGE_PATH, (ctx) => {
+    const html = appPage(shopifyOn(), deps.clock, ctx.query, ctx);
+    ctx.type = 'html';
+    ctx.body = html;
+  });
+
+  // The page's API (plugins/shopify/embedded-api.ts), with App Bridge's session token.
   router.get(`${EMBEDDED_API_PATH}/settings`, async (ctx) => {
     ctx.body = await readSettings(deps, await sessionShop(ctx));
   });
@@ -206,6 +216,12 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
 
   router.get(`${EMBEDDED_API_PATH}/data-requests`, async (ctx) => {
     ctx.body = { data: await dataRequests(deps, await sessionShop(ctx)) };
+  });
+
+  router.get(`${EMBEDDED_API_PATH}/payment-sessions`, async (ctx) => {
+    const shop = await sessionShop(ctx);
+    const query = parse(paymentSessionsQuerySchema, { flag: ctx.query.flag, limit: ctx.query.limit });
+    ctx.body = { data: await flaggedSessions(deps, shop, query) };
   });
 
   // The Shopify payments app (plugins/shopify/payments-app): Shopify's session calls (mTLS), the

@@ -46,6 +46,24 @@ export async function findPaymentSessionByPayment(
     .executeTakeFirst();
 }
 
+/** The shop's payment sessions carrying `flag` (e.g. `refund_needed`), newest first. */
+export async function flaggedPaymentSessions(
+  db: ConnectorExecutor,
+  shop: string,
+  flag: string,
+  limit: number,
+): Promise<ShopifyPaymentSession[]> {
+  return db
+    .selectFrom('shopify_payment_sessions')
+    .selectAll()
+    .where('shop', '=', shop)
+    .where('flag', '=', flag)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
 /** Applies `changes` when the session is still in one of `states`; answers whether it was. */
 export async function movePaymentSession(
   db: ConnectorExecutor,

@@ -20,6 +20,7 @@ import type { ConnectorDeps } from '../../connector/runtime/deps.js';
 import { findConnection, type StoreConnection } from '../../connector/storage/connection.repository.js';
 import { connectionEnded } from '../../connector/storage/database.js';
 import { recentLinksOfConnection } from '../../connector/storage/order-link.repository.js';
+import { flaggedPaymentSessions } from '../../connector/storage/shopify-payment-session.repository.js';
 import {
   findShopifyShop,
   linkShopConnection,
@@ -28,6 +29,7 @@ import {
 } from '../../connector/storage/shopify-shop.repository.js';
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { shopifyCredentialsOf } from './driver.js';
+import type { Resolution } from './payments-app/payment-sessions.js';
 import type { ShopifyRuntime } from './runtime.js';
 
 export const EMBEDDED_API_PATH = '/shopify/api';
@@ -46,6 +48,13 @@ export const settingsSchema = z
 export type SettingsInput = z.output<typeof settingsSchema>;
 
 export const ordersQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(50).default(20) });
+
+/** `GET /shopify/api/payment-sessions?flag=refund_needed&limit=20`: the only flag a session gets. */
+export const paymentSessionsQuerySchema = z.object({
+  flag: z.enum(['refund_needed']),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+});
+export type PaymentSessionsQuery = z.output<typeof paymentSessionsQuerySchema>;
 
 function refused(message: string): ConnectorError {
   return new ConnectorError(401, 'invalid_session_token', message);
@@ -265,4 +274,47 @@ export async function dataRequests(deps: ConnectorDeps, shop: string) {
     requested_at: row.requested_at,
     export: JSON.parse(row.export) as unknown,
   }));
+}
+
+export interface FlaggedSessionResponse {
+  id: string;
+  payment_group: string;
+  amount: string;
+  currency: string;
+  test: boolean;
+  gateway_payment_uuid: string | null;
+  state: string;
+  flag: string | null;
+  /** The reject message sent to Shopify (names the session paid first), or null. */
+  message: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * `GET /shopify/api/payment-sessions`: the payments app's sessions of this shop carrying the flag
+ * (`refund_needed`: a second paid session of one checkout, money to give back at the gateway).
+ */
+export async function flaggedSessions(
+  deps: ConnectorDeps,
+  shop: string,
+  query: PaymentSessionsQuery,
+): Promise<FlaggedSessionResponse[]> {
+  await installedShop(deps, shop);
+  return (await flaggedPaymentSessions(deps.db, shop, query.flag, query.limit)).map((row) => {
+    const resolution = row.resolution === null ? null : (JSON.parse(row.resolution) as Resolution);
+    return {
+      id: row.id,
+      payment_group: row.payment_group,
+      amount: row.amount,
+      currency: row.currency,
+      test: row.test === 1,
+      gateway_payment_uuid: row.gateway_payment_uuid,
+      state: row.state,
+      flag: row.flag,
+      message: resolution?.action === 'reject' ? resolution.message : null,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  });
 }

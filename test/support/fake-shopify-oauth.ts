@@ -76,6 +76,12 @@ interface Code {
   used: boolean;
 }
 
+/** Shopify's `hmac` over a query it sends: HMAC-SHA256, hex, of the other parameters sorted and URL-encoded. */
+export function signShopifyQuery(query: Record<string, string>, secret: string): string {
+  const sorted = new URLSearchParams(Object.entries(query).sort(([a], [b]) => a.localeCompare(b)));
+  return createHmac('sha256', secret).update(sorted.toString()).digest('hex');
+}
+
 export async function startFakeShopifyOAuth(app: FakeShopifyApp): Promise<FakeShopifyOAuth> {
   const codes = new Map<string, Code>();
   const refreshTokens = new Map<string, { shop: string; used: boolean }>();
@@ -90,14 +96,9 @@ export async function startFakeShopifyOAuth(app: FakeShopifyApp): Promise<FakeSh
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  function signQuery(query: Record<string, string>, secret: string): string {
-    const sorted = new URLSearchParams(Object.entries(query).sort(([a], [b]) => a.localeCompare(b)));
-    return createHmac('sha256', secret).update(sorted.toString()).digest('hex');
-  }
-
   function callbackUrl(query: Record<string, string>, secret = app.apiSecret): string {
     const { hmac: _drop, ...rest } = query;
-    const params = new URLSearchParams({ ...rest, hmac: signQuery(rest, secret) });
+    const params = new URLSearchParams({ ...rest, hmac: signShopifyQuery(rest, secret) });
     return `${app.redirectUri}?${params.toString()}`;
   }
 

@@ -4,8 +4,6 @@
  * signed webhooks) and the fake Admin GraphQL API (orders), the shop installed. Also App Bridge
  * session tokens for the embedded API and the bridge's webhook fixtures.
  */
-import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createConnectToken } from '../../../gateway/connect/connect-token.service.js';
 import type { DialectName } from '../../../storage/database.js';
 import { startTestConnector } from '../../support/connector.js';
@@ -13,41 +11,22 @@ import { type FakeShopifyAdmin, startFakeShopifyAdmin } from '../../support/fake
 import { type FakeShopifyApp, startFakeShopifyOAuth } from '../../support/fake-shopify-oauth.js';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../../support/gateway.js';
 import type { ApiResponse } from '../../support/http.js';
-import { API_KEY, API_SECRET, install, type ShopifyHarness } from './install-support.js';
+import {
+  API_KEY,
+  API_SECRET,
+  install,
+  ordersCreateBody,
+  type ShopifyHarness,
+  sessionToken,
+} from './install-support.js';
+
+export { bridgeFixture, sessionToken } from './install-support.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers read field by field
 type Json = Record<string, any>;
 
 export const METHOD = 'Card payment (Armenian gateway)';
 export const APPROVED_CARD = '4111 1111 1111 1111';
-
-/** An App Bridge session token (HS256 with the app secret), as Shopify issues it. */
-export function sessionToken(shop: string, nowMs: number, overrides: Json = {}, secret = API_SECRET): string {
-  const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const nowS = Math.floor(Math.max(nowMs, Date.now()) / 1000);
-  const earliest = Math.floor(Math.min(nowMs, Date.now()) / 1000);
-  const payload = {
-    iss: `https://${shop}/admin`,
-    dest: `https://${shop}`,
-    aud: API_KEY,
-    sub: '42',
-    exp: nowS + 60,
-    nbf: earliest - 5,
-    iat: earliest - 5,
-    jti: `jti-${nowS}-${Math.random()}`,
-    sid: 'session-1',
-    ...overrides,
-  };
-  const head = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(payload)}`;
-  return `${head}.${createHmac('sha256', secret).update(head).digest('base64url')}`;
-}
-
-/** A fixture of test/fixtures/shopify/bridge with `{key}` placeholders filled and the shop named. */
-export function bridgeFixture(name: string, shop: string, values: Record<string, string>): Json {
-  let text = readFileSync(new URL(`../../fixtures/shopify/bridge/${name}.json`, import.meta.url), 'utf8');
-  for (const [key, value] of Object.entries(values)) text = text.replaceAll(`{${key}}`, value);
-  return JSON.parse(text.replaceAll('{shop}.myshopify.com', shop));
-}
 
 export interface BridgeHarness {
   readonly shop: string;
@@ -135,13 +114,7 @@ export async function startBridgeHarness(
         body,
         ...(webhookId === undefined ? {} : { webhookId }),
       }),
-    orderCreated: (order, overrides = {}) => ({
-      ...bridgeFixture('orders-create', shop, { method: METHOD }),
-      id: order.id,
-      admin_graphql_api_id: `gid://shopify/Order/${order.id}`,
-      name: order.name,
-      ...overrides,
-    }),
+    orderCreated: (order, overrides = {}) => ordersCreateBody(shop, METHOD, order, overrides),
     pay: (uuid, card = APPROVED_CARD) =>
       gw.call<Json>('POST', `/api/v1/test_helpers/payments/${uuid}/pay`, {
         key: merchant.testKey,

@@ -2,6 +2,7 @@
  * A connector with the Shopify app on, the fake Shopify OAuth it talks to, and the merchant's browser
  * going through the install (cookies carried by hand, redirects not followed).
  */
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import type { DialectName } from '../../../storage/database.js';
@@ -79,4 +80,53 @@ export async function install(h: ShopifyHarness, shop: string): Promise<Response
 export function webhookFixture(name: string, shop: string): Record<string, unknown> {
   const text = readFileSync(new URL(`../../fixtures/shopify/webhooks/${name}.json`, import.meta.url), 'utf8');
   return JSON.parse(text.replaceAll('{shop}.myshopify.com', shop)) as Record<string, unknown>;
+}
+
+/** A manual-bridge fixture (test/fixtures/shopify/bridge/) with the shop and `{key}` placeholders filled. */
+export function bridgeFixture(name: string, shop: string, values: Record<string, string>): Record<string, unknown> {
+  let text = readFileSync(new URL(`../../fixtures/shopify/bridge/${name}.json`, import.meta.url), 'utf8');
+  for (const [key, value] of Object.entries(values)) text = text.replaceAll(`{${key}}`, value);
+  return JSON.parse(text.replaceAll('{shop}.myshopify.com', shop)) as Record<string, unknown>;
+}
+
+/** Shopify's `orders/create` body for an order of the fake Admin API, paid with the manual `method`. */
+export function ordersCreateBody(
+  shop: string,
+  method: string,
+  order: { id: number; name: string },
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    ...bridgeFixture('orders-create', shop, { method }),
+    id: order.id,
+    admin_graphql_api_id: `gid://shopify/Order/${order.id}`,
+    name: order.name,
+    ...overrides,
+  };
+}
+
+/** An App Bridge session token (HS256 with the app secret), as Shopify issues it. */
+export function sessionToken(
+  shop: string,
+  nowMs: number,
+  overrides: Record<string, unknown> = {},
+  secret = API_SECRET,
+): string {
+  const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const nowS = Math.floor(Math.max(nowMs, Date.now()) / 1000);
+  const earliest = Math.floor(Math.min(nowMs, Date.now()) / 1000);
+  const payload = {
+    iss: `https://${shop}/admin`,
+    dest: `https://${shop}`,
+    aud: API_KEY,
+    sub: '42',
+    exp: nowS + 60,
+    nbf: earliest - 5,
+    iat: earliest - 5,
+    jti: `jti-${nowS}-${Math.random()}`,
+    sid: 'session-1',
+    ...overrides,
+  };
+  const head = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(payload)}`;
+  return `${head}.${createHmac('sha256', secret).update(head).digest('base64url')}`;
 }
