@@ -430,7 +430,7 @@ export async function applyPayment(
 /**
  * Marks the order paid in the store for the payment that claimed it. A platform failure is kept on
  * the map row and retried later with backoff ({@link STORE_SYNC_BACKOFF_MS}); after the last retry
- * the order is flagged `store_sync_failed`.
+ * the order is flagged `store_sync_failed`, a flag lowered again once a later sync (a repair) succeeds.
  */
 export async function syncStorePaid(
   deps: ConnectorDeps,
@@ -456,6 +456,8 @@ export async function syncStorePaid(
       store_sync: 'done',
       last_sync_error: null,
       next_sync_at: null,
+      // The store now shows the order paid: a flag raised for the failed sync is over (others stay).
+      ...(link.flag === 'store_sync_failed' ? { flag: null } : {}),
       updated_at: toStoredInstant(deps.clock.nowMs()),
     });
     deps.logger.info(

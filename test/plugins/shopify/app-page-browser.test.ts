@@ -375,6 +375,9 @@ describe.each(DIALECTS)('The Shopify app page in the admin (%s)', (dialect) => {
       return row?.store_sync === 'failed';
     }, 'marking paid to fail');
     expect(admin.financialStatus(order)).toBe('PENDING');
+    const flagOf = async () =>
+      (await db().selectFrom('order_links').select('flag').where('id', '=', link.id).executeTakeFirstOrThrow()).flag;
+    expect(await flagOf()).toBe('store_sync_failed');
 
     const { frame } = await openInAdmin(SHOP);
     await frame.locator('#scheduled-run', { hasText: 'No automatic run yet' }).waitFor();
@@ -397,6 +400,8 @@ describe.each(DIALECTS)('The Shopify app page in the admin (%s)', (dialect) => {
     expect(await repaired.innerText()).toContain('Repaired: The order was marked paid with the gateway payment.');
     expect(await frame.locator('#this-run .run-summary').innerText()).toContain('(with repair)');
     expect(admin.financialStatus(order)).toBe('PAID');
+    // Paid in Shopify now: the failed sync's flag is lowered.
+    expect(await flagOf()).toBeNull();
     expect(await frame.locator('#this-run').getByRole('button', { name: 'Repair the safe ones' }).count()).toBe(0);
     await shot(frame, '#reconciliation', 'reconciliation-repaired');
 
