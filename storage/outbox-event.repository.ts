@@ -14,3 +14,7 @@ export async function listPaymentEvents(db: Executor, paymentId: string): Promis
     .orderBy('id')
     .execute();
 }
+
+export async function findOutboxEvent(db: Executor, id: string): Promise<OutboxEventRow | undefined> {
+  return db.selectFrom('outbox_events').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -9,6 +9,7 @@ import { migrateToLatest } from '../../storage/migrate.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { createConnectToken, listConnectTokens, revokeConnectToken } from '../connect/connect-token.service.js';
 import { CONNECT_PLATFORMS, MAX_CONNECT_TOKEN_DAYS } from '../domain/connect-tokens.js';
+import { ApiError } from '../domain/errors.js';
 import { MAX_VELOCITY_LIMIT, MAX_VELOCITY_WINDOW_MINUTES } from '../domain/payment-limits.js';
 import type { DomainLimitsChange } from '../merchants/domain-limits.service.js';
 import {
@@ -23,6 +24,7 @@ import {
   verifyBusiness,
 } from '../merchants/merchant.service.js';
 import { openServices } from '../runtime/start.js';
+import { resendEvent } from '../webhooks/resend.service.js';
 import { domainLimits } from './commands/domain-limits.js';
 import { fxList, fxRemove, fxSet } from './commands/fx.js';
 import { purchaseCredit } from './commands/purchase-credit.js';
@@ -72,6 +74,7 @@ Commands:
   receipts retry --receipt ID              try a failed receipt again
   receipts resolve --receipt ID (--fiscal-id N | --not-issued)
                        settle a receipt whose outcome is unknown, after looking in the register
+  webhook resend --event ID                queue a new delivery of a past event to its target now
 
 Configuration comes from the environment (DATABASE_URL, PORT, HOST, PUBLIC_URL, ...; see README).`;
 
@@ -94,6 +97,7 @@ const OPTIONS = {
   host: { type: 'string' },
   verified: { type: 'boolean' },
   'webhook-url': { type: 'string' },
+  event: { type: 'string' },
   processor: { type: 'string' },
   config: { type: 'string' },
   'per-minute': { type: 'string' },
@@ -135,6 +139,7 @@ function required(
     | 'reference'
     | 'platform'
     | 'id'
+    | 'event'
     | 'currency'
     | 'rate'
     | 'receipt',
@@ -276,6 +281,7 @@ async function runAccountCommand(
     'receipts list',
     'receipts retry',
     'receipts resolve',
+    'webhook resend',
   ];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
   // Check the command line before touching the database.
@@ -488,6 +494,21 @@ function plan(command: string, values: Values): (deps: Deps) => Promise<Output> 
           json: listed,
           text: lines.length === 0 ? `Merchant ${merchantId} has no connect tokens.` : lines.join('\n'),
         };
+      };
+    }
+    case 'webhook resend': {
+      const eventId = required(values, 'event');
+      return async (deps) => {
+        try {
+          const resent = await resendEvent(deps, eventId);
+          return {
+            json: resent,
+            text: `Event ${resent.event_id} queued again as delivery ${resent.delivery_id} to ${resent.url}.`,
+          };
+        } catch (error) {
+          if (error instanceof ApiError) throw new OperatorError(error.message);
+          throw error;
+        }
       };
     }
     default:

@@ -17,6 +17,8 @@ export const OPERATIONS = [
   /** Fiscal receipts: issue one for a sale not paid through the service, read and list them. */
   'receipts.create',
   'receipts.read',
+  /** Queue a past event's webhook again (full-access keys only). */
+  'webhooks.resend',
   /** The sandbox test helpers (pay, confirm, clock). */
   'test_helpers.use',
 ] as const;

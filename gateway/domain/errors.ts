@@ -150,6 +150,12 @@ export const ERROR_CODES = {
     explanation:
       "The payment was taken by a processor, or with a payment method, that cannot refund through the API. Refund it in the processor's own back office. Checked after the payment status and before the amount.",
   },
+  no_webhook_target: {
+    status: 409,
+    title: 'Nowhere to send the event',
+    explanation:
+      "An event was to be resent, but its payment has no `callback_url` and the payment's domain has no webhook URL. Set the domain's webhook URL (dashboard, or `bin/gateway domain add --webhook-url`), then resend.",
+  },
   receipts_not_enabled: {
     status: 422,
     title: 'Fiscal receipts not enabled',

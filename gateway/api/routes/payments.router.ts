@@ -1,12 +1,13 @@
 /**
  * `/api/v1/payments` and `/api/v1/orders/{order_id}/payment` (spec "Payments"), and a payment's
- * events with their webhook deliveries (an addition).
+ * events with their webhook deliveries and the resend of one of them (additions).
  */
 import { Router } from '@koa/router';
 import type { AuthDeps } from '../../auth/authenticate.js';
 import { checkIdempotencyKey, IDEMPOTENCY_HEADER } from '../../payments/idempotency.js';
 import { createPayment, getOrderPayment, getPayment, listPaymentsPage } from '../../payments/payment.service.js';
 import { listPaymentEventLog } from '../../webhooks/event-log.service.js';
+import { resendPaymentEvent } from '../../webhooks/resend.service.js';
 import type { GatewayState } from '../context.js';
 import { sendIdempotent } from '../idempotent-answer.js';
 import { principalOf, requireAuth } from '../middleware/auth.js';
@@ -48,6 +49,11 @@ export function paymentsRouter(deps: AuthDeps): Router<GatewayState> {
   router.get('/payments/:uuid/events', requireAuth(deps, 'payments.read'), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await listPaymentEventLog(deps, principalOf(ctx), ctx.params.uuid ?? '');
+  });
+
+  router.post('/payments/:uuid/events/:event_id/resend', requireAuth(deps, 'webhooks.resend'), async (ctx) => {
+    ctx.status = 202;
+    ctx.body = await resendPaymentEvent(deps, principalOf(ctx), ctx.params.uuid ?? '', ctx.params.event_id ?? '');
   });
 
   router.get('/orders/:order_id/payment', requireAuth(deps, 'payments.read'), async (ctx) => {

@@ -21,6 +21,7 @@ const EXPECTED: Record<Operation, [boolean, boolean, boolean]> = {
   'billing.configure': [true, false, false],
   'receipts.create': [true, false, false],
   'receipts.read': [true, false, false],
+  'webhooks.resend': [true, false, false],
   'test_helpers.use': [true, true, false],
 };
 
