@@ -244,6 +244,23 @@ describe.each(DIALECTS)('domain verification on %s', (dialect) => {
     });
   });
 
+  it("tells the operator's override and the hosted domain apart from a check", async () => {
+    const host = siteHost();
+    const merchantId = await merchantWith(host);
+    await addDomain(deps, { merchantId, host, verified: true });
+    expect(await getDomainVerification(deps, { merchantId, host })).toMatchObject({
+      verified: true,
+      verified_method: 'operator',
+      verified_at: null,
+    });
+    const m = await t.merchant();
+    expect(await getDomainVerification(deps, { merchantId: m.merchantId, host: m.hostedDomain })).toMatchObject({
+      verified: true,
+      hosted: true,
+      verified_method: 'hosted',
+    });
+  });
+
   it('refuses localhost, IP addresses and the hosted domain before checking anything', async () => {
     const m = await t.merchant();
     await addDomain(deps, { merchantId: m.merchantId, host: 'localhost', verified: false });
