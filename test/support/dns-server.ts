@@ -8,10 +8,11 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import dnsPacket, { type Answer } from 'dns-packet';
 
-export type DnsMode = 'answer' | 'servfail' | 'silent';
+export type DnsMode = 'answer' | 'servfail' | 'refused' | 'silent';
 
 const SERVFAIL = 2;
 const NXDOMAIN = 3;
+const REFUSED = 5;
 
 export class TestDnsServer {
   /** Names asked, in order (lower case), with their type. */
@@ -50,7 +51,7 @@ export class TestDnsServer {
     this.#a.set(name.toLowerCase(), addresses);
   }
 
-  /** `answer` (default), `servfail` to every query, or `silent` (never answers). */
+  /** `answer` (default), `servfail` or `refused` to every query, or `silent` (never answers). */
   setMode(mode: DnsMode): void {
     this.#mode = mode;
   }
@@ -70,6 +71,7 @@ export class TestDnsServer {
     const answers: Answer[] = [];
     let rcode = 0;
     if (this.#mode === 'servfail') rcode = SERVFAIL;
+    else if (this.#mode === 'refused') rcode = REFUSED;
     else if (question.type === 'TXT') {
       for (const chunks of this.#txt.get(name) ?? []) {
         answers.push({ type: 'TXT', name: question.name, ttl: 60, data: chunks });

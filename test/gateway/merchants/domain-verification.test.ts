@@ -15,6 +15,7 @@ import type { Deps } from '../../../gateway/runtime/deps.js';
 import { DIALECTS } from '../../support/databases.js';
 import { TestDnsServer } from '../../support/dns-server.js';
 import { paymentBody, startTestGateway, type TestGateway } from '../../support/gateway.js';
+import { freePort } from '../../support/ports.js';
 import { SITE_CA, VerificationSite } from '../../support/verification-site.js';
 
 let counter = 0;
@@ -110,6 +111,10 @@ describe.each(DIALECTS)('domain verification on %s', (dialect) => {
       dns.setMode('servfail');
       try {
         expect((await check()).failure?.code).toBe('dns_servfail');
+        dns.setMode('refused');
+        const refused = await check();
+        expect(refused.failure?.code).toBe('dns_error');
+        expect(refused.failure?.message).toContain('EREFUSED');
         dns.setMode('silent');
         const silent = await check({ dnsTimeoutMs: 200 });
         expect(silent.failure?.code).toBe('dns_timeout');
@@ -211,6 +216,18 @@ describe.each(DIALECTS)('domain verification on %s', (dialect) => {
       expect(large?.code).toBe('https_too_large');
       const slow = await https({ hang: true });
       expect(slow?.code).toBe('https_timeout');
+    });
+
+    it('fails when nothing listens on the domain', async () => {
+      const { host, merchantId } = await fileCase((value) => value);
+      const closed = await freePort();
+      const outcome = await verifyDomain(
+        deps,
+        { merchantId, host, method: 'https' },
+        { file: { ...fileOptions.file, port: closed } },
+      );
+      expect(outcome.failure?.code).toBe('https_unreachable');
+      expect(outcome.failure?.message).toContain('connection refused');
     });
 
     it('fails on a certificate not valid for the host, or not from a trusted authority', async () => {
