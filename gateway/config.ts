@@ -2,6 +2,7 @@
  * Service configuration, read once from the environment (README "Configuration" lists every
  * variable). Nothing else reads `process.env`.
  */
+import { isIP } from 'node:net';
 import { DEFAULT_DATABASE_URL } from '../storage/connect.js';
 import { MAX_VELOCITY_LIMIT, MAX_VELOCITY_WINDOW_MINUTES } from './domain/payment-limits.js';
 
@@ -15,6 +16,11 @@ export interface Config {
   /** Signs tokens; when unset one is generated on first start and kept in the database. */
   readonly gatewaySecret: string | undefined;
   readonly allowPrivateWebhooks: boolean;
+  /**
+   * Name servers domain verification asks (`GATEWAY_DNS_SERVERS`, `host` or `host:port`, IPv6 as
+   * `[addr]:port`); empty: the system's.
+   */
+  readonly dnsServers: readonly string[];
   readonly manualClock: boolean;
   /** Requests per minute per account unless the operator set another limit for the merchant. */
   readonly rateLimitPerMinute: number;
@@ -77,6 +83,21 @@ function quantities(env: Env, name: string, fallback: readonly number[]): readon
   return [...new Set(parts.map(Number))].sort((a, b) => a - b);
 }
 
+function dnsServers(env: Env, name: string): readonly string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((part) => {
+    const server = part.trim();
+    const match = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(server) ?? /^([^:]+)(?::(\d{1,5}))?$/.exec(server);
+    const address = match?.[1] ?? server;
+    const port = match?.[2] === undefined ? 53 : Number(match[2]);
+    if (isIP(address) === 0 || port < 1 || port > 65535) {
+      throw new ConfigError(`${name} must list IP addresses, each with an optional :port (got "${server}")`);
+    }
+    return server;
+  });
+}
+
 function flag(env: Env, name: string): boolean {
   const raw = env[name];
   return raw === '1' || raw === 'true';
@@ -109,6 +130,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: env.SMTP_URL && env.SMTP_URL !== '' ? env.SMTP_URL : undefined,
     gatewaySecret: secret && secret !== '' ? secret : undefined,
     allowPrivateWebhooks: flag(env, 'GATEWAY_ALLOW_PRIVATE_WEBHOOKS'),
+    dnsServers: dnsServers(env, 'GATEWAY_DNS_SERVERS'),
     manualClock: clock === 'manual',
     rateLimitPerMinute: integer(env, 'GATEWAY_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
     authFailuresPerMinute: 120,

@@ -16,6 +16,7 @@ import type {
 import type { ConnectTokenTable } from './connect-token.table.js';
 import type { CustomerTable } from './customer.table.js';
 import type { DomainProcessorTable, DomainTable } from './domain.table.js';
+import type { DomainVerificationTable } from './domain-verification.table.js';
 import type { FxRateTable } from './fx-rate.table.js';
 import type { IdempotencyKeyTable } from './idempotency-key.table.js';
 import type { MerchantTable } from './merchant.table.js';
@@ -34,6 +35,7 @@ export interface Database {
   api_keys: ApiKeyTable;
   domains: DomainTable;
   domain_processors: DomainProcessorTable;
+  domain_verifications: DomainVerificationTable;
   payments: PaymentTable;
   processor_sessions: ProcessorSessionTable;
   processor_sequences: ProcessorSequenceTable;

@@ -9,6 +9,7 @@ import { migrateToLatest } from '../../storage/migrate.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { createConnectToken, listConnectTokens, revokeConnectToken } from '../connect/connect-token.service.js';
 import { CONNECT_PLATFORMS, MAX_CONNECT_TOKEN_DAYS } from '../domain/connect-tokens.js';
+import { VERIFICATION_METHODS } from '../domain/domain-verification.js';
 import { ApiError } from '../domain/errors.js';
 import { MAX_VELOCITY_LIMIT, MAX_VELOCITY_WINDOW_MINUTES } from '../domain/payment-limits.js';
 import type { DomainLimitsChange } from '../merchants/domain-limits.service.js';
@@ -26,6 +27,7 @@ import {
 import { openServices } from '../runtime/start.js';
 import { resendEvent } from '../webhooks/resend.service.js';
 import { domainLimits } from './commands/domain-limits.js';
+import { domainVerification, domainVerify } from './commands/domain-verification.js';
 import { fxList, fxRemove, fxSet } from './commands/fx.js';
 import { purchaseCredit } from './commands/purchase-credit.js';
 import {
@@ -36,6 +38,7 @@ import {
   receiptsResolve,
   receiptsRetry,
 } from './commands/receipts.js';
+import { webhookTest } from './commands/webhook-test.js';
 import { serve } from './serve.js';
 
 export const USAGE = `Usage: gateway <command> [options] [--json]
@@ -49,10 +52,18 @@ Commands:
   key create --merchant ID --environment live|test --access full|payments
   key revoke --merchant ID --key-id ID
   domain add --merchant ID --host HOST [--verified] [--webhook-url URL]
+                       --verified is the operator's override: no check is made
+  domain verification --merchant ID --host HOST
+                       the token to publish (TXT record or HTTPS file) and the last check
+  domain verify --merchant ID --host HOST --method dns|https
+                       check the published token now; verified on success (exit 1 and the
+                       reason otherwise)
   domain rotate-secret --merchant ID --host HOST
   domain limits --merchant ID --host HOST [--max-amount N | --default]
                 [--velocity N] [--velocity-window-minutes M] [--no-velocity | --default-velocity]
                        without a change, prints the domain's limits
+  webhook test --merchant ID --host HOST
+                       send a signed test event to the domain's webhook URL now
   business verify --merchant ID
   connect-token create --merchant ID --domain HOST --platform woocommerce|shopify
                        [--environment test|live] [--expires-in-days N]
@@ -122,6 +133,7 @@ const OPTIONS = {
   'not-issued': { type: 'boolean' },
   status: { type: 'string' },
   limit: { type: 'string' },
+  method: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -142,7 +154,8 @@ function required(
     | 'event'
     | 'currency'
     | 'rate'
-    | 'receipt',
+    | 'receipt'
+    | 'method',
 ): string {
   const value = values[name];
   if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
@@ -193,7 +206,8 @@ function oneOf<T extends string>(value: string, allowed: readonly T[], flag: str
   return value as T;
 }
 
-type Output = { json: unknown; text: string };
+/** What a command prints; `exitCode` 1 when it printed a refusal (a failed check) rather than a result. */
+type Output = { json: unknown; text: string; exitCode?: number };
 
 function print(out: Output, asJson: boolean): void {
   process.stdout.write(asJson ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);
@@ -235,7 +249,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     const out = await runAccountCommand(command, values, config);
     print(out, asJson);
-    return 0;
+    return out.exitCode ?? 0;
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`gateway ${command}: ${error.message}\n\n${USAGE}\n`);
@@ -272,6 +286,9 @@ async function runAccountCommand(
     'connect-token revoke',
     'connect-token list',
     'domain limits',
+    'domain verification',
+    'domain verify',
+    'webhook test',
     'fx set',
     'fx remove',
     'fx list',
@@ -419,6 +436,16 @@ function plan(command: string, values: Values): (deps: Deps) => Promise<Output> 
     }
     case 'purchase credit':
       return purchaseCredit(required(values, 'reference'));
+    case 'domain verification':
+      return domainVerification(required(values, 'merchant'), required(values, 'host'));
+    case 'domain verify':
+      return domainVerify(
+        required(values, 'merchant'),
+        required(values, 'host'),
+        oneOf(required(values, 'method'), VERIFICATION_METHODS, 'method'),
+      );
+    case 'webhook test':
+      return webhookTest(required(values, 'merchant'), required(values, 'host'));
     case 'domain limits':
       return domainLimits(required(values, 'merchant'), required(values, 'host'), limitsChange(values));
     case 'fx set':

@@ -18,6 +18,7 @@ import { composeKey, type KeyAccess, keyHint } from '../domain/api-keys.js';
 import { DAY_MS, toStoredInstant } from '../domain/clock.js';
 import { isNeverVerifiable, normalizeHost } from '../domain/hosts.js';
 import type { Environment } from '../domain/payment.js';
+import { isPrivateHost } from '../outbound/private-addresses.js';
 import { isKnownProcessor, processorFor } from '../processors/registry.js';
 import { InvalidProcessorSettings, parseProcessorSettings, sealProcessorSettings } from '../processors/settings.js';
 import type { Deps } from '../runtime/deps.js';
@@ -251,7 +252,12 @@ export async function revokeApiKey(
   return { merchant_id: input.merchantId, key_id: input.keyId, revoked: true };
 }
 
-function checkWebhookUrl(url: string): string {
+/**
+ * A webhook URL as it is stored: http(s), and not at a private place (localhost, a private IP
+ * address) unless `GATEWAY_ALLOW_PRIVATE_WEBHOOKS=1`: delivery would refuse it anyway, so the
+ * merchant hears it now rather than from a failed delivery.
+ */
+function checkWebhookUrl(url: string, allowPrivate: boolean): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -260,6 +266,11 @@ function checkWebhookUrl(url: string): string {
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
     throw new OperatorError('--webhook-url must be an http(s) URL');
+  }
+  if (!allowPrivate && isPrivateHost(parsed.hostname)) {
+    throw new OperatorError(
+      `--webhook-url ${parsed.host} is a private address: webhooks are never delivered there (GATEWAY_ALLOW_PRIVATE_WEBHOOKS=1 allows it in development)`,
+    );
   }
   return parsed.toString();
 }
@@ -275,7 +286,8 @@ export async function addDomain(
   if (input.verified && existing?.verified !== 1 && isNeverVerifiable(host)) {
     throw new OperatorError(`${host} can never be verified (localhost and IP addresses)`);
   }
-  const webhookUrl = input.webhookUrl === undefined ? null : checkWebhookUrl(input.webhookUrl);
+  const webhookUrl =
+    input.webhookUrl === undefined ? null : checkWebhookUrl(input.webhookUrl, deps.config.allowPrivateWebhooks);
   const nowMs = deps.clock.nowMs();
   const now = toStoredInstant(nowMs);
   try {

@@ -6,7 +6,7 @@
  * IPv4 address, with the same table. Callers check the address they actually connect to, after
  * DNS (./guarded-agents.ts).
  */
-import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import { BlockList, isIP, isIPv4, isIPv6 } from 'node:net';
 
 /** The one table of ranges refused, IPv4 and IPv6. */
 export const PRIVATE_RANGES: ReadonlyArray<readonly [cidr: string, why: string]> = [
@@ -91,4 +91,18 @@ export function isForbiddenAddress(address: string): boolean {
   const v4 = embeddedIpv4(ip);
   if (v4 !== undefined) return blocked.check(v4, 'ipv4');
   return blocked.check(ip.split('%')[0] ?? ip, 'ipv6');
+}
+
+/**
+ * Whether a URL's host names a private place without any lookup: `localhost` (and its
+ * subdomains) or a private IP literal. Used to refuse such a webhook URL when it is set; a name
+ * that resolves to a private address is refused when connecting (./guarded-agents.ts).
+ */
+export function isPrivateHost(hostname: string): boolean {
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  return isIP(host) !== 0 && isForbiddenAddress(host);
 }

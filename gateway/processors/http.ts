@@ -24,6 +24,8 @@ export interface ProcessorRequest {
   readonly body?: string;
   /** How long to wait for the whole answer. */
   readonly timeoutMs: number;
+  /** Bytes of the answer read before the call fails (default `MAX_PROCESSOR_ANSWER_BYTES`). */
+  readonly maxAnswerBytes?: number;
   /**
    * Mutual TLS (the e-HDM fiscal system): the client certificate and key (PEM) or a PKCS#12
    * bundle, and the certificate authority of the server when it is not publicly trusted.
@@ -46,12 +48,17 @@ export interface ProcessorReply {
   readonly body: string;
 }
 
-/** A call that got no answer. `reached` is false only when nothing of the request was sent. */
+/**
+ * A call that got no answer. `reached` is false only when nothing of the request was sent. `code`
+ * says what happened when it is known: `TIMEOUT`, `TOO_LARGE`, or the system's error code
+ * (`PRIVATE_ADDRESS`, `ECONNREFUSED`, a TLS code such as `CERT_HAS_EXPIRED`...).
+ */
 export class ProcessorCallError extends Error {
   override readonly name = 'ProcessorCallError';
   constructor(
     message: string,
     readonly reached: boolean,
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -97,11 +104,12 @@ export function createProcessorHttp(options: ProcessorHttpOptions): ProcessorHtt
       };
       let sent = false;
       let settled = false;
-      const fail = (message: string) => {
+      const maxBytes = call.maxAnswerBytes ?? MAX_PROCESSOR_ANSWER_BYTES;
+      const fail = (message: string, code?: string) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        reject(new ProcessorCallError(message, sent));
+        reject(new ProcessorCallError(message, sent, code));
       };
       const outgoing = (secure ? https : http).request(
         url,
@@ -117,9 +125,9 @@ export function createProcessorHttp(options: ProcessorHttpOptions): ProcessorHtt
           let size = 0;
           response.on('data', (chunk: Buffer) => {
             size += chunk.length;
-            if (size > MAX_PROCESSOR_ANSWER_BYTES) {
+            if (size > maxBytes) {
               outgoing.destroy();
-              fail(`the answer is larger than ${MAX_PROCESSOR_ANSWER_BYTES} bytes`);
+              fail(`the answer is larger than ${maxBytes} bytes`, 'TOO_LARGE');
               return;
             }
             chunks.push(chunk);
@@ -149,7 +157,7 @@ export function createProcessorHttp(options: ProcessorHttpOptions): ProcessorHtt
         else socket.once(ready, () => (sent = true));
       });
       const timer = setTimeout(() => {
-        fail(`no answer within ${call.timeoutMs} ms`);
+        fail(`no answer within ${call.timeoutMs} ms`, 'TIMEOUT');
         outgoing.destroy();
       }, call.timeoutMs);
       outgoing.on('error', (error: NodeJS.ErrnoException) => {
@@ -159,7 +167,7 @@ export function createProcessorHttp(options: ProcessorHttpOptions): ProcessorHtt
         // The server refused the TLS session (a client certificate it does not accept): with TLS
         // 1.3 its alert comes after the client's handshake ended, but no request was processed.
         if (error.code?.startsWith('ERR_SSL_') === true && error.code.includes('ALERT')) sent = false;
-        fail(describe(error));
+        fail(describe(error), error.code);
       });
       outgoing.end(body);
     });

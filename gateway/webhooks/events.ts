@@ -72,3 +72,33 @@ export function refundedEvent(payment: Payment, refund: RefundSnapshot): EventBo
     receipt: null,
   };
 }
+
+/**
+ * The payment uuid of a test event (the nil UUID): no payment ever has it, so a receiver can tell
+ * a test event from a real one, as it can by `livemode: false` and the order id.
+ */
+export const TEST_EVENT_PAYMENT_UUID = '00000000-0000-0000-0000-000000000000';
+export const TEST_EVENT_ORDER_ID = 'gateway-test-event';
+
+/** The sample `transaction.status.updated` a merchant sends to check its receiver: a completed sandbox payment. */
+export function testStatusUpdatedEvent(at: string): EventBody {
+  const instant = toApiInstant(at);
+  return {
+    event: 'transaction.status.updated',
+    livemode: false,
+    transaction: {
+      uuid: TEST_EVENT_PAYMENT_UUID,
+      order_id: TEST_EVENT_ORDER_ID,
+      status: 'completed',
+      amount: 1000,
+      refunded_amount: 0,
+      currency: 'AMD',
+      processor: 'sandbox',
+      completed_at: instant,
+      created_at: instant as string,
+      failure_code: null,
+    },
+    refund: null,
+    receipt: null,
+  };
+}

@@ -13,12 +13,26 @@ import type { LookupFunction } from 'node:net';
 import { maskedUrl } from '../domain/masked-url.js';
 import { createGuardedAgents } from '../outbound/guarded-agents.js';
 
-export type DeliveryOutcome =
+export type DeliveryOutcome = (
   | { readonly delivered: true; readonly statusCode: number }
-  | { readonly delivered: false; readonly statusCode: number | null; readonly error: string };
+  | { readonly delivered: false; readonly statusCode: number | null; readonly error: string }
+) & {
+  /** The start of the receiver's answer, when `keepAnswerBytes` asked for it (UTF-8, possibly cut). */
+  readonly answer?: string;
+};
+
+export interface SendOptions {
+  /** Keep this many bytes of the answer's body in `answer` (a test event shows them to the merchant). */
+  readonly keepAnswerBytes?: number;
+}
 
 export interface WebhookSender {
-  send(url: string, body: string, headers: Readonly<Record<string, string>>): Promise<DeliveryOutcome>;
+  send(
+    url: string,
+    body: string,
+    headers: Readonly<Record<string, string>>,
+    options?: SendOptions,
+  ): Promise<DeliveryOutcome>;
   /** Closes kept-alive connections. */
   close(): void;
 }
@@ -77,7 +91,12 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     maxSocketsPerHost: options.maxSocketsPerHost ?? 64,
   });
 
-  function send(url: string, body: string, headers: Readonly<Record<string, string>>): Promise<DeliveryOutcome> {
+  function send(
+    url: string,
+    body: string,
+    headers: Readonly<Record<string, string>>,
+    options: SendOptions = {},
+  ): Promise<DeliveryOutcome> {
     let target: URL;
     try {
       target = new URL(url);
@@ -89,11 +108,13 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     }
     return new Promise<DeliveryOutcome>((resolve) => {
       let settled = false;
+      /** What every outcome carries besides its own fields (the kept answer). */
+      let settle: { answer?: string } = {};
       const finish = (outcome: DeliveryOutcome) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve(outcome);
+        resolve({ ...outcome, ...settle });
       };
       const payload = Buffer.from(body);
       const transport = target.protocol === 'https:' ? https : http;
@@ -116,12 +137,16 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         // Read (and drop) a bounded answer so the connection can be reused; a receiver that keeps
         // sending is cut off by the size cap or by the timer.
         let received = 0;
+        const keep = Math.min(options.keepAnswerBytes ?? 0, MAX_ANSWER_BYTES);
+        const kept: Buffer[] = [];
         response.on('data', (chunk: Buffer) => {
+          if (received < keep) kept.push(chunk.subarray(0, keep - received));
           received += chunk.length;
           if (received > MAX_ANSWER_BYTES) response.destroy();
         });
         response.on('error', () => {});
         const answered = () => {
+          if (keep > 0) settle = { answer: Buffer.concat(kept).toString('utf8') };
           if (status >= 200 && status < 300) finish({ delivered: true, statusCode: status });
           else if (status >= 300 && status < 400) {
             // The location is stored and mailed to the merchant: it may carry a token too.

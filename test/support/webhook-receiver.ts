@@ -16,7 +16,13 @@ export interface ReceivedWebhook {
 }
 
 export type Reply =
-  | { readonly status: number; readonly headers?: Record<string, string>; readonly delayMs?: number }
+  | {
+      readonly status: number;
+      readonly headers?: Record<string, string>;
+      readonly delayMs?: number;
+      /** The answer's body (default `ok`). */
+      readonly body?: string;
+    }
   /** Accept the request and never answer. */
   | { readonly hang: true }
   /** Close the connection without an answer. */
@@ -93,7 +99,7 @@ export class WebhookReceiver {
     const send = () => {
       if (res.destroyed) return;
       res.writeHead(reply.status, reply.headers);
-      res.end('ok');
+      res.end(reply.body ?? 'ok');
     };
     if (reply.delayMs === undefined) send();
     else setTimeout(send, reply.delayMs).unref();
