@@ -64,6 +64,7 @@ Commands:
                        without a change, prints the domain's limits
   webhook test --merchant ID --host HOST
                        send a signed test event to the domain's webhook URL now
+  webhook resend --event ID                queue a new delivery of a past event to its target now
   business verify --merchant ID
   connect-token create --merchant ID --domain HOST --platform woocommerce|shopify
                        [--environment test|live] [--expires-in-days N]
@@ -85,7 +86,6 @@ Commands:
   receipts retry --receipt ID              try a failed receipt again
   receipts resolve --receipt ID (--fiscal-id N | --not-issued)
                        settle a receipt whose outcome is unknown, after looking in the register
-  webhook resend --event ID                queue a new delivery of a past event to its target now
 
 Configuration comes from the environment (DATABASE_URL, PORT, HOST, PUBLIC_URL, ...; see README).`;
 
