@@ -14,15 +14,20 @@ import { AUTH_PATH, CALLBACK_PATH, WEBHOOKS_PATH } from '../../plugins/shopify/a
 import {
   authenticateShop,
   dataRequests,
+  domainVerificationSchema,
   EMBEDDED_API_PATH,
   flaggedSessions,
   ordersQuerySchema,
   paymentSessionsQuerySchema,
+  readDomainVerification,
   readSettings,
   recentOrders,
+  saveDomainVerification,
   saveSettings,
+  servedVerification,
   settingsSchema,
   shopConnection,
+  VERIFICATION_FILE,
 } from '../../plugins/shopify/embedded-api.js';
 import { beginInstall, completeInstall } from '../../plugins/shopify/oauth.js';
 import { PROXY_PATH, proxiedShop } from '../../plugins/shopify/payments-app/app-proxy.js';
@@ -192,6 +197,16 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
     ctx.body = await saveSettings(deps, shopifyOn(), shop, body);
   });
 
+  router.get(`${EMBEDDED_API_PATH}/domain-verification`, async (ctx) => {
+    ctx.body = await readDomainVerification(deps, shopifyOn(), await sessionShop(ctx));
+  });
+
+  router.put(`${EMBEDDED_API_PATH}/domain-verification`, async (ctx) => {
+    const shop = await sessionShop(ctx);
+    const body = parse(domainVerificationSchema, await readJson(ctx));
+    ctx.body = await saveDomainVerification(deps, shopifyOn(), shop, body);
+  });
+
   router.get(`${EMBEDDED_API_PATH}/orders`, async (ctx) => {
     const shop = await sessionShop(ctx);
     const query = parse(ordersQuerySchema, { limit: ctx.query.limit });
@@ -248,6 +263,16 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
       'authorization_not_supported',
       'This app takes sale payments only (captured at once): there is no authorization to capture or void.',
     );
+  });
+
+  // The gateway's domain verification file of the shop, through the app proxy (embedded-api.ts).
+  router.get(`${PROXY_PATH}/${VERIFICATION_FILE}`, async (ctx) => {
+    const shop = proxiedShop(shopifyOn(), deps.clock, ctx.query);
+    const value = await servedVerification(deps, shop);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'text/plain';
+    ctx.status = value === null ? 404 : 200;
+    ctx.body = value === null ? 'No gateway verification value is saved for this shop.\n' : `${value}\n`;
   });
 
   // The buyer's way back from the gateway, through the shop's storefront (Shopify's app proxy).

@@ -230,6 +230,8 @@ export interface ShopifyShopTable {
   scopes: string;
   /** The store connection made from the app's embedded page; null until then. */
   connection_id: string | null;
+  /** The gateway's domain verification value the owner saved (`gateway-verification=<token>`), public. */
+  gateway_verification: string | null;
   updated_at: string;
 }
 

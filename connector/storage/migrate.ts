@@ -10,6 +10,7 @@ import * as reconciliationBackoff from './migrations/0002-reconciliation-backoff
 import * as connectionHealth from './migrations/0003-connection-health.js';
 import * as shopify from './migrations/0004-shopify.js';
 import * as shopifyPaymentSessions from './migrations/0005-shopify-payment-sessions.js';
+import * as shopifyDomainVerification from './migrations/0006-shopify-domain-verification.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-connector': connector,
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-connection-health': connectionHealth,
   '0004-shopify': shopify,
   '0005-shopify-payment-sessions': shopifyPaymentSessions,
+  '0006-shopify-domain-verification': shopifyDomainVerification,
 };
 
 export function migrateConnector(db: Kysely<ConnectorDatabase>): Promise<string[]> {

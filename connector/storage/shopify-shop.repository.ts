@@ -20,6 +20,7 @@ export async function recordInstall(db: ConnectorExecutor, shop: string, scopes:
       redacted_at: null,
       scopes,
       connection_id: null,
+      gateway_verification: null,
       updated_at: now,
     })
     .onConflict((oc) =>
@@ -50,7 +51,7 @@ export async function recordUninstall(db: ConnectorExecutor, shop: string, now: 
 export async function recordRedacted(db: ConnectorExecutor, shop: string, now: string): Promise<void> {
   await db
     .updateTable('shopify_shops')
-    .set({ redacted_at: now, scopes: '', connection_id: null, updated_at: now })
+    .set({ redacted_at: now, scopes: '', connection_id: null, gateway_verification: null, updated_at: now })
     .where('shop', '=', shop)
     .execute();
 }
@@ -118,4 +119,18 @@ export async function deleteShopRecords(db: ConnectorExecutor, shop: string): Pr
   await db.deleteFrom('shopify_data_requests').where('shop', '=', shop).execute();
   await db.deleteFrom('shopify_sessions').where('shop', '=', shop).execute();
   await db.deleteFrom('shopify_webhook_deliveries').where('shop', '=', shop).execute();
+}
+
+/** The gateway's domain verification value the shop serves through the app proxy (null: none). */
+export async function saveGatewayVerification(
+  db: ConnectorExecutor,
+  shop: string,
+  value: string | null,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('shopify_shops')
+    .set({ gateway_verification: value, updated_at: now })
+    .where('shop', '=', shop)
+    .execute();
 }

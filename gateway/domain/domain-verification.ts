@@ -18,8 +18,22 @@ export function verificationRecordName(host: string): string {
   return `${VERIFICATION_RECORD_LABEL}.${host}`;
 }
 
+/**
+ * A Shopify shop's own domain. Shopify serves no file of the merchant's at `/.well-known/` and takes
+ * no DNS record under `myshopify.com`, so such a domain publishes the file through the gateway's
+ * Shopify app instead (docs/shopify.md "Verifying the shop's domain at the gateway"): the app's
+ * proxy path on the shop's storefront.
+ */
+export const SHOPIFY_SHOP_SUFFIX = '.myshopify.com';
+/** The file on a Shopify shop: the connector answers it through Shopify's app proxy. */
+export const SHOPIFY_VERIFICATION_FILE_PATH = '/apps/connector-pay/gateway-verification.txt';
+
+export function isShopifyShopHost(host: string): boolean {
+  return host.endsWith(SHOPIFY_SHOP_SUFFIX) && host.length > SHOPIFY_SHOP_SUFFIX.length;
+}
+
 export function verificationFileUrl(host: string): string {
-  return `https://${host}${VERIFICATION_FILE_PATH}`;
+  return `https://${host}${isShopifyShopHost(host) ? SHOPIFY_VERIFICATION_FILE_PATH : VERIFICATION_FILE_PATH}`;
 }
 
 /** What the merchant publishes, as the TXT record's value and as the file's content. */

@@ -11,6 +11,7 @@ import { ensureDomainVerification, recordVerificationCheck } from '../../storage
 import type { DomainVerificationRow } from '../../storage/domain-verification.table.js';
 import { toStoredInstant } from '../domain/clock.js';
 import {
+  isShopifyShopHost,
   type VerificationFailure,
   type VerificationMethod,
   verificationFileUrl,
@@ -150,6 +151,12 @@ async function runCheck(
 ): Promise<VerificationFailure | null> {
   const servers = deps.config.dnsServers;
   const resolver = createVerificationResolver(servers, options.dnsTimeoutMs);
+  if (method === 'dns' && isShopifyShopHost(host)) {
+    return {
+      code: 'dns_no_record',
+      message: `${host} is a Shopify shop's domain, which takes no DNS record of yours: verify it with the https method, after pasting the value in the gateway's Shopify app (docs/shopify.md).`,
+    };
+  }
   if (method === 'dns') return checkTxtRecord(resolver, host, expected);
   return checkVerificationFile(host, expected, {
     allowPrivate: deps.config.allowPrivateWebhooks,

@@ -3,10 +3,11 @@
  * through the outbound guard (gateway/outbound/: no private or loopback address unless
  * `GATEWAY_ALLOW_PRIVATE_WEBHOOKS=1`, as for webhooks), with a short timeout, a small size cap and
  * no redirect followed; the content must be the verification value exactly, surrounding
- * whitespace aside.
+ * whitespace aside. A Shopify shop's domain (`*.myshopify.com`) publishes it through the app proxy
+ * instead, and may be redirected to the shop's primary domain on the same path.
  */
 import type { LookupFunction } from 'node:net';
-import { type VerificationFailure, verificationFileUrl } from '../domain/domain-verification.js';
+import { isShopifyShopHost, type VerificationFailure, verificationFileUrl } from '../domain/domain-verification.js';
 import { maskedUrl } from '../domain/masked-url.js';
 import { createGuardedAgents } from '../outbound/guarded-agents.js';
 import { createProcessorHttp, ProcessorCallError } from '../processors/http.js';
@@ -56,6 +57,28 @@ function callFailure(url: string, error: ProcessorCallError, timeoutMs: number):
   return { code: 'https_unreachable', message: `${url} could not be reached (${error.message}).` };
 }
 
+/**
+ * How many redirects a Shopify shop's file may take: Shopify sends `<name>.myshopify.com` on to the
+ * shop's primary domain, keeping the path. Other domains: none.
+ */
+export const SHOPIFY_MAX_REDIRECTS = 2;
+
+/**
+ * The next URL when a Shopify shop's storefront redirects: https, the same path and query (the app
+ * proxy answers there for the same shop, whatever the domain); anything else is not followed.
+ */
+function shopRedirect(from: URL, location: string | undefined): URL | null {
+  if (location === undefined) return null;
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch {
+    return null;
+  }
+  if (next.protocol !== 'https:' || next.pathname !== from.pathname || next.search !== from.search) return null;
+  return next;
+}
+
 /** Whether the file on `host` holds `expected`; answers why not, or null. */
 export async function checkVerificationFile(
   host: string,
@@ -72,18 +95,28 @@ export async function checkVerificationFile(
     ...(options.lookup ? { lookup: options.lookup } : {}),
   });
   const client = createProcessorHttp({ allowPrivate: options.allowPrivate, agents });
-  try {
-    const reply = await client.request({
+  const fetchFile = (url: URL) =>
+    client.request({
       method: 'GET',
-      url: target.toString(),
+      url: url.toString(),
       headers: { 'User-Agent': 'PaymentGateway-DomainVerification/1.0', Accept: 'text/plain' },
       timeoutMs,
       maxAnswerBytes: MAX_FILE_BYTES,
       ...(options.ca === undefined ? {} : { tls: { ca: options.ca } }),
     });
+  try {
+    let url = target;
+    let redirectsLeft = isShopifyShopHost(host) ? SHOPIFY_MAX_REDIRECTS : 0;
+    let reply = await fetchFile(url);
+    for (; reply.status >= 300 && reply.status < 400 && redirectsLeft > 0; redirectsLeft -= 1) {
+      const next = shopRedirect(url, reply.headers.location);
+      if (next === null) break;
+      url = next;
+      reply = await fetchFile(url);
+    }
     if (reply.status >= 300 && reply.status < 400) {
       const location = reply.headers.location;
-      const shown = location === undefined ? null : maskedUrl(location, target);
+      const shown = location === undefined ? null : maskedUrl(location, url);
       return {
         code: 'https_redirect',
         message: `${shownUrl} redirects (HTTP ${reply.status}${shown ? ` to ${shown}` : ''}); redirects are not followed: serve the file at this exact address.`,

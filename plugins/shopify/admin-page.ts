@@ -142,6 +142,20 @@ function appPageHtml({ apiKey, shop, nonce, nowMs }: PageInput): string {
 </form>
 </section>
 
+<section id="domain-verification" aria-labelledby="domain-verification-heading">
+<h2 id="domain-verification-heading">Verify this shop at the gateway</h2>
+<p>Live payments need ${escapeHtml(shop)} verified as your domain at the gateway. Add it under Domains in the gateway dashboard, choose the HTTPS file, and paste the value shown there; the gateway then reads it from <code id="verification-url">https://${escapeHtml(shop)}/…/gateway-verification.txt</code>.</p>
+<form id="verification-form" novalidate>
+<div class="field">
+<label for="verification-value">Verification value</label>
+<input id="verification-value" name="value" type="text" autocomplete="off" spellcheck="false" placeholder="gateway-verification=…" aria-describedby="value-error">
+<p id="value-error" class="field-error" hidden></p>
+</div>
+<button type="submit" class="button">Publish the value</button>
+<p id="verification-message" class="message" role="status" hidden></p>
+</form>
+</section>
+
 <section id="orders" aria-labelledby="orders-heading">
 <h2 id="orders-heading">Recent orders</h2>
 <p id="orders-message" class="message" role="status" hidden></p>

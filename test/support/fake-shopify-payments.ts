@@ -342,7 +342,8 @@ export interface TestPki {
   strangerKey: string;
 }
 
-export function makeTestPki(): TestPki {
+/** `serverNames`: DNS names the server certificate also covers (besides 127.0.0.1), e.g. `*.myshopify.com`. */
+export function makeTestPki(serverNames: readonly string[] = []): TestPki {
   const dir = mkdtempSync(join(tmpdir(), 'shopify-mtls-'));
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   const read = (name: string) => readFileSync(join(dir, name), 'utf8');
@@ -396,7 +397,8 @@ export function makeTestPki(): TestPki {
         `${name}.ext`,
       );
     };
-    issue('server', 'ca', '/CN=127.0.0.1', 'subjectAltName=IP:127.0.0.1');
+    const names = serverNames.map((name) => `,DNS:${name}`).join('');
+    issue('server', 'ca', '/CN=127.0.0.1', `subjectAltName=IP:127.0.0.1${names}`);
     issue('client', 'ca', '/CN=payments.shopify.com', 'extendedKeyUsage=clientAuth');
     issue('stranger', 'other-ca', '/CN=payments.shopify.com', 'extendedKeyUsage=clientAuth');
     return {

@@ -9,11 +9,13 @@
  *   `signature` (HMAC-SHA256 hex with the app secret over the sorted `name=value` pairs, values of a
  *   repeated name joined with `,`). The app's answer (status, `Location`, `Content-Type`, body) is
  *   passed back to the buyer. Only GET and HEAD are proxied here; the app's pages need nothing else.
+ * - A shop given a primary domain: its myshopify address answers 301 to the same path there.
  * - Anything else: the shop's own pages (a checkout, the thank-you page), answered 200 with a page
  *   naming the path, so a test sees the buyer arrive there.
  */
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface StorefrontVisit {
@@ -28,8 +30,13 @@ export interface FakeShopifyStorefront {
   readonly url: string;
   /** Proxied requests as the app received them (path and query), newest last. */
   readonly forwarded: { shop: string; url: string }[];
-  /** The buyer's browser opens `https://<shop>/...` (redirects not followed). */
+  /** The buyer's browser opens `https://<shop>/...` (redirects not followed; HTTP mode only). */
   visit(url: string): Promise<StorefrontVisit>;
+  /**
+   * The shop has a primary domain: its myshopify address answers 301 to the same path there, as
+   * Shopify does (the test server's port kept in the address, where Shopify's would be 443).
+   */
+  setPrimaryDomain(shop: string, primary: string): void;
   close(): Promise<void>;
 }
 
@@ -41,6 +48,8 @@ export interface FakeStorefrontOptions {
   proxyUrl: () => string;
   /** Shopify's clock for `timestamp`, in seconds. */
   nowS: () => number;
+  /** Serve HTTPS with this certificate (for the gateway's checks of a shop's domain) instead of HTTP. */
+  tls?: { cert: string; key: string };
 }
 
 export function signProxyQuery(secret: string, params: [string, string][]): string {
@@ -53,9 +62,18 @@ export function signProxyQuery(secret: string, params: [string, string][]): stri
 
 export async function startFakeShopifyStorefront(options: FakeStorefrontOptions): Promise<FakeShopifyStorefront> {
   const forwarded: { shop: string; url: string }[] = [];
+  const primaryOf = new Map<string, string>();
+  const shopOf = new Map<string, string>();
+  let port = 0;
 
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
-    const shop = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+    const primary = primaryOf.get(host);
+    if (primary !== undefined) {
+      res.writeHead(301, { Location: `https://${primary}:${port}${req.url ?? '/'}` }).end();
+      return;
+    }
+    const shop = shopOf.get(host) ?? host;
     const url = new URL(req.url ?? '/', `https://${shop}`);
     if (!url.pathname.startsWith(`${options.proxyPath}/`)) {
       res.writeHead(200, { 'Content-Type': 'text/html' }).end(`<h1>${shop}</h1><p>Shop page ${url.pathname}</p>`);
@@ -85,20 +103,26 @@ export async function startFakeShopifyStorefront(options: FakeStorefrontOptions)
     res.writeHead(answer.status, headers).end(Buffer.from(await answer.arrayBuffer()));
   };
 
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     serve(req, res).catch((error: unknown) => {
       res.writeHead(502, { 'Content-Type': 'text/plain' }).end(`storefront proxy failed: ${String(error)}`);
     });
-  });
+  };
+  const server = options.tls === undefined ? createServer(handle) : createTlsServer(options.tls, handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  port = (server.address() as AddressInfo).port;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`,
     forwarded,
+    setPrimaryDomain(shop, primary) {
+      primaryOf.set(shop, primary);
+      shopOf.set(primary, shop);
+    },
     visit(address) {
       const target = new URL(address);
       if (target.protocol !== 'https:') throw new Error(`a storefront is https only: ${address}`);
+      if (options.tls !== undefined) throw new Error('visit() plays the buyer in HTTP mode only');
       return new Promise<StorefrontVisit>((resolve, reject) => {
         const req = request(
           { host: '127.0.0.1', port, path: `${target.pathname}${target.search}`, headers: { Host: target.host } },

@@ -177,7 +177,7 @@
       if (node === null) continue;
       node.textContent = messages.join(' ');
       node.hidden = false;
-      const input = document.querySelector(`#settings-form [name=${field}]`);
+      const input = document.querySelector(`form [name=${field}]`);
       input?.setAttribute('aria-invalid', 'true');
     }
   }
@@ -207,6 +207,45 @@
       if (error.code === 'shop_not_installed') return sendToInstall();
       showFieldErrors(error.errors);
       say('settings-message', explain(error), 'error');
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  // ---- domain verification at the gateway ---------------------------------------------------
+
+  function renderVerification(state) {
+    $('verification-url').textContent = state.file_url;
+    $('verification-value').value = state.value ?? '';
+  }
+
+  async function loadVerification() {
+    try {
+      renderVerification(await api('GET', '/domain-verification'));
+    } catch (error) {
+      say('verification-message', explain(error), 'error');
+    }
+  }
+
+  async function saveVerification(event) {
+    event.preventDefault();
+    const button = event.currentTarget.querySelector('button[type=submit]');
+    const value = $('verification-value').value.trim();
+    $('value-error').hidden = true;
+    $('verification-value').removeAttribute('aria-invalid');
+    button.disabled = true;
+    say('verification-message', 'Saving…');
+    try {
+      renderVerification(await api('PUT', '/domain-verification', { value: value === '' ? null : value }));
+      say(
+        'verification-message',
+        value === '' ? 'Removed.' : 'Saved. Now choose "Verify" for the HTTPS file in the gateway dashboard.',
+        'ok',
+      );
+    } catch (error) {
+      if (error.code === 'shop_not_installed') return sendToInstall();
+      showFieldErrors(error.errors);
+      say('verification-message', explain(error), 'error');
     } finally {
       button.disabled = false;
     }
@@ -428,6 +467,7 @@
 
   async function start() {
     $('settings-form').addEventListener('submit', saveSettings);
+    $('verification-form').addEventListener('submit', saveVerification);
     $('orders-refresh').addEventListener('click', () => loadOrders());
     $('reconcile-form').addEventListener('submit', (event) => {
       event.preventDefault();
@@ -450,6 +490,7 @@
     if (settings.install.status !== 'installed') return sendToInstall();
     $('app').hidden = false;
     renderConnection(settings);
+    loadVerification();
     loadRefundsNeeded();
     loadDataRequests();
     if (settings.connection !== null) loadConnected();

@@ -421,6 +421,35 @@ describe.each(DIALECTS)('The Shopify app page in the admin (%s)', (dialect) => {
     expect(await scheduled.innerText()).toMatch(/\d+ orders checked, 0 mismatches\./);
   });
 
+  it("saves the gateway's domain verification value, refusing one that is not it", async () => {
+    const { frame } = await openInAdmin(SHOP);
+    const section = frame.locator('#domain-verification');
+    await section.waitFor();
+    await expect
+      .poll(() => frame.locator('#verification-url').innerText())
+      .toBe(`https://${SHOP}/apps/connector-pay/gateway-verification.txt`);
+    await frame.getByLabel('Verification value').fill('the token from the email');
+    await section.getByRole('button', { name: 'Publish the value' }).click();
+    await frame.locator('#value-error:not([hidden])').waitFor();
+    expect(await frame.locator('#value-error').innerText()).toContain('gateway-verification=');
+    expect(await frame.getByLabel('Verification value').getAttribute('aria-invalid')).toBe('true');
+
+    const value = 'gateway-verification=Q1w2E3r4T5y6U7i8O9p0AsDf';
+    await frame.getByLabel('Verification value').fill(value);
+    await section.getByRole('button', { name: 'Publish the value' }).click();
+    await frame.locator('#verification-message.ok').waitFor();
+    const saved = await db()
+      .selectFrom('shopify_shops')
+      .select('gateway_verification')
+      .where('shop', '=', SHOP)
+      .executeTakeFirstOrThrow();
+    expect(saved.gateway_verification).toBe(value);
+    // Shown again on the next visit.
+    const again = await openInAdmin(SHOP);
+    await again.frame.locator('#verification-url').waitFor();
+    await expect.poll(() => again.frame.getByLabel('Verification value').inputValue()).toBe(value);
+  });
+
   it('shows a customer data request export and a payment flagged refund_needed', async () => {
     const request = webhookFixture('customers-data-request', SHOP);
     expect((await webhook('customers/data_request', request)).status).toBe(200);
