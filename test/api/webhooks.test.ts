@@ -345,7 +345,10 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
     expect(new Set([first?.json.delivery_id, second?.json.delivery_id]).size).toBe(2);
   });
 
-  it('emails the merchant when a delivery for a paid payment fails for good, at most once per domain every 6 hours', async () => {
+  // Sixteen failing deliveries and thirteen clock moves: longer than most tests on a busy machine.
+  it('emails the merchant when a delivery for a paid payment fails for good, at most once per domain every 6 hours', {
+    timeout: 60_000,
+  }, async () => {
     const m = await t.merchant({ email: 'owner@shop.example' });
     receiver.replyWith({ status: 500 });
     const emails = () =>
