@@ -13,6 +13,7 @@ import * as processorSessions from './migrations/0007-processor-sessions.js';
 import * as limitsFx from './migrations/0008-limits-fx.js';
 import * as paymentItems from './migrations/0009-payment-items.js';
 import * as receipts from './migrations/0010-receipts.js';
+import * as dashboardAccounts from './migrations/0011-dashboard-accounts.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-limits-fx': limitsFx,
   '0009-payment-items': paymentItems,
   '0010-receipts': receipts,
+  '0011-dashboard-accounts': dashboardAccounts,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

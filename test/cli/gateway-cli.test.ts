@@ -37,6 +37,7 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
         '0008-limits-fx',
         '0009-payment-items',
         '0010-receipts',
+        '0011-dashboard-accounts',
       ],
     });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });
