@@ -156,3 +156,24 @@ export function uniqueEmail(label = 'owner'): string {
   counter += 1;
   return `${label}-${counter}-${Math.random().toString(36).slice(2, 8)}@ararat-books.am`;
 }
+
+/** The request a printed curl makes: its method, URL, headers and body as the shell would pass them. */
+export function curlRequest(command: string): {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+} {
+  const oneLine = command.replace(/\\\n\s*/g, ' ');
+  const method = /-X (\w+)/.exec(oneLine)?.[1] ?? 'GET';
+  const url = /-X \w+ (\S+)/.exec(oneLine)?.[1] ?? '';
+  const headers: Record<string, string> = {};
+  for (const match of oneLine.matchAll(/-H "([^"]+)"/g)) {
+    const [name = '', ...rest] = (match[1] as string).split(':');
+    headers[name.trim()] = rest.join(':').trim();
+  }
+  // A double-quoted shell word: \" is a quote, $(date +%s) the time in seconds.
+  const quoted = /-d "((?:[^"\\]|\\.)*)"/.exec(oneLine)?.[1] ?? '';
+  const body = quoted.replace(/\\(["\\$`])/g, '$1').replace('$(date +%s)', String(Math.floor(Date.now() / 1000)));
+  return { method, url, headers, body };
+}
