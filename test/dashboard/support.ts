@@ -6,9 +6,11 @@ import type { Logger } from 'pino';
 import { expect } from 'vitest';
 import type { DialectName } from '../../storage/database.js';
 import { formToken } from '../checkout/support.js';
-import { eventually } from '../support/eventually.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { parseMessage, startSmtp, type TestSmtp } from '../support/smtp-server.js';
+import { startSmtp, type TestSmtp } from '../support/smtp-server.js';
+import { linkIn, mailTo } from './readers.js';
+
+export { curlRequest, linkIn, mailTo } from './readers.js';
 
 export const PASSWORD = 'correct horse battery';
 
@@ -103,29 +105,6 @@ export function locationPath(page: Page): string {
   return `${url.pathname}${url.search}`;
 }
 
-/** Waits for the `nth` (1-based) mail to `to` whose subject matches; answers its subject and text. */
-export async function mailTo(
-  smtp: TestSmtp,
-  to: string,
-  subject: RegExp,
-  nth = 1,
-): Promise<{ subject: string; text: string }> {
-  const matching = () =>
-    smtp.received
-      .filter((mail) => mail.to.includes(to))
-      .map((mail) => parseMessage(mail.raw))
-      .filter((mail) => subject.test(mail.subject));
-  await eventually(() => matching().length >= nth, `mail ${nth} to ${to} (${subject})`);
-  return matching()[nth - 1] as { subject: string; text: string };
-}
-
-/** The path and query of the first link in `text` to `path` (PUBLIC_URL may not be the test's origin). */
-export function linkIn(text: string, path: string): string {
-  const match = new RegExp(`https?://[^\\s/]+(${path.replace(/[/]/g, '\\/')}\\?token=[A-Za-z0-9_-]+)`).exec(text);
-  if (match === null) throw new Error(`no link to ${path} in: ${text}`);
-  return match[1] as string;
-}
-
 /** Signs up through the forms, confirms the address through the mailed link; answers the client. */
 export async function signUpAndConfirm(
   g: DashboardGateway,
@@ -155,25 +134,4 @@ let counter = 0;
 export function uniqueEmail(label = 'owner'): string {
   counter += 1;
   return `${label}-${counter}-${Math.random().toString(36).slice(2, 8)}@ararat-books.am`;
-}
-
-/** The request a printed curl makes: its method, URL, headers and body as the shell would pass them. */
-export function curlRequest(command: string): {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-} {
-  const oneLine = command.replace(/\\\n\s*/g, ' ');
-  const method = /-X (\w+)/.exec(oneLine)?.[1] ?? 'GET';
-  const url = /-X \w+ (\S+)/.exec(oneLine)?.[1] ?? '';
-  const headers: Record<string, string> = {};
-  for (const match of oneLine.matchAll(/-H "([^"]+)"/g)) {
-    const [name = '', ...rest] = (match[1] as string).split(':');
-    headers[name.trim()] = rest.join(':').trim();
-  }
-  // A double-quoted shell word: \" is a quote, $(date +%s) the time in seconds.
-  const quoted = /-d "((?:[^"\\]|\\.)*)"/.exec(oneLine)?.[1] ?? '';
-  const body = quoted.replace(/\\(["\\$`])/g, '$1').replace('$(date +%s)', String(Math.floor(Date.now() / 1000)));
-  return { method, url, headers, body };
 }
