@@ -28,6 +28,30 @@ const SIZES = [
   { name: 'phone', viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true },
 ] as const;
 
+interface Size {
+  readonly name: string;
+  readonly viewport: { readonly width: number; readonly height: number };
+  readonly deviceScaleFactor: number;
+  readonly isMobile: boolean;
+}
+
+/** A page at `size`, and `shoot(name)` that writes `<prefix><name>-<size>.png`. */
+async function sizedPage(browser: Browser, size: Size, prefix: string, fullPage: boolean) {
+  const context = await browser.newContext({
+    viewport: size.viewport,
+    deviceScaleFactor: size.deviceScaleFactor,
+    isMobile: size.isMobile,
+    locale: 'en-US',
+  });
+  const page = await context.newPage();
+  const shoot = async (name: string) => {
+    const path = join(OUT_DIR, `${prefix}${name}-${size.name}.png`);
+    await page.screenshot({ path, fullPage });
+    console.log(path);
+  };
+  return { context, page, shoot };
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-screenshots-'));
   const port = await freePort();
@@ -83,18 +107,7 @@ async function main(): Promise<void> {
 
     mkdirSync(OUT_DIR, { recursive: true });
     for (const size of SIZES) {
-      const context = await browser.newContext({
-        viewport: size.viewport,
-        deviceScaleFactor: size.deviceScaleFactor,
-        isMobile: size.isMobile,
-        locale: 'en-US',
-      });
-      const page = await context.newPage();
-      const shoot = async (name: string) => {
-        const path = join(OUT_DIR, `${name}-${size.name}.png`);
-        await page.screenshot({ path, fullPage: size.name === 'phone' });
-        console.log(path);
-      };
+      const { context, page, shoot } = await sizedPage(browser, size, '', size.name === 'phone');
 
       await page.goto(checkout);
       await shoot('checkout');
@@ -141,18 +154,7 @@ const DASHBOARD_SIZES = [
 async function dashboardShots(browser: Browser, publicUrl: string, smtp: TestSmtp): Promise<void> {
   const password = 'correct horse battery';
   for (const size of DASHBOARD_SIZES) {
-    const context = await browser.newContext({
-      viewport: size.viewport,
-      deviceScaleFactor: size.deviceScaleFactor,
-      isMobile: size.isMobile,
-      locale: 'en-US',
-    });
-    const page = await context.newPage();
-    const shoot = async (name: string) => {
-      const path = join(OUT_DIR, `dashboard-${name}-${size.name}.png`);
-      await page.screenshot({ path, fullPage: true });
-      console.log(path);
-    };
+    const { context, page, shoot } = await sizedPage(browser, size, 'dashboard-', true);
     const signIn = async (email: string, secret: string) => {
       await page.goto(`${publicUrl}/dashboard/sign-in`);
       await page.getByLabel('Email').fill(email);

@@ -246,6 +246,12 @@ export async function resetPassword(deps: Deps, token: string, password: string)
   });
 }
 
+/** A change of the account asks the current password: `current_password` is wrong, or nothing. */
+async function currentPasswordProblems(user: DashboardUserRow, currentPassword: string): Promise<FieldProblems> {
+  const right = await verifyPassword(currentPassword.slice(0, 1000), user.password_hash);
+  return right ? {} : { current_password: 'wrong_password' };
+}
+
 export type ChangeEmailResult =
   | { readonly ok: false; readonly problems: FieldProblems }
   | { readonly ok: true; readonly mail: Outgoing };
@@ -256,12 +262,9 @@ export async function changeEmail(
   user: DashboardUserRow,
   input: { readonly currentPassword: string; readonly newEmail: string },
 ): Promise<ChangeEmailResult> {
-  const problems: FieldProblems = {};
+  const problems = await currentPasswordProblems(user, input.currentPassword);
   const email = normalizeEmail(input.newEmail);
   if (email === null) problems.email = input.newEmail.trim() === '' ? 'required' : 'invalid_email';
-  if (!(await verifyPassword(input.currentPassword.slice(0, 1000), user.password_hash))) {
-    problems.current_password = 'wrong_password';
-  }
   if (email === null || Object.keys(problems).length > 0) return { ok: false, problems };
   const token = await deps.transact((trx) => issueToken(deps, trx, user.id, 'change_email', email));
   return { ok: true, mail: { to: email, kind: 'change_email', token } };
@@ -277,10 +280,7 @@ export async function changePassword(
   user: DashboardUserRow,
   input: { readonly currentPassword: string; readonly newPassword: string; readonly address: string },
 ): Promise<ChangePasswordResult> {
-  const problems: FieldProblems = {};
-  if (!(await verifyPassword(input.currentPassword.slice(0, 1000), user.password_hash))) {
-    problems.current_password = 'wrong_password';
-  }
+  const problems = await currentPasswordProblems(user, input.currentPassword);
   const weak = passwordProblem(input.newPassword, user.email);
   if (weak !== null) problems.password = weak;
   if (Object.keys(problems).length > 0) return { ok: false, problems };

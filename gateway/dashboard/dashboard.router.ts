@@ -27,6 +27,7 @@ import {
   confirmEmail,
   type FieldProblems,
   type Outgoing,
+  type OutgoingKind,
   requestPasswordReset,
   resetLinkUsable,
   resetPassword,
@@ -62,6 +63,14 @@ interface Visit {
   readonly session: ActiveSession | undefined;
   readonly shell: Shell;
 }
+
+/** Where each mail's own link leads (its token in the query); null: the mail has none. */
+const MAIL_LINK_PATHS: Readonly<Record<OutgoingKind, string | null>> = {
+  verify_email: '/dashboard/verify-email',
+  change_email: '/dashboard/verify-email',
+  reset_password: '/dashboard/reset/new',
+  already_registered: null,
+};
 
 const ONE_YEAR_SECONDS = 365 * 24 * 3600;
 
@@ -177,40 +186,25 @@ export function dashboardRouter(deps: Deps, options: DashboardOptions): Router<G
     await next();
   };
 
+  /** A mailed link that no longer works (used, expired, unknown), with where to go instead. */
+  const deadLink = (ctx: GatewayContext, visit: Visit, href: string, text: string) =>
+    send(
+      ctx,
+      visit.shell,
+      400,
+      messagePage(visit.shell, visit.t.linkInvalidTitle, visit.t.linkInvalidText, { href, text }),
+    );
+
   /** Sends a mail in the background; a failure is logged without the mail's content. */
   const mail = (t: DashboardMessages, outgoing: Outgoing) => {
-    const link = (path: string) => `${publicUrl}${path}${outgoing.token === null ? '' : `?token=${outgoing.token}`}`;
-    let message: MailMessage;
-    switch (outgoing.kind) {
-      case 'verify_email':
-        message = {
-          to: outgoing.to,
-          subject: t.mail.verifySubject,
-          text: t.mail.verifyText(link('/dashboard/verify-email')),
-        };
-        break;
-      case 'change_email':
-        message = {
-          to: outgoing.to,
-          subject: t.mail.changeSubject,
-          text: t.mail.changeText(link('/dashboard/verify-email')),
-        };
-        break;
-      case 'reset_password':
-        message = {
-          to: outgoing.to,
-          subject: t.mail.resetSubject,
-          text: t.mail.resetText(link('/dashboard/reset/new')),
-        };
-        break;
-      case 'already_registered':
-        message = {
-          to: outgoing.to,
-          subject: t.mail.existingSubject,
-          text: t.mail.existingText(`${publicUrl}/dashboard/sign-in`, `${publicUrl}/dashboard/reset`),
-        };
-        break;
-    }
+    const path = MAIL_LINK_PATHS[outgoing.kind];
+    const links = {
+      link: path === null || outgoing.token === null ? '' : `${publicUrl}${path}?token=${outgoing.token}`,
+      signIn: `${publicUrl}/dashboard/sign-in`,
+      reset: `${publicUrl}/dashboard/reset`,
+    };
+    const content = t.mail[outgoing.kind];
+    const message: MailMessage = { to: outgoing.to, subject: content.subject, text: content.text(links) };
     options.mailer.send(message).catch((error: unknown) => {
       const code = (error as { code?: unknown } | null)?.code;
       deps.logger.warn(
@@ -304,15 +298,7 @@ export function dashboardRouter(deps: Deps, options: DashboardOptions): Router<G
     const { t } = visit;
     const token = queryString(ctx, 'token') ?? '';
     if ((await peekToken(deps, deps.db, token, ['verify_email', 'change_email'])) === undefined) {
-      return send(
-        ctx,
-        visit.shell,
-        400,
-        messagePage(visit.shell, t.linkInvalidTitle, t.linkInvalidText, {
-          href: '/dashboard/sign-in',
-          text: t.signInTitle,
-        }),
-      );
+      return deadLink(ctx, visit, '/dashboard/sign-in', t.signInTitle);
     }
     send(ctx, visit.shell, 200, confirmEmailPage(visit.shell, token));
   });
@@ -323,15 +309,7 @@ export function dashboardRouter(deps: Deps, options: DashboardOptions): Router<G
     const result = await confirmEmail(deps, field(ctx, 'token'));
     switch (result) {
       case 'invalid':
-        return send(
-          ctx,
-          visit.shell,
-          400,
-          messagePage(visit.shell, t.linkInvalidTitle, t.linkInvalidText, {
-            href: '/dashboard/sign-in',
-            text: t.signInTitle,
-          }),
-        );
+        return deadLink(ctx, visit, '/dashboard/sign-in', t.signInTitle);
       case 'email_taken':
         return send(ctx, visit.shell, 409, messagePage(visit.shell, t.linkInvalidTitle, t.emailTaken));
       case 'verified':
@@ -374,15 +352,7 @@ export function dashboardRouter(deps: Deps, options: DashboardOptions): Router<G
     const { t } = visit;
     const token = queryString(ctx, 'token') ?? '';
     if (!(await resetLinkUsable(deps, token))) {
-      return send(
-        ctx,
-        visit.shell,
-        400,
-        messagePage(visit.shell, t.linkInvalidTitle, t.linkInvalidText, {
-          href: '/dashboard/reset',
-          text: t.resetTitle,
-        }),
-      );
+      return deadLink(ctx, visit, '/dashboard/reset', t.resetTitle);
     }
     send(ctx, visit.shell, 200, newPasswordPage(visit.shell, token));
   });
@@ -394,15 +364,7 @@ export function dashboardRouter(deps: Deps, options: DashboardOptions): Router<G
     const result = await resetPassword(deps, token, field(ctx, 'password'));
     switch (result.kind) {
       case 'invalid':
-        return send(
-          ctx,
-          visit.shell,
-          400,
-          messagePage(visit.shell, t.linkInvalidTitle, t.linkInvalidText, {
-            href: '/dashboard/reset',
-            text: t.resetTitle,
-          }),
-        );
+        return deadLink(ctx, visit, '/dashboard/reset', t.resetTitle);
       case 'problem':
         return send(ctx, visit.shell, 422, newPasswordPage(visit.shell, token, result.problem));
       case 'done':

@@ -100,21 +100,28 @@ export const en: DashboardMessages = {
   },
   formExpiredTitle: 'This form has expired',
   formExpiredText: 'For your safety the form was not sent. Go back, reload the page and try again.',
-  notFoundTitle: 'Page not found',
   errorSummary: 'Please correct the fields marked below.',
 
   mail: {
-    verifySubject: 'Confirm your email address',
-    verifyText: (link) =>
-      `Hello,\n\nConfirm the email address of your payment gateway account by opening this link (it works for 24 hours):\n\n${link}\n\nIf you did not sign up, ignore this message.\n`,
-    changeSubject: 'Confirm your new email address',
-    changeText: (link) =>
-      `Hello,\n\nYou asked to use this address for your payment gateway account. Confirm it by opening this link (it works for 24 hours):\n\n${link}\n\nIf you did not ask for it, ignore this message.\n`,
-    resetSubject: 'Reset your password',
-    resetText: (link) =>
-      `Hello,\n\nChoose a new password for your payment gateway account with this link (it works for one hour, once):\n\n${link}\n\nIf you did not ask for it, ignore this message: your password stays as it is.\n`,
-    existingSubject: 'Someone tried to sign up with your address',
-    existingText: (signIn, reset) =>
-      `Hello,\n\nSomeone (perhaps you) tried to create a payment gateway account with this address, which already has one.\n\nSign in: ${signIn}\nForgot your password? ${reset}\n\nIf it was not you, nothing changed and you need to do nothing.\n`,
+    verify_email: {
+      subject: 'Confirm your email address',
+      text: ({ link }) =>
+        `Hello,\n\nConfirm the email address of your payment gateway account by opening this link (it works for 24 hours):\n\n${link}\n\nIf you did not sign up, ignore this message.\n`,
+    },
+    change_email: {
+      subject: 'Confirm your new email address',
+      text: ({ link }) =>
+        `Hello,\n\nYou asked to use this address for your payment gateway account. Confirm it by opening this link (it works for 24 hours):\n\n${link}\n\nIf you did not ask for it, ignore this message.\n`,
+    },
+    reset_password: {
+      subject: 'Reset your password',
+      text: ({ link }) =>
+        `Hello,\n\nChoose a new password for your payment gateway account with this link (it works for one hour, once):\n\n${link}\n\nIf you did not ask for it, ignore this message: your password stays as it is.\n`,
+    },
+    already_registered: {
+      subject: 'Someone tried to sign up with your address',
+      text: ({ signIn, reset }) =>
+        `Hello,\n\nSomeone (perhaps you) tried to create a payment gateway account with this address, which already has one.\n\nSign in: ${signIn}\nForgot your password? ${reset}\n\nIf it was not you, nothing changed and you need to do nothing.\n`,
+    },
   },
 };

@@ -3,7 +3,7 @@
  * this interface, so a missing key in a translation is a type error. Texts are not escaped here:
  * the pages escape everything they print.
  */
-import type { FieldProblem } from '../accounts.service.js';
+import type { FieldProblem, OutgoingKind } from '../accounts.service.js';
 import type { ChecklistItem } from '../onboarding.service.js';
 
 export interface DashboardMessages {
@@ -84,17 +84,16 @@ export interface DashboardMessages {
   readonly problems: Readonly<Record<FieldProblem, string>>;
   readonly formExpiredTitle: string;
   readonly formExpiredText: string;
-  readonly notFoundTitle: string;
   readonly errorSummary: string;
 
-  readonly mail: {
-    readonly verifySubject: string;
-    readonly verifyText: (link: string) => string;
-    readonly changeSubject: string;
-    readonly changeText: (link: string) => string;
-    readonly resetSubject: string;
-    readonly resetText: (link: string) => string;
-    readonly existingSubject: string;
-    readonly existingText: (signInLink: string, resetLink: string) => string;
-  };
+  /** The mails, by what they are for; `link` is the mail's own link (with its token). */
+  readonly mail: Readonly<
+    Record<OutgoingKind, { readonly subject: string; readonly text: (links: MailLinks) => string }>
+  >;
+}
+
+export interface MailLinks {
+  readonly link: string;
+  readonly signIn: string;
+  readonly reset: string;
 }
