@@ -30,3 +30,17 @@ export async function deleteUserSessions(db: Executor, userId: string, keepIdHas
   const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Deletes the user's sessions that ended (idle since `idleBefore`, or past their absolute end at `now`). */
+export async function deleteEndedUserSessions(
+  db: Executor,
+  userId: string,
+  idleBefore: string,
+  now: string,
+): Promise<void> {
+  await db
+    .deleteFrom('dashboard_sessions')
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('last_seen_at', '<=', idleBefore), eb('expires_at', '<=', now)]))
+    .execute();
+}

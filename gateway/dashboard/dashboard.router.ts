@@ -197,6 +197,15 @@ export function dashboardRouter(deps: Deps, options: DashboardOptions): Router<G
 
   /** Sends a mail in the background; a failure is logged without the mail's content. */
   const mail = (t: DashboardMessages, outgoing: Outgoing) => {
+    if (options.mailer.kind === 'log') {
+      // Without SMTP_URL mail would only be logged, and these mails hold one-time links: say that
+      // one was not sent, never what it says.
+      deps.logger.warn(
+        { to: outgoing.to, kind: outgoing.kind },
+        'dashboard email not sent (SMTP_URL is not set); its link is not logged',
+      );
+      return;
+    }
     const path = MAIL_LINK_PATHS[outgoing.kind];
     const links = {
       link: path === null || outgoing.token === null ? '' : `${publicUrl}${path}?token=${outgoing.token}`,

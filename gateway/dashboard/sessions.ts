@@ -6,6 +6,7 @@
  */
 import {
   deleteDashboardSession,
+  deleteEndedUserSessions,
   deleteUserSessions,
   findDashboardSession,
   insertDashboardSession,
@@ -30,9 +31,13 @@ function wellFormed(id: string | undefined): id is string {
   return id !== undefined && /^[A-Za-z0-9_-]{43}$/.test(id);
 }
 
-/** Starts a session for the user; answers its id (for the cookie only). */
+/**
+ * Starts a session for the user; answers its id (for the cookie only). The user's sessions that
+ * ended unseen (a browser closed without signing out) are deleted on the way.
+ */
 export async function startSession(deps: Deps, db: Executor, userId: string, address: string): Promise<string> {
   const nowMs = deps.clock.nowMs();
+  await deleteEndedUserSessions(db, userId, toStoredInstant(nowMs - SESSION_IDLE_MS), toStoredInstant(nowMs));
   const id = deps.ids.token(32);
   await insertDashboardSession(db, {
     id_hash: sha256Hex(id),

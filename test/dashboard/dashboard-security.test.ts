@@ -9,6 +9,7 @@ import { HOUR_MS, MINUTE_MS } from '../../gateway/domain/clock.js';
 import { createLogger } from '../../gateway/runtime/logger.js';
 import { cspOf, formToken, visibleText } from '../checkout/support.js';
 import { DIALECTS } from '../support/databases.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import {
   DashboardClient,
   type DashboardGateway,
@@ -179,6 +180,25 @@ describe.each(DIALECTS)('dashboard security (%s)', (dialect) => {
     expect(locationPath(await replay.get('/dashboard'))).toBe('/dashboard/sign-in?notice=session-ended');
   });
 
+  it('deletes the sessions a user left to expire when the user signs in again', async () => {
+    const email = uniqueEmail();
+    const first = await signUpAndConfirm(g, email, PASSWORD, clientFrom(g));
+    await signIn(first, email);
+    const second = clientFrom(g);
+    await signIn(second, email);
+    const sessionsOf = async () =>
+      g.t.gateway.deps.db
+        .selectFrom('dashboard_sessions')
+        .innerJoin('dashboard_users', 'dashboard_users.id', 'dashboard_sessions.user_id')
+        .select('dashboard_sessions.id_hash')
+        .where('dashboard_users.email', '=', email)
+        .execute();
+    expect(await sessionsOf()).toHaveLength(2);
+    g.t.clock.advance(31 * MINUTE_MS);
+    await signIn(clientFrom(g), email);
+    expect(await sessionsOf()).toHaveLength(1);
+  });
+
   it('answers every page with a nonce CSP, no framing, no caching and no script or inline handler', async () => {
     const email = uniqueEmail();
     const client = await signUpAndConfirm(g, email, PASSWORD, clientFrom(g));
@@ -329,6 +349,33 @@ describe('dashboard logs', () => {
       expect(secret.length).toBeGreaterThan(9);
       expect(log).not.toContain(secret);
     }
+  });
+});
+
+describe('dashboard mails without SMTP_URL', () => {
+  let t: TestGateway;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    const destination = { write: (line: string) => void lines.push(line) } as unknown as pino.DestinationStream;
+    t = await startTestGateway('sqlite', { logger: createLogger('debug', destination) });
+  });
+  afterAll(async () => t?.close());
+
+  it('logs that a mail was not sent, never its link', async () => {
+    const email = uniqueEmail();
+    const signedUp = await new DashboardClient(t.url).submit('/dashboard/sign-up', '/dashboard/sign-up', {
+      name: 'Ararat Books',
+      email,
+      password: PASSWORD,
+    });
+    expect(signedUp.status).toBe(200);
+    const tokens = await t.gateway.deps.db.selectFrom('dashboard_tokens').select('purpose').execute();
+    expect(tokens).toEqual([{ purpose: 'verify_email' }]);
+    const log = lines.join('');
+    expect(log).toContain('dashboard email not sent (SMTP_URL is not set); its link is not logged');
+    expect(log).not.toContain('token=');
+    expect(log).not.toContain(PASSWORD);
   });
 });
 
