@@ -434,5 +434,17 @@ export function dashboardRouter(deps: Deps, options: DashboardOptions): Router<G
     redirect(ctx, '/dashboard/account?notice=password-changed');
   });
 
+  // Last: any other page under /dashboard is an HTML 404 with the layout, not the API's JSON one.
+  router.get('/dashboard/*rest', async (ctx) => {
+    const visit = await begin(ctx);
+    const { t } = visit;
+    send(
+      ctx,
+      visit.shell,
+      404,
+      messagePage(visit.shell, t.notFoundTitle, t.notFoundText, { href: '/dashboard', text: t.navHome }),
+    );
+  });
+
   return router;
 }

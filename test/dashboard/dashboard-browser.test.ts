@@ -96,6 +96,14 @@ describe.each(DIALECTS)('dashboard in the browser (%s)', (dialect) => {
     await page.getByRole('link', { name: 'Account' }).click();
     await page.getByRole('heading', { name: 'Your account' }).waitFor();
     await expectAccessible(page);
+    // The signed-in pages fit a phone too.
+    await page.setViewportSize({ width: 375, height: 812 });
+    for (const path of ['/dashboard', '/dashboard/account']) {
+      await page.goto(`${g.t.url}${path}`);
+      expect((await page.evaluate('document.documentElement.scrollWidth')) as number, path).toBeLessThanOrEqual(375);
+      await expectAccessible(page);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You are signed out.').waitFor();

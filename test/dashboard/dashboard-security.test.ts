@@ -208,7 +208,10 @@ describe.each(DIALECTS)('dashboard security (%s)', (dialect) => {
       await anonymous.get('/dashboard/sign-in'),
       await anonymous.get('/dashboard/reset'),
       await anonymous.get('/dashboard/reset/new?token=unknown'),
+      await anonymous.get('/dashboard/no/such/page'),
     ];
+    expect(pages.map((p) => p.status)).toEqual([200, 200, 200, 400, 404]);
+    expect(visibleText(pages[4]?.text ?? '')).toContain('There is no such page in the dashboard.');
     await signIn(client, email);
     pages.push(await client.get('/dashboard'), await client.get('/dashboard/account'));
     for (const page of pages) {

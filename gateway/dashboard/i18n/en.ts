@@ -100,6 +100,8 @@ export const en: DashboardMessages = {
   },
   formExpiredTitle: 'This form has expired',
   formExpiredText: 'For your safety the form was not sent. Go back, reload the page and try again.',
+  notFoundTitle: 'Page not found',
+  notFoundText: 'There is no such page in the dashboard.',
   errorSummary: 'Please correct the fields marked below.',
 
   mail: {

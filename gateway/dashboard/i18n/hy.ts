@@ -101,6 +101,8 @@ export const hy: DashboardMessages = {
   },
   formExpiredTitle: 'Այս ձևի ժամկետն անցել է',
   formExpiredText: 'Անվտանգության համար ձևը չի ուղարկվել։ Վերադարձեք, թարմացրեք էջը և կրկին փորձեք։',
+  notFoundTitle: 'Էջը չի գտնվել',
+  notFoundText: 'Վահանակում նման էջ չկա։',
   errorSummary: 'Խնդրում ենք ուղղել ստորև նշված դաշտերը։',
 
   mail: {

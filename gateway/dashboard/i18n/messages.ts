@@ -84,6 +84,8 @@ export interface DashboardMessages {
   readonly problems: Readonly<Record<FieldProblem, string>>;
   readonly formExpiredTitle: string;
   readonly formExpiredText: string;
+  readonly notFoundTitle: string;
+  readonly notFoundText: string;
   readonly errorSummary: string;
 
   /** The mails, by what they are for; `link` is the mail's own link (with its token). */

@@ -101,6 +101,8 @@ export const ru: DashboardMessages = {
   },
   formExpiredTitle: 'Срок действия формы истёк',
   formExpiredText: 'Для вашей безопасности форма не отправлена. Вернитесь, обновите страницу и попробуйте снова.',
+  notFoundTitle: 'Страница не найдена',
+  notFoundText: 'В панели нет такой страницы.',
   errorSummary: 'Исправьте отмеченные ниже поля.',
 
   mail: {
