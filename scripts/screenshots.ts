@@ -1,20 +1,25 @@
 /**
- * `npm run screenshots`: what the buyer sees, as PNG files under docs/screenshots/. Starts a gateway
- * on a temporary SQLite database (manual clock, so a payment can be made to expire), creates a few
+ * `npm run screenshots`: what the buyer and the merchant see, as PNG files under docs/screenshots/.
+ * Starts a gateway on a temporary SQLite database (manual clock, so a payment can be made to
+ * expire; mail to a local SMTP sink, so the dashboard's links can be followed), creates a few
  * sandbox payments through the API and photographs their pages in headless Chromium at desktop
- * (1280x900) and phone (390x844) sizes.
+ * (1280x900) and phone (390x844) sizes; then walks the merchant dashboard from sign-up to the first
+ * test payment and photographs each page at desktop (1280x900) and phone (375x812) sizes.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
 import { loadConfig } from '../gateway/config.js';
 import { ManualClock, MINUTE_MS } from '../gateway/domain/clock.js';
 import { createMerchant } from '../gateway/merchants/merchant.service.js';
 import { createLogger } from '../gateway/runtime/logger.js';
 import { startGateway } from '../gateway/runtime/start.js';
+import { curlRequest, linkIn, mailTo } from '../test/dashboard/readers.js';
 import { launchBrowser } from '../test/support/browser.js';
 import { freePort } from '../test/support/ports.js';
+import { startSmtp, type TestSmtp } from '../test/support/smtp-server.js';
 
 const OUT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
 
@@ -23,11 +28,36 @@ const SIZES = [
   { name: 'phone', viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true },
 ] as const;
 
+interface Size {
+  readonly name: string;
+  readonly viewport: { readonly width: number; readonly height: number };
+  readonly deviceScaleFactor: number;
+  readonly isMobile: boolean;
+}
+
+/** A page at `size`, and `shoot(name)` that writes `<prefix><name>-<size>.png`. */
+async function sizedPage(browser: Browser, size: Size, prefix: string, fullPage: boolean) {
+  const context = await browser.newContext({
+    viewport: size.viewport,
+    deviceScaleFactor: size.deviceScaleFactor,
+    isMobile: size.isMobile,
+    locale: 'en-US',
+  });
+  const page = await context.newPage();
+  const shoot = async (name: string) => {
+    const path = join(OUT_DIR, `${prefix}${name}-${size.name}.png`);
+    await page.screenshot({ path, fullPage });
+    console.log(path);
+  };
+  return { context, page, shoot };
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-screenshots-'));
   const port = await freePort();
   const publicUrl = `http://127.0.0.1:${port}`;
   const clock = new ManualClock(Date.now());
+  const smtp = await startSmtp();
   const gateway = await startGateway({
     config: loadConfig({
       PORT: String(port),
@@ -35,6 +65,7 @@ async function main(): Promise<void> {
       PUBLIC_URL: publicUrl,
       DATABASE_URL: `sqlite:${join(dir, 'gateway.sqlite')}`,
       LOG_LEVEL: 'silent',
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
     }),
     clock,
     logger: createLogger('silent'),
@@ -76,18 +107,7 @@ async function main(): Promise<void> {
 
     mkdirSync(OUT_DIR, { recursive: true });
     for (const size of SIZES) {
-      const context = await browser.newContext({
-        viewport: size.viewport,
-        deviceScaleFactor: size.deviceScaleFactor,
-        isMobile: size.isMobile,
-        locale: 'en-US',
-      });
-      const page = await context.newPage();
-      const shoot = async (name: string) => {
-        const path = join(OUT_DIR, `${name}-${size.name}.png`);
-        await page.screenshot({ path, fullPage: size.name === 'phone' });
-        console.log(path);
-      };
+      const { context, page, shoot } = await sizedPage(browser, size, '', size.name === 'phone');
 
       await page.goto(checkout);
       await shoot('checkout');
@@ -116,10 +136,80 @@ async function main(): Promise<void> {
       }
       await context.close();
     }
+    await dashboardShots(browser, publicUrl, smtp);
   } finally {
     await browser.close().catch(() => {});
     await gateway.close();
+    await smtp.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const DASHBOARD_SIZES = [
+  { name: 'desktop', viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, isMobile: false },
+  { name: 'phone', viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true },
+] as const;
+
+/** The dashboard, page by page, with a new account at each size (the test key shows only once). */
+async function dashboardShots(browser: Browser, publicUrl: string, smtp: TestSmtp): Promise<void> {
+  const password = 'correct horse battery';
+  for (const size of DASHBOARD_SIZES) {
+    const { context, page, shoot } = await sizedPage(browser, size, 'dashboard-', true);
+    const signIn = async (email: string, secret: string) => {
+      await page.goto(`${publicUrl}/dashboard/sign-in`);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(secret);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    };
+    const email = `owner-${size.name}@ararat-books.am`;
+
+    await page.goto(`${publicUrl}/dashboard/sign-up`);
+    await shoot('sign-up');
+    await page.getByLabel('Business name').fill('Ararat Books');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText('Please correct the fields marked below.').waitFor();
+    await shoot('sign-up-errors');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+    await shoot('check-email');
+
+    const mail = await mailTo(smtp, email, /Confirm your email/);
+    await page.goto(`${publicUrl}${linkIn(mail.text, '/dashboard/verify-email')}`);
+    await shoot('confirm-email');
+    await page.getByRole('button', { name: 'Confirm email address' }).click();
+    await page.getByText('Your email address is confirmed.').waitFor();
+    await shoot('sign-in');
+
+    await signIn(email, password);
+    await page.getByRole('heading', { name: 'Your test key' }).waitFor();
+    await shoot('first-visit');
+    const request = curlRequest((await page.locator('#curl').textContent()) ?? '');
+    const response = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body });
+    if (response.status !== 201) throw new Error(`the printed curl failed: ${await response.text()}`);
+    await page.reload();
+    await shoot('get-started');
+    await page.goto(`${publicUrl}/dashboard/account`);
+    await shoot('account');
+    await page.goto(`${publicUrl}/dashboard?lang=hy`);
+    await shoot('get-started-armenian');
+    await page.goto(`${publicUrl}/dashboard/account?lang=en`);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.goto(`${publicUrl}/dashboard/reset`);
+    await shoot('reset');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    const reset = await mailTo(smtp, email, /Reset your password/);
+    await page.goto(`${publicUrl}${linkIn(reset.text, '/dashboard/reset/new')}`);
+    await shoot('new-password');
+
+    for (let i = 0; i < 6; i += 1) await signIn(email, `wrong guess ${i}`);
+    await page.getByRole('alert').waitFor();
+    await shoot('locked-out');
+    await context.close();
   }
 }
 

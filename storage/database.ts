@@ -15,6 +15,11 @@ import type {
 } from './billing.table.js';
 import type { ConnectTokenTable } from './connect-token.table.js';
 import type { CustomerTable } from './customer.table.js';
+import type { DashboardOnboardingKeyTable } from './dashboard-onboarding-key.table.js';
+import type { DashboardSessionTable } from './dashboard-session.table.js';
+import type { DashboardSignInFailureTable } from './dashboard-sign-in-failure.table.js';
+import type { DashboardTokenTable } from './dashboard-token.table.js';
+import type { DashboardUserAddressTable, DashboardUserTable } from './dashboard-user.table.js';
 import type { DomainProcessorTable, DomainTable } from './domain.table.js';
 import type { DomainVerificationTable } from './domain-verification.table.js';
 import type { FxRateTable } from './fx-rate.table.js';
@@ -57,6 +62,12 @@ export interface Database {
   connect_tokens: ConnectTokenTable;
   account_version: AccountVersionTable;
   fx_rates: FxRateTable;
+  dashboard_users: DashboardUserTable;
+  dashboard_user_addresses: DashboardUserAddressTable;
+  dashboard_sessions: DashboardSessionTable;
+  dashboard_tokens: DashboardTokenTable;
+  dashboard_sign_in_failures: DashboardSignInFailureTable;
+  dashboard_onboarding_keys: DashboardOnboardingKeyTable;
 }
 
 export type Db = Kysely<Database>;

@@ -14,6 +14,7 @@ import * as limitsFx from './migrations/0008-limits-fx.js';
 import * as paymentItems from './migrations/0009-payment-items.js';
 import * as receipts from './migrations/0010-receipts.js';
 import * as domainVerification from './migrations/0011-domain-verification.js';
+import * as dashboardAccounts from './migrations/0012-dashboard-accounts.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009-payment-items': paymentItems,
   '0010-receipts': receipts,
   '0011-domain-verification': domainVerification,
+  '0012-dashboard-accounts': dashboardAccounts,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

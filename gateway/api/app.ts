@@ -6,7 +6,9 @@ import type { Router } from '@koa/router';
 import Koa from 'koa';
 import type { AuthDeps } from '../auth/authenticate.js';
 import { checkoutRouter } from '../checkout/checkout.router.js';
+import { dashboardRouter } from '../dashboard/dashboard.router.js';
 import type { Scheduler } from '../jobs/scheduler.js';
+import type { Mailer } from '../notifications/mailer.js';
 import type { GatewayState } from './context.js';
 import { errorHandler } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
@@ -27,6 +29,8 @@ export interface AppOptions {
   readonly scheduler: Scheduler;
   /** The service secret (signs the checkout's form tokens). */
   readonly secret: string;
+  /** Sends the dashboard's mails (address confirmation, password reset). */
+  readonly mailer: Mailer;
   /** Extra routers mounted after the built-in ones (later features, and tests of shared middleware). */
   readonly routers?: ReadonlyArray<Router<GatewayState>>;
 }
@@ -47,6 +51,7 @@ export function createApp(deps: AuthDeps, options: AppOptions): Koa<GatewayState
     docsRouter(),
     sdkRouter(),
     checkoutRouter(deps, { secret: options.secret }),
+    dashboardRouter(deps, { mailer: options.mailer }),
     processorCallbacksRouter(deps),
     healthRouter(deps),
     ...(options.routers ?? []),

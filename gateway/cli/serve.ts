@@ -6,17 +6,8 @@
 import { countMerchants } from '../../storage/merchant.repository.js';
 import type { Config } from '../config.js';
 import { createMerchant } from '../merchants/merchant.service.js';
+import { sandboxPaymentCurl } from '../merchants/sandbox-curl.js';
 import { startGateway } from '../runtime/start.js';
-
-/** A curl that creates a sandbox payment; the order id changes on every run so it can be repeated. */
-export function demoCurl(publicUrl: string, key: string): string {
-  return [
-    `curl -sS -X POST ${publicUrl}/api/v1/payments \\`,
-    `  -H "X-Service-Key: ${key}" \\`,
-    `  -H "Content-Type: application/json" \\`,
-    `  -d "{\\"amount\\": 5000, \\"order_id\\": \\"demo-$(date +%s)\\", \\"return_url\\": \\"http://localhost:3000/thank-you\\"}"`,
-  ].join('\n');
-}
 
 export async function serve(config: Config): Promise<number> {
   const gateway = await startGateway({ config });
@@ -31,7 +22,7 @@ export async function serve(config: Config): Promise<number> {
       `Its test key (shown only now): ${key}`,
       '',
       'Create a sandbox payment:',
-      demoCurl(config.publicUrl, key),
+      sandboxPaymentCurl(config.publicUrl, key),
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);

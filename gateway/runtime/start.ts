@@ -136,7 +136,7 @@ export async function startGateway(options: StartOptions): Promise<Gateway> {
   const mailer = options.mailer ?? createMailer(options.config, deps.logger);
   const transportClock = options.transportClock ?? options.clock ?? systemClock;
   const scheduler = new Scheduler(dueWorks(deps, { webhookSender, mailer, transportClock }), deps.logger);
-  const app = createApp(deps, { scheduler, secret, routers: options.routers ?? [] });
+  const app = createApp(deps, { scheduler, secret, mailer, routers: options.routers ?? [] });
   const server = createBoundedServer(app.callback(), options.httpTimeouts);
   answerClientErrors(server, options.config.publicUrl, deps.logger);
   server.listen(options.config.port, options.config.host);

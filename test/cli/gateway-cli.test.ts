@@ -38,6 +38,7 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
         '0009-payment-items',
         '0010-receipts',
         '0011-domain-verification',
+        '0012-dashboard-accounts',
       ],
     });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });

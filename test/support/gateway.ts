@@ -3,6 +3,7 @@
  * clock) for API tests, with helpers to set up accounts and to call the API.
  */
 import type { Router } from '@koa/router';
+import type { Logger } from 'pino';
 import { expect } from 'vitest';
 import type { GatewayState } from '../../gateway/api/context.js';
 import { type Config, loadConfig } from '../../gateway/config.js';
@@ -64,6 +65,8 @@ export interface TestGatewayOptions {
   httpTimeouts?: HttpTimeouts;
   /** The client processors and fiscal systems are called with (e.g. with its timeouts cut short). */
   processorHttp?: ProcessorHttp;
+  /** Where the gateway logs (default: nowhere). */
+  logger?: Logger;
 }
 
 export async function startTestGateway(dialect: DialectName, options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -86,7 +89,7 @@ export async function startTestGateway(dialect: DialectName, options: TestGatewa
   const gateway = await startGateway({
     config,
     clock,
-    logger: createLogger('silent'),
+    logger: options.logger ?? createLogger('silent'),
     routers: options.routers ?? [],
     ...(options.limiter ? { limiter: options.limiter } : {}),
     ...(options.httpTimeouts ? { httpTimeouts: options.httpTimeouts } : {}),

@@ -1,0 +1,322 @@
+/**
+ * The dashboard's pages as HTML. Every value printed goes through `escapeHtml`; pages carry no
+ * script and no inline handler; every form that changes something carries the form token.
+ */
+import { escapeHtml } from '../checkout/html.js';
+import type { FieldProblem, FieldProblems } from './accounts.service.js';
+import { DASHBOARD_DICTIONARIES, type DashboardMessages, LANGUAGES, type Language } from './i18n/index.js';
+import { CHECKLIST_ITEMS, type Checklist } from './onboarding.service.js';
+import { DASHBOARD_CSS } from './styles.js';
+
+/** The signed-in person, for the header. */
+export interface Viewer {
+  readonly email: string;
+}
+
+/** Facts of one answer that every page needs. */
+export interface Shell {
+  readonly t: DashboardMessages;
+  readonly lang: Language;
+  readonly nonce: string;
+  /** The token every form of the page carries. */
+  readonly formToken: string;
+  /** This page's path and query, without `lang` (for the language links). */
+  readonly selfUrl: string;
+  readonly viewer: Viewer | null;
+  /** Which navigation entry this page is. */
+  readonly section: 'home' | 'account' | null;
+}
+
+const SOON = ['api_keys', 'domains', 'processors', 'connect_tokens', 'team', 'audit_log'] as const;
+
+function languageLink(selfUrl: string, lang: Language): string {
+  return `${selfUrl}${selfUrl.includes('?') ? '&' : '?'}lang=${lang}`;
+}
+
+function hidden(shell: Shell): string {
+  return `<input type="hidden" name="form_token" value="${escapeHtml(shell.formToken)}">`;
+}
+
+function header(shell: Shell): string {
+  const { t } = shell;
+  const languages = LANGUAGES.map((lang) => {
+    const current = lang === shell.lang ? ' aria-current="true"' : '';
+    const name = DASHBOARD_DICTIONARIES[lang].languageName;
+    return `<a href="${escapeHtml(languageLink(shell.selfUrl, lang))}" lang="${lang}" hreflang="${lang}"${current}>${escapeHtml(name)}</a>`;
+  }).join('');
+  let account = '';
+  let nav = '';
+  if (shell.viewer !== null) {
+    account = `<span class="who">${escapeHtml(t.signedInAs(shell.viewer.email))}</span>
+<form class="inline" method="post" action="/dashboard/sign-out">${hidden(shell)}<button class="link" type="submit">${escapeHtml(t.signOut)}</button></form>`;
+    const link = (href: string, section: Shell['section'], text: string) =>
+      `<li><a href="${href}"${shell.section === section ? ' aria-current="page"' : ''}>${escapeHtml(text)}</a></li>`;
+    const soon = SOON.map(
+      (item) =>
+        `<li><span class="soon" aria-disabled="true">${escapeHtml(t.navSoon[item])}<small>${escapeHtml(t.soon)}</small></span></li>`,
+    ).join('');
+    nav = `<nav class="main" aria-label="${escapeHtml(t.mainNavigation)}"><ul>${link('/dashboard', 'home', t.navHome)}${soon}${link('/dashboard/account', 'account', t.navAccount)}</ul></nav>`;
+  }
+  return `<header class="top"><div class="bar"><div class="brand">${escapeHtml(t.product)}</div>${account}
+<nav class="langs" aria-label="${escapeHtml(t.language)}">${languages}</nav></div>${nav}</header>`;
+}
+
+function layout(shell: Shell, title: string, body: string): string {
+  return `<!doctype html>
+<html lang="${shell.t.locale}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)} · ${escapeHtml(shell.t.product)}</title>
+<style nonce="${shell.nonce}">${DASHBOARD_CSS}</style>
+</head>
+<body>
+<a class="skip" href="#main">${escapeHtml(shell.t.skipToContent)}</a>
+${header(shell)}
+<main id="main" tabindex="-1">
+${body}
+</main>
+</body>
+</html>`;
+}
+
+interface FieldSpec {
+  readonly name: string;
+  /** The input's id when two forms of a page have a field of one name. */
+  readonly id?: string;
+  readonly label: string;
+  readonly type: 'text' | 'email' | 'password';
+  readonly autocomplete: string;
+  readonly value?: string;
+  readonly hint?: string;
+  readonly problem?: FieldProblem | undefined;
+}
+
+function field(t: DashboardMessages, spec: FieldSpec): string {
+  const id = spec.id ?? `f-${spec.name}`;
+  const described: string[] = [];
+  let extra = '';
+  if (spec.hint !== undefined) {
+    described.push(`${id}-hint`);
+    extra += `<p class="hint" id="${id}-hint">${escapeHtml(spec.hint)}</p>`;
+  }
+  if (spec.problem !== undefined) {
+    described.push(`${id}-error`);
+    extra += `<p class="field-error" id="${id}-error">${escapeHtml(t.problems[spec.problem])}</p>`;
+  }
+  const value = spec.value === undefined || spec.type === 'password' ? '' : ` value="${escapeHtml(spec.value)}"`;
+  const aria = `${described.length > 0 ? ` aria-describedby="${described.join(' ')}"` : ''}${spec.problem !== undefined ? ' aria-invalid="true"' : ''}`;
+  return `<label for="${id}">${escapeHtml(spec.label)}</label>
+<input id="${id}" name="${spec.name}" type="${spec.type}" autocomplete="${spec.autocomplete}" required${value}${aria}>${extra}`;
+}
+
+function notice(text: string | null): string {
+  return text === null ? '' : `<p class="notice" role="status">${escapeHtml(text)}</p>`;
+}
+
+function alert(text: string | null): string {
+  return text === null ? '' : `<p class="alert" role="alert">${escapeHtml(text)}</p>`;
+}
+
+function summary(t: DashboardMessages, problems: FieldProblems): string {
+  return Object.keys(problems).length === 0 ? '' : alert(t.errorSummary);
+}
+
+export interface SignUpView {
+  readonly name: string;
+  readonly email: string;
+  readonly problems: FieldProblems;
+}
+
+export function signUpPage(shell: Shell, view: SignUpView): string {
+  const { t } = shell;
+  return layout(
+    shell,
+    t.signUpTitle,
+    `<div class="narrow"><div class="card">
+<h1>${escapeHtml(t.signUpTitle)}</h1>
+<p class="muted">${escapeHtml(t.signUpIntro)}</p>
+${summary(t, view.problems)}
+<form method="post" action="/dashboard/sign-up" novalidate>${hidden(shell)}
+${field(t, { name: 'name', label: t.businessName, type: 'text', autocomplete: 'organization', value: view.name, problem: view.problems.name })}
+${field(t, { name: 'email', label: t.email, type: 'email', autocomplete: 'email', value: view.email, problem: view.problems.email })}
+${field(t, { name: 'password', label: t.password, type: 'password', autocomplete: 'new-password', hint: t.passwordHint, problem: view.problems.password })}
+<button type="submit">${escapeHtml(t.createAccount)}</button>
+</form>
+<div class="links"><a href="/dashboard/sign-in">${escapeHtml(t.haveAccount)}</a></div>
+</div></div>`,
+  );
+}
+
+export interface SignInView {
+  readonly email: string;
+  readonly notice: string | null;
+  readonly error: string | null;
+}
+
+export function signInPage(shell: Shell, view: SignInView): string {
+  const { t } = shell;
+  return layout(
+    shell,
+    t.signInTitle,
+    `<div class="narrow"><div class="card">
+<h1>${escapeHtml(t.signInTitle)}</h1>
+${notice(view.notice)}${alert(view.error)}
+<form method="post" action="/dashboard/sign-in">${hidden(shell)}
+${field(t, { name: 'email', label: t.email, type: 'email', autocomplete: 'username', value: view.email })}
+${field(t, { name: 'password', label: t.password, type: 'password', autocomplete: 'current-password' })}
+<button type="submit">${escapeHtml(t.signIn)}</button>
+</form>
+<div class="links"><a href="/dashboard/reset">${escapeHtml(t.forgotPassword)}</a><a href="/dashboard/sign-up">${escapeHtml(t.noAccount)}</a></div>
+</div></div>`,
+  );
+}
+
+/** A page that only says something (check your email, a dead link, an expired form...). */
+export function messagePage(
+  shell: Shell,
+  title: string,
+  text: string,
+  link: { href: string; text: string } | null = null,
+): string {
+  const more =
+    link === null ? '' : `<div class="links"><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></div>`;
+  return layout(
+    shell,
+    title,
+    `<div class="narrow"><div class="card"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${more}</div></div>`,
+  );
+}
+
+export function confirmEmailPage(shell: Shell, token: string): string {
+  const { t } = shell;
+  return layout(
+    shell,
+    t.confirmEmailTitle,
+    `<div class="narrow"><div class="card">
+<h1>${escapeHtml(t.confirmEmailTitle)}</h1>
+<p>${escapeHtml(t.confirmEmailText)}</p>
+<form method="post" action="/dashboard/verify-email">${hidden(shell)}
+<input type="hidden" name="token" value="${escapeHtml(token)}">
+<button type="submit">${escapeHtml(t.confirmEmail)}</button>
+</form>
+</div></div>`,
+  );
+}
+
+export function resetRequestPage(shell: Shell, view: { email: string; problem?: FieldProblem | undefined }): string {
+  const { t } = shell;
+  return layout(
+    shell,
+    t.resetTitle,
+    `<div class="narrow"><div class="card">
+<h1>${escapeHtml(t.resetTitle)}</h1>
+<p class="muted">${escapeHtml(t.resetIntro)}</p>
+<form method="post" action="/dashboard/reset" novalidate>${hidden(shell)}
+${field(t, { name: 'email', label: t.email, type: 'email', autocomplete: 'email', value: view.email, problem: view.problem })}
+<button type="submit">${escapeHtml(t.sendResetLink)}</button>
+</form>
+<div class="links"><a href="/dashboard/sign-in">${escapeHtml(t.signInTitle)}</a></div>
+</div></div>`,
+  );
+}
+
+export function newPasswordPage(shell: Shell, token: string, problem?: FieldProblem): string {
+  const { t } = shell;
+  return layout(
+    shell,
+    t.newPasswordTitle,
+    `<div class="narrow"><div class="card">
+<h1>${escapeHtml(t.newPasswordTitle)}</h1>
+${problem === undefined ? '' : summary(t, { password: problem })}
+<form method="post" action="/dashboard/reset/new" novalidate>${hidden(shell)}
+<input type="hidden" name="token" value="${escapeHtml(token)}">
+${field(t, { name: 'password', label: t.newPassword, type: 'password', autocomplete: 'new-password', hint: t.passwordHint, problem })}
+<button type="submit">${escapeHtml(t.setPassword)}</button>
+</form>
+</div></div>`,
+  );
+}
+
+export interface AccountView {
+  readonly notice: string | null;
+  readonly newEmail: string;
+  readonly emailProblems: FieldProblems;
+  readonly passwordProblems: FieldProblems;
+}
+
+export function accountPage(shell: Shell, view: AccountView): string {
+  const { t } = shell;
+  return layout(
+    shell,
+    t.accountTitle,
+    `<h1>${escapeHtml(t.accountTitle)}</h1>
+${notice(view.notice)}
+<div class="grid">
+<section class="card" aria-labelledby="email-title">
+<h2 id="email-title">${escapeHtml(t.changeEmailTitle)}</h2>
+${summary(t, view.emailProblems)}
+<form method="post" action="/dashboard/account/email" novalidate>${hidden(shell)}
+${field(t, { name: 'email', label: t.newEmail, type: 'email', autocomplete: 'email', value: view.newEmail, problem: view.emailProblems.email })}
+${field(t, { name: 'current_password', label: t.currentPassword, type: 'password', autocomplete: 'current-password', problem: view.emailProblems.current_password })}
+<button type="submit">${escapeHtml(t.changeEmail)}</button>
+</form>
+</section>
+<section class="card" aria-labelledby="password-title">
+<h2 id="password-title">${escapeHtml(t.changePasswordTitle)}</h2>
+${summary(t, view.passwordProblems)}
+<form method="post" action="/dashboard/account/password" novalidate>${hidden(shell)}
+${field(t, { name: 'current_password', id: 'p-current_password', label: t.currentPassword, type: 'password', autocomplete: 'current-password', problem: view.passwordProblems.current_password })}
+${field(t, { name: 'password', label: t.newPassword, type: 'password', autocomplete: 'new-password', hint: t.passwordHint, problem: view.passwordProblems.password })}
+<button type="submit">${escapeHtml(t.changePassword)}</button>
+</form>
+</section>
+</div>`,
+  );
+}
+
+export interface HomeView {
+  readonly notice: string | null;
+  /** The test key, on the one view that shows it; else null. */
+  readonly testKey: string | null;
+  readonly curl: string;
+  readonly checklist: Checklist;
+}
+
+export function homePage(shell: Shell, view: HomeView): string {
+  const { t } = shell;
+  const key =
+    view.testKey === null
+      ? ''
+      : `<section class="card" aria-labelledby="key-title">
+<h2 id="key-title">${escapeHtml(t.testKeyTitle)}</h2>
+<p class="alert" role="note">${escapeHtml(t.testKeyOnce)}</p>
+<p class="key" id="test-key">${escapeHtml(view.testKey)}</p>
+</section>`;
+  const items = CHECKLIST_ITEMS.map((item) => {
+    const done = view.checklist[item];
+    return `<li class="${done ? 'done' : 'todo'}" data-item="${item}"><span class="tick" aria-hidden="true">${done ? '✓' : ''}</span><span>${escapeHtml(t.checklist[item])}</span><span class="state">${escapeHtml(done ? t.done : t.notYet)}</span></li>`;
+  }).join('');
+  return layout(
+    shell,
+    t.homeTitle,
+    `<h1>${escapeHtml(t.homeTitle)}</h1>
+${notice(view.notice)}
+<div class="grid">
+<div>
+${key}
+<section class="card" aria-labelledby="try-title">
+<h2 id="try-title">${escapeHtml(t.tryItTitle)}</h2>
+<p>${escapeHtml(t.tryItText)}</p>
+${view.testKey === null ? `<p class="muted">${escapeHtml(t.keyPlaceholderText)}</p>` : ''}
+<pre id="curl" tabindex="0" aria-label="curl"><code>${escapeHtml(view.curl)}</code></pre>
+</section>
+</div>
+<section class="card" aria-labelledby="checklist-title">
+<h2 id="checklist-title">${escapeHtml(t.checklistTitle)}</h2>
+<ul class="checklist">${items}</ul>
+</section>
+</div>`,
+  );
+}

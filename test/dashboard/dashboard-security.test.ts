@@ -1,0 +1,408 @@
+/**
+ * The dashboard's defences over HTTP on both databases: form tokens on every state-changing route,
+ * cookie flags, session rotation and expiry (on the gateway's manual clock), page headers, no
+ * account enumeration, throttled sign-ins per account and per address, and no secret in the logs.
+ */
+import type pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOUR_MS, MINUTE_MS } from '../../gateway/domain/clock.js';
+import { createLogger } from '../../gateway/runtime/logger.js';
+import { cspOf, formToken, visibleText } from '../checkout/support.js';
+import { DIALECTS } from '../support/databases.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import {
+  DashboardClient,
+  type DashboardGateway,
+  linkIn,
+  locationPath,
+  mailTo,
+  PASSWORD,
+  type Page,
+  signIn,
+  signUpAndConfirm,
+  startDashboardGateway,
+  uniqueEmail,
+} from './support.js';
+
+/** The answer with what legitimately differs between two requests (nonce, form token, the email) masked. */
+function normalized(page: Page, email: string): string {
+  return page.text
+    .replace(/nonce="[^"]+"/g, 'nonce=""')
+    .replace(/name="form_token" value="[^"]+"/g, 'name="form_token" value=""')
+    .replaceAll(email, 'EMAIL');
+}
+
+function tokenOfLink(link: string): string {
+  return new URL(link, 'http://x').searchParams.get('token') ?? '';
+}
+
+let addressCounter = 0;
+/** A client coming from an address of its own (the gateway trusts X-Forwarded-For here). */
+function clientFrom(g: DashboardGateway): DashboardClient {
+  addressCounter += 1;
+  return new DashboardClient(g.t.url, { 'X-Forwarded-For': `203.0.113.${addressCounter}` });
+}
+
+describe.each(DIALECTS)('dashboard security (%s)', (dialect) => {
+  let g: DashboardGateway;
+
+  beforeAll(async () => {
+    g = await startDashboardGateway(dialect, { env: { TRUST_PROXY: '1' } });
+  });
+  afterAll(async () => g?.close());
+
+  /** What a refused post must leave as it was. */
+  async function snapshot() {
+    const db = g.t.gateway.deps.db;
+    return {
+      users: await db
+        .selectFrom('dashboard_users')
+        .select(['id', 'email', 'password_hash', 'email_verified_at'])
+        .orderBy('id')
+        .execute(),
+      sessions: await db.selectFrom('dashboard_sessions').select('id_hash').orderBy('id_hash').execute(),
+      tokens: await db.selectFrom('dashboard_tokens').select(['token_hash', 'used_at']).orderBy('token_hash').execute(),
+      failures: await db.selectFrom('dashboard_sign_in_failures').select('id').orderBy('id').execute(),
+      merchants: await db.selectFrom('merchants').select('id').orderBy('id').execute(),
+      keys: await db.selectFrom('dashboard_onboarding_keys').select('merchant_id').orderBy('merchant_id').execute(),
+    };
+  }
+
+  it('refuses every state-changing form without the right form token (403, nothing changed)', async () => {
+    const email = uniqueEmail();
+    const client = await signUpAndConfirm(g, email, PASSWORD, clientFrom(g));
+    expect((await signIn(client, email)).status).toBe(303);
+    // Live tokens the posts would use if they were accepted.
+    const pending = uniqueEmail('pending');
+    await clientFrom(g).submit('/dashboard/sign-up', '/dashboard/sign-up', {
+      name: 'P',
+      email: pending,
+      password: PASSWORD,
+    });
+    const verifyToken = tokenOfLink(linkIn((await mailTo(g.smtp, pending, /Confirm/)).text, '/dashboard/verify-email'));
+    await clientFrom(g).submit('/dashboard/reset', '/dashboard/reset', { email });
+    const resetToken = tokenOfLink(linkIn((await mailTo(g.smtp, email, /Reset/)).text, '/dashboard/reset/new'));
+
+    const routes: Array<[string, Record<string, string>]> = [
+      ['/dashboard/sign-up', { name: 'Shop', email: uniqueEmail('csrf'), password: PASSWORD }],
+      ['/dashboard/sign-in', { email, password: PASSWORD }],
+      ['/dashboard/sign-out', {}],
+      ['/dashboard/verify-email', { token: verifyToken }],
+      ['/dashboard/reset', { email }],
+      ['/dashboard/reset/new', { token: resetToken, password: 'a brand new passphrase' }],
+      ['/dashboard/account/email', { email: uniqueEmail('csrf'), current_password: PASSWORD }],
+      ['/dashboard/account/password', { current_password: PASSWORD, password: 'a brand new passphrase' }],
+    ];
+    // A token that is right, but for another browser.
+    const stranger = clientFrom(g);
+    const foreign = formToken((await stranger.get('/dashboard/sign-in')).text);
+    const before = await snapshot();
+    const sentBefore = g.smtp.received.length;
+    for (const [path, fields] of routes) {
+      for (const token of [undefined, '', 'x'.repeat(43), foreign]) {
+        const page = await client.post(path, token === undefined ? fields : { ...fields, form_token: token });
+        expect(page.status, `${path} with ${String(token)}`).toBe(403);
+        expect(visibleText(page.text)).toContain('This form has expired');
+      }
+    }
+    expect(await snapshot()).toEqual(before);
+    expect((await client.get('/dashboard')).status).toBe(200);
+    expect(g.smtp.received.length).toBe(sentBefore);
+  });
+
+  it('sets the session cookie HttpOnly, SameSite=Lax, Path=/dashboard, and not Secure over http', async () => {
+    const email = uniqueEmail();
+    const client = await signUpAndConfirm(g, email, PASSWORD, clientFrom(g));
+    const page = await signIn(client, email);
+    const cookie = page.setCookies.find((c) => c.startsWith('dashboard_session=')) ?? '';
+    expect(cookie).toMatch(/^dashboard_session=[A-Za-z0-9_-]{43}; /);
+    expect(cookie).toContain('; HttpOnly');
+    expect(cookie).toContain('; SameSite=Lax');
+    expect(cookie).toContain('; Path=/dashboard');
+    expect(cookie).not.toContain('Secure');
+    const form = (await new DashboardClient(g.t.url).get('/dashboard/sign-in')).setCookies.join('\n');
+    expect(form).toMatch(/dashboard_form=[A-Za-z0-9_-]{43}; Path=\/dashboard; HttpOnly; SameSite=Lax$/);
+  });
+
+  it('rotates the session at sign-in: the earlier id no longer works', async () => {
+    const email = uniqueEmail();
+    const client = await signUpAndConfirm(g, email, PASSWORD, clientFrom(g));
+    // An id planted in the browser before sign-in is never adopted.
+    client.cookies.set('dashboard_session', 'A'.repeat(43));
+    await signIn(client, email);
+    const first = client.cookies.get('dashboard_session') ?? '';
+    expect(first).not.toBe('A'.repeat(43));
+    expect((await client.get('/dashboard')).status).toBe(200);
+    const again = await client.post('/dashboard/sign-in', {
+      form_token: formToken((await client.get('/dashboard/account')).text),
+      email,
+      password: PASSWORD,
+    });
+    expect(again.status).toBe(303);
+    const second = client.cookies.get('dashboard_session') ?? '';
+    expect(second).not.toBe(first);
+    const old = new DashboardClient(g.t.url);
+    old.cookies.set('dashboard_session', first);
+    expect(locationPath(await old.get('/dashboard'))).toBe('/dashboard/sign-in?notice=session-ended');
+    expect((await client.get('/dashboard')).status).toBe(200);
+  });
+
+  it('ends a session after 30 idle minutes and 12 hours after sign-in, and at sign-out', async () => {
+    const email = uniqueEmail();
+    const client = await signUpAndConfirm(g, email, PASSWORD, clientFrom(g));
+    await signIn(client, email);
+    g.t.clock.advance(29 * MINUTE_MS);
+    expect((await client.get('/dashboard')).status).toBe(200);
+    g.t.clock.advance(29 * MINUTE_MS);
+    expect((await client.get('/dashboard')).status).toBe(200);
+    g.t.clock.advance(30 * MINUTE_MS);
+    const idle = await client.get('/dashboard');
+    expect(idle.status).toBe(303);
+    expect(locationPath(idle)).toBe('/dashboard/sign-in?notice=session-ended');
+    expect(idle.setCookies.join()).toMatch(/dashboard_session=; Path=\/dashboard; HttpOnly; SameSite=Lax; Max-Age=0/);
+
+    await signIn(client, email);
+    for (let elapsed = 0; elapsed < 12 * HOUR_MS - 25 * MINUTE_MS; elapsed += 25 * MINUTE_MS) {
+      g.t.clock.advance(25 * MINUTE_MS);
+      expect((await client.get('/dashboard')).status).toBe(200);
+    }
+    g.t.clock.advance(25 * MINUTE_MS);
+    expect(locationPath(await client.get('/dashboard'))).toBe('/dashboard/sign-in?notice=session-ended');
+
+    await signIn(client, email);
+    const id = client.cookies.get('dashboard_session') ?? '';
+    const out = await client.post('/dashboard/sign-out', {
+      form_token: formToken((await client.get('/dashboard')).text),
+    });
+    expect(locationPath(out)).toBe('/dashboard/sign-in?notice=signed-out');
+    const replay = new DashboardClient(g.t.url);
+    replay.cookies.set('dashboard_session', id);
+    expect(locationPath(await replay.get('/dashboard'))).toBe('/dashboard/sign-in?notice=session-ended');
+  });
+
+  it('deletes the sessions a user left to expire when the user signs in again', async () => {
+    const email = uniqueEmail();
+    const first = await signUpAndConfirm(g, email, PASSWORD, clientFrom(g));
+    await signIn(first, email);
+    const second = clientFrom(g);
+    await signIn(second, email);
+    const sessionsOf = async () =>
+      g.t.gateway.deps.db
+        .selectFrom('dashboard_sessions')
+        .innerJoin('dashboard_users', 'dashboard_users.id', 'dashboard_sessions.user_id')
+        .select('dashboard_sessions.id_hash')
+        .where('dashboard_users.email', '=', email)
+        .execute();
+    expect(await sessionsOf()).toHaveLength(2);
+    g.t.clock.advance(31 * MINUTE_MS);
+    await signIn(clientFrom(g), email);
+    expect(await sessionsOf()).toHaveLength(1);
+  });
+
+  it('answers every page with a nonce CSP, no framing, no caching and no script or inline handler', async () => {
+    const email = uniqueEmail();
+    const client = await signUpAndConfirm(g, email, PASSWORD, clientFrom(g));
+    const anonymous = new DashboardClient(g.t.url);
+    const pages = [
+      await anonymous.get('/dashboard/sign-up'),
+      await anonymous.get('/dashboard/sign-in'),
+      await anonymous.get('/dashboard/reset'),
+      await anonymous.get('/dashboard/reset/new?token=unknown'),
+      await anonymous.get('/dashboard/no/such/page'),
+    ];
+    expect(pages.map((p) => p.status)).toEqual([200, 200, 200, 400, 404]);
+    expect(visibleText(pages[4]?.text ?? '')).toContain('There is no such page in the dashboard.');
+    await signIn(client, email);
+    pages.push(await client.get('/dashboard'), await client.get('/dashboard/account'));
+    for (const page of pages) {
+      const csp = cspOf(page);
+      expect(csp['frame-ancestors']).toBe("'none'");
+      expect(csp['default-src']).toBe("'none'");
+      expect(csp['style-src']).toMatch(/^'nonce-[A-Za-z0-9+/=]+'$/);
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      expect(page.text).not.toMatch(/<script|\son[a-z]+=/i);
+      for (const form of page.text.match(/<form[\s\S]*?<\/form>/g) ?? []) {
+        expect(form).toMatch(/name="form_token" value="[A-Za-z0-9_-]{43}"/);
+      }
+    }
+  });
+
+  it('answers sign-in, sign-up and reset alike for a known and an unknown email', async () => {
+    const known = uniqueEmail('known');
+    await signUpAndConfirm(g, known, PASSWORD, clientFrom(g));
+    const unknown = uniqueEmail('unknown');
+
+    const wrongKnown = await signIn(clientFrom(g), known, 'not the password');
+    const wrongUnknown = await signIn(clientFrom(g), unknown, 'not the password');
+    expect(wrongKnown.status).toBe(401);
+    expect(wrongUnknown.status).toBe(401);
+    expect(normalized(wrongKnown, known)).toBe(normalized(wrongUnknown, unknown));
+    expect(visibleText(wrongKnown.text)).toContain('The email or the password is wrong.');
+
+    const fresh = uniqueEmail('fresh');
+    const upKnown = await clientFrom(g).submit('/dashboard/sign-up', '/dashboard/sign-up', {
+      name: 'Ararat Books',
+      email: known,
+      password: 'someone elses password',
+    });
+    const upFresh = await clientFrom(g).submit('/dashboard/sign-up', '/dashboard/sign-up', {
+      name: 'Ararat Books',
+      email: fresh,
+      password: 'someone elses password',
+    });
+    expect(upKnown.status).toBe(200);
+    expect(upFresh.status).toBe(200);
+    expect(normalized(upKnown, known)).toBe(normalized(upFresh, fresh));
+    const notice = await mailTo(g.smtp, known, /Someone tried to sign up/);
+    expect(notice.text).toContain('/dashboard/reset');
+    const owners = await g.t.gateway.deps.db
+      .selectFrom('dashboard_users')
+      .select('id')
+      .where('email', '=', known)
+      .execute();
+    expect(owners).toHaveLength(1);
+    expect((await signIn(clientFrom(g), known, 'someone elses password')).status).toBe(401);
+
+    const resetKnown = await clientFrom(g).submit('/dashboard/reset', '/dashboard/reset', { email: known });
+    const resetUnknown = await clientFrom(g).submit('/dashboard/reset', '/dashboard/reset', { email: unknown });
+    expect(resetKnown.status).toBe(200);
+    expect(resetUnknown.status).toBe(200);
+    expect(normalized(resetKnown, known)).toBe(normalized(resetUnknown, unknown));
+    expect(visibleText(resetKnown.text)).toContain('If an account exists for this address, we sent it a link.');
+    await mailTo(g.smtp, known, /Reset your password/);
+    expect(g.smtp.received.some((mail) => mail.to.includes(unknown))).toBe(false);
+  });
+
+  it('locks an account after 5 failed sign-ins in 15 minutes, from any address, with a clear message', async () => {
+    const email = uniqueEmail();
+    await signUpAndConfirm(g, email, PASSWORD, clientFrom(g));
+    const attacker = clientFrom(g);
+    for (let i = 0; i < 5; i += 1) expect((await signIn(attacker, email, `guess number ${i}`)).status).toBe(401);
+    const locked = await signIn(attacker, email);
+    expect(locked.status).toBe(429);
+    expect(visibleText(locked.text)).toContain('Too many failed sign-ins.');
+    const owner = await signIn(clientFrom(g), email);
+    expect(owner.status).toBe(429);
+    // The address itself is not locked: another account signs in from it.
+    const neighbour = uniqueEmail('neighbour');
+    await signUpAndConfirm(g, neighbour, PASSWORD, clientFrom(g));
+    expect((await signIn(attacker, neighbour)).status).toBe(303);
+    g.t.clock.advance(15 * MINUTE_MS);
+    expect((await signIn(clientFrom(g), email)).status).toBe(303);
+  });
+
+  it('locks an address after 20 failed sign-ins in 15 minutes, whatever the emails', async () => {
+    const email = uniqueEmail();
+    await signUpAndConfirm(g, email, PASSWORD, clientFrom(g));
+    const attacker = clientFrom(g);
+    const form = formToken((await attacker.get('/dashboard/sign-in')).text);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        attacker.post('/dashboard/sign-in', {
+          form_token: form,
+          email: uniqueEmail(`guess${i}`),
+          password: 'guessing',
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(401));
+    const locked = await signIn(attacker, email);
+    expect(locked.status).toBe(429);
+    expect(visibleText(locked.text)).toContain('Too many failed sign-ins.');
+    expect((await signIn(clientFrom(g), email)).status).toBe(303);
+  });
+});
+
+describe('dashboard logs', () => {
+  let g: DashboardGateway;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    const destination = { write: (line: string) => void lines.push(line) } as unknown as pino.DestinationStream;
+    g = await startDashboardGateway('sqlite', { logger: createLogger('debug', destination) });
+  });
+  afterAll(async () => g?.close());
+
+  it('never holds a password, a mailed token, the test key or a session id', async () => {
+    const email = uniqueEmail();
+    const secrets: string[] = [PASSWORD, 'a brand new passphrase', 'a third passphrase here'];
+    const client = await signUpAndConfirm(g, email);
+    secrets.push(tokenOfLink(linkIn((await mailTo(g.smtp, email, /Confirm/)).text, '/dashboard/verify-email')));
+    await signIn(client, email);
+    secrets.push(client.cookies.get('dashboard_session') ?? '');
+    const home = await client.get('/dashboard');
+    secrets.push(/id="test-key">([^<]+)</.exec(home.text)?.[1] ?? '');
+    await client.submit('/dashboard/reset', '/dashboard/reset', { email });
+    const link = linkIn((await mailTo(g.smtp, email, /Reset/)).text, '/dashboard/reset/new');
+    secrets.push(tokenOfLink(link));
+    await client.submit(link, '/dashboard/reset/new', { token: tokenOfLink(link), password: secrets[1] as string });
+    await signIn(client, email, secrets[1]);
+    secrets.push(client.cookies.get('dashboard_session') ?? '');
+    await client.submit('/dashboard/account', '/dashboard/account/password', {
+      current_password: secrets[1] as string,
+      password: secrets[2] as string,
+    });
+    await signIn(clientFrom(g), email, 'a wrong password');
+
+    const log = lines.join('');
+    expect(log).toContain('"path":"/dashboard/sign-in"');
+    expect(log).toContain('dashboard sign-in from a new address');
+    for (const secret of secrets) {
+      expect(secret.length).toBeGreaterThan(9);
+      expect(log).not.toContain(secret);
+    }
+  });
+});
+
+describe('dashboard mails without SMTP_URL', () => {
+  let t: TestGateway;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    const destination = { write: (line: string) => void lines.push(line) } as unknown as pino.DestinationStream;
+    t = await startTestGateway('sqlite', { logger: createLogger('debug', destination) });
+  });
+  afterAll(async () => t?.close());
+
+  it('logs that a mail was not sent, never its link', async () => {
+    const email = uniqueEmail();
+    const signedUp = await new DashboardClient(t.url).submit('/dashboard/sign-up', '/dashboard/sign-up', {
+      name: 'Ararat Books',
+      email,
+      password: PASSWORD,
+    });
+    expect(signedUp.status).toBe(200);
+    const tokens = await t.gateway.deps.db.selectFrom('dashboard_tokens').select('purpose').execute();
+    expect(tokens).toEqual([{ purpose: 'verify_email' }]);
+    const log = lines.join('');
+    expect(log).toContain('dashboard email not sent (SMTP_URL is not set); its link is not logged');
+    expect(log).not.toContain('token=');
+    expect(log).not.toContain(PASSWORD);
+  });
+});
+
+// Cookie attributes do not depend on the database: one dialect is enough here.
+describe('dashboard cookies behind https', () => {
+  let g: DashboardGateway;
+
+  beforeAll(async () => {
+    g = await startDashboardGateway('sqlite', { env: { PUBLIC_URL: 'https://gateway.test' } });
+  });
+  afterAll(async () => g?.close());
+
+  it('marks every dashboard cookie Secure when PUBLIC_URL is https', async () => {
+    const email = uniqueEmail();
+    const client = new DashboardClient(g.t.url);
+    const signInPage = await client.get('/dashboard/sign-in?lang=hy');
+    expect(signInPage.setCookies).toHaveLength(2);
+    for (const cookie of signInPage.setCookies)
+      expect(cookie).toMatch(/; Path=\/dashboard; HttpOnly; SameSite=Lax; Secure/);
+    expect((await client.get('/dashboard/sign-in?lang=en')).setCookies.join()).toMatch(/dashboard_lang=en; .*Secure/);
+    await signUpAndConfirm(g, email, PASSWORD, client);
+    const signedIn = await signIn(client, email);
+    expect(signedIn.location).toBe('https://gateway.test/dashboard');
+    const session = signedIn.setCookies.find((c) => c.startsWith('dashboard_session=')) ?? '';
+    expect(session).toMatch(/^dashboard_session=[A-Za-z0-9_-]{43}; Path=\/dashboard; HttpOnly; SameSite=Lax; Secure$/);
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * Helpers of the dashboard tests: a gateway that mails to a local SMTP sink, a browser-less client
+ * that keeps cookies and posts forms with the page's form token, and readers of the mailed links.
+ */
+import type { Logger } from 'pino';
+import { expect } from 'vitest';
+import type { DialectName } from '../../storage/database.js';
+import { formToken } from '../checkout/support.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { startSmtp, type TestSmtp } from '../support/smtp-server.js';
+import { linkIn, mailTo } from './readers.js';
+
+export { curlRequest, linkIn, mailTo } from './readers.js';
+
+export const PASSWORD = 'correct horse battery';
+
+export interface DashboardGateway {
+  readonly t: TestGateway;
+  readonly smtp: TestSmtp;
+  close(): Promise<void>;
+}
+
+export async function startDashboardGateway(
+  dialect: DialectName,
+  options: { env?: Record<string, string>; logger?: Logger } = {},
+): Promise<DashboardGateway> {
+  const smtp = await startSmtp();
+  const t = await startTestGateway(dialect, {
+    env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, ...options.env },
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  return {
+    t,
+    smtp,
+    async close() {
+      await t.close();
+      await smtp.close();
+    },
+  };
+}
+
+export interface Page {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  readonly location: string | null;
+  readonly setCookies: string[];
+}
+
+/** A browser without a browser: keeps the dashboard's cookies and sends them back. */
+export class DashboardClient {
+  readonly cookies = new Map<string, string>();
+
+  constructor(
+    readonly baseUrl: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  async request(method: string, path: string, body?: URLSearchParams): Promise<Page> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        ...this.headers,
+        ...(this.cookies.size > 0 ? { Cookie: this.cookieHeader() } : {}),
+        ...(body === undefined ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }),
+      },
+      ...(body === undefined ? {} : { body: body.toString() }),
+    });
+    const setCookies = response.headers.getSetCookie();
+    for (const line of setCookies) {
+      const [pair = ''] = line.split(';');
+      const name = pair.slice(0, pair.indexOf('='));
+      const value = pair.slice(pair.indexOf('=') + 1);
+      if (/Max-Age=0/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const location = response.headers.get('location');
+    return { status: response.status, headers: response.headers, text: await response.text(), location, setCookies };
+  }
+
+  get(path: string): Promise<Page> {
+    return this.request('GET', path);
+  }
+
+  /** Posts `fields` with the form token of the page at `from` (GET first). */
+  async submit(from: string, action: string, fields: Record<string, string>): Promise<Page> {
+    const page = await this.get(from);
+    expect(page.status, page.text).toBe(200);
+    return this.post(action, { form_token: formToken(page.text), ...fields });
+  }
+
+  post(path: string, fields: Record<string, string>): Promise<Page> {
+    return this.request('POST', path, new URLSearchParams(fields));
+  }
+}
+
+/** The path (and query) of a redirect's Location. */
+export function locationPath(page: Page): string {
+  const url = new URL(page.location ?? '', 'http://x');
+  return `${url.pathname}${url.search}`;
+}
+
+/** Signs up through the forms, confirms the address through the mailed link; answers the client. */
+export async function signUpAndConfirm(
+  g: DashboardGateway,
+  email: string,
+  password = PASSWORD,
+  client = new DashboardClient(g.t.url),
+): Promise<DashboardClient> {
+  const signedUp = await client.submit('/dashboard/sign-up', '/dashboard/sign-up', {
+    name: 'Ararat Books',
+    email,
+    password,
+  });
+  expect(signedUp.status, signedUp.text).toBe(200);
+  const mail = await mailTo(g.smtp, email, /Confirm your email/);
+  const link = linkIn(mail.text, '/dashboard/verify-email');
+  const token = new URL(link, 'http://x').searchParams.get('token') ?? '';
+  const confirmed = await client.submit(link, '/dashboard/verify-email', { token });
+  expect(confirmed.status, confirmed.text).toBe(303);
+  return client;
+}
+
+export async function signIn(client: DashboardClient, email: string, password = PASSWORD): Promise<Page> {
+  return client.submit('/dashboard/sign-in', '/dashboard/sign-in', { email, password });
+}
+
+let counter = 0;
+export function uniqueEmail(label = 'owner'): string {
+  counter += 1;
+  return `${label}-${counter}-${Math.random().toString(36).slice(2, 8)}@ararat-books.am`;
+}
