@@ -11,6 +11,7 @@ import { findDomainWebhookUrl } from '../../storage/domain.repository.js';
 import { insertOutboxEvent } from '../../storage/outbox-event.repository.js';
 import type { PaymentRow } from '../../storage/payment.table.js';
 import { insertDelivery } from '../../storage/webhook-delivery.repository.js';
+import type { NewWebhookDeliveryRow } from '../../storage/webhook-delivery.table.js';
 import { toStoredInstant } from '../domain/clock.js';
 import type { Deps } from '../runtime/deps.js';
 import type { EventBody } from './events.js';
@@ -49,23 +50,47 @@ export async function emitEvent(
   });
   const url = payment.callback_url ?? (await findDomainWebhookUrl(trx, payment.domain_id));
   if (url === null) return { eventId, queued: false };
-  await insertDelivery(trx, {
-    id: deps.ids.uuid(nowMs),
-    event_id: eventId,
-    merchant_id: payment.merchant_id,
-    domain_id: payment.domain_id,
-    url,
+  await insertDelivery(
+    trx,
+    newDelivery({
+      id: deps.ids.uuid(nowMs),
+      eventId,
+      merchantId: payment.merchant_id,
+      domainId: payment.domain_id,
+      url,
+      dueAt: options.holdMs === undefined ? now : toStoredInstant(nowMs + options.holdMs),
+      now,
+    }),
+  );
+  return { eventId, queued: true };
+}
+
+/** A delivery of an event to `url`, not yet tried, due at `dueAt` (stored instants). */
+export function newDelivery(input: {
+  id: string;
+  eventId: string;
+  merchantId: string;
+  domainId: string;
+  url: string;
+  dueAt: string;
+  now: string;
+}): NewWebhookDeliveryRow {
+  return {
+    id: input.id,
+    event_id: input.eventId,
+    merchant_id: input.merchantId,
+    domain_id: input.domainId,
+    url: input.url,
     status: 'pending',
     attempts: 0,
-    next_attempt_at: options.holdMs === undefined ? now : toStoredInstant(nowMs + options.holdMs),
+    next_attempt_at: input.dueAt,
     last_attempt_at: null,
     last_status_code: null,
     last_error: null,
     delivered_at: null,
-    created_at: now,
-    updated_at: now,
-  });
-  return { eventId, queued: true };
+    created_at: input.now,
+    updated_at: input.now,
+  };
 }
 
 /**

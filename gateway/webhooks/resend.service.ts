@@ -23,6 +23,7 @@ import { ApiError } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
 import { scopeOf } from '../payments/payment.service.js';
 import type { Deps } from '../runtime/deps.js';
+import { newDelivery } from './outbox.js';
 
 /** Resends one merchant may ask for in a minute through the API. */
 export const RESENDS_PER_MINUTE = 10;
@@ -86,22 +87,18 @@ async function queueResend(deps: Deps, eventId: string): Promise<ResentDelivery>
     const nowMs = deps.clock.nowMs();
     const now = toStoredInstant(nowMs);
     const id = deps.ids.uuid(nowMs);
-    await insertDelivery(trx, {
-      id,
-      event_id: event.id,
-      merchant_id: event.merchant_id,
-      domain_id: event.domain_id,
-      url,
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: now,
-      last_attempt_at: null,
-      last_status_code: null,
-      last_error: null,
-      delivered_at: null,
-      created_at: now,
-      updated_at: now,
-    });
+    await insertDelivery(
+      trx,
+      newDelivery({
+        id,
+        eventId: event.id,
+        merchantId: event.merchant_id,
+        domainId: event.domain_id,
+        url,
+        dueAt: now,
+        now,
+      }),
+    );
     return { id, url, now, eventId: event.id };
   });
   deps.dueSignal.notify();
