@@ -11,6 +11,8 @@
  * | `GATEWAY_SECRET` | SQLite: generated into a file beside the database by `serve` (other commands read that file and refuse when there is none); PostgreSQL: required | the key that encrypts stored tokens and platform credentials is derived from it (gateway/runtime/service-secret.ts) |
  * | `CONNECTOR_JOB_INTERVAL_SECONDS` | 15 | how often due work (store retries, polling, reconciliation) is looked for; 0 turns the loop off |
  * | `GATEWAY_ALLOW_PRIVATE_WEBHOOKS` | unset | `1` lets store calls reach loopback and private addresses (the gateway's flag of the same name does it for webhooks). Development only |
+ * | `CONNECTOR_METRICS_TOKEN` | unset | bearer token for `GET /metrics` (at least 16 characters); unset (and no port): `/metrics` answers 404 |
+ * | `CONNECTOR_METRICS_PORT` | unset | serve `/metrics` on this port (on `CONNECTOR_HOST`) instead of the public one; the token, when set, is still required |
  * | `LOG_LEVEL` | info | pino level |
  * | `SHOPIFY_API_KEY` | unset | the Shopify app's client id; with the secret it turns the Shopify routes on (`/shopify/...`) |
  * | `SHOPIFY_API_SECRET` | unset | the Shopify app's client secret (OAuth, webhook HMACs); never logged |
@@ -21,6 +23,8 @@
  * | `SHOPIFY_APP_PROXY_PATH` | `/apps/connector-pay` | the app proxy's path on the shop's storefront (`<prefix>/<subpath>` of `[app_proxy]`): the payments app's return and cancel pages |
  */
 import { ApiVersion } from '@shopify/shopify-api';
+import { metricsExposure } from '../gateway/config.js';
+import type { MetricsExposure } from '../gateway/observability/metrics-endpoint.js';
 import { type PaymentsAppTransport, paymentsAppTransport } from '../plugins/shopify/payments-app/mtls.js';
 
 /** The Shopify app's settings; absent when `SHOPIFY_API_KEY`/`SHOPIFY_API_SECRET` are not set (feature off). */
@@ -59,6 +63,8 @@ export interface ConnectorConfig {
   readonly paymentMethodId: string;
   /** The Shopify app (install, sessions, webhooks); undefined turns its routes off. */
   readonly shopify: ShopifyConfig | undefined;
+  /** Who may read `/metrics` (`CONNECTOR_METRICS_TOKEN`, `CONNECTOR_METRICS_PORT`); neither: nobody. */
+  readonly metrics: MetricsExposure;
 }
 
 export const DEFAULT_CONNECTOR_DATABASE_URL = 'sqlite:./data/connector.sqlite';
@@ -82,6 +88,7 @@ export function loadConnectorConfig(env: Record<string, string | undefined> = pr
     appName: 'Armenian payment gateway',
     paymentMethodId: 'armenian_gateway',
     shopify: shopifyConfig(env),
+    metrics: metricsExposure(env, 'CONNECTOR'),
   };
 }
 

@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { DEFAULT_DATABASE_URL } from '../storage/connect.js';
 import { MAX_VELOCITY_LIMIT, MAX_VELOCITY_WINDOW_MINUTES } from './domain/payment-limits.js';
+import type { MetricsExposure } from './observability/metrics-endpoint.js';
 
 export interface Config {
   readonly port: number;
@@ -38,6 +39,8 @@ export interface Config {
   readonly trustProxy: boolean;
   readonly logLevel: string;
   readonly billing: BillingConfig;
+  /** Who may read `/metrics` (`GATEWAY_METRICS_TOKEN`, `GATEWAY_METRICS_PORT`); neither: nobody. */
+  readonly metrics: MetricsExposure;
 }
 
 /** The service's own prices and counting rules (spec "Billing"; defaults in docs/decisions.md). */
@@ -98,6 +101,25 @@ function dnsServers(env: Env, name: string): readonly string[] {
   });
 }
 
+/** Shortest metrics token accepted: a guessable token would make `/metrics` public. */
+export const MIN_METRICS_TOKEN_LENGTH = 16;
+
+/**
+ * `<PREFIX>_METRICS_TOKEN` and `<PREFIX>_METRICS_PORT` (0: any free port, for tests), shared by the
+ * gateway and the connector.
+ */
+export function metricsExposure(env: Env, prefix: 'GATEWAY' | 'CONNECTOR'): MetricsExposure {
+  const tokenName = `${prefix}_METRICS_TOKEN`;
+  const token = env[tokenName]?.trim() || undefined;
+  if (token !== undefined && (token.length < MIN_METRICS_TOKEN_LENGTH || /\s/.test(token))) {
+    throw new ConfigError(`${tokenName} must be at least ${MIN_METRICS_TOKEN_LENGTH} characters without spaces`);
+  }
+  const portName = `${prefix}_METRICS_PORT`;
+  const rawPort = env[portName];
+  const port = rawPort === undefined || rawPort === '' ? undefined : integer(env, portName, 0, 0, 65535);
+  return { token, port };
+}
+
 function flag(env: Env, name: string): boolean {
   const raw = env[name];
   return raw === '1' || raw === 'true';
@@ -140,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: 64 * 1024,
     trustProxy: flag(env, 'TRUST_PROXY'),
     logLevel: env.LOG_LEVEL && env.LOG_LEVEL !== '' ? env.LOG_LEVEL : 'info',
+    metrics: metricsExposure(env, 'GATEWAY'),
     billing: {
       transactionPriceAmd: integer(env, 'GATEWAY_PRICE_TRANSACTION_AMD', 20, 0, 1_000_000),
       receiptPriceAmd: integer(env, 'GATEWAY_PRICE_RECEIPT_AMD', 10, 0, 1_000_000),

@@ -22,6 +22,8 @@ export interface DatabaseHandle<DB = Database> {
    * made on every request, which must cost next to nothing.
    */
   readFirstValue(sql: string): Promise<unknown>;
+  /** The connections of the PostgreSQL pool (for the metrics); absent on SQLite. */
+  readonly poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -75,7 +77,8 @@ export function openDatabase<DB = Database>(url: string, options: { poolSize?: n
       const result = await pool.query({ name, text, rowMode: 'array' });
       return (result.rows[0] as unknown[] | undefined)?.[0];
     };
-    return { db, dialect, readFirstValue, close: () => db.destroy() };
+    const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    return { db, dialect, readFirstValue, poolStats, close: () => db.destroy() };
   }
   const path = url.slice('sqlite:'.length);
   if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });

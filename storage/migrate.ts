@@ -2,7 +2,7 @@
  * Runs the migrations in `storage/migrations/` in order. Called at start and by `gateway migrate`;
  * Kysely's migrator takes a lock, so several instances starting together migrate once.
  */
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import * as core from './migrations/0001-core.js';
 import * as lifecycle from './migrations/0002-lifecycle.js';
 import * as webhooksRefunds from './migrations/0003-webhooks-refunds.js';
@@ -30,6 +30,38 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-domain-verification': domainVerification,
   '0012-dashboard-accounts': dashboardAccounts,
 };
+
+// biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema
+export function missingGatewayMigrations(db: Kysely<any>): Promise<string[]> {
+  return missingMigrations(db, MIGRATIONS);
+}
+
+/** Where Kysely's migrator records what it applied, unless told another name (the gateway's). */
+const DEFAULT_MIGRATION_TABLE = 'kysely_migration';
+
+/**
+ * The names of `migrations` the database has not applied, in order (all of them when the
+ * bookkeeping table does not exist yet). Throws when the database cannot be reached. For readiness
+ * checks: an instance of older code beside a newer schema still counts as ready (extra rows).
+ */
+export async function missingMigrations(
+  // biome-ignore lint/suspicious/noExplicitAny: any schema's bookkeeping table
+  db: Kysely<any>,
+  migrations: Record<string, Migration>,
+  table = DEFAULT_MIGRATION_TABLE,
+): Promise<string[]> {
+  await sql`select 1`.execute(db);
+  let applied: ReadonlySet<string>;
+  try {
+    const rows: Array<{ name: string }> = await db.selectFrom(table).select('name').execute();
+    applied = new Set(rows.map((row) => row.name));
+  } catch {
+    applied = new Set();
+  }
+  return Object.keys(migrations)
+    .sort()
+    .filter((name) => !applied.has(name));
+}
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema
 export function migrateToLatest(db: Kysely<any>): Promise<string[]> {

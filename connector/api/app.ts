@@ -9,6 +9,8 @@ import Koa, { type Next, type ParameterizedContext } from 'koa';
 import { z } from 'zod';
 import { isJsonType } from '../../gateway/api/middleware/json-body.js';
 import { requestContext } from '../../gateway/api/middleware/request-context.js';
+import { metricsOnMainPort, metricsRoute } from '../../gateway/observability/metrics-endpoint.js';
+import { recordRequests } from '../../gateway/observability/request-metrics.js';
 import { APP_PAGE_PATH, appPage } from '../../plugins/shopify/admin-page.js';
 import { AUTH_PATH, CALLBACK_PATH, WEBHOOKS_PATH } from '../../plugins/shopify/app.js';
 import {
@@ -60,6 +62,7 @@ import { getReport, listReports, reconcile, reconcileInBackground } from '../rec
 import { refundFromStore } from '../refunds/refund.service.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import type { StoreConnection } from '../storage/connection.repository.js';
+import { missingConnectorMigrations } from '../storage/migrate.js';
 import { handleGatewayWebhook } from '../webhooks/webhook.consumer.js';
 import { createIntrospectionLimit } from './introspection-limit.js';
 
@@ -121,13 +124,38 @@ const schemas = {
 export function createConnectorApp(deps: ConnectorDeps): Koa {
   const app = new Koa<ConnectorState>({ proxy: false });
   app.silent = true;
+  app.use(recordRequests(deps.metrics.requests));
   app.use(requestContext(deps.logger, deps.config.publicUrl));
   app.use(errorHandler(deps));
+  const exposure = deps.config.metrics;
+  if (metricsOnMainPort(exposure) && exposure.token !== undefined) {
+    app.use(metricsRoute(deps.metrics.registry, exposure.token));
+  }
   const admitIntrospection = createIntrospectionLimit();
   const router = new Router<ConnectorState>();
 
   router.get('/health', (ctx) => {
     ctx.body = { status: 'ok' };
+  });
+
+  // Ready to serve: the database answers and every migration of this version is applied.
+  router.get('/ready', async (ctx) => {
+    let missing: string[];
+    try {
+      missing = await missingConnectorMigrations(deps.db);
+    } catch (error) {
+      deps.logger.error({ err: errorDetail(error) }, 'database not reachable');
+      throw new ConnectorError(503, 'service_unavailable', 'The database cannot be reached.', {
+        reason: 'database_unreachable',
+      });
+    }
+    if (missing.length > 0) {
+      throw new ConnectorError(503, 'service_unavailable', 'The database is not migrated to this version.', {
+        reason: 'migrations_pending',
+        pending_migrations: missing,
+      });
+    }
+    ctx.body = { status: 'ok', database: deps.dialect };
   });
 
   router.post('/v1/connections', async (ctx) => {

@@ -190,6 +190,7 @@ async function executeRun(
       { connection_id: connection.id, run_id: run.id, err: errorDetail(error) },
       'reconciliation failed',
     );
+    deps.metrics.reconciliationRun(run.trigger, 'failed', []);
     throw error;
   }
   const finished: ReconciliationRun = {
@@ -218,6 +219,11 @@ async function executeRun(
   deps.logger.info(
     { connection_id: connection.id, orders: ordersChecked, findings: findings.length },
     'reconciliation finished',
+  );
+  deps.metrics.reconciliationRun(
+    run.trigger,
+    'finished',
+    findings.map((f) => f.kind),
   );
   return toReport(finished, findings);
 }

@@ -8,6 +8,7 @@ import type { ShopifyRuntime } from '../../plugins/shopify/runtime.js';
 import type { DialectName } from '../../storage/database.js';
 import type { ConnectorConfig } from '../config.js';
 import type { GatewayClient } from '../gateway-client/client.js';
+import type { ConnectorMetrics } from '../observability/connector-metrics.js';
 import type { StorePlatform } from '../platforms/platform.js';
 import type { ConnectorDb } from '../storage/database.js';
 import type { BackgroundTasks } from './background.js';
@@ -26,6 +27,8 @@ export interface ConnectorDeps {
   gateway(connectToken: string): GatewayClient;
   /** Opens a platform's API for one store; defaults to the platform drivers. */
   openPlatform(platform: string, storeUrl: string, credentials: Readonly<Record<string, string>>): StorePlatform;
+  /** This connector's metrics (its own registry), read at `/metrics`; store and gateway calls record into it. */
+  readonly metrics: ConnectorMetrics;
   /** The Shopify app (library instance, sessions); absent when Shopify is not configured. */
   readonly shopify?: ShopifyRuntime;
 }

@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import type { Logger } from 'pino';
 import type { Clock } from '../../gateway/domain/clock.js';
+import { type MetricsListener, startMetricsListener } from '../../gateway/observability/metrics-endpoint.js';
 import { createGuardedAgents } from '../../gateway/outbound/guarded-agents.js';
 import { createBoundedServer } from '../../gateway/runtime/http-timeouts.js';
 import { createLogger } from '../../gateway/runtime/logger.js';
@@ -19,6 +20,8 @@ import { createConnectorApp } from '../api/app.js';
 import type { ConnectorConfig } from '../config.js';
 import { createGatewayClient } from '../gateway-client/client.js';
 import { type DueWorkResult, runDueWork } from '../jobs/due-work.js';
+import { ConnectorMetrics } from '../observability/connector-metrics.js';
+import { measuredGatewayClient, measuredStore } from '../observability/measured-calls.js';
 import { type PlatformAccess, platformDriver } from '../platforms/registry.js';
 import type { ConnectorDatabase, ConnectorDb } from '../storage/database.js';
 import { migrateConnector } from '../storage/migrate.js';
@@ -42,6 +45,8 @@ export interface Connector {
   readonly server: Server;
   /** Where it listens, e.g. `http://127.0.0.1:54321`. */
   readonly url: string;
+  /** The separate metrics listener (`CONNECTOR_METRICS_PORT`), if any. */
+  readonly metricsUrl: string | undefined;
   /** Runs the due work now (the interval does this on its own). */
   runDueWork(): Promise<DueWorkResult>;
   close(): Promise<void>;
@@ -97,6 +102,7 @@ export async function openConnector(
   // Shopify's Admin API is on `<name>.myshopify.com` only (plugins/shopify/driver.ts says why plain fetch).
   const platformAccess: PlatformAccess =
     shopify === undefined ? {} : shopifyPlatformAccess(shopify, options.shopifyFetch ?? globalThis.fetch);
+  const metrics = new ConnectorMetrics();
   const deps: ConnectorDeps = {
     db: database.db,
     dialect: database.dialect,
@@ -104,18 +110,22 @@ export async function openConnector(
     config,
     logger,
     sealer,
+    metrics,
     ...(shopify ? { shopify } : {}),
     background: createBackgroundTasks(logger),
     gateway: (connectToken) =>
-      createGatewayClient({
-        baseUrl: config.gatewayUrl,
-        connectToken,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-      }),
+      measuredGatewayClient(
+        createGatewayClient({
+          baseUrl: config.gatewayUrl,
+          connectToken,
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        }),
+        metrics,
+      ),
     openPlatform: (platform, storeUrl, credentials) => {
       const driver = platformDriver(platform);
       if (driver === undefined) throw new Error(`no driver for platform ${platform}`);
-      return driver.open(storeUrl, credentials, storeAgents, platformAccess);
+      return measuredStore(driver.open(storeUrl, credentials, storeAgents, platformAccess), metrics);
     },
   };
   return {
@@ -153,6 +163,23 @@ export async function startConnector(options: ConnectorOptions): Promise<Connect
   }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const exposure = config.metrics;
+  let metricsListener: MetricsListener | undefined;
+  if (exposure.port !== undefined) {
+    try {
+      metricsListener = await startMetricsListener(
+        deps.metrics.registry,
+        { ...exposure, port: exposure.port },
+        config.host,
+      );
+    } catch (error) {
+      await Promise.all(
+        [server, mtlsServer].map((listener) => (listener === undefined ? undefined : closeListener(listener))),
+      );
+      await services.close();
+      throw error;
+    }
+  }
 
   let running: Promise<unknown> = Promise.resolve();
   const timer =
@@ -167,15 +194,17 @@ export async function startConnector(options: ConnectorOptions): Promise<Connect
     deps,
     server,
     url: `http://${host}:${address.port}`,
+    metricsUrl: metricsListener?.url,
     runDueWork: () => runDueWork(deps),
     async close() {
       if (timer !== undefined) clearInterval(timer);
       await running;
       // Stop accepting, drop idle keep-alive sockets, and give requests in flight a few seconds
       // to finish before their connections are cut: shutdown never waits on a client.
-      await Promise.all(
-        [server, mtlsServer].map((listener) => (listener === undefined ? undefined : closeListener(listener))),
-      );
+      await Promise.all([
+        ...[server, mtlsServer].map((listener) => (listener === undefined ? undefined : closeListener(listener))),
+        metricsListener?.close(),
+      ]);
       await services.close();
     },
   };

@@ -3,7 +3,7 @@
  * gateway's, so both services may share one PostgreSQL database.
  */
 import type { Kysely, Migration } from 'kysely';
-import { runMigrations } from '../../storage/migrate.js';
+import { missingMigrations, runMigrations } from '../../storage/migrate.js';
 import type { ConnectorDatabase } from './database.js';
 import * as connector from './migrations/0001-connector.js';
 import * as reconciliationBackoff from './migrations/0002-reconciliation-backoff.js';
@@ -21,9 +21,16 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-shopify-domain-verification': shopifyDomainVerification,
 };
 
+const MIGRATION_TABLE = 'connector_migration';
+
 export function migrateConnector(db: Kysely<ConnectorDatabase>): Promise<string[]> {
   return runMigrations(db, MIGRATIONS, {
-    migrationTableName: 'connector_migration',
+    migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: 'connector_migration_lock',
   });
+}
+
+/** The connector's migrations its database has not applied (throws when it cannot be reached). */
+export function missingConnectorMigrations(db: Kysely<ConnectorDatabase>): Promise<string[]> {
+  return missingMigrations(db, MIGRATIONS, MIGRATION_TABLE);
 }

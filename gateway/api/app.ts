@@ -1,5 +1,6 @@
 /**
- * The HTTP shell: request context, the one error path, then the routers. Building the app does
+ * The HTTP shell: request metrics, request context, the one error path, `/metrics` when it is
+ * served on this port, then the routers. Building the app does
  * no I/O; `gateway/runtime/start.ts` wires it to a database and a port.
  */
 import type { Router } from '@koa/router';
@@ -9,6 +10,8 @@ import { checkoutRouter } from '../checkout/checkout.router.js';
 import { dashboardRouter } from '../dashboard/dashboard.router.js';
 import type { Scheduler } from '../jobs/scheduler.js';
 import type { Mailer } from '../notifications/mailer.js';
+import { metricsOnMainPort, metricsRoute } from '../observability/metrics-endpoint.js';
+import { recordRequests } from '../observability/request-metrics.js';
 import type { GatewayState } from './context.js';
 import { errorHandler } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
@@ -38,8 +41,17 @@ export interface AppOptions {
 export function createApp(deps: AuthDeps, options: AppOptions): Koa<GatewayState> {
   const app = new Koa<GatewayState>({ proxy: deps.config.trustProxy });
   app.silent = true;
+  app.use(recordRequests(deps.metrics.requests));
   app.use(requestContext(deps.logger, deps.config.publicUrl));
-  app.use(errorHandler(deps.config.publicUrl, deps.logger));
+  app.use(
+    errorHandler(deps.config.publicUrl, deps.logger, (code) => {
+      if (code === 'rate_limited' || code === 'too_many_attempts') deps.metrics.refused(code);
+    }),
+  );
+  const exposure = deps.config.metrics;
+  if (metricsOnMainPort(exposure) && exposure.token !== undefined) {
+    app.use(metricsRoute(deps.metrics.registry, exposure.token));
+  }
   const routers = [
     paymentsRouter(deps),
     refundsRouter(deps),

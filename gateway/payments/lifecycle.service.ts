@@ -42,9 +42,34 @@ async function emitStatusEvent(deps: Deps, trx: Executor, row: PaymentRow): Prom
   await emitEvent(deps, trx, row, statusUpdatedEvent(payment));
 }
 
-/** Runs `work` in a transaction, then wakes the dispatcher for the events it wrote. */
+/**
+ * The final statuses each running transaction reached, counted in the metrics once it committed
+ * (a unit that rolls back counts nothing). Keyed by the transaction each unit of work receives.
+ */
+const reachedIn = new WeakMap<Executor, PaymentRow[]>();
+
+/** Notes that the transaction moved a payment to a final status (`transactEmitting` counts it after commit). */
+function noteReached(trx: Executor, row: PaymentRow): void {
+  reachedIn.get(trx)?.push(row);
+}
+
+function countReached(deps: Deps, rows: readonly PaymentRow[]): void {
+  for (const row of rows) {
+    if (row.status === 'completed' || row.status === 'failed' || row.status === 'expired') {
+      deps.metrics.payment(row.status, row);
+    }
+  }
+}
+
+/** Runs `work` in a transaction, then counts the statuses it reached and wakes the dispatcher for the events it wrote. */
 export async function transactEmitting<T>(deps: Deps, work: (trx: Executor) => Promise<T>): Promise<T> {
-  const result = await deps.transact(work);
+  let reached: PaymentRow[] = [];
+  const result = await deps.transact((trx) => {
+    reached = [];
+    reachedIn.set(trx, reached);
+    return work(trx);
+  });
+  countReached(deps, reached);
   deps.dueSignal.notify();
   return result;
 }
@@ -66,7 +91,10 @@ async function expireIfDue(
     { status: 'expired', active_order_id: null, updated_at: now },
     { dueBy: now },
   );
-  if (expired !== undefined) await emitStatusEvent(deps, trx, expired);
+  if (expired !== undefined) {
+    noteReached(trx, expired);
+    await emitStatusEvent(deps, trx, expired);
+  }
   return expired;
 }
 
@@ -179,6 +207,7 @@ async function applyResult(deps: Deps, trx: Executor, paymentId: string, result:
     }
   }
   if (changed === undefined) return rowToPayment(await currentRow(trx, paymentId));
+  noteReached(trx, changed);
   if (changed.status === 'completed') {
     // The sale receipt joins the event: a sandbox one at once, a live one when issued in time.
     const receipt = await receiptForCompletedPayment(deps, trx, changed);

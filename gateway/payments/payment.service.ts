@@ -126,6 +126,7 @@ export async function createPayment(
         }
         throw error;
       }
+      deps.metrics.payment('created', row);
       return { status: 201, body: response };
     },
   );

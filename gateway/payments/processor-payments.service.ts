@@ -108,7 +108,7 @@ export async function beginAtProcessor(
   let row: ProcessorSessionRow;
   let answer: Awaited<ReturnType<NonNullable<Processor['start']>>>;
   try {
-    const call = await processorCall(deps, processor, payment, language);
+    const call = await processorCall(deps, processor, payment, 'start', language);
     const now = toStoredInstant(deps.clock.nowMs());
     const existing = await findSession(deps.db, payment.uuid, slug);
     if (existing !== undefined) {
@@ -178,7 +178,7 @@ export async function readBack(deps: Deps, payment: Payment): Promise<{ payment:
   const slug = payment.processor;
   let answer: StatusAnswer;
   try {
-    const call = await processorCall(deps, processor, payment);
+    const call = await processorCall(deps, processor, payment, 'status');
     answer = await processor.status(call, payment, toSession(row));
   } catch (error) {
     deps.logger.error({ err: error, payment_uuid: payment.uuid }, 'processor status read failed');
@@ -271,7 +271,7 @@ async function answerCallback(
   let payment = (await expireIfDueNow(deps, found.id)) ?? rowToPayment(found);
   let call: Awaited<ReturnType<typeof processorCall>>;
   try {
-    call = await processorCall(deps, processor, payment);
+    call = await processorCall(deps, processor, payment, 'callback');
   } catch (error) {
     log.error(
       { err: error instanceof Error ? error.message : error, payment_uuid: payment.uuid },

@@ -8,6 +8,8 @@
 import { findDomainProcessor } from '../../storage/domain.repository.js';
 import { nextSequenceValue } from '../../storage/processor-session.repository.js';
 import type { Payment } from '../domain/payment.js';
+import type { ProcessorOperation } from '../observability/gateway-metrics.js';
+import { measuredProcessorHttp } from '../observability/processor-calls.js';
 import type { Deps } from '../runtime/deps.js';
 import type { Sealer } from '../runtime/sealing.js';
 import { InvalidSettings, openSettingsJson, parseSettingsJson } from '../runtime/settings-json.js';
@@ -89,18 +91,19 @@ export function processorCallbackUrl(publicUrl: string, slug: string): string {
   return `${publicUrl}/processors/${slug}/callback`;
 }
 
-/** Everything one call of `processor` about `payment` needs. */
+/** Everything one call of `processor` about `payment` needs; its HTTP calls are measured as `operation`. */
 export async function processorCall<C>(
   deps: Deps,
   processor: Processor<C>,
   payment: Payment,
+  operation: ProcessorOperation,
   language: ProcessorLanguage = 'hy',
 ): Promise<ProcessorCall<C>> {
   const config = await loadProcessorSettings(deps, processor, payment.domainId);
   const publicUrl = deps.config.publicUrl;
   return {
     config,
-    http: deps.processorHttp,
+    http: measuredProcessorHttp(deps.processorHttp, deps.metrics, processor.slug, operation),
     returnUrl: processorReturnUrl(publicUrl, payment),
     callbackUrl: processorCallbackUrl(publicUrl, processor.slug),
     language,

@@ -117,7 +117,7 @@ async function refundCall(
   payment: Payment,
 ): Promise<ProcessorCall<unknown> | undefined> {
   try {
-    return await processorCall(deps, processor, payment);
+    return await processorCall(deps, processor, payment, 'refund');
   } catch (error) {
     if (!(error instanceof ProcessorNotConfigured)) throw error;
     deps.logger.error({ err: error.message, payment_uuid: payment.uuid }, 'refund: processor settings unusable');

@@ -1,6 +1,6 @@
 /**
  * What every service function receives: the database, the injected clock and id source, the
- * configuration and the logger. Built once at start (see `gateway/runtime/start.ts`).
+ * configuration, the logger and the metrics. Built once at start (see `gateway/runtime/start.ts`).
  */
 import type { Logger } from 'pino';
 import type { Db, DialectName } from '../../storage/database.js';
@@ -10,6 +10,7 @@ import type { Clock } from '../domain/clock.js';
 import type { IdGenerator } from '../domain/ids.js';
 import type { DueSignal } from '../jobs/due-signal.js';
 import type { AccountCache } from '../merchants/account-cache.js';
+import type { GatewayMetrics } from '../observability/gateway-metrics.js';
 import type { ProcessorHttp } from '../processors/http.js';
 import type { Sealer } from './sealing.js';
 
@@ -32,4 +33,6 @@ export interface Deps {
   readonly sealer: Sealer;
   /** Calls processors (guarded, with timeouts); closed when the service stops. */
   readonly processorHttp: ProcessorHttp;
+  /** This instance's metrics (its own registry), read at `/metrics`. */
+  readonly metrics: GatewayMetrics;
 }

@@ -26,6 +26,8 @@ import { Scheduler } from '../jobs/scheduler.js';
 import { DatabaseRateLimiter, MemoryRateLimiter, type RateLimiter } from '../limits/rate-limiter.js';
 import { AccountCache } from '../merchants/account-cache.js';
 import { createMailer, type Mailer } from '../notifications/mailer.js';
+import { GatewayMetrics } from '../observability/gateway-metrics.js';
+import { type MetricsListener, startMetricsListener } from '../observability/metrics-endpoint.js';
 import { createProcessorHttp, type ProcessorHttp } from '../processors/http.js';
 import { sealClearWebhookSecrets } from '../webhooks/secrets.js';
 import { createWebhookSender, type WebhookSender } from '../webhooks/sender.js';
@@ -47,6 +49,8 @@ export interface Gateway {
   readonly server: Server;
   /** `http://127.0.0.1:<port>` of the listening socket. */
   readonly url: string;
+  /** `http://127.0.0.1:<port>` of the separate metrics listener (`GATEWAY_METRICS_PORT`), if any. */
+  readonly metricsUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -121,6 +125,12 @@ export async function openServices(options: StartOptions): Promise<OpenedService
       secret,
       sealer,
       processorHttp: options.processorHttp ?? createProcessorHttp({ allowPrivate: config.allowPrivateWebhooks }),
+      metrics: new GatewayMetrics({
+        db: database.db,
+        clock,
+        logger,
+        ...(database.poolStats ? { pool: database.poolStats } : {}),
+      }),
     };
     return { deps, secret, database };
   } catch (error) {
@@ -147,6 +157,21 @@ export async function startGateway(options: StartOptions): Promise<Gateway> {
     throw error;
   }
   const { port } = server.address() as AddressInfo;
+  const exposure = options.config.metrics;
+  let metricsListener: MetricsListener | undefined;
+  if (exposure.port !== undefined) {
+    try {
+      metricsListener = await startMetricsListener(
+        deps.metrics.registry,
+        { ...exposure, port: exposure.port },
+        options.config.host,
+      );
+    } catch (error) {
+      server.close();
+      await database.close();
+      throw error;
+    }
+  }
   scheduler.start();
   const unsubscribe = deps.dueSignal.subscribe(() => scheduler.wake());
   let closing: Promise<void> | undefined;
@@ -156,12 +181,16 @@ export async function startGateway(options: StartOptions): Promise<Gateway> {
     secret,
     server,
     url: `http://127.0.0.1:${port}`,
+    metricsUrl: metricsListener?.url,
     close() {
       closing ??= (async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
+        await Promise.all([
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeIdleConnections();
+          }),
+          metricsListener?.close(),
+        ]);
         unsubscribe();
         await scheduler.stop();
         webhookSender.close();

@@ -21,6 +21,7 @@ import type { Executor } from '../../storage/database.js';
 import { type ClaimedDelivery, claimDueDeliveries, finishAttempt } from '../../storage/webhook-delivery.repository.js';
 import { type Clock, MINUTE_MS, toStoredInstant } from '../domain/clock.js';
 import { queueDeliveryFailureEmail } from '../notifications/merchant-emails.js';
+import type { DeliveryOutcome as DeliveryOutcomeLabel } from '../observability/gateway-metrics.js';
 import type { Deps } from '../runtime/deps.js';
 import type { EventBody } from './events.js';
 import { openWebhookSecrets, signingSecrets } from './secrets.js';
@@ -98,7 +99,10 @@ export class WebhookDispatcher {
     const secrets = signingSecrets(openWebhookSecrets(deps.sealer, delivery.domain_id, delivery), startedMs);
     const headers = signatureHeaders(delivery.id, timestamp, body, secrets);
     const outcome = await this.#sender.send(delivery.url, body, headers);
-    await deps.transact((trx) => this.#record(trx, delivery, event, outcome, toStoredInstant(startedMs)));
+    const recorded = await deps.transact((trx) =>
+      this.#record(trx, delivery, event, outcome, toStoredInstant(startedMs)),
+    );
+    deps.metrics.deliveryAttempt(recorded, delivery.attempts);
     const log = {
       delivery_id: delivery.id,
       event: event.event,
@@ -115,7 +119,7 @@ export class WebhookDispatcher {
     event: EventBody,
     outcome: DeliveryOutcome,
     attemptedAt: string,
-  ): Promise<void> {
+  ): Promise<DeliveryOutcomeLabel> {
     const deps = this.#deps;
     const nowMs = deps.clock.nowMs();
     const now = toStoredInstant(nowMs);
@@ -132,7 +136,7 @@ export class WebhookDispatcher {
         delivered_at: now,
         next_attempt_at: null,
       });
-      return;
+      return 'delivered';
     }
     const delay = RETRY_DELAYS_MS[delivery.attempts - 1];
     if (delay !== undefined) {
@@ -140,7 +144,7 @@ export class WebhookDispatcher {
         ...common,
         next_attempt_at: toStoredInstant(nowMs + delay),
       });
-      return;
+      return 'retry';
     }
     const failed = await finishAttempt(trx, delivery.id, delivery.attempts, {
       ...common,
@@ -161,6 +165,7 @@ export class WebhookDispatcher {
         lastError: outcome.error,
       });
     }
+    return 'failed';
   }
 }
 

@@ -48,7 +48,8 @@ function fromHttpError(error: unknown): ApiError | null {
   }
 }
 
-export function errorHandler(publicUrl: string, logger: Logger) {
+/** `onRefusal` hears the code of every error answer (the metrics count rate-limit refusals). */
+export function errorHandler(publicUrl: string, logger: Logger, onRefusal: (code: ErrorCode) => void = () => {}) {
   return async function handleErrors(ctx: GatewayContext, next: Next): Promise<void> {
     try {
       await next();
@@ -69,6 +70,7 @@ export function errorHandler(publicUrl: string, logger: Logger) {
         logger.error({ err: caught, request_id: ctx.state.requestId }, 'server error');
       }
       ctx.status = ERROR_CODES[error.code].status;
+      onRefusal(error.code);
       for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
       ctx.set('Cache-Control', 'no-store');
       ctx.body = errorBody(error, ctx.state.requestId, publicUrl);

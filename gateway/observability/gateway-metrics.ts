@@ -1,0 +1,158 @@
+/**
+ * The gateway's metrics (docs/operations.md "Metrics" lists each one). Every gateway owns its own
+ * registry (tests run several gateways in one process); services record into it through
+ * `deps.metrics`. Counters are bumped where things happen; the due-work queues and the PostgreSQL
+ * pool are read when a scraper asks.
+ */
+import type { Logger } from 'pino';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Executor } from '../../storage/database.js';
+import { type DueQueueStats, dueQueueStats } from '../../storage/due-work.repository.js';
+import { type Clock, toStoredInstant } from '../domain/clock.js';
+import { LATENCY_BUCKETS, type RequestMetrics, requestMetrics } from './request-metrics.js';
+
+export type PaymentEvent = 'created' | 'completed' | 'failed' | 'expired';
+export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
+/** What the gateway asked a processor: register a payment, read its status, check a callback, refund. */
+export type ProcessorOperation = 'start' | 'status' | 'callback' | 'refund';
+export type ProcessorCallFailure = 'timeout' | 'unreachable' | 'no_answer' | 'server_error';
+export type RefusalReason = 'rate_limited' | 'too_many_attempts';
+
+/** Connections of a PostgreSQL pool (pg's `totalCount`, `idleCount`, `waitingCount`). */
+export interface PoolStats {
+  readonly total: number;
+  readonly idle: number;
+  readonly waiting: number;
+}
+
+export interface MetricSources {
+  readonly db: Executor;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The database pool's connections; absent on SQLite (one connection in the process). */
+  readonly pool?: () => PoolStats;
+}
+
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  readonly requests: RequestMetrics;
+  readonly #payments: Counter<'event' | 'processor' | 'environment'>;
+  readonly #deliveries: Counter<'outcome' | 'attempt'>;
+  readonly #processorDuration: Histogram<'processor' | 'operation'>;
+  readonly #processorErrors: Counter<'processor' | 'operation' | 'reason'>;
+  readonly #refusals: Counter<'reason'>;
+
+  constructor(sources: MetricSources) {
+    const registers = [this.registry];
+    this.requests = requestMetrics(this.registry, 'gateway');
+    this.#payments = new Counter({
+      name: 'gateway_payments_total',
+      help: 'Payments created and payments that reached completed, failed or expired, by processor and environment.',
+      labelNames: ['event', 'processor', 'environment'],
+      registers,
+    });
+    this.#deliveries = new Counter({
+      name: 'gateway_webhook_delivery_attempts_total',
+      help: 'Webhook delivery attempts by outcome (delivered, retry: failed and scheduled again, failed: for good) and attempt number.',
+      labelNames: ['outcome', 'attempt'],
+      registers,
+    });
+    this.#processorDuration = new Histogram({
+      name: 'gateway_processor_call_duration_seconds',
+      help: 'Time of HTTP calls to processors, answered or not, by processor and operation.',
+      labelNames: ['processor', 'operation'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#processorErrors = new Counter({
+      name: 'gateway_processor_call_errors_total',
+      help: 'Processor calls without a usable answer, by processor, operation and reason.',
+      labelNames: ['processor', 'operation', 'reason'],
+      registers,
+    });
+    this.#refusals = new Counter({
+      name: 'gateway_rate_limit_refusals_total',
+      help: 'Requests refused by a rate limit: rate_limited (per account) or too_many_attempts (failed authentications per address).',
+      labelNames: ['reason'],
+      registers,
+    });
+    registerQueueGauges(this.registry, sources);
+    if (sources.pool !== undefined) registerPoolGauge(this.registry, sources.pool);
+  }
+
+  payment(event: PaymentEvent, payment: { processor: string | null; environment: string }): void {
+    this.#payments.inc({ event, processor: payment.processor ?? 'none', environment: payment.environment });
+  }
+
+  deliveryAttempt(outcome: DeliveryOutcome, attempt: number): void {
+    this.#deliveries.inc({ outcome, attempt: String(attempt) });
+  }
+
+  processorCall(
+    processor: string,
+    operation: ProcessorOperation,
+    seconds: number,
+    failure: ProcessorCallFailure | null,
+  ): void {
+    this.#processorDuration.observe({ processor, operation }, seconds);
+    if (failure !== null) this.#processorErrors.inc({ processor, operation, reason: failure });
+  }
+
+  refused(reason: RefusalReason): void {
+    this.#refusals.inc({ reason });
+  }
+}
+
+function registerQueueGauges(registry: Registry, sources: MetricSources): void {
+  // One read serves the three gauges of a scrape (they are collected together).
+  let reading: Promise<DueQueueStats[] | null> | undefined;
+  const read = (): Promise<DueQueueStats[] | null> => {
+    reading ??= dueQueueStats(sources.db, toStoredInstant(sources.clock.nowMs()))
+      .catch((error: unknown) => {
+        sources.logger.warn({ err: error }, 'could not read the due-work queues for the metrics');
+        return null;
+      })
+      .finally(() => {
+        reading = undefined;
+      });
+    return reading;
+  };
+  const gauge = (name: string, help: string, value: (stats: DueQueueStats) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['queue'],
+      registers: [registry],
+      async collect() {
+        const stats = await read();
+        this.reset();
+        for (const queue of stats ?? []) this.set({ queue: queue.queue }, value(queue));
+      },
+    });
+  gauge(
+    'gateway_queue_depth',
+    'Items waiting for a due-work job (webhook_deliveries, payment_expiries, refund_checks), due or not yet.',
+    (s) => s.open,
+  );
+  gauge('gateway_queue_due', 'Items of a due-work queue whose time has come.', (s) => s.due);
+  gauge(
+    'gateway_queue_lag_seconds',
+    'Age of the oldest due item of a queue (0 when none is due): how far the job is behind.',
+    (s) => (s.oldestDue === null ? 0 : Math.max(0, (sources.clock.nowMs() - Date.parse(s.oldestDue)) / 1000)),
+  );
+}
+
+function registerPoolGauge(registry: Registry, pool: () => PoolStats): void {
+  new Gauge({
+    name: 'gateway_db_pool_connections',
+    help: 'PostgreSQL pool connections: total (open), idle, waiting (queries waiting for a connection).',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const stats = pool();
+      this.set({ state: 'total' }, stats.total);
+      this.set({ state: 'idle' }, stats.idle);
+      this.set({ state: 'waiting' }, stats.waiting);
+    },
+  });
+}
