@@ -10,6 +10,7 @@ import type { Scheduler } from '../jobs/scheduler.js';
 import type { GatewayState } from './context.js';
 import { errorHandler } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
+import { apiReferenceRouter } from './routes/api-reference.router.js';
 import { billingRouter } from './routes/billing.router.js';
 import { connectTokenRouter } from './routes/connect-token.router.js';
 import { docsRouter } from './routes/docs.router.js';
@@ -45,6 +46,7 @@ export function createApp(deps: AuthDeps, options: AppOptions): Koa<GatewayState
     testHelpersRouter(deps, options.scheduler),
     connectTokenRouter(deps),
     docsRouter(),
+    apiReferenceRouter(deps.config.publicUrl),
     sdkRouter(),
     checkoutRouter(deps, { secret: options.secret }),
     processorCallbacksRouter(deps),
