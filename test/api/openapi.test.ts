@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../gateway/api/app.js';
 import { buildOpenApiDocument } from '../../gateway/api/openapi/document.js';
 import { OPERATIONS } from '../../gateway/api/openapi/operations.js';
+import { checkAgainstContract, takeContractViolations, watchGatewayContract } from '../support/contract.js';
 import { PUBLIC_URL, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { requestJson } from '../support/http.js';
 
@@ -92,6 +93,34 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(created.responses)).toEqual(
       expect.arrayContaining(['200', '201', '400', '401', '402', '403', '409', '413', '415', '422', '429', '500']),
     );
+  });
+});
+
+describe('the contract check of the API tests', () => {
+  it('records an undocumented status, a body off its schema and an error code the operation does not answer', () => {
+    const origin = 'http://127.0.0.1:9';
+    watchGatewayContract(origin);
+    const notFound = {
+      error: 'not_found',
+      message: 'No payment.',
+      request_id: 'req_1',
+      docs_url: `${PUBLIC_URL}/docs/errors#not_found`,
+    };
+    const check = (status: number, body: unknown) =>
+      checkAgainstContract('GET', `${origin}/api/v1/payments/x`, status, body, JSON.stringify(body));
+    check(404, notFound);
+    expect(takeContractViolations()).toEqual([]);
+    check(418, notFound);
+    check(404, { ...notFound, error: 'order_not_found' });
+    check(200, { ...notFound });
+    // Not a test gateway, or not an operation of the document: not the contract's business.
+    checkAgainstContract('GET', 'http://127.0.0.1:8/api/v1/payments/x', 418, null, '');
+    checkAgainstContract('DELETE', `${origin}/api/v1/payments/x`, 405, null, '');
+    const violations = takeContractViolations();
+    expect(violations).toHaveLength(3);
+    expect(violations[0]).toContain('→ 418: status not documented');
+    expect(violations[1]).toContain('/error must be equal to one of the allowed values');
+    expect(violations[2]).toContain("must have required property 'uuid'");
   });
 });
 
