@@ -11,7 +11,7 @@ import { createPaymentSchema, listPaymentsSchema } from '../schemas/payment.sche
 import { autoTopupBodySchema, purchaseBodySchema } from '../schemas/purchase.schema.js';
 import { createReceiptSchema, listReceiptsSchema } from '../schemas/receipt.schema.js';
 import { refundBodySchema } from '../schemas/refund.schema.js';
-import { advanceClockSchema } from '../schemas/test-helpers.schema.js';
+import { advanceClockSchema, testCardSchema } from '../schemas/test-helpers.schema.js';
 import {
   autoTopupSchema,
   balancesSchema,
@@ -231,7 +231,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     idempotent: true,
     body: { schema: purchaseBodySchema, required: true },
     responses: created('purchase', purchaseSchema),
-    errors: ['validation_failed', 'below_minimum', 'conflict'],
+    errors: ['VERIFICATION_REQUIRED', 'validation_failed', 'below_minimum'],
   },
   {
     method: 'get',
@@ -317,10 +317,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Test helpers',
     caller: 'test_helpers.use',
     params: paymentParams,
-    body: {
-      schema: z.object({ card_number: z.string().describe('16 digits; spaces and dashes are ignored.') }),
-      required: true,
-    },
+    body: { schema: testCardSchema, required: true },
     responses: ok('The payment after the card was tried.', paymentSchema),
     errors: ['not_found', 'validation_failed'],
   },

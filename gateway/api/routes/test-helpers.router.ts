@@ -24,7 +24,7 @@ import { sandboxRrn } from '../../processors/sandbox/adapter.js';
 import type { GatewayContext, GatewayState } from '../context.js';
 import { requireAuth } from '../middleware/auth.js';
 import { jsonBody } from '../middleware/json-body.js';
-import { advanceClockSchema } from '../schemas/test-helpers.schema.js';
+import { advanceClockSchema, testCardSchema } from '../schemas/test-helpers.schema.js';
 import { parseOr422 } from '../schemas/validation.js';
 
 function testPrincipal(ctx: GatewayContext): Principal {
@@ -50,9 +50,10 @@ export function testHelpersRouter(deps: AuthDeps, scheduler: Scheduler): Router<
     const principal = testPrincipal(ctx);
     const payment = await sandboxPayment(deps, principal, ctx.params.uuid ?? '');
     const input = ctx.request.body;
-    const cardNumber =
-      typeof input === 'object' && input !== null ? (input as Record<string, unknown>).card_number : undefined;
-    const paid = await payWithTestCard(deps, payment, cardNumber);
+    // A body that is not an object carries no card number: refused as a missing one.
+    const isObject = typeof input === 'object' && input !== null && !Array.isArray(input);
+    const { card_number } = parseOr422(testCardSchema, isObject ? input : {});
+    const paid = await payWithTestCard(deps, payment, card_number);
     if (!paid.ok) throw validationFailed({ card_number: [paid.reason] });
     ctx.set('Cache-Control', 'no-store');
     ctx.body = toPaymentResponse(paid.payment, deps.config.publicUrl);

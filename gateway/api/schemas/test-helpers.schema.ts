@@ -1,7 +1,8 @@
 /**
- * Request of the clock test helper (`POST /api/v1/test_helpers/clock/advance`).
+ * Requests of the test helpers: the test card of the pay helper, and the clock advance.
  */
 import { z } from 'zod';
+import { readCardNumber } from '../../processors/sandbox/map.js';
 
 /** Ten years: far beyond anything a payment's lifecycle measures. */
 export const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
@@ -16,3 +17,22 @@ export const advanceClockSchema = z.object(
   },
   { error: 'must be a JSON object' },
 );
+
+/** `card_number` as the test payment page reads it; its messages are the page's. */
+function cardNumberMessage(input: unknown): string {
+  const check = readCardNumber(input);
+  return check.ok ? 'must be a card number' : check.reason;
+}
+
+/** Request of `POST /api/v1/test_helpers/payments/{uuid}/pay`. */
+export const testCardSchema = z.object({
+  card_number: z
+    .string({ error: (issue) => cardNumberMessage(issue.input) })
+    .superRefine((s, ctx) => {
+      const check = readCardNumber(s);
+      if (!check.ok) ctx.addIssue({ code: 'custom', message: check.reason });
+    })
+    .describe(
+      'A test card: 16 digits, spaces and dashes ignored (docs/api.md "Drive sandbox payments from your tests").',
+    ),
+});
