@@ -274,7 +274,7 @@ export function buildOpenApiDocument(publicUrl: string): OpenApiDocument {
           required: false,
           description:
             'Makes a retry safe: a retry with the same key and body answers the first result. Printable ASCII, kept 24 hours.',
-          schema: { type: 'string', minLength: 1, maxLength: 255 },
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
         },
       },
       headers: {
