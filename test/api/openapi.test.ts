@@ -3,12 +3,19 @@
  * API routes the gateway's routers register (a new route without documentation fails here), and it
  * is served, cacheably, at `/api/v1/openapi.json`.
  */
+import { randomUUID } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../gateway/api/app.js';
 import { buildOpenApiDocument } from '../../gateway/api/openapi/document.js';
 import { OPERATIONS } from '../../gateway/api/openapi/operations.js';
-import { checkAgainstContract, takeContractViolations, watchGatewayContract } from '../support/contract.js';
+import { testStatusUpdatedEvent } from '../../gateway/webhooks/events.js';
+import {
+  checkAgainstContract,
+  checkWebhookAgainstContract,
+  takeContractViolations,
+  watchGatewayContract,
+} from '../support/contract.js';
 import { PUBLIC_URL, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { requestJson } from '../support/http.js';
 
@@ -121,6 +128,32 @@ describe('the contract check of the API tests', () => {
     expect(violations[0]).toContain('→ 418: status not documented');
     expect(violations[1]).toContain('/error must be equal to one of the allowed values');
     expect(violations[2]).toContain("must have required property 'uuid'");
+  });
+});
+
+describe('the contract check of webhooks', () => {
+  it('records a delivery without its signature headers or off the schema, and leaves other requests alone', () => {
+    const body = {
+      ...testStatusUpdatedEvent('2026-11-21T10:00:30.000Z'),
+      delivery_id: randomUUID(),
+      timestamp: 1795255230,
+    };
+    const headers = {
+      'x-service-signature': 'ab',
+      'webhook-id': body.delivery_id,
+      'webhook-timestamp': '1795255230',
+      'webhook-signature': 'v1,x',
+    };
+    checkWebhookAgainstContract(headers, body);
+    expect(takeContractViolations()).toEqual([]);
+    checkWebhookAgainstContract({ ...headers, 'x-service-signature': undefined }, body);
+    checkWebhookAgainstContract(headers, { ...body, timestamp: 'now' });
+    checkWebhookAgainstContract({}, { ...body, timestamp: 'now' });
+    checkWebhookAgainstContract(headers, { ...body, event: 'payment.captured', timestamp: 'now' });
+    const violations = takeContractViolations();
+    expect(violations).toHaveLength(2);
+    expect(violations[0]).toContain('header X-Service-Signature missing');
+    expect(violations[1]).toContain('/timestamp must be integer');
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * The contract check of the API tests: every answer a test gateway gives to an API path is checked
  * against the OpenAPI document (status documented for the operation, JSON body valid under its
- * response schema, with ajv's draft 2020-12 and formats). Violations are collected; the setup file
- * `contract-setup.ts` fails the test file that met any, listing them.
+ * response schema, with ajv's draft 2020-12 and formats), and so is every webhook delivery a test
+ * receiver gets. Violations are collected; the setup file `contract-setup.ts` fails the test file
+ * that met any, listing them.
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -65,6 +66,45 @@ function validatorFor(c: Checker, path: string, method: string, status: string):
   return validate;
 }
 
+/**
+ * Checks one webhook a test receiver got: a delivery of one of the document's `webhooks` (it has a
+ * `webhook-id` header and names one of their events) must carry their required headers and a body
+ * valid under their schema. Anything else a receiver gets (a processor's request, a test's own
+ * body) is left alone.
+ */
+export function checkWebhookAgainstContract(headers: Readonly<Record<string, unknown>>, body: unknown): void {
+  if (headers['webhook-id'] === undefined || typeof body !== 'object' || body === null) return;
+  const event = (body as { event?: unknown }).event;
+  const c = theChecker();
+  const webhooks = (c.document.webhooks ?? {}) as Record<
+    string,
+    { post: { parameters: Array<{ name: string; required: boolean }> } }
+  >;
+  if (typeof event !== 'string' || !Object.hasOwn(webhooks, event)) return;
+  const where = `webhook ${event} ${String(headers['webhook-id'])}`;
+  for (const header of webhooks[event]?.post.parameters ?? []) {
+    if (header.required && headers[header.name.toLowerCase()] === undefined) {
+      violations.push(`${where}: header ${header.name} missing`);
+    }
+  }
+  const key = `webhook ${event}`;
+  let validate = c.compiled.get(key);
+  if (validate === undefined) {
+    const ref = `${DOCUMENT_ID}#/${pointer('webhooks', event, 'post', 'requestBody', 'content', 'application/json', 'schema')}`;
+    validate = c.ajv.compile({ $ref: ref });
+    c.compiled.set(key, validate);
+  }
+  if (!validate(body))
+    violations.push(`${where}: ${describeErrors(validate)}; body ${JSON.stringify(body).slice(0, 300)}`);
+}
+
+function describeErrors(validate: ValidateFunction): string {
+  return (validate.errors ?? [])
+    .slice(0, 5)
+    .map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`)
+    .join('; ');
+}
+
 /** Checks one answer; anything that is not a test gateway's API operation is left alone. */
 export function checkAgainstContract(method: string, url: string, status: number, body: unknown, text: string): void {
   const target = new URL(url);
@@ -84,10 +124,5 @@ export function checkAgainstContract(method: string, url: string, status: number
     violations.push(`${where}: the body is not JSON: ${text.slice(0, 200)}`);
     return;
   }
-  if (!validate(body)) {
-    const errors = (validate.errors ?? []).map(
-      (e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`,
-    );
-    violations.push(`${where}: ${errors.slice(0, 5).join('; ')}; body ${text.slice(0, 300)}`);
-  }
+  if (!validate(body)) violations.push(`${where}: ${describeErrors(validate)}; body ${text.slice(0, 300)}`);
 }
