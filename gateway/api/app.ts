@@ -15,6 +15,7 @@ import { recordRequests } from '../observability/request-metrics.js';
 import type { GatewayState } from './context.js';
 import { errorHandler } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
+import { apiReferenceRouter } from './routes/api-reference.router.js';
 import { billingRouter } from './routes/billing.router.js';
 import { connectTokenRouter } from './routes/connect-token.router.js';
 import { docsRouter } from './routes/docs.router.js';
@@ -61,6 +62,7 @@ export function createApp(deps: AuthDeps, options: AppOptions): Koa<GatewayState
     testHelpersRouter(deps, options.scheduler),
     connectTokenRouter(deps),
     docsRouter(),
+    apiReferenceRouter(deps.config.publicUrl),
     sdkRouter(),
     checkoutRouter(deps, { secret: options.secret }),
     dashboardRouter(deps, { mailer: options.mailer }),

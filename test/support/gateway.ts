@@ -21,6 +21,7 @@ import type { HttpTimeouts } from '../../gateway/runtime/http-timeouts.js';
 import { createLogger } from '../../gateway/runtime/logger.js';
 import { type Gateway, startGateway } from '../../gateway/runtime/start.js';
 import type { DialectName } from '../../storage/database.js';
+import { watchGatewayContract } from './contract.js';
 import { freshDatabase, type TestDatabase } from './databases.js';
 import { type ApiResponse, type RequestOptions, requestJson } from './http.js';
 
@@ -96,6 +97,7 @@ export async function startTestGateway(dialect: DialectName, options: TestGatewa
     ...(options.processorHttp ? { processorHttp: options.processorHttp } : {}),
   });
   const deps = gateway.deps;
+  watchGatewayContract(gateway.url);
 
   const call = <T>(method: string, path: string, { key, ...opts }: CallOptions = {}): Promise<ApiResponse<T>> =>
     requestJson<T>(method, `${gateway.url}${path}`, {

@@ -17,6 +17,15 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** Sees every answer `requestJson` receives (the contract check of the API tests, test/support/contract-setup.ts). */
+export type ResponseObserver = (request: { method: string; url: string }, response: ApiResponse<unknown>) => void;
+
+let observer: ResponseObserver | undefined;
+
+export function observeResponses(next: ResponseObserver | undefined): void {
+  observer = next;
+}
+
 export async function requestJson<T>(
   method: string,
   url: string,
@@ -36,5 +45,7 @@ export async function requestJson<T>(
   } catch {
     parsed = null;
   }
-  return { status: response.status, headers: response.headers, body: parsed as T, text };
+  const answer: ApiResponse<T> = { status: response.status, headers: response.headers, body: parsed as T, text };
+  observer?.({ method, url }, answer);
+  return answer;
 }

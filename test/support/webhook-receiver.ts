@@ -28,6 +28,15 @@ export type Reply =
   /** Close the connection without an answer. */
   | { readonly hangUp: true };
 
+/** Sees every request a receiver records (the contract check of the webhooks, test/support/contract-setup.ts). */
+export type WebhookObserver = (request: ReceivedWebhook) => void;
+
+let observer: WebhookObserver | undefined;
+
+export function observeWebhooks(next: WebhookObserver | undefined): void {
+  observer = next;
+}
+
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   readonly #server: Server;
@@ -49,6 +58,7 @@ export class WebhookReceiver {
           json = null;
         }
         const request: ReceivedWebhook = { path: req.url ?? '/', headers: req.headers, raw, json };
+        observer?.(request);
         const index = this.received.push(request) - 1;
         for (const wake of this.#waiters.splice(0)) wake();
         this.#answer(res, this.#reply(request, index));

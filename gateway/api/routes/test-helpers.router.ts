@@ -9,7 +9,6 @@
  *   server's clock and runs the work that became due before answering.
  */
 import { Router } from '@koa/router';
-import { z } from 'zod';
 import { findPayment } from '../../../storage/payment.repository.js';
 import type { AuthDeps, Principal } from '../../auth/authenticate.js';
 import { ManualClock, toApiInstant, toStoredInstant } from '../../domain/clock.js';
@@ -25,21 +24,8 @@ import { sandboxRrn } from '../../processors/sandbox/adapter.js';
 import type { GatewayContext, GatewayState } from '../context.js';
 import { requireAuth } from '../middleware/auth.js';
 import { jsonBody } from '../middleware/json-body.js';
+import { advanceClockSchema, testCardSchema } from '../schemas/test-helpers.schema.js';
 import { parseOr422 } from '../schemas/validation.js';
-
-/** Ten years: far beyond anything a payment's lifecycle measures. */
-const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
-
-const advanceSchema = z.object(
-  {
-    seconds: z
-      .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an integer') })
-      .int({ error: 'must be a whole number of seconds' })
-      .min(1, { error: 'must be at least 1' })
-      .max(MAX_ADVANCE_SECONDS, { error: `must be at most ${MAX_ADVANCE_SECONDS}` }),
-  },
-  { error: 'must be a JSON object' },
-);
 
 function testPrincipal(ctx: GatewayContext): Principal {
   const principal = ctx.state.principal;
@@ -64,9 +50,10 @@ export function testHelpersRouter(deps: AuthDeps, scheduler: Scheduler): Router<
     const principal = testPrincipal(ctx);
     const payment = await sandboxPayment(deps, principal, ctx.params.uuid ?? '');
     const input = ctx.request.body;
-    const cardNumber =
-      typeof input === 'object' && input !== null ? (input as Record<string, unknown>).card_number : undefined;
-    const paid = await payWithTestCard(deps, payment, cardNumber);
+    // A body that is not an object carries no card number: refused as a missing one.
+    const isObject = typeof input === 'object' && input !== null && !Array.isArray(input);
+    const { card_number } = parseOr422(testCardSchema, isObject ? input : {});
+    const paid = await payWithTestCard(deps, payment, card_number);
     if (!paid.ok) throw validationFailed({ card_number: [paid.reason] });
     ctx.set('Cache-Control', 'no-store');
     ctx.body = toPaymentResponse(paid.payment, deps.config.publicUrl);
@@ -95,7 +82,7 @@ export function testHelpersRouter(deps: AuthDeps, scheduler: Scheduler): Router<
     if (!deps.config.manualClock || !(clock instanceof ManualClock)) {
       throw new ApiError('not_found', 'The clock helper needs the server started with GATEWAY_CLOCK=manual.');
     }
-    const { seconds } = parseOr422(advanceSchema, ctx.request.body);
+    const { seconds } = parseOr422(advanceClockSchema, ctx.request.body);
     clock.advance(seconds * 1000);
     await scheduler.runDueNow();
     ctx.set('Cache-Control', 'no-store');

@@ -1,0 +1,379 @@
+/**
+ * The registry of the API's operations: what each route takes (the same zod schemas the route
+ * validates with), who may call it, and what it answers (status → response schema, and the error
+ * codes of `gateway/domain/errors.ts` it may answer with). `document.ts` turns it into OpenAPI 3.1.
+ */
+import { z } from 'zod';
+import type { Operation as AccessOperation } from '../../domain/access.js';
+import type { ErrorCode } from '../../domain/errors.js';
+import { ledgerQuerySchema } from '../schemas/billing.schema.js';
+import { createPaymentSchema, listPaymentsSchema } from '../schemas/payment.schema.js';
+import { autoTopupBodySchema, purchaseBodySchema } from '../schemas/purchase.schema.js';
+import { createReceiptSchema, listReceiptsSchema } from '../schemas/receipt.schema.js';
+import { refundBodySchema } from '../schemas/refund.schema.js';
+import { advanceClockSchema, testCardSchema } from '../schemas/test-helpers.schema.js';
+import {
+  autoTopupSchema,
+  balancesSchema,
+  clockSchema,
+  connectTokenInfoSchema,
+  eventLogSchema,
+  healthSchema,
+  ledgerPageSchema,
+  paymentListSchema,
+  paymentSchema,
+  priceListSchema,
+  purchaseSchema,
+  receiptListSchema,
+  receiptSchema,
+  refundListSchema,
+  refundResultSchema,
+  resentDeliverySchema,
+} from './components.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+
+/** Who may call: an operation of `domain/access.ts` (API keys, and connect tokens where allowed), a connect token only, or anyone. */
+export type Caller = AccessOperation | 'connect_token' | 'public';
+
+export interface SuccessResponse {
+  readonly description: string;
+  readonly schema: z.ZodType;
+}
+
+export interface ApiOperation {
+  readonly method: HttpMethod;
+  /** OpenAPI form: `/api/v1/payments/{uuid}`. */
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tag: string;
+  readonly caller: Caller;
+  /** The route takes an `Idempotency-Key` header. */
+  readonly idempotent?: boolean;
+  readonly params?: z.ZodObject;
+  readonly query?: z.ZodObject;
+  readonly body?: { readonly schema: z.ZodType; readonly required: boolean };
+  readonly responses: Readonly<Record<number, SuccessResponse>>;
+  /** The codes the operation itself may answer; those of authentication, bodies and idempotency are added from the flags above. */
+  readonly errors: readonly ErrorCode[];
+}
+
+const uuidParam = (what: string) => z.string().describe(`The uuid of the ${what}.`);
+const paymentParams = z.object({ uuid: uuidParam('payment') });
+
+const created = (what: string, schema: z.ZodType): Readonly<Record<number, SuccessResponse>> => ({
+  201: { description: `The ${what} was created.`, schema },
+  200: {
+    description: `A retry with the same \`Idempotency-Key\` and body: the ${what} as it is now (\`Idempotent-Replayed: true\`).`,
+    schema,
+  },
+});
+
+const ok = (description: string, schema: z.ZodType) => ({ 200: { description, schema } });
+
+export const OPERATIONS: readonly ApiOperation[] = [
+  {
+    method: 'post',
+    path: '/api/v1/payments',
+    operationId: 'createPayment',
+    summary: 'Create a payment',
+    tag: 'Payments',
+    caller: 'payments.create',
+    idempotent: true,
+    body: { schema: createPaymentSchema(), required: true },
+    responses: created('payment', paymentSchema),
+    errors: [
+      'BALANCE_EXHAUSTED',
+      'domain_required',
+      'domain_not_registered',
+      'domain_mismatch',
+      'validation_failed',
+      'no_payment_method_configured',
+      'amount_limit_exceeded',
+      'velocity_exceeded',
+    ],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/payments',
+    operationId: 'listPayments',
+    summary: 'List payments',
+    tag: 'Payments',
+    caller: 'payments.read',
+    query: listPaymentsSchema,
+    responses: ok('A page of payments, newest first.', paymentListSchema),
+    errors: ['validation_failed'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/payments/{uuid}',
+    operationId: 'getPayment',
+    summary: 'Read a payment',
+    tag: 'Payments',
+    caller: 'payments.read',
+    params: paymentParams,
+    responses: ok('The payment.', paymentSchema),
+    errors: ['not_found'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/orders/{order_id}/payment',
+    operationId: 'getOrderPayment',
+    summary: 'Read the latest payment of an order',
+    tag: 'Payments',
+    caller: 'payments.read',
+    params: z.object({ order_id: z.string().describe('The `order_id` the payment was created with, URL-encoded.') }),
+    responses: ok('The payment.', paymentSchema),
+    errors: ['order_not_found'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/payments/{uuid}/events',
+    operationId: 'listPaymentEvents',
+    summary: "List a payment's events and their webhook deliveries",
+    tag: 'Webhooks',
+    caller: 'payments.read',
+    params: paymentParams,
+    responses: ok('The events, oldest first.', eventLogSchema),
+    errors: ['not_found'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/payments/{uuid}/events/{event_id}/resend',
+    operationId: 'resendPaymentEvent',
+    summary: "Send an event's webhook again",
+    description: 'At most 10 resends a minute per account.',
+    tag: 'Webhooks',
+    caller: 'webhooks.resend',
+    params: z.object({ uuid: uuidParam('payment'), event_id: uuidParam('event') }),
+    responses: { 202: { description: 'A new delivery was queued.', schema: resentDeliverySchema } },
+    errors: ['not_found', 'no_webhook_target', 'rate_limited'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/payments/{uuid}/refund',
+    operationId: 'refundPayment',
+    summary: 'Refund a payment, in whole or in part',
+    description: 'The body may be left out: a refund of the whole remaining amount.',
+    tag: 'Refunds',
+    caller: 'refunds.create',
+    idempotent: true,
+    params: paymentParams,
+    body: { schema: refundBodySchema, required: false },
+    responses: created('refund', refundResultSchema),
+    errors: [
+      'not_found',
+      'not_refundable',
+      'already_refunded',
+      'refund_in_progress',
+      'refund_outcome_unknown',
+      'refund_declined',
+      'processor_unavailable',
+      'validation_failed',
+      'invalid_amount',
+      'amount_exceeds_remaining',
+      'refund_not_supported',
+    ],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/payments/{uuid}/refunds',
+    operationId: 'listRefunds',
+    summary: "List a payment's refunds",
+    tag: 'Refunds',
+    caller: 'payments.read',
+    params: paymentParams,
+    responses: ok('The refunds, oldest first.', refundListSchema),
+    errors: ['not_found'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/billing/pricing',
+    operationId: 'getPricing',
+    summary: 'Read the price list',
+    tag: 'Billing',
+    caller: 'public',
+    responses: ok('The price of each counter.', priceListSchema),
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/billing/balances',
+    operationId: 'getBalances',
+    summary: "Read the account's balances",
+    tag: 'Billing',
+    caller: 'billing.read',
+    responses: ok('Both balances.', balancesSchema),
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/billing/ledger',
+    operationId: 'listLedger',
+    summary: "Read the account's ledger",
+    tag: 'Billing',
+    caller: 'billing.read',
+    query: ledgerQuerySchema,
+    responses: ok('A page of ledger entries, newest first.', ledgerPageSchema),
+    errors: ['validation_failed'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/billing/purchases',
+    operationId: 'createPurchase',
+    summary: 'Buy units',
+    description:
+      'Preset quantities answer a `checkout_url` to pay by card; any other quantity a bank-transfer `reference`.',
+    tag: 'Billing',
+    caller: 'billing.purchase',
+    idempotent: true,
+    body: { schema: purchaseBodySchema, required: true },
+    responses: created('purchase', purchaseSchema),
+    errors: ['VERIFICATION_REQUIRED', 'validation_failed', 'below_minimum'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/billing/purchases/{id}',
+    operationId: 'getPurchase',
+    summary: 'Read a purchase',
+    tag: 'Billing',
+    caller: 'billing.read',
+    params: z.object({ id: z.string().describe('The id of the purchase.') }),
+    responses: ok('The purchase.', purchaseSchema),
+    errors: ['not_found'],
+  },
+  {
+    method: 'put',
+    path: '/api/v1/billing/auto-topup/{counter}',
+    operationId: 'configureAutoTopup',
+    summary: 'Set the auto top-up of a counter',
+    tag: 'Billing',
+    caller: 'billing.configure',
+    params: z.object({ counter: z.enum(['transactions', 'receipts']) }),
+    body: { schema: autoTopupBodySchema, required: true },
+    responses: ok('The setting as saved.', autoTopupSchema),
+    errors: ['not_found', 'validation_failed'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/receipts',
+    operationId: 'createReceipt',
+    summary: 'Issue a fiscal receipt for a sale not paid through the service',
+    tag: 'Receipts',
+    caller: 'receipts.create',
+    idempotent: true,
+    body: { schema: createReceiptSchema, required: true },
+    responses: created('receipt', receiptSchema),
+    errors: [
+      'BALANCE_EXHAUSTED',
+      'domain_required',
+      'domain_not_registered',
+      'domain_mismatch',
+      'validation_failed',
+      'receipts_not_enabled',
+    ],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/receipts',
+    operationId: 'listReceipts',
+    summary: 'List receipts',
+    tag: 'Receipts',
+    caller: 'receipts.read',
+    query: listReceiptsSchema,
+    responses: ok('A page of receipts, newest first.', receiptListSchema),
+    errors: ['validation_failed'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/receipts/{id}',
+    operationId: 'getReceipt',
+    summary: 'Read a receipt',
+    tag: 'Receipts',
+    caller: 'receipts.read',
+    params: z.object({ id: z.string().describe('The id of the receipt (`rct_...`).') }),
+    responses: ok('The receipt.', receiptSchema),
+    errors: ['not_found'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/connect_token',
+    operationId: 'getConnectToken',
+    summary: 'Read what a connect token is bound to',
+    description: "Also answers the signing secrets of its domain's webhooks. Only a connect token may call it.",
+    tag: 'Connect tokens',
+    caller: 'connect_token',
+    responses: ok('The token.', connectTokenInfoSchema),
+    errors: [],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/test_helpers/payments/{uuid}/pay',
+    operationId: 'payTestPayment',
+    summary: 'Pay a sandbox payment with a test card',
+    description: 'Test keys only: a live key gets 404.',
+    tag: 'Test helpers',
+    caller: 'test_helpers.use',
+    params: paymentParams,
+    body: { schema: testCardSchema, required: true },
+    responses: ok('The payment after the card was tried.', paymentSchema),
+    errors: ['not_found', 'validation_failed'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/test_helpers/payments/{uuid}/confirm',
+    operationId: 'confirmTestPayment',
+    summary: 'Confirm a sandbox payment as a late processor confirmation would',
+    description: 'Test keys only: a live key gets 404.',
+    tag: 'Test helpers',
+    caller: 'test_helpers.use',
+    params: paymentParams,
+    responses: ok('The payment after the confirmation.', paymentSchema),
+    errors: ['not_found'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/test_helpers/clock/advance',
+    operationId: 'advanceTestClock',
+    summary: "Move the test server's clock forward",
+    description:
+      'Only on a server started with `GATEWAY_CLOCK=manual`, with a test key; runs the work that became due.',
+    tag: 'Test helpers',
+    caller: 'test_helpers.use',
+    body: { schema: advanceClockSchema, required: true },
+    responses: ok('The clock after the advance.', clockSchema),
+    errors: ['not_found', 'validation_failed'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/openapi.json',
+    operationId: 'getOpenApiDocument',
+    summary: 'This OpenAPI document',
+    tag: 'Service',
+    caller: 'public',
+    responses: ok('The OpenAPI 3.1 document of the API.', z.looseObject({ openapi: z.string() })),
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/health',
+    operationId: 'getHealth',
+    summary: 'The process is up',
+    tag: 'Service',
+    caller: 'public',
+    responses: ok('Up.', healthSchema),
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/health/ready',
+    operationId: 'getReadiness',
+    summary: 'The process can reach its database',
+    tag: 'Service',
+    caller: 'public',
+    responses: ok('Ready.', healthSchema),
+    errors: ['service_unavailable'],
+  },
+];
