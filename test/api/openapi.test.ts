@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../gateway/api/app.js';
 import { buildOpenApiDocument } from '../../gateway/api/openapi/document.js';
 import { OPERATIONS } from '../../gateway/api/openapi/operations.js';
+import { createMailer } from '../../gateway/notifications/mailer.js';
 import { testStatusUpdatedEvent } from '../../gateway/webhooks/events.js';
 import {
   checkAgainstContract,
@@ -31,6 +32,10 @@ const NOT_API = [
   /^\/processors\//,
   /^\/receipts\//,
   /^\/billing\/purchases\//,
+  // The merchant dashboard's pages and forms (docs/dashboard.md).
+  /^\/dashboard(\/|$)/,
+  // The operators' Prometheus scrape (plain text, its own token; docs/operations.md "Metrics").
+  /^\/metrics$/,
 ];
 
 interface RouterLike {
@@ -39,7 +44,9 @@ interface RouterLike {
 
 /** `METHOD /path/{param}` of every route of every router the app mounts. */
 function mountedRoutes(t: TestGateway): string[] {
-  const app = createApp(t.gateway.deps, { scheduler: t.gateway.scheduler, secret: t.gateway.secret });
+  const mailer = createMailer(t.gateway.deps.config, t.gateway.deps.logger);
+  const app = createApp(t.gateway.deps, { scheduler: t.gateway.scheduler, secret: t.gateway.secret, mailer });
+  mailer.close();
   const routes: string[] = [];
   for (const middleware of app.middleware) {
     const router = (middleware as { router?: RouterLike }).router;

@@ -71,6 +71,14 @@ export const errorSchema = z
     remaining_amount: z.int().optional().describe('`amount_exceeds_remaining`, `refund_in_progress`.'),
     in_progress_amount: z.int().optional().describe('`refund_in_progress`.'),
     refund: refundSchema.optional().describe('The refund errors: the refund in its current state.'),
+    reason: z
+      .enum(['database_unreachable', 'migrations_pending'])
+      .optional()
+      .describe('`service_unavailable` from `/ready`: why the instance is not ready.'),
+    pending_migrations: z
+      .array(z.string())
+      .optional()
+      .describe('`service_unavailable` with `migrations_pending`: the migrations this version needs.'),
   })
   .register(components, {
     id: 'Error',
