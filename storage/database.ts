@@ -15,6 +15,7 @@ import type {
 } from './billing.table.js';
 import type { ConnectTokenTable } from './connect-token.table.js';
 import type { CustomerTable } from './customer.table.js';
+import type { DashboardAuditEventTable } from './dashboard-audit.table.js';
 import type { DashboardOnboardingKeyTable } from './dashboard-onboarding-key.table.js';
 import type { DashboardSessionTable } from './dashboard-session.table.js';
 import type { DashboardSignInFailureTable } from './dashboard-sign-in-failure.table.js';
@@ -68,6 +69,7 @@ export interface Database {
   dashboard_tokens: DashboardTokenTable;
   dashboard_sign_in_failures: DashboardSignInFailureTable;
   dashboard_onboarding_keys: DashboardOnboardingKeyTable;
+  dashboard_audit_events: DashboardAuditEventTable;
 }
 
 export type Db = Kysely<Database>;

@@ -15,6 +15,7 @@ import * as paymentItems from './migrations/0009-payment-items.js';
 import * as receipts from './migrations/0010-receipts.js';
 import * as domainVerification from './migrations/0011-domain-verification.js';
 import * as dashboardAccounts from './migrations/0012-dashboard-accounts.js';
+import * as dashboardAudit from './migrations/0013-dashboard-audit.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010-receipts': receipts,
   '0011-domain-verification': domainVerification,
   '0012-dashboard-accounts': dashboardAccounts,
+  '0013-dashboard-audit': dashboardAudit,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

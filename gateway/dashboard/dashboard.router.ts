@@ -8,6 +8,7 @@
  * - `GET|POST /dashboard/reset`            ask for a password reset link
  * - `GET|POST /dashboard/reset/new`        set a new password from the link (`?token=`)
  * - `GET /dashboard/account`, `POST /dashboard/account/email`, `POST /dashboard/account/password`
+ * - the sections (API keys, domains, processors...), each from its own folder (sections.ts)
  *
  * Every POST checks the form token first (403 and nothing done without it); every answer carries
  * the checkout's headers: a nonce CSP with `frame-ancestors 'none'`, `X-Frame-Options: DENY`,
@@ -16,18 +17,13 @@
  */
 import { Router } from '@koa/router';
 import type { GatewayContext, GatewayState } from '../api/context.js';
-import { type FormFields, readFormBody } from '../checkout/form-body.js';
-import { newNonce, setPageHeaders } from '../checkout/security.js';
 import { sandboxPaymentCurl } from '../merchants/sandbox-curl.js';
-import type { Mailer, MailMessage } from '../notifications/mailer.js';
 import type { Deps } from '../runtime/deps.js';
 import {
   changeEmail,
   changePassword,
   confirmEmail,
   type FieldProblems,
-  type Outgoing,
-  type OutgoingKind,
   requestPasswordReset,
   resetLinkUsable,
   resetPassword,
@@ -35,9 +31,10 @@ import {
   signIn,
   signUp,
 } from './accounts.service.js';
-import { cookieHeader, FORM_COOKIE, LANGUAGE_COOKIE, SESSION_COOKIE } from './cookies.js';
-import { formToken, formTokenMatches } from './form-guard.js';
-import { chooseDashboardLanguage, DASHBOARD_DICTIONARIES, type DashboardMessages, isLanguage } from './i18n/index.js';
+import { recordAudit } from './audit/audit.service.js';
+import { SESSION_COOKIE } from './cookies.js';
+import type { DashboardMessages } from './i18n/index.js';
+import { type DashboardKit, type DashboardOptions, dashboardKit, type Visit } from './kit.js';
 import { readChecklist, takeTestKey } from './onboarding.service.js';
 import { peekToken } from './one-time-tokens.js';
 import {
@@ -47,32 +44,13 @@ import {
   messagePage,
   newPasswordPage,
   resetRequestPage,
-  type Shell,
   signInPage,
   signUpPage,
 } from './pages.js';
-import { type ActiveSession, endSession, resumeSession } from './sessions.js';
+import { SECTIONS } from './sections.js';
+import { endSession } from './sessions.js';
 
-export interface DashboardOptions {
-  readonly mailer: Mailer;
-}
-
-/** One request's view: its language, its session (if any), and the page shell. */
-interface Visit {
-  readonly t: DashboardMessages;
-  readonly session: ActiveSession | undefined;
-  readonly shell: Shell;
-}
-
-/** Where each mail's own link leads (its token in the query); null: the mail has none. */
-const MAIL_LINK_PATHS: Readonly<Record<OutgoingKind, string | null>> = {
-  verify_email: '/dashboard/verify-email',
-  change_email: '/dashboard/verify-email',
-  reset_password: '/dashboard/reset/new',
-  already_registered: null,
-};
-
-const ONE_YEAR_SECONDS = 365 * 24 * 3600;
+export type { DashboardOptions } from './kit.js';
 
 const NOTICES: Readonly<Record<string, (t: DashboardMessages) => string>> = {
   verified: (t) => t.emailConfirmed,
@@ -83,107 +61,27 @@ const NOTICES: Readonly<Record<string, (t: DashboardMessages) => string>> = {
   'session-ended': (t) => t.sessionEnded,
 };
 
-function queryString(ctx: GatewayContext, name: string): string | undefined {
-  const value = ctx.query[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-function noticeOf(ctx: GatewayContext, t: DashboardMessages): string | null {
-  const key = queryString(ctx, 'notice');
-  return key !== undefined && Object.hasOwn(NOTICES, key)
-    ? (NOTICES[key] as (t: DashboardMessages) => string)(t)
-    : null;
-}
-
 export function dashboardRouter(deps: Deps, options: DashboardOptions): Router<GatewayState> {
   const router = new Router<GatewayState>();
-  const publicUrl = deps.config.publicUrl;
-  const publicOrigin = new URL(publicUrl).origin;
-  const secure = publicUrl.startsWith('https:');
-  /** The form fields of a POST whose form token was checked. */
-  const forms = new WeakMap<GatewayContext, FormFields>();
+  const kit = dashboardKit(deps, options);
+  coreRoutes(router, kit);
+  for (const sectionRoutes of SECTIONS) sectionRoutes(router, kit);
 
-  const setCookie = (ctx: GatewayContext, name: string, value: string, maxAgeSeconds?: number) => {
-    ctx.append(
-      'Set-Cookie',
-      cookieHeader(name, value, maxAgeSeconds === undefined ? { secure } : { secure, maxAgeSeconds }),
-    );
-  };
+  // Last: any other page under /dashboard is an HTML 404 with the layout, not the API's JSON one.
+  router.get('/dashboard/*rest', async (ctx) => kit.notFound(ctx, await kit.begin(ctx)));
+  return router;
+}
 
-  /** This page's path and query without `lang`. */
-  const selfUrl = (ctx: GatewayContext) => {
-    const params = new URLSearchParams(ctx.querystring);
-    params.delete('lang');
-    const query = params.toString();
-    return query === '' ? ctx.path : `${ctx.path}?${query}`;
-  };
+/** Accounts: sign-up, sign-in and out, email confirmation, reset, the account page, and home. */
+function coreRoutes(router: Router<GatewayState>, kit: DashboardKit): void {
+  const { deps, begin, send, redirect, signedIn, formGuard, field, mail, setCookie } = kit;
+  const publicUrl = kit.publicUrl;
 
-  const begin = async (ctx: GatewayContext, section: Shell['section'] = null): Promise<Visit> => {
-    const asked = queryString(ctx, 'lang');
-    const lang = chooseDashboardLanguage(asked, ctx.cookies.get(LANGUAGE_COOKIE), ctx.get('Accept-Language'));
-    if (isLanguage(asked)) setCookie(ctx, LANGUAGE_COOKIE, asked, ONE_YEAR_SECONDS);
-    const t = DASHBOARD_DICTIONARIES[lang];
-    const sessionId = ctx.cookies.get(SESSION_COOKIE);
-    const session = await resumeSession(deps, sessionId);
-    let binding: string;
-    if (session !== undefined && sessionId !== undefined) {
-      binding = sessionId;
-    } else {
-      const existing = ctx.cookies.get(FORM_COOKIE);
-      binding = existing !== undefined && /^[A-Za-z0-9_-]{43}$/.test(existing) ? existing : deps.ids.token(32);
-      if (binding !== existing) setCookie(ctx, FORM_COOKIE, binding);
-    }
-    const shell: Shell = {
-      t,
-      lang,
-      nonce: newNonce(),
-      formToken: formToken(deps.secret, binding),
-      selfUrl: selfUrl(ctx),
-      viewer: session === undefined ? null : { email: session.user.email },
-      section,
-    };
-    return { t, session, shell };
-  };
-
-  const send = (ctx: GatewayContext, shell: Shell, status: number, html: string) => {
-    setPageHeaders(ctx, shell.nonce, null, publicOrigin);
-    ctx.status = status;
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = html;
-  };
-
-  const redirect = (ctx: GatewayContext, path: string) => {
-    setPageHeaders(ctx, newNonce(), null, publicOrigin);
-    ctx.status = 303;
-    ctx.redirect(`${publicUrl}${path}`);
-  };
-
-  /** A page for signed-in users: the visit, or undefined after sending the browser to sign in. */
-  const signedIn = async (ctx: GatewayContext, section: Shell['section']) => {
-    const visit = await begin(ctx, section);
-    if (visit.session === undefined) {
-      const hadSession = ctx.cookies.get(SESSION_COOKIE) !== undefined;
-      if (hadSession) setCookie(ctx, SESSION_COOKIE, '', 0);
-      redirect(ctx, hadSession ? '/dashboard/sign-in?notice=session-ended' : '/dashboard/sign-in');
-      return undefined;
-    }
-    return visit as Visit & { session: ActiveSession };
-  };
-
-  const field = (ctx: GatewayContext, name: string): string => forms.get(ctx)?.get(name) ?? '';
-
-  /** Checked before anything else on every POST: the form token of this browser. */
-  const formGuard = async (ctx: GatewayContext, next: () => Promise<unknown>) => {
-    const fields = await readFormBody(ctx.req);
-    const bindings = [ctx.cookies.get(SESSION_COOKIE), ctx.cookies.get(FORM_COOKIE)];
-    if (!formTokenMatches(deps.secret, fields.get('form_token'), bindings)) {
-      const visit = await begin(ctx);
-      const { t } = visit;
-      send(ctx, visit.shell, 403, messagePage(visit.shell, t.formExpiredTitle, t.formExpiredText));
-      return;
-    }
-    forms.set(ctx, fields);
-    await next();
+  const noticeOf = (ctx: GatewayContext, t: DashboardMessages): string | null => {
+    const key = kit.query(ctx, 'notice');
+    return key !== undefined && Object.hasOwn(NOTICES, key)
+      ? (NOTICES[key] as (t: DashboardMessages) => string)(t)
+      : null;
   };
 
   /** A mailed link that no longer works (used, expired, unknown), with where to go instead. */
@@ -194,34 +92,6 @@ export function dashboardRouter(deps: Deps, options: DashboardOptions): Router<G
       400,
       messagePage(visit.shell, visit.t.linkInvalidTitle, visit.t.linkInvalidText, { href, text }),
     );
-
-  /** Sends a mail in the background; a failure is logged without the mail's content. */
-  const mail = (t: DashboardMessages, outgoing: Outgoing) => {
-    if (options.mailer.kind === 'log') {
-      // Without SMTP_URL mail would only be logged, and these mails hold one-time links: say that
-      // one was not sent, never what it says.
-      deps.logger.warn(
-        { to: outgoing.to, kind: outgoing.kind },
-        'dashboard email not sent (SMTP_URL is not set); its link is not logged',
-      );
-      return;
-    }
-    const path = MAIL_LINK_PATHS[outgoing.kind];
-    const links = {
-      link: path === null || outgoing.token === null ? '' : `${publicUrl}${path}?token=${outgoing.token}`,
-      signIn: `${publicUrl}/dashboard/sign-in`,
-      reset: `${publicUrl}/dashboard/reset`,
-    };
-    const content = t.mail[outgoing.kind];
-    const message: MailMessage = { to: outgoing.to, subject: content.subject, text: content.text(links) };
-    options.mailer.send(message).catch((error: unknown) => {
-      const code = (error as { code?: unknown } | null)?.code;
-      deps.logger.warn(
-        { kind: outgoing.kind, code: typeof code === 'string' ? code : undefined },
-        'dashboard email not sent',
-      );
-    });
-  };
 
   router.get('/dashboard', async (ctx) => {
     const visit = await signedIn(ctx, 'home');
@@ -290,6 +160,12 @@ export function dashboardRouter(deps: Deps, options: DashboardOptions): Router<G
             { dashboard_user_id: result.user.id, address: ctx.ip },
             'dashboard sign-in from a new address',
           );
+          await recordAudit(deps, deps.db, {
+            merchantId: result.user.merchant_id,
+            actor: { userId: result.user.id, email: result.user.email, address: ctx.ip },
+            action: 'sign_in.new_address',
+            subject: ctx.ip,
+          });
         }
         setCookie(ctx, SESSION_COOKIE, result.sessionId);
         return redirect(ctx, '/dashboard');
@@ -305,7 +181,7 @@ export function dashboardRouter(deps: Deps, options: DashboardOptions): Router<G
   router.get('/dashboard/verify-email', async (ctx) => {
     const visit = await begin(ctx);
     const { t } = visit;
-    const token = queryString(ctx, 'token') ?? '';
+    const token = kit.query(ctx, 'token') ?? '';
     if ((await peekToken(deps, deps.db, token, ['verify_email', 'change_email'])) === undefined) {
       return deadLink(ctx, visit, '/dashboard/sign-in', t.signInTitle);
     }
@@ -359,7 +235,7 @@ export function dashboardRouter(deps: Deps, options: DashboardOptions): Router<G
   router.get('/dashboard/reset/new', async (ctx) => {
     const visit = await begin(ctx);
     const { t } = visit;
-    const token = queryString(ctx, 'token') ?? '';
+    const token = kit.query(ctx, 'token') ?? '';
     if (!(await resetLinkUsable(deps, token))) {
       return deadLink(ctx, visit, '/dashboard/reset', t.resetTitle);
     }
@@ -433,18 +309,4 @@ export function dashboardRouter(deps: Deps, options: DashboardOptions): Router<G
     setCookie(ctx, SESSION_COOKIE, result.sessionId);
     redirect(ctx, '/dashboard/account?notice=password-changed');
   });
-
-  // Last: any other page under /dashboard is an HTML 404 with the layout, not the API's JSON one.
-  router.get('/dashboard/*rest', async (ctx) => {
-    const visit = await begin(ctx);
-    const { t } = visit;
-    send(
-      ctx,
-      visit.shell,
-      404,
-      messagePage(visit.shell, t.notFoundTitle, t.notFoundText, { href: '/dashboard', text: t.navHome }),
-    );
-  });
-
-  return router;
 }

@@ -1,127 +1,13 @@
 /**
- * The dashboard's pages as HTML. Every value printed goes through `escapeHtml`; pages carry no
- * script and no inline handler; every form that changes something carries the form token.
+ * The pages of accounts (sign-up, sign-in, reset, account) and the home page, as HTML, in the
+ * frame of gateway/dashboard/layout.ts.
  */
 import { escapeHtml } from '../checkout/html.js';
 import type { FieldProblem, FieldProblems } from './accounts.service.js';
-import { DASHBOARD_DICTIONARIES, type DashboardMessages, LANGUAGES, type Language } from './i18n/index.js';
+import { alert, field, hidden, layout, notice, type Shell, summary } from './layout.js';
 import { CHECKLIST_ITEMS, type Checklist } from './onboarding.service.js';
-import { DASHBOARD_CSS } from './styles.js';
 
-/** The signed-in person, for the header. */
-export interface Viewer {
-  readonly email: string;
-}
-
-/** Facts of one answer that every page needs. */
-export interface Shell {
-  readonly t: DashboardMessages;
-  readonly lang: Language;
-  readonly nonce: string;
-  /** The token every form of the page carries. */
-  readonly formToken: string;
-  /** This page's path and query, without `lang` (for the language links). */
-  readonly selfUrl: string;
-  readonly viewer: Viewer | null;
-  /** Which navigation entry this page is. */
-  readonly section: 'home' | 'account' | null;
-}
-
-const SOON = ['api_keys', 'domains', 'processors', 'connect_tokens', 'team', 'audit_log'] as const;
-
-function languageLink(selfUrl: string, lang: Language): string {
-  return `${selfUrl}${selfUrl.includes('?') ? '&' : '?'}lang=${lang}`;
-}
-
-function hidden(shell: Shell): string {
-  return `<input type="hidden" name="form_token" value="${escapeHtml(shell.formToken)}">`;
-}
-
-function header(shell: Shell): string {
-  const { t } = shell;
-  const languages = LANGUAGES.map((lang) => {
-    const current = lang === shell.lang ? ' aria-current="true"' : '';
-    const name = DASHBOARD_DICTIONARIES[lang].languageName;
-    return `<a href="${escapeHtml(languageLink(shell.selfUrl, lang))}" lang="${lang}" hreflang="${lang}"${current}>${escapeHtml(name)}</a>`;
-  }).join('');
-  let account = '';
-  let nav = '';
-  if (shell.viewer !== null) {
-    account = `<span class="who">${escapeHtml(t.signedInAs(shell.viewer.email))}</span>
-<form class="inline" method="post" action="/dashboard/sign-out">${hidden(shell)}<button class="link" type="submit">${escapeHtml(t.signOut)}</button></form>`;
-    const link = (href: string, section: Shell['section'], text: string) =>
-      `<li><a href="${href}"${shell.section === section ? ' aria-current="page"' : ''}>${escapeHtml(text)}</a></li>`;
-    const soon = SOON.map(
-      (item) =>
-        `<li><span class="soon" aria-disabled="true">${escapeHtml(t.navSoon[item])}<small>${escapeHtml(t.soon)}</small></span></li>`,
-    ).join('');
-    nav = `<nav class="main" aria-label="${escapeHtml(t.mainNavigation)}"><ul>${link('/dashboard', 'home', t.navHome)}${soon}${link('/dashboard/account', 'account', t.navAccount)}</ul></nav>`;
-  }
-  return `<header class="top"><div class="bar"><div class="brand">${escapeHtml(t.product)}</div>${account}
-<nav class="langs" aria-label="${escapeHtml(t.language)}">${languages}</nav></div>${nav}</header>`;
-}
-
-function layout(shell: Shell, title: string, body: string): string {
-  return `<!doctype html>
-<html lang="${shell.t.locale}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)} · ${escapeHtml(shell.t.product)}</title>
-<style nonce="${shell.nonce}">${DASHBOARD_CSS}</style>
-</head>
-<body>
-<a class="skip" href="#main">${escapeHtml(shell.t.skipToContent)}</a>
-${header(shell)}
-<main id="main" tabindex="-1">
-${body}
-</main>
-</body>
-</html>`;
-}
-
-interface FieldSpec {
-  readonly name: string;
-  /** The input's id when two forms of a page have a field of one name. */
-  readonly id?: string;
-  readonly label: string;
-  readonly type: 'text' | 'email' | 'password';
-  readonly autocomplete: string;
-  readonly value?: string;
-  readonly hint?: string;
-  readonly problem?: FieldProblem | undefined;
-}
-
-function field(t: DashboardMessages, spec: FieldSpec): string {
-  const id = spec.id ?? `f-${spec.name}`;
-  const described: string[] = [];
-  let extra = '';
-  if (spec.hint !== undefined) {
-    described.push(`${id}-hint`);
-    extra += `<p class="hint" id="${id}-hint">${escapeHtml(spec.hint)}</p>`;
-  }
-  if (spec.problem !== undefined) {
-    described.push(`${id}-error`);
-    extra += `<p class="field-error" id="${id}-error">${escapeHtml(t.problems[spec.problem])}</p>`;
-  }
-  const value = spec.value === undefined || spec.type === 'password' ? '' : ` value="${escapeHtml(spec.value)}"`;
-  const aria = `${described.length > 0 ? ` aria-describedby="${described.join(' ')}"` : ''}${spec.problem !== undefined ? ' aria-invalid="true"' : ''}`;
-  return `<label for="${id}">${escapeHtml(spec.label)}</label>
-<input id="${id}" name="${spec.name}" type="${spec.type}" autocomplete="${spec.autocomplete}" required${value}${aria}>${extra}`;
-}
-
-function notice(text: string | null): string {
-  return text === null ? '' : `<p class="notice" role="status">${escapeHtml(text)}</p>`;
-}
-
-function alert(text: string | null): string {
-  return text === null ? '' : `<p class="alert" role="alert">${escapeHtml(text)}</p>`;
-}
-
-function summary(t: DashboardMessages, problems: FieldProblems): string {
-  return Object.keys(problems).length === 0 ? '' : alert(t.errorSummary);
-}
+export type { Shell, Viewer } from './layout.js';
 
 export interface SignUpView {
   readonly name: string;

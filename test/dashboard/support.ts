@@ -4,6 +4,9 @@
  */
 import type { Logger } from 'pino';
 import { expect } from 'vitest';
+import { hashPassword } from '../../gateway/dashboard/passwords.js';
+import { toStoredInstant } from '../../gateway/domain/clock.js';
+import type { DashboardRole } from '../../storage/dashboard-user.table.js';
 import type { DialectName } from '../../storage/database.js';
 import { formToken } from '../checkout/support.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
@@ -134,4 +137,55 @@ let counter = 0;
 export function uniqueEmail(label = 'owner'): string {
   counter += 1;
   return `${label}-${counter}-${Math.random().toString(36).slice(2, 8)}@ararat-books.am`;
+}
+
+/** A signed-in owner of a new account, and the account's merchant id. */
+export async function signedInOwner(
+  g: DashboardGateway,
+  email = uniqueEmail(),
+): Promise<{ client: DashboardClient; merchantId: string; email: string }> {
+  const client = await signUpAndConfirm(g, email);
+  const page = await signIn(client, email);
+  expect(page.status, page.text).toBe(303);
+  const user = await g.t.gateway.deps.db
+    .selectFrom('dashboard_users')
+    .select('merchant_id')
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
+  return { client, merchantId: user.merchant_id, email };
+}
+
+/**
+ * A member of the account with `role`, written straight to the database (a confirmed address, the
+ * test password), signed in. For tests of what a role may do; the invitation itself is tested
+ * through its own pages.
+ */
+export async function signedInMember(
+  g: DashboardGateway,
+  merchantId: string,
+  role: DashboardRole,
+  email = uniqueEmail(role),
+): Promise<DashboardClient> {
+  const deps = g.t.gateway.deps;
+  const now = toStoredInstant(deps.clock.nowMs());
+  await deps.db
+    .insertInto('dashboard_users')
+    .values({
+      id: deps.ids.uuid(deps.clock.nowMs()),
+      merchant_id: merchantId,
+      email,
+      password_hash: await hashPassword(PASSWORD),
+      role,
+      email_verified_at: now,
+      totp_secret: null,
+      totp_enabled_at: null,
+      password_changed_at: now,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  const client = new DashboardClient(g.t.url);
+  const page = await signIn(client, email);
+  expect(page.status, page.text).toBe(303);
+  return client;
 }

@@ -7,17 +7,20 @@ export const hy: DashboardMessages = {
   skipToContent: 'Անցնել բովանդակությանը',
   language: 'Լեզու',
   mainNavigation: 'Վահանակ',
-  navHome: 'Սկիզբ',
-  navAccount: 'Հաշիվ',
-  navSoon: {
+  nav: {
+    home: 'Սկիզբ',
+    account: 'Հաշիվ',
     api_keys: 'API բանալիներ',
     domains: 'Դոմեններ',
     processors: 'Պրոցեսորներ',
     connect_tokens: 'Միացման թոքեններ',
     team: 'Թիմ',
+    business: 'Բիզնես',
     audit_log: 'Գործողությունների մատյան',
   },
   soon: 'շուտով',
+  copy: 'Պատճենել',
+  copied: 'Պատճենված է',
   signedInAs: (email) => `Մուտք եք գործել որպես ${email}`,
   signOut: 'Ելք',
 
@@ -101,6 +104,9 @@ export const hy: DashboardMessages = {
   },
   formExpiredTitle: 'Այս ձևի ժամկետն անցել է',
   formExpiredText: 'Անվտանգության համար ձևը չի ուղարկվել։ Վերադարձեք, թարմացրեք էջը և կրկին փորձեք։',
+  forbiddenTitle: 'Դուք չեք կարող դա անել',
+  forbiddenText:
+    'Թիմում ձեր դերը թույլ է տալիս դիտել էջերը, բայց ոչինչ չփոխել։ Դիմեք սեփականատիրոջը կամ ադմինիստրատորին։',
   notFoundTitle: 'Էջը չի գտնվել',
   notFoundText: 'Վահանակում նման էջ չկա։',
   errorSummary: 'Խնդրում ենք ուղղել ստորև նշված դաշտերը։',

@@ -4,6 +4,7 @@
  * the pages escape everything they print.
  */
 import type { FieldProblem, OutgoingKind } from '../accounts.service.js';
+import type { NavId } from '../layout.js';
 import type { ChecklistItem } from '../onboarding.service.js';
 
 export interface DashboardMessages {
@@ -13,13 +14,13 @@ export interface DashboardMessages {
   readonly skipToContent: string;
   readonly language: string;
   readonly mainNavigation: string;
-  readonly navHome: string;
-  readonly navAccount: string;
-  /** Pages that come later (not links yet), and the mark beside them. */
-  readonly navSoon: Readonly<
-    Record<'api_keys' | 'domains' | 'processors' | 'connect_tokens' | 'team' | 'audit_log', string>
-  >;
+  /** The main navigation's entries (gateway/dashboard/layout.ts `NAV`). */
+  readonly nav: Readonly<Record<NavId, string>>;
+  /** The mark beside an entry whose page is still to come. */
   readonly soon: string;
+  /** A copy button, and what it says once the value is copied. */
+  readonly copy: string;
+  readonly copied: string;
   readonly signedInAs: (email: string) => string;
   readonly signOut: string;
 
@@ -84,6 +85,8 @@ export interface DashboardMessages {
   readonly problems: Readonly<Record<FieldProblem, string>>;
   readonly formExpiredTitle: string;
   readonly formExpiredText: string;
+  readonly forbiddenTitle: string;
+  readonly forbiddenText: string;
   readonly notFoundTitle: string;
   readonly notFoundText: string;
   readonly errorSummary: string;

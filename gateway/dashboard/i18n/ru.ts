@@ -7,17 +7,20 @@ export const ru: DashboardMessages = {
   skipToContent: 'Перейти к содержимому',
   language: 'Язык',
   mainNavigation: 'Панель',
-  navHome: 'Начало',
-  navAccount: 'Аккаунт',
-  navSoon: {
+  nav: {
+    home: 'Начало',
+    account: 'Аккаунт',
     api_keys: 'API-ключи',
     domains: 'Домены',
     processors: 'Процессоры',
     connect_tokens: 'Токены подключения',
     team: 'Команда',
+    business: 'Бизнес',
     audit_log: 'Журнал действий',
   },
   soon: 'скоро',
+  copy: 'Копировать',
+  copied: 'Скопировано',
   signedInAs: (email) => `Вы вошли как ${email}`,
   signOut: 'Выйти',
 
@@ -101,6 +104,9 @@ export const ru: DashboardMessages = {
   },
   formExpiredTitle: 'Срок действия формы истёк',
   formExpiredText: 'Для вашей безопасности форма не отправлена. Вернитесь, обновите страницу и попробуйте снова.',
+  forbiddenTitle: 'У вас нет прав на это действие',
+  forbiddenText:
+    'Ваша роль в команде позволяет просматривать страницы, но не изменять их. Обратитесь к владельцу или администратору.',
   notFoundTitle: 'Страница не найдена',
   notFoundText: 'В панели нет такой страницы.',
   errorSummary: 'Исправьте отмеченные ниже поля.',

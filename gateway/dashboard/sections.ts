@@ -1,0 +1,13 @@
+/**
+ * The dashboard's sections beyond accounts, each in its own folder with its routes, pages and
+ * texts, registered here in navigation order. A section's routes are written with the kit
+ * (gateway/dashboard/kit.ts): `kit.signedIn` for pages, `kit.formGuard` then `kit.manager` for
+ * every POST, `kit.notFound` for ids of another account, `kit.audit` for sensitive actions.
+ */
+import type { Router } from '@koa/router';
+import type { GatewayState } from '../api/context.js';
+import type { DashboardKit } from './kit.js';
+
+export type SectionRoutes = (router: Router<GatewayState>, kit: DashboardKit) => void;
+
+export const SECTIONS: readonly SectionRoutes[] = [];
