@@ -4,7 +4,8 @@
  * expire; mail to a local SMTP sink, so the dashboard's links can be followed), creates a few
  * sandbox payments through the API and photographs their pages in headless Chromium at desktop
  * (1280x900) and phone (390x844) sizes; then walks the merchant dashboard from sign-up to the first
- * test payment and photographs each page at desktop (1280x900) and phone (375x812) sizes.
+ * test payment and photographs each page at desktop (1280x900) and phone (375x812) sizes, with each
+ * section's own walk (scripts/dashboard-shots/sections.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,12 +15,14 @@ import type { Browser } from 'playwright-core';
 import { loadConfig } from '../gateway/config.js';
 import { ManualClock, MINUTE_MS } from '../gateway/domain/clock.js';
 import { createMerchant } from '../gateway/merchants/merchant.service.js';
+import type { Deps } from '../gateway/runtime/deps.js';
 import { createLogger } from '../gateway/runtime/logger.js';
 import { startGateway } from '../gateway/runtime/start.js';
 import { curlRequest, linkIn, mailTo } from '../test/dashboard/readers.js';
 import { launchBrowser } from '../test/support/browser.js';
 import { freePort } from '../test/support/ports.js';
 import { startSmtp, type TestSmtp } from '../test/support/smtp-server.js';
+import { SECTION_SHOTS } from './dashboard-shots/sections.js';
 
 const OUT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
 
@@ -136,7 +139,7 @@ async function main(): Promise<void> {
       }
       await context.close();
     }
-    await dashboardShots(browser, publicUrl, smtp);
+    await dashboardShots(browser, publicUrl, smtp, gateway.deps);
   } finally {
     await browser.close().catch(() => {});
     await gateway.close();
@@ -151,7 +154,7 @@ const DASHBOARD_SIZES = [
 ] as const;
 
 /** The dashboard, page by page, with a new account at each size (the test key shows only once). */
-async function dashboardShots(browser: Browser, publicUrl: string, smtp: TestSmtp): Promise<void> {
+async function dashboardShots(browser: Browser, publicUrl: string, smtp: TestSmtp, deps: Deps): Promise<void> {
   const password = 'correct horse battery';
   for (const size of DASHBOARD_SIZES) {
     const { context, page, shoot } = await sizedPage(browser, size, 'dashboard-', true);
@@ -196,6 +199,25 @@ async function dashboardShots(browser: Browser, publicUrl: string, smtp: TestSmt
     await page.goto(`${publicUrl}/dashboard?lang=hy`);
     await shoot('get-started-armenian');
     await page.goto(`${publicUrl}/dashboard/account?lang=en`);
+    const owner = await deps.db
+      .selectFrom('dashboard_users')
+      .select('merchant_id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    for (const sectionShots of SECTION_SHOTS) {
+      await sectionShots({
+        page,
+        shoot,
+        publicUrl,
+        smtp,
+        deps,
+        merchantId: owner.merchant_id,
+        email,
+        password,
+        size: size.name,
+      });
+      await page.goto(`${publicUrl}/dashboard/account?lang=en`);
+    }
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.goto(`${publicUrl}/dashboard/reset`);
