@@ -29,6 +29,7 @@ import type { MerchantTable } from './merchant.table.js';
 import type { MerchantEmailTable } from './merchant-email.table.js';
 import type { OutboxEventTable } from './outbox-event.table.js';
 import type { PaymentTable } from './payment.table.js';
+import type { PaymentCountTable } from './payment-count.table.js';
 import type { ProcessorSequenceTable, ProcessorSessionTable } from './processor-session.table.js';
 import type { RateLimitCounterTable } from './rate-limit.table.js';
 import type { DomainReceiptsTable, FiscalRegisterTable, ReceiptTable } from './receipt.table.js';
@@ -70,6 +71,7 @@ export interface Database {
   dashboard_sign_in_failures: DashboardSignInFailureTable;
   dashboard_onboarding_keys: DashboardOnboardingKeyTable;
   dashboard_audit_events: DashboardAuditEventTable;
+  payment_counts: PaymentCountTable;
 }
 
 export type Db = Kysely<Database>;

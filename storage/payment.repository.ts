@@ -166,32 +166,79 @@ export interface PaymentListFilter {
   readonly createdBefore?: string;
 }
 
+/** Whether a stored instant is the start of a UTC day (the list's `from` and `to` bounds are). */
+function startOfDay(instant: string | undefined): boolean {
+  return instant === undefined || instant.endsWith('T00:00:00.000Z');
+}
+
+/**
+ * How many payments match: the sum of `payment_counts` rows (migration 0020), a few per day of the
+ * range however many payments there are; with `order_id`, or bounds that are not whole UTC days,
+ * the payments themselves are counted.
+ */
+async function countPayments(db: Executor, scope: PaymentScope, filter: PaymentListFilter): Promise<number> {
+  if (filter.orderId !== undefined || !startOfDay(filter.createdFrom) || !startOfDay(filter.createdBefore)) {
+    const counted = await matching(db, scope, filter)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
+    return Number(counted.total);
+  }
+  let query = db
+    .selectFrom('payment_counts')
+    .where('merchant_id', '=', scope.merchantId)
+    .where('environment', '=', scope.environment);
+  if (scope.domainId !== undefined) query = query.where('domain_id', '=', scope.domainId);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.processor !== undefined) query = query.where('processor', '=', filter.processor);
+  if (filter.createdFrom !== undefined) query = query.where('day', '>=', filter.createdFrom.slice(0, 10));
+  if (filter.createdBefore !== undefined) query = query.where('day', '<', filter.createdBefore.slice(0, 10));
+  const summed = await query.select((eb) => eb.fn.sum<number | string | null>('n').as('total')).executeTakeFirst();
+  return Number(summed?.total ?? 0);
+}
+
+function matching(db: Executor, scope: PaymentScope, filter: PaymentListFilter) {
+  let query = db
+    .selectFrom('payments')
+    .where('merchant_id', '=', scope.merchantId)
+    .where('environment', '=', scope.environment);
+  if (scope.domainId !== undefined) query = query.where('domain_id', '=', scope.domainId);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.processor !== undefined) query = query.where('processor', '=', filter.processor);
+  if (filter.orderId !== undefined) query = query.where('order_id', '=', filter.orderId);
+  if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
+  if (filter.createdBefore !== undefined) query = query.where('created_at', '<', filter.createdBefore);
+  return query;
+}
+
+/**
+ * One page of the list, newest first, and how many payments match. A page past the middle is read
+ * from the oldest end (the last page is the first rows in ascending order), so the last page costs
+ * what the first does. The page's ids are picked from the list index alone, then their rows read.
+ */
 export async function listPayments(
   db: Executor,
   scope: PaymentScope,
   filter: PaymentListFilter,
   page: { offset: number; limit: number },
 ): Promise<{ payments: Payment[]; total: number }> {
-  let base = db
-    .selectFrom('payments')
-    .where('merchant_id', '=', scope.merchantId)
-    .where('environment', '=', scope.environment);
-  if (scope.domainId !== undefined) base = base.where('domain_id', '=', scope.domainId);
-  if (filter.status !== undefined) base = base.where('status', '=', filter.status);
-  if (filter.processor !== undefined) base = base.where('processor', '=', filter.processor);
-  if (filter.orderId !== undefined) base = base.where('order_id', '=', filter.orderId);
-  if (filter.createdFrom !== undefined) base = base.where('created_at', '>=', filter.createdFrom);
-  if (filter.createdBefore !== undefined) base = base.where('created_at', '<', filter.createdBefore);
-
-  const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const total = Number(counted.total);
+  const total = await countPayments(db, scope, filter);
   if (total === 0 || page.offset >= total) return { payments: [], total };
-  const rows = await base
+  const fromOldest = page.offset > total - page.offset - page.limit;
+  const direction = fromOldest ? 'asc' : 'desc';
+  const offset = fromOldest ? Math.max(0, total - page.offset - page.limit) : page.offset;
+  const limit = fromOldest ? Math.min(page.limit, total - page.offset) : page.limit;
+  const ids = matching(db, scope, filter)
+    .select('id')
+    .orderBy('created_at', direction)
+    .orderBy('id', direction)
+    .limit(limit)
+    .offset(offset);
+  const rows = await db
+    .selectFrom('payments')
     .selectAll()
+    .where('id', 'in', ids)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
     .execute();
   return { payments: rows.map(rowToPayment), total };
 }
