@@ -54,7 +54,7 @@ li.done .tick{background:#17803d;border-color:#17803d;color:#fff}
 table.domains-table{width:100%;border-collapse:collapse;font-size:15px}
 .domains-table th,.domains-table td{text-align:left;padding:9px 8px;border-top:1px solid #edf0f5;overflow-wrap:anywhere}
 .domains-table thead th{border-top:0;font-size:13px;color:#4a5568}
-.badge{display:inline-block;border-radius:999px;padding:1px 10px;font-size:13px;font-weight:600;border:1px solid}
+.badge{display:inline-block;white-space:nowrap;border-radius:999px;padding:1px 10px;font-size:13px;font-weight:600;border:1px solid}
 .badge.ok{background:#e8f4ec;border-color:#9fd0ae;color:#14532d}
 .badge.todo{background:#fff7e6;border-color:#e5c07b;color:#6b4500}
 .wrap{overflow-wrap:anywhere}
@@ -73,5 +73,6 @@ h3{font-size:16px;margin:16px 0 6px}
 dl.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:4px 12px;margin:0 0 10px}
 dl.facts dt{font-weight:600}
 dl.facts dd{margin:0}
+@media (max-width:600px){.domains-table thead{position:absolute;left:-9999px}.domains-table tr{display:block;border-top:1px solid #edf0f5;padding:8px 0}.domains-table tr:first-child{border-top:0}.domains-table th,.domains-table td{display:block;border:0;padding:2px 0}.domains-table td::before{content:attr(data-label) ": ";color:#4a5568;font-size:13px}}
 input[type=url]{display:block;width:100%;padding:11px 12px;border:1px solid #8792a2;border-radius:10px;font:inherit;background:#fff;color:inherit}
 `;

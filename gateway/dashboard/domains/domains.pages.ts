@@ -46,9 +46,9 @@ export function domainsListPage(shell: Shell, view: DomainsListView): string {
     .map(
       (d) => `<tr>
 <th scope="row"><a href="${escapeHtml(domainPath(d.host))}">${escapeHtml(d.host)}</a></th>
-<td>${escapeHtml(d.hosted ? m.hostedBadge : m.ownBadge)}</td>
-<td><span class="badge ${d.verified ? 'ok' : 'todo'}">${escapeHtml(d.verified ? m.verified : m.notVerified)}</span></td>
-<td>${escapeHtml(d.webhookSet ? m.webhookSet : m.webhookNotSet)}</td>
+<td data-label="${escapeHtml(m.kind)}">${escapeHtml(d.hosted ? m.hostedBadge : m.ownBadge)}</td>
+<td data-label="${escapeHtml(m.status)}"><span class="badge ${d.verified ? 'ok' : 'todo'}">${escapeHtml(d.verified ? m.verified : m.notVerified)}</span></td>
+<td data-label="${escapeHtml(m.webhook)}">${escapeHtml(d.webhookSet ? m.webhookSet : m.webhookNotSet)}</td>
 </tr>`,
     )
     .join('');
