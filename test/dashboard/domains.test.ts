@@ -120,6 +120,29 @@ describe.each(DIALECTS)('dashboard domains (%s)', { timeout: TIMEOUT }, (dialect
     expect(home.text).toContain('class="done" data-item="domain_added"');
   });
 
+  it('shows the hosted domain as verified by construction, with nothing to check', async () => {
+    const hosted = await g.t.gateway.deps.db
+      .selectFrom('domains')
+      .select('host')
+      .where('merchant_id', '=', merchantId)
+      .where('hosted', '=', 1)
+      .executeTakeFirstOrThrow();
+    const page = await owner.get(path(hosted.host));
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Your hosted domain');
+    expect(page.text).toContain('always offers the sandbox');
+    expect(page.text).not.toContain('Check DNS record');
+    expect(page.text).toContain(`href="${path(hosted.host, '/processors')}"`);
+    const check = await act(owner, hosted.host, '/verify', { method: 'dns' });
+    expect(check.status).toBe(422);
+    // The language links of a page answered to a POST lead back to the domain's page.
+    const back = await owner.get(`${path(hosted.host, '/verify')}?lang=hy`);
+    expect(back.status).toBe(303);
+    expect(locationPath(back)).toBe(`${path(hosted.host)}?lang=hy`);
+    expect((await owner.get(locationPath(back))).text).toContain('Ձեր տրամադրված դոմենը');
+    await owner.get(`${path(hosted.host)}?lang=en`);
+  });
+
   it('refuses localhost, IP addresses and what is not a domain name, saying why', async () => {
     const before = (await g.t.gateway.deps.db.selectFrom('domains').select('id').execute()).length;
     const cases: Array<[string, string]> = [

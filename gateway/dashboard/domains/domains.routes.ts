@@ -204,6 +204,16 @@ export const domainsRoutes: SectionRoutes = (router, kit) => {
     await renderDomain(ctx, visit, domain, 200);
   });
 
+  // A page answered to a POST (a refused URL, a revealed secret, a test event) links to its own
+  // address in each language: opening one of these addresses shows the domain's page.
+  for (const action of ['verify', 'webhook-url', 'webhook-secret/reveal', 'webhook-secret/rotate', 'webhook-test']) {
+    router.get(`/dashboard/domains/:host/${action}`, async (ctx) => {
+      const lang = kit.query(ctx, 'lang');
+      const query = lang === undefined ? '' : `?${new URLSearchParams({ lang }).toString()}`;
+      kit.redirect(ctx, `${domainPath(ctx.params.host ?? '')}${query}`);
+    });
+  }
+
   router.post('/dashboard/domains/:host/verify', kit.formGuard, async (ctx) => {
     const visit = await kit.manager(ctx, SECTION);
     if (visit === undefined) return;
