@@ -9,6 +9,7 @@ import type { AuthDeps } from '../auth/authenticate.js';
 import { checkoutRouter } from '../checkout/checkout.router.js';
 import { dashboardRouter } from '../dashboard/dashboard.router.js';
 import type { Scheduler } from '../jobs/scheduler.js';
+import type { VerificationOptions } from '../merchants/domain-verification.service.js';
 import type { Mailer } from '../notifications/mailer.js';
 import { metricsOnMainPort, metricsRoute } from '../observability/metrics-endpoint.js';
 import { recordRequests } from '../observability/request-metrics.js';
@@ -35,6 +36,8 @@ export interface AppOptions {
   readonly secret: string;
   /** Sends the dashboard's mails (address confirmation, password reset). */
   readonly mailer: Mailer;
+  /** Transport settings of the dashboard's domain verification checks (tests only). */
+  readonly domainVerification?: VerificationOptions;
   /** Extra routers mounted after the built-in ones (later features, and tests of shared middleware). */
   readonly routers?: ReadonlyArray<Router<GatewayState>>;
 }
@@ -65,7 +68,7 @@ export function createApp(deps: AuthDeps, options: AppOptions): Koa<GatewayState
     apiReferenceRouter(deps.config.publicUrl),
     sdkRouter(),
     checkoutRouter(deps, { secret: options.secret }),
-    dashboardRouter(deps, { mailer: options.mailer }),
+    dashboardRouter(deps, { mailer: options.mailer, domainVerification: options.domainVerification ?? {} }),
     processorCallbacksRouter(deps),
     healthRouter(deps),
     ...(options.routers ?? []),

@@ -7,6 +7,7 @@
 import type { GatewayContext } from '../api/context.js';
 import { type FormFields, readFormBody } from '../checkout/form-body.js';
 import { newNonce, setPageHeaders } from '../checkout/security.js';
+import type { VerificationOptions } from '../merchants/domain-verification.service.js';
 import type { Mailer, MailMessage } from '../notifications/mailer.js';
 import type { Deps } from '../runtime/deps.js';
 import type { Outgoing, OutgoingKind } from './accounts.service.js';
@@ -22,6 +23,8 @@ import { resumeSession } from './sessions.js';
 
 export interface DashboardOptions {
   readonly mailer: Mailer;
+  /** Transport settings of domain verification checks (tests: the local HTTPS site's CA and port). */
+  readonly domainVerification?: VerificationOptions;
 }
 
 /** One request's view: its language, its session (if any), and the page shell. */
@@ -51,6 +54,7 @@ const ONE_YEAR_SECONDS = 365 * 24 * 3600;
 export interface DashboardKit {
   readonly deps: Deps;
   readonly publicUrl: string;
+  readonly domainVerification: VerificationOptions;
   /** The visit of any request, signed in or not. */
   begin(ctx: GatewayContext, section?: NavId | null): Promise<Visit>;
   /** The visit of a signed-in user, or undefined after sending the browser to sign in. */
@@ -235,6 +239,7 @@ export function dashboardKit(deps: Deps, options: DashboardOptions): DashboardKi
   return {
     deps,
     publicUrl,
+    domainVerification: options.domainVerification ?? {},
     begin,
     signedIn,
     manager,

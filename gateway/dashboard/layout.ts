@@ -26,7 +26,7 @@ export interface Viewer {
 export const NAV = [
   { id: 'home', href: '/dashboard' },
   { id: 'api_keys', href: null },
-  { id: 'domains', href: null },
+  { id: 'domains', href: '/dashboard/domains' },
   { id: 'processors', href: null },
   { id: 'connect_tokens', href: null },
   { id: 'business', href: null },

@@ -50,4 +50,29 @@ li.done .tick{background:#17803d;border-color:#17803d;color:#fff}
 .state{margin-left:auto;font-size:13px;color:#4a5568}
 .grid{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:18px;align-items:start}
 @media (max-width:760px){.grid{grid-template-columns:minmax(0,1fr)}.card{padding:16px}h1{font-size:21px}}
+.table-wrap{overflow-x:auto}
+table.domains-table{width:100%;border-collapse:collapse;font-size:15px}
+.domains-table th,.domains-table td{text-align:left;padding:9px 8px;border-top:1px solid #edf0f5;overflow-wrap:anywhere}
+.domains-table thead th{border-top:0;font-size:13px;color:#4a5568}
+.badge{display:inline-block;white-space:nowrap;border-radius:999px;padding:1px 10px;font-size:13px;font-weight:600;border:1px solid}
+.badge.ok{background:#e8f4ec;border-color:#9fd0ae;color:#14532d}
+.badge.todo{background:#fff7e6;border-color:#e5c07b;color:#6b4500}
+.wrap{overflow-wrap:anywhere}
+.crumbs{font-size:15px;margin-bottom:6px}
+.value-label{font-weight:600;font-size:14px;margin:12px 0 4px}
+.copy-row{display:flex;align-items:center;gap:10px}
+.copy-row button{margin-top:6px}
+button.secondary{background:#fff;color:#1a46b8;border:1px solid #1a46b8}
+button.secondary:hover{background:#eef3fd}
+.verify-ways{display:grid;grid-template-columns:repeat(auto-fit,minmax(260px,1fr));gap:18px;margin-top:8px}
+.verify-way{border-top:1px solid #edf0f5;padding-top:10px}
+h3{font-size:16px;margin:16px 0 6px}
+.check-failure p{margin:0 0 6px}
+.check-failure .detail{font-size:14px;overflow-wrap:anywhere}
+.countdown{font-weight:600;color:#6b4500}
+dl.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:4px 12px;margin:0 0 10px}
+dl.facts dt{font-weight:600}
+dl.facts dd{margin:0}
+@media (max-width:600px){.domains-table thead{position:absolute;left:-9999px}.domains-table tr{display:block;border-top:1px solid #edf0f5;padding:8px 0}.domains-table tr:first-child{border-top:0}.domains-table th,.domains-table td{display:block;border:0;padding:2px 0}.domains-table td::before{content:attr(data-label) ": ";color:#4a5568;font-size:13px}}
+input[type=url]{display:block;width:100%;padding:11px 12px;border:1px solid #8792a2;border-radius:10px;font:inherit;background:#fff;color:inherit}
 `;

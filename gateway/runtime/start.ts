@@ -25,6 +25,7 @@ import { dueWorks } from '../jobs/index.js';
 import { Scheduler } from '../jobs/scheduler.js';
 import { DatabaseRateLimiter, MemoryRateLimiter, type RateLimiter } from '../limits/rate-limiter.js';
 import { AccountCache } from '../merchants/account-cache.js';
+import type { VerificationOptions } from '../merchants/domain-verification.service.js';
 import { createMailer, type Mailer } from '../notifications/mailer.js';
 import { GatewayMetrics } from '../observability/gateway-metrics.js';
 import { type MetricsListener, startMetricsListener } from '../observability/metrics-endpoint.js';
@@ -77,6 +78,8 @@ export interface StartOptions {
   readonly httpTimeouts?: HttpTimeouts;
   /** Calls processors (tests inject one with their own name resolution). */
   readonly processorHttp?: ProcessorHttp;
+  /** Transport settings of the dashboard's domain verification checks (tests: a local HTTPS site). */
+  readonly domainVerification?: VerificationOptions;
 }
 
 export interface OpenedServices {
@@ -146,7 +149,13 @@ export async function startGateway(options: StartOptions): Promise<Gateway> {
   const mailer = options.mailer ?? createMailer(options.config, deps.logger);
   const transportClock = options.transportClock ?? options.clock ?? systemClock;
   const scheduler = new Scheduler(dueWorks(deps, { webhookSender, mailer, transportClock }), deps.logger);
-  const app = createApp(deps, { scheduler, secret, mailer, routers: options.routers ?? [] });
+  const app = createApp(deps, {
+    scheduler,
+    secret,
+    mailer,
+    routers: options.routers ?? [],
+    ...(options.domainVerification ? { domainVerification: options.domainVerification } : {}),
+  });
   const server = createBoundedServer(app.callback(), options.httpTimeouts);
   answerClientErrors(server, options.config.publicUrl, deps.logger);
   server.listen(options.config.port, options.config.host);

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { expect } from 'vitest';
 import { hashPassword } from '../../gateway/dashboard/passwords.js';
 import { toStoredInstant } from '../../gateway/domain/clock.js';
+import type { VerificationOptions } from '../../gateway/merchants/domain-verification.service.js';
 import type { DashboardRole } from '../../storage/dashboard-user.table.js';
 import type { DialectName } from '../../storage/database.js';
 import { formToken } from '../checkout/support.js';
@@ -25,12 +26,13 @@ export interface DashboardGateway {
 
 export async function startDashboardGateway(
   dialect: DialectName,
-  options: { env?: Record<string, string>; logger?: Logger } = {},
+  options: { env?: Record<string, string>; logger?: Logger; domainVerification?: VerificationOptions } = {},
 ): Promise<DashboardGateway> {
   const smtp = await startSmtp();
   const t = await startTestGateway(dialect, {
     env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, ...options.env },
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.domainVerification ? { domainVerification: options.domainVerification } : {}),
   });
   return {
     t,

@@ -9,6 +9,7 @@ import type { GatewayState } from '../../gateway/api/context.js';
 import { type Config, loadConfig } from '../../gateway/config.js';
 import { ManualClock } from '../../gateway/domain/clock.js';
 import type { RateLimiter } from '../../gateway/limits/rate-limiter.js';
+import type { VerificationOptions } from '../../gateway/merchants/domain-verification.service.js';
 import {
   addDomain,
   type CreateMerchantInput,
@@ -68,6 +69,8 @@ export interface TestGatewayOptions {
   processorHttp?: ProcessorHttp;
   /** Where the gateway logs (default: nowhere). */
   logger?: Logger;
+  /** The dashboard's domain verification transport (the local HTTPS site's CA and port). */
+  domainVerification?: VerificationOptions;
 }
 
 export async function startTestGateway(dialect: DialectName, options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -95,6 +98,7 @@ export async function startTestGateway(dialect: DialectName, options: TestGatewa
     ...(options.limiter ? { limiter: options.limiter } : {}),
     ...(options.httpTimeouts ? { httpTimeouts: options.httpTimeouts } : {}),
     ...(options.processorHttp ? { processorHttp: options.processorHttp } : {}),
+    ...(options.domainVerification ? { domainVerification: options.domainVerification } : {}),
   });
   const deps = gateway.deps;
   watchGatewayContract(gateway.url);
