@@ -50,7 +50,7 @@ li.done .tick{background:#17803d;border-color:#17803d;color:#fff}
 .state{margin-left:auto;font-size:13px;color:#4a5568}
 .grid{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:18px;align-items:start}
 @media (max-width:760px){.grid{grid-template-columns:minmax(0,1fr)}.card{padding:16px}h1{font-size:21px}}
-div.table-wrap{overflow-x:auto}
+div.table-wrap{overflow-x:auto;position:relative}
 .proc-sr{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 .proc-table{width:100%;border-collapse:collapse;font-size:15px}
 .proc-table th,.proc-table td{text-align:left;vertical-align:top;padding:10px 8px;border-top:1px solid #edf0f5}
@@ -76,4 +76,5 @@ div.table-wrap{overflow-x:auto}
 .proc-form textarea{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px}
 .proc-check{display:flex;gap:8px;align-items:center;margin-top:14px}
 .proc-check label{margin:0}
+@media (max-width:600px){.proc-table thead{display:none}.proc-table,.proc-table tbody,.proc-table tr,.proc-table th,.proc-table td{display:block;width:100%}.proc-table tr{border-top:1px solid #dfe4ec;padding:8px 0}.proc-table tr:first-child{border-top:0}.proc-table th,.proc-table td{border:0;padding:3px 0}.proc-name{min-width:0}}
 `;
