@@ -272,6 +272,16 @@ describe.each(DIALECTS)('dashboard processors (%s)', (dialect) => {
     expect((await owner.get(page('nowhere.example.am'))).status).toBe(404);
   });
 
+  it('speaks Armenian and Russian, labels of the settings fields included', async () => {
+    const hy = visibleText((await owner.get(`${page()}/ameria?lang=hy`)).text);
+    expect(hy).toContain('Պատվերի առաջին համարը');
+    expect(hy).toContain('Պահել և միացնել');
+    const ru = visibleText((await owner.get(`${page()}?lang=ru`)).text);
+    expect(ru).toContain(`Платёжные системы ${host}`);
+    expect(ru).toContain('Порядок на странице оплаты');
+    await owner.get(`${page()}?lang=en`);
+  });
+
   it('writes the audit log', async () => {
     const rows = await audit();
     expect(rows).toHaveLength(5);

@@ -270,7 +270,7 @@ export function settingsPage(shell: Shell, view: SettingsFormView, noticeText: s
   if (!view.state.needsSettings) {
     content = `<p>${escapeHtml(pm.noSettingsNeeded)}</p>`;
   } else if (!manages(shell)) {
-    content = view.state.configured ? '' : `<p class="muted">${escapeHtml(pm.notInstalledViewer)}</p>`;
+    content = `<p class="muted">${escapeHtml(view.state.configured ? pm.readOnly : pm.notInstalledViewer)}</p>`;
   } else {
     const whole = view.problems[''];
     const anyProblem = Object.keys(view.problems).length > 0;
