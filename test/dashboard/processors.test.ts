@@ -180,6 +180,12 @@ describe.each(DIALECTS)('dashboard processors (%s)', (dialect) => {
     expect(visibleText(view.text)).toContain('The checkout order was changed.');
     const order = /<ol class="proc-order" id="checkout-order">(.*?)<\/ol>/s.exec(view.text)?.[1] ?? '';
     expect(order.indexOf('Idram')).toBeLessThan(order.indexOf('Sandbox'));
+    // The hosted checkout of a live payment on the domain offers them in that order.
+    const payment = await livePayment();
+    expect(payment.status, payment.text).toBe(201);
+    const checkout = await fetch(String(payment.body.checkout_url).replace(/^https?:\/\/[^/]+/, g.t.url));
+    const methods = [...(await checkout.text()).matchAll(/name="processor" value="([a-z]+)"/g)].map((m) => m[1]);
+    expect(methods).toEqual(['idram', 'sandbox']);
     // At the top already: nothing moves.
     await owner.submit(page(), `${page()}/idram/move`, { direction: 'up' });
     expect(await listEnabledProcessors(g.t.gateway.deps.db, await domainId())).toEqual(['idram', 'sandbox']);
