@@ -91,6 +91,7 @@ describe.each(DIALECTS)('dashboard processors (%s)', (dialect) => {
     expect(visibleText(before.text)).toContain(
       'No processor is enabled here, so every live payment for this domain is refused with the error no_payment_method_configured.',
     );
+    expect(visibleText(before.text)).toMatch(/Sandbox \(test cards\) Not installed None needed Install/);
     const refused = await livePayment('sandbox');
     expect(refused.status, refused.text).toBe(422);
     expect(refused.body.error).toBe('no_payment_method_configured');

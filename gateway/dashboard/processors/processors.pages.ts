@@ -136,7 +136,7 @@ function settingsCell(pm: ProcessorsMessages, state: ProcessorState): string {
 function statusCell(pm: ProcessorsMessages, state: ProcessorState): string {
   if (state.alwaysOn) return escapeHtml(pm.alwaysOn);
   if (state.enabled) return escapeHtml(pm.enabled);
-  return escapeHtml(state.configured || !state.needsSettings ? pm.disabled : pm.notInstalled);
+  return escapeHtml(state.installed ? pm.disabled : pm.notInstalled);
 }
 
 function actionsCell(shell: Shell, pm: ProcessorsMessages, host: string, state: ProcessorState): string {

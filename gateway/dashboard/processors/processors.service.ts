@@ -32,6 +32,8 @@ export type { MerchantDomainSummary } from '../../../storage/domain-processor-li
 export interface ProcessorState {
   readonly slug: ProcessorSlug;
   readonly enabled: boolean;
+  /** Whether the domain has had it (enabled once, with or without settings). */
+  readonly installed: boolean;
   /** Whether the processor takes settings at all. */
   readonly needsSettings: boolean;
   /** Whether settings are stored (never their content). */
@@ -80,6 +82,7 @@ export async function domainProcessorsView(deps: Deps, domain: DomainRow): Promi
     return {
       slug,
       enabled: alwaysOn || state?.enabled === true,
+      installed: alwaysOn || state !== undefined,
       needsSettings: processorFor(slug).configSchema !== null,
       configured: state?.configured === true,
       alwaysOn,
