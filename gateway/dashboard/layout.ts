@@ -27,7 +27,7 @@ export const NAV = [
   { id: 'home', href: '/dashboard' },
   { id: 'api_keys', href: null },
   { id: 'domains', href: '/dashboard/domains' },
-  { id: 'processors', href: null },
+  { id: 'processors', href: '/dashboard/processors' },
   { id: 'connect_tokens', href: null },
   { id: 'business', href: null },
   { id: 'team', href: null },

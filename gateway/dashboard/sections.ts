@@ -8,7 +8,8 @@ import type { Router } from '@koa/router';
 import type { GatewayState } from '../api/context.js';
 import { domainsRoutes } from './domains/domains.routes.js';
 import type { DashboardKit } from './kit.js';
+import { processorsRoutes } from './processors/processors.routes.js';
 
 export type SectionRoutes = (router: Router<GatewayState>, kit: DashboardKit) => void;
 
-export const SECTIONS: readonly SectionRoutes[] = [domainsRoutes];
+export const SECTIONS: readonly SectionRoutes[] = [domainsRoutes, processorsRoutes];

@@ -75,4 +75,31 @@ dl.facts dt{font-weight:600}
 dl.facts dd{margin:0}
 @media (max-width:600px){.domains-table thead{position:absolute;left:-9999px}.domains-table tr{display:block;border-top:1px solid #edf0f5;padding:8px 0}.domains-table tr:first-child{border-top:0}.domains-table th,.domains-table td{display:block;border:0;padding:2px 0}.domains-table td::before{content:attr(data-label) ": ";color:#4a5568;font-size:13px}}
 input[type=url]{display:block;width:100%;padding:11px 12px;border:1px solid #8792a2;border-radius:10px;font:inherit;background:#fff;color:inherit}
+div.table-wrap{overflow-x:auto;position:relative}
+.proc-sr{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
+.proc-table{width:100%;border-collapse:collapse;font-size:15px}
+.proc-table th,.proc-table td{text-align:left;vertical-align:top;padding:10px 8px;border-top:1px solid #edf0f5}
+.proc-table thead th{border-top:0;font-size:13px;color:#4a5568;text-transform:uppercase;letter-spacing:.03em}
+.proc-host{font-weight:600;overflow-wrap:anywhere}
+.proc-tag{display:inline-block;font-size:12px;font-weight:500;color:#34405a;border:1px solid #b9c2d0;border-radius:999px;padding:0 8px;margin:2px 2px 0 0}
+.proc-inline{margin:0;padding-left:20px}
+.proc-warn{color:#8a3b00;font-size:14px;font-weight:600;margin:4px 0 0}
+.proc-why{background:#fff7e8;border:1px solid #e9c27a;border-radius:12px;padding:14px 16px;margin-bottom:18px}
+.proc-why h2{font-size:17px}
+.proc-back{font-size:15px;margin-bottom:8px}
+.proc-order{margin:0;padding-left:24px}
+.proc-order li{padding:6px 0;border-top:1px solid #edf0f5}
+.proc-order li:first-child{border-top:0}
+.proc-name{display:inline-block;min-width:12em;margin-right:8px}
+.proc-moves{display:inline-flex;gap:6px}
+.proc-table button,.proc-order button{margin:0;padding:6px 12px;font-size:14px}
+.proc-table button.secondary,.proc-order button.secondary{background:#fff;color:#1a46b8;border:1px solid #1a46b8}
+.proc-table button.secondary:hover,.proc-order button.secondary:hover{background:#eef2fc}
+.proc-move{min-width:44px;min-height:36px}
+.proc-actions{display:flex;flex-wrap:wrap;align-items:center;gap:8px}
+.proc-form input[type=url],.proc-form input[type=number],.proc-form input[type=text],.proc-form textarea,.proc-form select{display:block;width:100%;padding:11px 12px;border:1px solid #8792a2;border-radius:10px;font:inherit;background:#fff;color:inherit}
+.proc-form textarea{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px}
+.proc-check{display:flex;gap:8px;align-items:center;margin-top:14px}
+.proc-check label{margin:0}
+@media (max-width:600px){.proc-table thead{display:none}.proc-table,.proc-table tbody,.proc-table tr,.proc-table th,.proc-table td{display:block;width:100%}.proc-table tr{border-top:1px solid #dfe4ec;padding:8px 0}.proc-table tr:first-child{border-top:0}.proc-table th,.proc-table td{border:0;padding:3px 0}.proc-name{min-width:0}}
 `;

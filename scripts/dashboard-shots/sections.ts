@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import type { Deps } from '../../gateway/runtime/deps.js';
 import type { TestSmtp } from '../../test/support/smtp-server.js';
 import { domainsShots } from './domains.js';
+import { processorsShots } from './processors.js';
 
 export interface SectionShotsContext {
   readonly page: Page;
@@ -25,4 +26,4 @@ export interface SectionShotsContext {
 
 export type SectionShots = (context: SectionShotsContext) => Promise<void>;
 
-export const SECTION_SHOTS: readonly SectionShots[] = [domainsShots];
+export const SECTION_SHOTS: readonly SectionShots[] = [domainsShots, processorsShots];
