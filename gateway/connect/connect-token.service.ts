@@ -30,7 +30,7 @@ import {
   MAX_CONNECT_TOKEN_DAYS,
 } from '../domain/connect-tokens.js';
 import type { Environment } from '../domain/payment.js';
-import { findNamedDomain, OperatorError } from '../merchants/merchant.service.js';
+import { BusinessNotVerified, findNamedDomain, OperatorError } from '../merchants/merchant.service.js';
 import type { Deps } from '../runtime/deps.js';
 import { openWebhookSecrets, signingSecrets } from '../webhooks/secrets.js';
 import { readConnectToken, signConnectToken } from './connect-token.jwt.js';
@@ -42,6 +42,8 @@ export interface CreateConnectTokenInput {
   readonly platform: string;
   readonly environment?: Environment;
   readonly expiresInDays?: number;
+  /** Refuse a live token (BusinessNotVerified) unless the business is verified. */
+  readonly liveNeedsVerifiedBusiness?: boolean;
 }
 
 export interface CreatedConnectToken {
@@ -70,6 +72,9 @@ export async function createConnectToken(deps: Deps, input: CreateConnectTokenIn
   }
   const merchant = await findMerchant(deps.db, input.merchantId);
   if (merchant === undefined) throw new OperatorError(`no merchant with id ${input.merchantId}`);
+  if (input.liveNeedsVerifiedBusiness === true && environment === 'live' && merchant.business_verified !== 1) {
+    throw new BusinessNotVerified(`merchant ${merchant.id} is not verified: live tokens need a verified business`);
+  }
   const { host, domain } = await findNamedDomain(deps.db, merchant.id, input.domain);
   if (domain === undefined) throw new OperatorError(`merchant ${merchant.id} has no domain ${host}`);
   if (domain.verified !== 1) {
@@ -131,6 +136,8 @@ export interface ConnectTokenView {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
+  /** When it last authenticated a request (to the minute); null: never. */
+  last_used_at: string | null;
 }
 
 export async function listConnectTokens(
@@ -149,6 +156,7 @@ export async function listConnectTokens(
       created_at: toApiInstant(row.created_at) as string,
       expires_at: toApiInstant(row.expires_at) as string,
       revoked_at: toApiInstant(row.revoked_at),
+      last_used_at: toApiInstant(row.last_used_at),
     })),
   };
 }

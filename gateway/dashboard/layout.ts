@@ -25,7 +25,7 @@ export interface Viewer {
  */
 export const NAV = [
   { id: 'home', href: '/dashboard' },
-  { id: 'api_keys', href: null },
+  { id: 'api_keys', href: '/dashboard/api-keys' },
   { id: 'domains', href: null },
   { id: 'processors', href: null },
   { id: 'connect_tokens', href: null },
