@@ -15,7 +15,7 @@ import {
   listMerchantConnectTokens,
   markConnectTokenRevoked,
 } from '../../storage/connect-token.repository.js';
-import { findDomainSecrets } from '../../storage/domain.repository.js';
+import { findDomainSecrets, listMerchantDomainsWithProcessors } from '../../storage/domain.repository.js';
 import { findMerchant } from '../../storage/merchant.repository.js';
 import type { ConnectTokenPrincipal } from '../auth/authenticate.js';
 import { toApiInstant, toStoredInstant } from '../domain/clock.js';
@@ -114,6 +114,16 @@ export async function createConnectToken(deps: Deps, input: CreateConnectTokenIn
     environment,
     expires_at: toApiInstant(expiresAt) as string,
   };
+}
+
+/**
+ * The hosts a store's token may be issued for on the dashboard: the merchant's own verified
+ * domains, in the order they were added. The hosted domain is left out (no store runs there; the
+ * CLI may still name it).
+ */
+export async function storeDomainsForTokens(deps: Deps, merchantId: string): Promise<string[]> {
+  const domains = await listMerchantDomainsWithProcessors(deps.db, merchantId);
+  return domains.filter((domain) => domain.verified === 1 && domain.hosted !== 1).map((domain) => domain.host);
 }
 
 /** Revokes a token; revoking it again answers the first revocation's time. */

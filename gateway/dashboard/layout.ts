@@ -28,7 +28,7 @@ export const NAV = [
   { id: 'api_keys', href: '/dashboard/api-keys' },
   { id: 'domains', href: null },
   { id: 'processors', href: null },
-  { id: 'connect_tokens', href: null },
+  { id: 'connect_tokens', href: '/dashboard/connect-tokens' },
   { id: 'business', href: null },
   { id: 'team', href: null },
   { id: 'audit_log', href: null },

@@ -7,8 +7,9 @@
 import type { Router } from '@koa/router';
 import type { GatewayState } from '../api/context.js';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
+import { connectTokensRoutes } from './connect-tokens/connect-tokens.routes.js';
 import type { DashboardKit } from './kit.js';
 
 export type SectionRoutes = (router: Router<GatewayState>, kit: DashboardKit) => void;
 
-export const SECTIONS: readonly SectionRoutes[] = [apiKeysRoutes];
+export const SECTIONS: readonly SectionRoutes[] = [apiKeysRoutes, connectTokensRoutes];
