@@ -114,7 +114,7 @@ describe.each(DIALECTS)('API keys and connect tokens in the browser (%s)', (dial
 
     await page.getByRole('link', { name: 'Back to connect tokens' }).click();
     expect(await page.content()).not.toContain(token);
-    await page.getByRole('cell', { name: host }).waitFor();
+    await page.getByRole('cell', { name: host, exact: true }).waitFor();
     await expectAccessible(page);
   }, 240_000);
 });
