@@ -57,6 +57,7 @@ table.keys-table{border-collapse:collapse;width:100%;font-size:15px}
 .keys-table thead th{border-top:0;font-size:13px;color:#4a5568;font-weight:600;white-space:nowrap}
 .keys-table td code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono",monospace;font-size:14px;white-space:nowrap}
 .keys-table tr.revoked td{color:#4a5568}
+.keys-table time{white-space:nowrap}
 .keys-badge{display:inline-block;font-size:13px;border-radius:999px;padding:1px 9px;border:1px solid #9fd0ae;background:#e8f4ec;color:#14532d}
 .keys-badge.off{border-color:#cdd5e1;background:#f3f5f8;color:#4a5568}
 form.keys-row-action{margin:6px 0 0}
