@@ -33,3 +33,28 @@ export async function revokeKey(db: Executor, merchantId: string, keyId: string,
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** The merchant's keys, revoked ones too, newest first. */
+export async function listMerchantKeys(db: Executor, merchantId: string): Promise<ApiKeyRow[]> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('merchant_id', '=', merchantId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/**
+ * Records that the key authenticated a request at `now`, unless it already did within the last
+ * minute (`since`: now minus a minute). Answers whether the row was written.
+ */
+export async function touchKeyLastUse(db: Executor, keyId: string, now: string, since: string): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ last_used_at: now })
+    .where('id', '=', keyId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', since)]))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { ColumnType, Insertable, Selectable } from 'kysely';
 
 export interface ApiKeyTable {
   id: string;
@@ -11,6 +11,8 @@ export interface ApiKeyTable {
   key_last4: string;
   created_at: string;
   revoked_at: string | null;
+  /** When the key last authenticated a request (to the minute: written at most once a minute); null: never. */
+  last_used_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type ApiKeyRow = Selectable<ApiKeyTable>;

@@ -67,3 +67,19 @@ export async function markConnectTokenRevoked(db: Executor, id: string, now: str
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** As `touchKeyLastUse`, for a connect token. */
+export async function touchConnectTokenLastUse(
+  db: Executor,
+  tokenId: string,
+  now: string,
+  since: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('connect_tokens')
+    .set({ last_used_at: now })
+    .where('id', '=', tokenId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', since)]))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

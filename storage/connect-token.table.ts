@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { ColumnType, Insertable, Selectable } from 'kysely';
 import type { ConnectPlatform } from '../gateway/domain/connect-tokens.js';
 
 /** A connect token, by its id (the token's `jti`); the token itself is never stored. */
@@ -12,6 +12,8 @@ export interface ConnectTokenTable {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
+  /** When the token last authenticated a request (written at most once a minute); null: never. */
+  last_used_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type ConnectTokenRow = Selectable<ConnectTokenTable>;

@@ -16,6 +16,7 @@ import * as receipts from './migrations/0010-receipts.js';
 import * as domainVerification from './migrations/0011-domain-verification.js';
 import * as dashboardAccounts from './migrations/0012-dashboard-accounts.js';
 import * as dashboardAudit from './migrations/0013-dashboard-audit.js';
+import * as keyLastUse from './migrations/0015-key-last-use.js';
 import * as paymentCounts from './migrations/0020-payment-counts.js';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-domain-verification': domainVerification,
   '0012-dashboard-accounts': dashboardAccounts,
   '0013-dashboard-audit': dashboardAudit,
+  '0015-key-last-use': keyLastUse,
   '0020-payment-counts': paymentCounts,
 };
 

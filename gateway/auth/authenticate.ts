@@ -3,7 +3,7 @@
  * `Authorization: Bearer`, or a platform connect token in `X-Service-Connect`. Failed attempts are
  * counted per client address; past the limit every attempt from that address is refused for the
  * rest of the minute. A live key or live connect token of an unverified business is refused before
- * anything else runs.
+ * anything else runs. An accepted credential's last use is recorded on the side (last-use.ts).
  */
 import { findActiveKeyByHash } from '../../storage/api-key.repository.js';
 import { verifyConnectToken } from '../connect/connect-token.service.js';
@@ -14,6 +14,7 @@ import type { Environment } from '../domain/payment.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Deps } from '../runtime/deps.js';
 import { safeEqual, sha256Hex } from '../runtime/hashing.js';
+import { recordLastUse } from './last-use.js';
 
 interface PrincipalBase {
   readonly merchantId: string;
@@ -93,6 +94,7 @@ export async function authenticate(deps: AuthDeps, headers: CredentialHeaders, c
     if (token.environment === 'live' && !token.businessVerified) {
       throw verificationRequired(deps, 'Live connect tokens need a verified business. Use a test token until then.');
     }
+    void recordLastUse(deps, 'connect_token', token.id);
     return {
       kind: 'connect_token',
       tokenId: token.id,
@@ -114,6 +116,7 @@ export async function authenticate(deps: AuthDeps, headers: CredentialHeaders, c
   }
   if (key.environment === 'live' && key.business_verified !== 1)
     throw verificationRequired(deps, 'Live keys need a verified business. Use a test key until then.');
+  void recordLastUse(deps, 'api_key', key.id);
   return {
     kind: 'api_key',
     keyId: key.id,

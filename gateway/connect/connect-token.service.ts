@@ -15,7 +15,7 @@ import {
   listMerchantConnectTokens,
   markConnectTokenRevoked,
 } from '../../storage/connect-token.repository.js';
-import { findDomainSecrets } from '../../storage/domain.repository.js';
+import { findDomainSecrets, listMerchantDomainsWithProcessors } from '../../storage/domain.repository.js';
 import { findMerchant } from '../../storage/merchant.repository.js';
 import type { ConnectTokenPrincipal } from '../auth/authenticate.js';
 import { toApiInstant, toStoredInstant } from '../domain/clock.js';
@@ -30,7 +30,7 @@ import {
   MAX_CONNECT_TOKEN_DAYS,
 } from '../domain/connect-tokens.js';
 import type { Environment } from '../domain/payment.js';
-import { findNamedDomain, OperatorError } from '../merchants/merchant.service.js';
+import { BusinessNotVerified, findNamedDomain, OperatorError } from '../merchants/merchant.service.js';
 import type { Deps } from '../runtime/deps.js';
 import { openWebhookSecrets, signingSecrets } from '../webhooks/secrets.js';
 import { readConnectToken, signConnectToken } from './connect-token.jwt.js';
@@ -42,6 +42,8 @@ export interface CreateConnectTokenInput {
   readonly platform: string;
   readonly environment?: Environment;
   readonly expiresInDays?: number;
+  /** Refuse a live token (BusinessNotVerified) unless the business is verified. */
+  readonly liveNeedsVerifiedBusiness?: boolean;
 }
 
 export interface CreatedConnectToken {
@@ -70,6 +72,9 @@ export async function createConnectToken(deps: Deps, input: CreateConnectTokenIn
   }
   const merchant = await findMerchant(deps.db, input.merchantId);
   if (merchant === undefined) throw new OperatorError(`no merchant with id ${input.merchantId}`);
+  if (input.liveNeedsVerifiedBusiness === true && environment === 'live' && merchant.business_verified !== 1) {
+    throw new BusinessNotVerified(`merchant ${merchant.id} is not verified: live tokens need a verified business`);
+  }
   const { host, domain } = await findNamedDomain(deps.db, merchant.id, input.domain);
   if (domain === undefined) throw new OperatorError(`merchant ${merchant.id} has no domain ${host}`);
   if (domain.verified !== 1) {
@@ -111,6 +116,16 @@ export async function createConnectToken(deps: Deps, input: CreateConnectTokenIn
   };
 }
 
+/**
+ * The hosts a store's token may be issued for on the dashboard: the merchant's own verified
+ * domains, in the order they were added. The hosted domain is left out (no store runs there; the
+ * CLI may still name it).
+ */
+export async function storeDomainsForTokens(deps: Deps, merchantId: string): Promise<string[]> {
+  const domains = await listMerchantDomainsWithProcessors(deps.db, merchantId);
+  return domains.filter((domain) => domain.verified === 1 && domain.hosted !== 1).map((domain) => domain.host);
+}
+
 /** Revokes a token; revoking it again answers the first revocation's time. */
 export async function revokeConnectToken(deps: Deps, id: string): Promise<{ id: string; revoked_at: string }> {
   const existing = await findConnectToken(deps.db, id);
@@ -131,6 +146,8 @@ export interface ConnectTokenView {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
+  /** When it last authenticated a request (to the minute); null: never. */
+  last_used_at: string | null;
 }
 
 export async function listConnectTokens(
@@ -149,6 +166,7 @@ export async function listConnectTokens(
       created_at: toApiInstant(row.created_at) as string,
       expires_at: toApiInstant(row.expires_at) as string,
       revoked_at: toApiInstant(row.revoked_at),
+      last_used_at: toApiInstant(row.last_used_at),
     })),
   };
 }

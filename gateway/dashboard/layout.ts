@@ -25,10 +25,10 @@ export interface Viewer {
  */
 export const NAV = [
   { id: 'home', href: '/dashboard' },
-  { id: 'api_keys', href: null },
+  { id: 'api_keys', href: '/dashboard/api-keys' },
   { id: 'domains', href: '/dashboard/domains' },
   { id: 'processors', href: '/dashboard/processors' },
-  { id: 'connect_tokens', href: null },
+  { id: 'connect_tokens', href: '/dashboard/connect-tokens' },
   { id: 'business', href: null },
   { id: 'team', href: null },
   { id: 'audit_log', href: null },

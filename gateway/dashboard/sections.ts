@@ -6,10 +6,12 @@
  */
 import type { Router } from '@koa/router';
 import type { GatewayState } from '../api/context.js';
+import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
+import { connectTokensRoutes } from './connect-tokens/connect-tokens.routes.js';
 import { domainsRoutes } from './domains/domains.routes.js';
 import type { DashboardKit } from './kit.js';
 import { processorsRoutes } from './processors/processors.routes.js';
 
 export type SectionRoutes = (router: Router<GatewayState>, kit: DashboardKit) => void;
 
-export const SECTIONS: readonly SectionRoutes[] = [domainsRoutes, processorsRoutes];
+export const SECTIONS: readonly SectionRoutes[] = [domainsRoutes, processorsRoutes, apiKeysRoutes, connectTokensRoutes];

@@ -102,4 +102,29 @@ div.table-wrap{overflow-x:auto;position:relative}
 .proc-check{display:flex;gap:8px;align-items:center;margin-top:14px}
 .proc-check label{margin:0}
 @media (max-width:600px){.proc-table thead{display:none}.proc-table,.proc-table tbody,.proc-table tr,.proc-table th,.proc-table td{display:block;width:100%}.proc-table tr{border-top:1px solid #dfe4ec;padding:8px 0}.proc-table tr:first-child{border-top:0}.proc-table th,.proc-table td{border:0;padding:3px 0}.proc-name{min-width:0}}
+.keys-wrap{overflow-x:auto;margin:0 -4px}
+.keys-wrap:focus-visible{outline:3px solid #5b84e8;outline-offset:2px}
+table.keys-table{border-collapse:collapse;width:100%;font-size:15px}
+.keys-table th,.keys-table td{text-align:left;padding:9px 8px;border-top:1px solid #edf0f5;vertical-align:top}
+.keys-table thead th{border-top:0;font-size:13px;color:#4a5568;font-weight:600;white-space:nowrap}
+.keys-table td code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono",monospace;font-size:14px;white-space:nowrap}
+.keys-table tr.revoked td{color:#4a5568}
+.keys-table time{white-space:nowrap}
+.keys-badge{display:inline-block;font-size:13px;border-radius:999px;padding:1px 9px;border:1px solid #9fd0ae;background:#e8f4ec;color:#14532d}
+.keys-badge.off{border-color:#cdd5e1;background:#f3f5f8;color:#4a5568}
+form.keys-row-action{margin:6px 0 0}
+button.keys-danger{background:#b42318}
+button.keys-danger:hover{background:#912018}
+button.keys-danger.small{margin:0;padding:6px 10px;font-size:14px;font-weight:600}
+fieldset.keys-choices{border:0;margin:14px 0 0;padding:0;min-width:0}
+.keys-choices legend{font-weight:600;font-size:15px;padding:0;margin-bottom:4px}
+.keys-choice{display:grid;grid-template-columns:auto 1fr;column-gap:8px;align-items:start;padding:6px 0}
+.keys-choice input{margin:4px 0 0;width:18px;height:18px}
+.keys-choice label{margin:0;font-weight:500}
+.keys-choice .hint{grid-column:2;margin:0}
+.keys-choice input:disabled+label{color:#4a5568}
+.keys-why{background:#fff8e6;border:1px solid #e8c66a;color:#5c4300;border-radius:10px;padding:10px 14px;margin:6px 0}
+select.keys-select{display:block;width:100%;padding:10px 12px;border:1px solid #8792a2;border-radius:10px;font:inherit;background:#fff;color:inherit}
+ol.keys-steps{margin:0;padding-left:22px}
+ol.keys-steps li{margin:6px 0}
 `;

@@ -2,7 +2,7 @@
  * Operator actions on accounts: merchants, their API keys, domains, webhook secrets and
  * processors. Used by the CLI (and the demo account at first start).
  */
-import { insertApiKey, revokeKey } from '../../storage/api-key.repository.js';
+import { insertApiKey, listMerchantKeys, revokeKey } from '../../storage/api-key.repository.js';
 import type { Executor } from '../../storage/database.js';
 import {
   findDomainProcessor,
@@ -232,16 +232,65 @@ async function requireMerchant(deps: Deps, merchantId: string) {
   return merchant;
 }
 
+/**
+ * A live key or live connect token asked for an account whose business is not verified yet, where
+ * the caller refuses it (the dashboard; the operator's CLI may issue them, see docs/decisions.md
+ * "API keys and connect tokens on the dashboard": such a key is refused by the API until then).
+ */
+export class BusinessNotVerified extends OperatorError {
+  override name = 'BusinessNotVerified';
+}
+
 export async function createApiKey(
   deps: Deps,
-  input: { merchantId: string; environment: Environment; access: KeyAccess },
+  input: {
+    merchantId: string;
+    environment: Environment;
+    access: KeyAccess;
+    /** Refuse a live key (BusinessNotVerified) unless the business is verified. */
+    liveNeedsVerifiedBusiness?: boolean;
+  },
 ): Promise<CreatedKey & { merchant_id: string }> {
-  await requireMerchant(deps, input.merchantId);
+  const merchant = await requireMerchant(deps, input.merchantId);
+  if (input.liveNeedsVerifiedBusiness === true && input.environment === 'live' && merchant.business_verified !== 1) {
+    throw new BusinessNotVerified(`merchant ${input.merchantId} is not verified: live keys need a verified business`);
+  }
   const key = await createKey(deps, deps.db, input.merchantId, input.environment, input.access, deps.clock.nowMs());
   return { ...key, merchant_id: input.merchantId };
 }
 
-/** Revokes a key: the next request on any instance is refused with it. */
+export interface ApiKeyView {
+  key_id: string;
+  environment: Environment;
+  access: KeyAccess;
+  /** What is kept in clear: `sk_test_AbCd` and the last four characters. */
+  prefix: string;
+  last4: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** The merchant's keys (never the keys themselves), revoked ones too, newest first. */
+export async function listApiKeys(deps: Deps, merchantId: string): Promise<ApiKeyView[]> {
+  await requireMerchant(deps, merchantId);
+  const rows = await listMerchantKeys(deps.db, merchantId);
+  return rows.map((row) => ({
+    key_id: row.id,
+    environment: row.environment,
+    access: row.access,
+    prefix: row.key_prefix,
+    last4: row.key_last4,
+    created_at: row.created_at,
+    last_used_at: row.last_used_at,
+    revoked_at: row.revoked_at,
+  }));
+}
+
+/**
+ * Revokes a key: the write moves the account version (storage/migrations/0006-account-version.ts),
+ * so the next request on any instance is refused with it.
+ */
 export async function revokeApiKey(
   deps: Deps,
   input: { merchantId: string; keyId: string },

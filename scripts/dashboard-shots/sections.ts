@@ -7,6 +7,7 @@
 import type { Page } from 'playwright-core';
 import type { Deps } from '../../gateway/runtime/deps.js';
 import type { TestSmtp } from '../../test/support/smtp-server.js';
+import { apiKeysShots } from './api-keys.js';
 import { domainsShots } from './domains.js';
 import { processorsShots } from './processors.js';
 
@@ -26,4 +27,4 @@ export interface SectionShotsContext {
 
 export type SectionShots = (context: SectionShotsContext) => Promise<void>;
 
-export const SECTION_SHOTS: readonly SectionShots[] = [domainsShots, processorsShots];
+export const SECTION_SHOTS: readonly SectionShots[] = [domainsShots, processorsShots, apiKeysShots];

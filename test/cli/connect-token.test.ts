@@ -121,6 +121,7 @@ describe.each(DIALECTS)('gateway connect-token on %s', { timeout: CLI_TEST_TIMEO
         created_at: expect.stringMatching(API_INSTANT),
         expires_at: first.expires_at,
         revoked_at: revoked.revoked_at,
+        last_used_at: null,
       },
       {
         id: second.id,
@@ -130,6 +131,7 @@ describe.each(DIALECTS)('gateway connect-token on %s', { timeout: CLI_TEST_TIMEO
         created_at: expect.stringMatching(API_INSTANT),
         expires_at: second.expires_at,
         revoked_at: null,
+        last_used_at: null,
       },
     ]);
 
