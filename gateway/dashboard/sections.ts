@@ -7,7 +7,8 @@
 import type { Router } from '@koa/router';
 import type { GatewayState } from '../api/context.js';
 import type { DashboardKit } from './kit.js';
+import { twoFactorRoutes } from './two-factor/two-factor.routes.js';
 
 export type SectionRoutes = (router: Router<GatewayState>, kit: DashboardKit) => void;
 
-export const SECTIONS: readonly SectionRoutes[] = [];
+export const SECTIONS: readonly SectionRoutes[] = [twoFactorRoutes];

@@ -50,4 +50,14 @@ li.done .tick{background:#17803d;border-color:#17803d;color:#fff}
 .state{margin-left:auto;font-size:13px;color:#4a5568}
 .grid{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:18px;align-items:start}
 @media (max-width:760px){.grid{grid-template-columns:minmax(0,1fr)}.card{padding:16px}h1{font-size:21px}}
+.tf-state{font-weight:700}
+.tf-on{color:#17803d}
+.tf-off{color:#4a5568}
+.tf-qr img{display:block;background:#fff;border:1px solid #dfe4ec;border-radius:8px}
+.tf-grid h3{font-size:16px;margin:14px 0 6px}
+ul.tf-codes{list-style:none;margin:0 0 10px;display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:6px 18px;font-size:17px;letter-spacing:.04em}
+button.tf-danger{background:#b42318}
+button.tf-danger:hover{background:#912018}
+button.tf-secondary{background:#fff;color:#1a46b8;border:1px solid #1a46b8}
+button.tf-secondary:hover{background:#e6edfc}
 `;
