@@ -408,6 +408,23 @@ describe.each(DIALECTS)('two-step sign-in (%s)', (dialect) => {
     expect((await userRow(email)).totp_secret).toBeNull();
   });
 
+  it('counts wrong codes given to turn it off as failed sign-ins', async () => {
+    const { client, email } = await owner();
+    const { secret } = await enrol(client);
+    g.t.clock.advance(STEP_MS);
+    const right = codeAt(secret, now());
+    const wrong = right === '123456' ? '654321' : '123456';
+    for (let i = 0; i < 5; i += 1) {
+      const refused = await client.submit(PAGE, `${PAGE}/disable`, { code: wrong, current_password: PASSWORD });
+      expect(refused.status).toBe(422);
+    }
+    const locked = await client.submit(PAGE, `${PAGE}/disable`, { code: right, current_password: PASSWORD });
+    expect(locked.status).toBe(429);
+    expect(locked.text).toContain('Too many failed sign-ins');
+    expect((await userRow(email)).totp_enabled_at).not.toBeNull();
+    expect((await signIn(clientFrom(g), email)).status).toBe(429);
+  });
+
   it('keeps two-step sign-in on through a password reset', async () => {
     const { client, email } = await owner();
     const { secret } = await enrol(client);

@@ -62,6 +62,8 @@ ${backLink(shell)}`,
 
 export interface ManageView {
   readonly notice: string | null;
+  /** Sign-in is paused (too many wrong codes): the lockout message. */
+  readonly error: string | null;
   /** When it was turned on (stored instant). */
   readonly enabledAt: string;
   readonly unusedRecoveryCodes: number;
@@ -76,7 +78,7 @@ export function managePage(shell: Shell, view: ManageView): string {
     shell,
     m.title,
     `<h1>${escapeHtml(m.title)}: ${escapeHtml(m.on)}</h1>
-${notice(view.notice)}
+${notice(view.notice)}${alert(view.error)}
 <p>${escapeHtml(m.statusOn)} ${escapeHtml(m.onSince(view.enabledAt.slice(0, 10)))} ${escapeHtml(m.recoveryLeft(view.unusedRecoveryCodes))}</p>
 <div class="grid tf-grid">
 <section class="card" aria-labelledby="disable-title">

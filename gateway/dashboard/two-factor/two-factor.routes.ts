@@ -65,10 +65,12 @@ export function twoFactorRoutes(router: Router<GatewayState>, kit: DashboardKit)
     visit: SignedInVisit,
     status: number,
     problems: { disable?: TwoFactorProblems; codes?: TwoFactorProblems } = {},
+    error: string | null = null,
   ) => {
     const user = visit.session.user;
     const view = {
       notice: null,
+      error,
       enabledAt: user.totp_enabled_at ?? '',
       unusedRecoveryCodes: await unusedRecoveryCodes(deps, user.id),
       disableProblems: problems.disable ?? noProblems,
@@ -118,6 +120,8 @@ export function twoFactorRoutes(router: Router<GatewayState>, kit: DashboardKit)
     switch (result.kind) {
       case 'stale':
         return kit.redirect(ctx, PAGE);
+      case 'locked':
+        return sendManage(ctx, visit, 429, {}, visit.t.lockedOut(SIGN_IN_WINDOW_MS / 60_000));
       case 'problems':
         return sendManage(ctx, visit, 422, { disable: result.problems });
       case 'done':
@@ -131,10 +135,13 @@ export function twoFactorRoutes(router: Router<GatewayState>, kit: DashboardKit)
     const result = await regenerateRecoveryCodes(deps, visit.session.user, {
       currentPassword: kit.field(ctx, 'current_password'),
       code: kit.field(ctx, 'code'),
+      address: ctx.ip,
     });
     switch (result.kind) {
       case 'stale':
         return kit.redirect(ctx, PAGE);
+      case 'locked':
+        return sendManage(ctx, visit, 429, {}, visit.t.lockedOut(SIGN_IN_WINDOW_MS / 60_000));
       case 'problems':
         return sendManage(ctx, visit, 422, { codes: result.problems });
       case 'done':

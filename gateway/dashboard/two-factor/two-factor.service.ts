@@ -204,17 +204,42 @@ async function useSecondFactor(deps: Deps, db: Executor, user: DashboardUserRow,
 
 export type ChangeResult =
   | { readonly kind: 'problems'; readonly problems: TwoFactorProblems }
+  /** Too many failed sign-ins (wrong codes here among them): nothing is checked until the pause ends. */
+  | { readonly kind: 'locked' }
   | { readonly kind: 'stale' }
   | { readonly kind: 'done'; readonly recoveryCodes: readonly string[] };
 
-/** The password and a second factor, asked before turning it off or making new recovery codes. */
+/** Whether sign-in is paused for the email or the address (the limits of wrong passwords). */
+async function signInLocked(deps: Deps, email: string, address: string): Promise<boolean> {
+  const since = toStoredInstant(deps.clock.nowMs() - SIGN_IN_WINDOW_MS);
+  const failures = await countSignInFailures(deps.db, email, address, since);
+  return failures.email >= SIGN_IN_LIMIT_PER_ACCOUNT || failures.address >= SIGN_IN_LIMIT_PER_ADDRESS;
+}
+
+/** Counts a wrong code as a failed sign-in of the account from the address. */
+async function recordWrongCode(deps: Deps, email: string, address: string): Promise<void> {
+  const nowMs = deps.clock.nowMs();
+  await pruneSignInFailures(deps.db, toStoredInstant(nowMs - SIGN_IN_WINDOW_MS));
+  await insertSignInFailure(deps.db, {
+    id: deps.ids.uuid(nowMs),
+    email,
+    address,
+    failed_at: toStoredInstant(nowMs),
+  });
+}
+
+/**
+ * The password and a second factor, asked before turning it off or making new recovery codes. A
+ * wrong code counts as a failed sign-in, so codes cannot be guessed here either.
+ */
 async function confirmChange(
   deps: Deps,
   user: DashboardUserRow,
-  input: { readonly currentPassword: string; readonly code: string },
+  input: { readonly currentPassword: string; readonly code: string; readonly address: string },
   change: (trx: Executor) => Promise<readonly string[]>,
 ): Promise<ChangeResult> {
   if (user.totp_enabled_at === null) return { kind: 'stale' };
+  if (await signInLocked(deps, user.email, input.address)) return { kind: 'locked' };
   const problems: TwoFactorProblems = {};
   if (input.currentPassword === '') problems.current_password = 'required';
   else if (!(await verifyPassword(input.currentPassword.slice(0, 1000), user.password_hash))) {
@@ -222,12 +247,14 @@ async function confirmChange(
   }
   if (compact(input.code) === '') problems.code = 'required';
   if (Object.keys(problems).length > 0) return { kind: 'problems', problems };
-  return deps.transact(async (trx) => {
+  const result = await deps.transact(async (trx) => {
     if (!(await useSecondFactor(deps, trx, user, input.code))) {
       return { kind: 'problems', problems: { code: 'wrong_code' } } as const;
     }
     return { kind: 'done', recoveryCodes: await change(trx) } as const;
   });
+  if (result.kind === 'problems') await recordWrongCode(deps, user.email, input.address);
+  return result;
 }
 
 /** Turns two-step sign-in off (password and a code or a recovery code asked); forgets its secret and codes. */
@@ -259,7 +286,7 @@ export function disableTwoFactor(
 export function regenerateRecoveryCodes(
   deps: Deps,
   user: DashboardUserRow,
-  input: { readonly currentPassword: string; readonly code: string },
+  input: { readonly currentPassword: string; readonly code: string; readonly address: string },
 ): Promise<ChangeResult> {
   return confirmChange(deps, user, input, async (trx) => {
     const { codes, rows } = newRecoveryCodes(deps, user.id);
@@ -297,12 +324,7 @@ export async function completeSignIn(
     await deletePendingSignIn(deps.db, pending.id_hash);
     return { kind: 'expired' };
   }
-  const nowMs = deps.clock.nowMs();
-  const since = toStoredInstant(nowMs - SIGN_IN_WINDOW_MS);
-  const failures = await countSignInFailures(deps.db, user.email, input.address, since);
-  if (failures.email >= SIGN_IN_LIMIT_PER_ACCOUNT || failures.address >= SIGN_IN_LIMIT_PER_ADDRESS) {
-    return { kind: 'locked' };
-  }
+  if (await signInLocked(deps, user.email, input.address)) return { kind: 'locked' };
   try {
     const opened = await deps.transact(async (trx) => {
       if (!(await useSecondFactor(deps, trx, user, input.code))) return null;
@@ -314,13 +336,7 @@ export async function completeSignIn(
     if (error instanceof PendingSignInGone) return { kind: 'expired' };
     throw error;
   }
-  await pruneSignInFailures(deps.db, since);
-  await insertSignInFailure(deps.db, {
-    id: deps.ids.uuid(nowMs),
-    email: user.email,
-    address: input.address,
-    failed_at: toStoredInstant(nowMs),
-  });
+  await recordWrongCode(deps, user.email, input.address);
   return { kind: 'wrong' };
 }
 
