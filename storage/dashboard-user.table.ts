@@ -12,9 +12,11 @@ export interface DashboardUserTable {
   password_hash: string;
   role: DashboardRole;
   email_verified_at: string | null;
-  /** The second factor (later): sealed secret, and when it was turned on. */
+  /** The second factor: sealed secret (also while being set up), and when it was turned on. */
   totp_secret: string | null;
   totp_enabled_at: string | null;
+  /** The last TOTP time step accepted (migration 0016): a code works once. */
+  totp_last_step: number | null;
   password_changed_at: string;
   created_at: string;
   updated_at: string;

@@ -20,6 +20,7 @@ import type { DashboardOnboardingKeyTable } from './dashboard-onboarding-key.tab
 import type { DashboardSessionTable } from './dashboard-session.table.js';
 import type { DashboardSignInFailureTable } from './dashboard-sign-in-failure.table.js';
 import type { DashboardTokenTable } from './dashboard-token.table.js';
+import type { DashboardPendingSignInTable, DashboardRecoveryCodeTable } from './dashboard-two-factor.table.js';
 import type { DashboardUserAddressTable, DashboardUserTable } from './dashboard-user.table.js';
 import type { DomainProcessorTable, DomainTable } from './domain.table.js';
 import type { DomainVerificationTable } from './domain-verification.table.js';
@@ -72,6 +73,8 @@ export interface Database {
   dashboard_onboarding_keys: DashboardOnboardingKeyTable;
   dashboard_audit_events: DashboardAuditEventTable;
   payment_counts: PaymentCountTable;
+  dashboard_recovery_codes: DashboardRecoveryCodeTable;
+  dashboard_pending_sign_ins: DashboardPendingSignInTable;
 }
 
 export type Db = Kysely<Database>;

@@ -17,6 +17,7 @@ import * as domainVerification from './migrations/0011-domain-verification.js';
 import * as dashboardAccounts from './migrations/0012-dashboard-accounts.js';
 import * as dashboardAudit from './migrations/0013-dashboard-audit.js';
 import * as keyLastUse from './migrations/0015-key-last-use.js';
+import * as dashboardTotp from './migrations/0016-dashboard-totp.js';
 import * as paymentCounts from './migrations/0020-payment-counts.js';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012-dashboard-accounts': dashboardAccounts,
   '0013-dashboard-audit': dashboardAudit,
   '0015-key-last-use': keyLastUse,
+  '0016-dashboard-totp': dashboardTotp,
   '0020-payment-counts': paymentCounts,
 };
 

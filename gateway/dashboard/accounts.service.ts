@@ -15,6 +15,7 @@ import {
   insertSignInFailure,
   pruneSignInFailures,
 } from '../../storage/dashboard-sign-in-failure.repository.js';
+import { deleteUserPendingSignIns } from '../../storage/dashboard-two-factor.repository.js';
 import {
   findDashboardUser,
   findDashboardUserByEmail,
@@ -23,6 +24,7 @@ import {
   updateDashboardUser,
 } from '../../storage/dashboard-user.repository.js';
 import type { DashboardUserRow } from '../../storage/dashboard-user.table.js';
+import type { Executor } from '../../storage/database.js';
 import { isUniqueViolation } from '../../storage/errors.js';
 import { updateMerchant } from '../../storage/merchant.repository.js';
 import { MINUTE_MS, toStoredInstant } from '../domain/clock.js';
@@ -32,6 +34,7 @@ import { onboardingKeyContext } from './onboarding.service.js';
 import { consumeToken, issueToken, peekToken } from './one-time-tokens.js';
 import { hashPassword, type PasswordProblem, passwordProblem, verifyPassword } from './passwords.js';
 import { endUserSessions, startSession } from './sessions.js';
+import { startPendingSignIn } from './two-factor/pending-sign-ins.js';
 
 /** Failed sign-ins count over this window. */
 export const SIGN_IN_WINDOW_MS = 15 * MINUTE_MS;
@@ -154,16 +157,37 @@ export async function confirmEmail(deps: Deps, token: string): Promise<ConfirmRe
   }
 }
 
+/** A sign-in complete (password, and code when the user has two-step sign-in on): its new session. */
+export interface SignedIn {
+  readonly sessionId: string;
+  readonly user: DashboardUserRow;
+  /** Whether the user never signed in from this address before (logged and audited). */
+  readonly newAddress: boolean;
+}
+
 export type SignInResult =
   | { readonly kind: 'locked' }
   | { readonly kind: 'wrong' }
   | { readonly kind: 'unverified'; readonly mail: Outgoing }
-  | {
-      readonly kind: 'signed_in';
-      readonly sessionId: string;
-      readonly user: DashboardUserRow;
-      readonly newAddress: boolean;
-    };
+  /** The password was right and the user has two-step sign-in on: no session yet, a code is asked. */
+  | { readonly kind: 'second_factor'; readonly pendingId: string }
+  | ({ readonly kind: 'signed_in' } & SignedIn);
+
+/**
+ * Opens the session of a complete sign-in: the account's failed sign-ins are forgotten, the
+ * address is recorded. Used after a right password, or after the right code of two-step sign-in.
+ */
+export async function openSignedInSession(
+  deps: Deps,
+  db: Executor,
+  user: DashboardUserRow,
+  address: string,
+): Promise<SignedIn> {
+  await clearSignInFailures(db, user.email);
+  const sessionId = await startSession(deps, db, user.id, address);
+  const newAddress = await recordSignInAddress(db, user.id, address, toStoredInstant(deps.clock.nowMs()));
+  return { sessionId, user, newAddress };
+}
 
 export async function signIn(
   deps: Deps,
@@ -188,17 +212,19 @@ export async function signIn(
     });
     return { kind: 'wrong' };
   }
-  await clearSignInFailures(deps.db, email);
   if (user.email_verified_at === null) {
+    await clearSignInFailures(deps.db, email);
     const token = await deps.transact((trx) => issueToken(deps, trx, user.id, 'verify_email', user.email));
     return { kind: 'unverified', mail: { to: user.email, kind: 'verify_email', token } };
   }
-  const now = toStoredInstant(nowMs);
-  return deps.transact(async (trx) => {
-    const sessionId = await startSession(deps, trx, user.id, input.address);
-    const newAddress = await recordSignInAddress(trx, user.id, input.address, now);
-    return { kind: 'signed_in', sessionId, user, newAddress };
-  });
+  if (user.totp_enabled_at !== null) {
+    // The failures are kept until the code is right too: a right password must not wipe the count
+    // of wrong codes, or the code could be guessed four tries at a time.
+    const pendingId = await startPendingSignIn(deps, deps.db, user.id, input.address);
+    return { kind: 'second_factor', pendingId };
+  }
+  const opened = await deps.transact((trx) => openSignedInSession(deps, trx, user, input.address));
+  return { kind: 'signed_in', ...opened };
 }
 
 /** A reset link for the address when it has an account, else nothing (the caller answers alike). */
@@ -221,8 +247,9 @@ export type ResetResult =
   | { readonly kind: 'done' };
 
 /**
- * Sets a new password through a reset link (single use): every session of the user ends, failed
- * sign-ins of the account are forgotten, and the address counts as confirmed (the link reached it).
+ * Sets a new password through a reset link (single use): every session (and sign-in waiting for
+ * its code) of the user ends, failed sign-ins of the account are forgotten unless two-step sign-in
+ * is on (it stays on), and the address counts as confirmed (the link reached it).
  */
 export async function resetPassword(deps: Deps, token: string, password: string): Promise<ResetResult> {
   const row = await peekToken(deps, deps.db, token, ['reset_password']);
@@ -241,7 +268,11 @@ export async function resetPassword(deps: Deps, token: string, password: string)
       updated_at: now,
     });
     await endUserSessions(trx, used.user_id);
-    await clearSignInFailures(trx, used.email);
+    await deleteUserPendingSignIns(trx, used.user_id);
+    // A reset never turns two-step sign-in off. Its failed sign-ins (wrong codes among them) stay
+    // counted when it is on, so that resets cannot be used to guess codes without a pause.
+    const user = await findDashboardUser(trx, used.user_id);
+    if (user?.totp_enabled_at === null) await clearSignInFailures(trx, used.email);
     return { kind: 'done' };
   });
 }
@@ -289,6 +320,7 @@ export async function changePassword(
     const now = toStoredInstant(deps.clock.nowMs());
     await updateDashboardUser(trx, user.id, { password_hash: passwordHash, password_changed_at: now, updated_at: now });
     await endUserSessions(trx, user.id);
+    await deleteUserPendingSignIns(trx, user.id);
     return startSession(deps, trx, user.id, input.address);
   });
   return { ok: true, sessionId };

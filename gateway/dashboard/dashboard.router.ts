@@ -31,7 +31,6 @@ import {
   signIn,
   signUp,
 } from './accounts.service.js';
-import { recordAudit } from './audit/audit.service.js';
 import { SESSION_COOKIE } from './cookies.js';
 import type { DashboardMessages } from './i18n/index.js';
 import { type DashboardKit, type DashboardOptions, dashboardKit, type Visit } from './kit.js';
@@ -49,6 +48,7 @@ import {
 } from './pages.js';
 import { SECTIONS } from './sections.js';
 import { endSession } from './sessions.js';
+import { PENDING_SIGN_IN_COOKIE, PENDING_SIGN_IN_MS } from './two-factor/pending-sign-ins.js';
 
 export type { DashboardOptions } from './kit.js';
 
@@ -152,22 +152,13 @@ function coreRoutes(router: Router<GatewayState>, kit: DashboardKit): void {
           200,
           messagePage(visit.shell, t.checkEmailTitle, t.unverifiedText(result.mail.to)),
         );
+      case 'second_factor':
+        // No session yet: the code is asked on the next page, for five minutes.
+        setCookie(ctx, PENDING_SIGN_IN_COOKIE, result.pendingId, PENDING_SIGN_IN_MS / 1000);
+        return redirect(ctx, '/dashboard/sign-in/two-factor');
       case 'signed_in':
         // A new id at every sign-in: whatever id this browser had before is ended.
-        await endSession(deps, ctx.cookies.get(SESSION_COOKIE));
-        if (result.newAddress) {
-          deps.logger.info(
-            { dashboard_user_id: result.user.id, address: ctx.ip },
-            'dashboard sign-in from a new address',
-          );
-          await recordAudit(deps, deps.db, {
-            merchantId: result.user.merchant_id,
-            actor: { userId: result.user.id, email: result.user.email, address: ctx.ip },
-            action: 'sign_in.new_address',
-            subject: ctx.ip,
-          });
-        }
-        setCookie(ctx, SESSION_COOKIE, result.sessionId);
+        await kit.enterSession(ctx, result);
         return redirect(ctx, '/dashboard');
     }
   });
@@ -268,6 +259,7 @@ function coreRoutes(router: Router<GatewayState>, kit: DashboardKit): void {
       newEmail: '',
       emailProblems: noProblems,
       passwordProblems: noProblems,
+      twoFactorOn: visit.session.user.totp_enabled_at !== null,
     };
     send(ctx, visit.shell, 200, accountPage(visit.shell, view));
   });
@@ -281,7 +273,13 @@ function coreRoutes(router: Router<GatewayState>, kit: DashboardKit): void {
       newEmail,
     });
     if (!result.ok) {
-      const view = { notice: null, newEmail, emailProblems: result.problems, passwordProblems: noProblems };
+      const view = {
+        notice: null,
+        newEmail,
+        emailProblems: result.problems,
+        passwordProblems: noProblems,
+        twoFactorOn: visit.session.user.totp_enabled_at !== null,
+      };
       return send(ctx, visit.shell, 422, accountPage(visit.shell, view));
     }
     mail(visit.t, result.mail);
@@ -290,6 +288,7 @@ function coreRoutes(router: Router<GatewayState>, kit: DashboardKit): void {
       newEmail: '',
       emailProblems: noProblems,
       passwordProblems: noProblems,
+      twoFactorOn: visit.session.user.totp_enabled_at !== null,
     };
     send(ctx, visit.shell, 200, accountPage(visit.shell, view));
   });
@@ -303,7 +302,13 @@ function coreRoutes(router: Router<GatewayState>, kit: DashboardKit): void {
       address: ctx.ip,
     });
     if (!result.ok) {
-      const view = { notice: null, newEmail: '', emailProblems: noProblems, passwordProblems: result.problems };
+      const view = {
+        notice: null,
+        newEmail: '',
+        emailProblems: noProblems,
+        passwordProblems: result.problems,
+        twoFactorOn: visit.session.user.totp_enabled_at !== null,
+      };
       return send(ctx, visit.shell, 422, accountPage(visit.shell, view));
     }
     setCookie(ctx, SESSION_COOKIE, result.sessionId);

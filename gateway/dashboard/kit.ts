@@ -10,7 +10,7 @@ import { newNonce, setPageHeaders } from '../checkout/security.js';
 import type { VerificationOptions } from '../merchants/domain-verification.service.js';
 import type { Mailer, MailMessage } from '../notifications/mailer.js';
 import type { Deps } from '../runtime/deps.js';
-import type { Outgoing, OutgoingKind } from './accounts.service.js';
+import type { Outgoing, OutgoingKind, SignedIn } from './accounts.service.js';
 import { type AuditAction, recordAudit } from './audit/audit.service.js';
 import { cookieHeader, FORM_COOKIE, LANGUAGE_COOKIE, SESSION_COOKIE } from './cookies.js';
 import { formToken, formTokenMatches } from './form-guard.js';
@@ -19,7 +19,7 @@ import type { NavId, Shell } from './layout.js';
 import { messagePage } from './pages.js';
 import { mayManage } from './roles.js';
 import type { ActiveSession } from './sessions.js';
-import { resumeSession } from './sessions.js';
+import { endSession, resumeSession } from './sessions.js';
 
 export interface DashboardOptions {
   readonly mailer: Mailer;
@@ -84,6 +84,11 @@ export interface DashboardKit {
   /** Adds to the account's audit log, as the visit's user from the request's address. */
   audit(ctx: GatewayContext, visit: SignedInVisit, action: AuditAction, subject?: string | null): Promise<void>;
   setCookie(ctx: GatewayContext, name: string, value: string, maxAgeSeconds?: number): void;
+  /**
+   * Gives the browser the session of a complete sign-in (after the password, or after the code of
+   * two-step sign-in): ends the id it had (never adopted), logs and audits a new address.
+   */
+  enterSession(ctx: GatewayContext, signedIn: SignedIn): Promise<void>;
 }
 
 export function dashboardKit(deps: Deps, options: DashboardOptions): DashboardKit {
@@ -236,6 +241,23 @@ export function dashboardKit(deps: Deps, options: DashboardOptions): DashboardKi
     sendMail({ to: outgoing.to, subject: content.subject, text: content.text(links) }, outgoing.kind);
   };
 
+  const enterSession = async (ctx: GatewayContext, signedIn: SignedIn) => {
+    await endSession(deps, ctx.cookies.get(SESSION_COOKIE));
+    if (signedIn.newAddress) {
+      deps.logger.info(
+        { dashboard_user_id: signedIn.user.id, address: ctx.ip },
+        'dashboard sign-in from a new address',
+      );
+      await recordAudit(deps, deps.db, {
+        merchantId: signedIn.user.merchant_id,
+        actor: { userId: signedIn.user.id, email: signedIn.user.email, address: ctx.ip },
+        action: 'sign_in.new_address',
+        subject: ctx.ip,
+      });
+    }
+    setCookie(ctx, SESSION_COOKIE, signedIn.sessionId);
+  };
+
   return {
     deps,
     publicUrl,
@@ -260,5 +282,6 @@ export function dashboardKit(deps: Deps, options: DashboardOptions): DashboardKi
         subject: subject ?? null,
       }),
     setCookie,
+    enterSession,
   };
 }

@@ -6,6 +6,7 @@ import { escapeHtml } from '../checkout/html.js';
 import type { FieldProblem, FieldProblems } from './accounts.service.js';
 import { alert, field, hidden, layout, notice, type Shell, summary } from './layout.js';
 import { CHECKLIST_ITEMS, type Checklist } from './onboarding.service.js';
+import { twoFactorCard } from './two-factor/account-card.js';
 
 export type { Shell, Viewer } from './layout.js';
 
@@ -130,6 +131,8 @@ export interface AccountView {
   readonly newEmail: string;
   readonly emailProblems: FieldProblems;
   readonly passwordProblems: FieldProblems;
+  /** Whether the user has two-step sign-in on (its card links to its page). */
+  readonly twoFactorOn: boolean;
 }
 
 export function accountPage(shell: Shell, view: AccountView): string {
@@ -158,6 +161,7 @@ ${field(t, { name: 'password', label: t.newPassword, type: 'password', autocompl
 <button type="submit">${escapeHtml(t.changePassword)}</button>
 </form>
 </section>
+${twoFactorCard(shell, view.twoFactorOn)}
 </div>`,
   );
 }

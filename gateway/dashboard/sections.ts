@@ -11,7 +11,14 @@ import { connectTokensRoutes } from './connect-tokens/connect-tokens.routes.js';
 import { domainsRoutes } from './domains/domains.routes.js';
 import type { DashboardKit } from './kit.js';
 import { processorsRoutes } from './processors/processors.routes.js';
+import { twoFactorRoutes } from './two-factor/two-factor.routes.js';
 
 export type SectionRoutes = (router: Router<GatewayState>, kit: DashboardKit) => void;
 
-export const SECTIONS: readonly SectionRoutes[] = [domainsRoutes, processorsRoutes, apiKeysRoutes, connectTokensRoutes];
+export const SECTIONS: readonly SectionRoutes[] = [
+  apiKeysRoutes,
+  domainsRoutes,
+  processorsRoutes,
+  connectTokensRoutes,
+  twoFactorRoutes,
+];

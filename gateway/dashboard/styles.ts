@@ -127,4 +127,14 @@ fieldset.keys-choices{border:0;margin:14px 0 0;padding:0;min-width:0}
 select.keys-select{display:block;width:100%;padding:10px 12px;border:1px solid #8792a2;border-radius:10px;font:inherit;background:#fff;color:inherit}
 ol.keys-steps{margin:0;padding-left:22px}
 ol.keys-steps li{margin:6px 0}
+.tf-state{font-weight:700}
+.tf-on{color:#17803d}
+.tf-off{color:#4a5568}
+.tf-qr img{display:block;background:#fff;border:1px solid #dfe4ec;border-radius:8px}
+.tf-grid h3{font-size:16px;margin:14px 0 6px}
+ul.tf-codes{list-style:none;margin:0 0 10px;display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:6px 18px;font-size:17px;letter-spacing:.04em}
+button.tf-danger{background:#b42318}
+button.tf-danger:hover{background:#912018}
+button.tf-secondary{background:#fff;color:#1a46b8;border:1px solid #1a46b8}
+button.tf-secondary:hover{background:#e6edfc}
 `;

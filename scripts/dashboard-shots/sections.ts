@@ -10,6 +10,7 @@ import type { TestSmtp } from '../../test/support/smtp-server.js';
 import { apiKeysShots } from './api-keys.js';
 import { domainsShots } from './domains.js';
 import { processorsShots } from './processors.js';
+import { twoFactorShots } from './two-factor.js';
 
 export interface SectionShotsContext {
   readonly page: Page;
@@ -27,4 +28,4 @@ export interface SectionShotsContext {
 
 export type SectionShots = (context: SectionShotsContext) => Promise<void>;
 
-export const SECTION_SHOTS: readonly SectionShots[] = [domainsShots, processorsShots, apiKeysShots];
+export const SECTION_SHOTS: readonly SectionShots[] = [domainsShots, processorsShots, apiKeysShots, twoFactorShots];

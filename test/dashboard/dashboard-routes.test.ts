@@ -28,6 +28,10 @@ const SELF_SERVICE = new Set([
   '/dashboard/reset/new',
   '/dashboard/account/email',
   '/dashboard/account/password',
+  '/dashboard/account/two-factor/enable',
+  '/dashboard/account/two-factor/disable',
+  '/dashboard/account/two-factor/recovery-codes',
+  '/dashboard/sign-in/two-factor',
 ]);
 
 /** A path of the route with its parameters filled in by values of no account. */
