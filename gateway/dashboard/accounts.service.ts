@@ -23,6 +23,7 @@ import {
   updateDashboardUser,
 } from '../../storage/dashboard-user.repository.js';
 import type { DashboardUserRow } from '../../storage/dashboard-user.table.js';
+import type { Executor } from '../../storage/database.js';
 import { isUniqueViolation } from '../../storage/errors.js';
 import { updateMerchant } from '../../storage/merchant.repository.js';
 import { MINUTE_MS, toStoredInstant } from '../domain/clock.js';
@@ -193,12 +194,23 @@ export async function signIn(
     const token = await deps.transact((trx) => issueToken(deps, trx, user.id, 'verify_email', user.email));
     return { kind: 'unverified', mail: { to: user.email, kind: 'verify_email', token } };
   }
-  const now = toStoredInstant(nowMs);
-  return deps.transact(async (trx) => {
-    const sessionId = await startSession(deps, trx, user.id, input.address);
-    const newAddress = await recordSignInAddress(trx, user.id, input.address, now);
-    return { kind: 'signed_in', sessionId, user, newAddress };
-  });
+  const opened = await deps.transact((trx) => openSession(deps, trx, user.id, input.address));
+  return { kind: 'signed_in', user, ...opened };
+}
+
+/**
+ * Signs the user in (inside the caller's transaction): a new session and the address recorded;
+ * `newAddress` tells whether the user never signed in from it before (for the audit log).
+ */
+export async function openSession(
+  deps: Deps,
+  trx: Executor,
+  userId: string,
+  address: string,
+): Promise<{ sessionId: string; newAddress: boolean }> {
+  const sessionId = await startSession(deps, trx, userId, address);
+  const newAddress = await recordSignInAddress(trx, userId, address, toStoredInstant(deps.clock.nowMs()));
+  return { sessionId, newAddress };
 }
 
 /** A reset link for the address when it has an account, else nothing (the caller answers alike). */

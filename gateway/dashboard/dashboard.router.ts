@@ -31,7 +31,6 @@ import {
   signIn,
   signUp,
 } from './accounts.service.js';
-import { recordAudit } from './audit/audit.service.js';
 import { SESSION_COOKIE } from './cookies.js';
 import type { DashboardMessages } from './i18n/index.js';
 import { type DashboardKit, type DashboardOptions, dashboardKit, type Visit } from './kit.js';
@@ -47,6 +46,7 @@ import {
   signInPage,
   signUpPage,
 } from './pages.js';
+import { maySeeSecrets } from './roles.js';
 import { SECTIONS } from './sections.js';
 import { endSession } from './sessions.js';
 
@@ -97,7 +97,8 @@ function coreRoutes(router: Router<GatewayState>, kit: DashboardKit): void {
     const visit = await signedIn(ctx, 'home');
     if (visit === undefined) return;
     const merchantId = visit.session.user.merchant_id;
-    const testKey = (await takeTestKey(deps, merchantId)) ?? null;
+    // A viewer never sees a secret: the test key stays sealed for the owner's (or an admin's) visit.
+    const testKey = maySeeSecrets(visit.session.user.role) ? ((await takeTestKey(deps, merchantId)) ?? null) : null;
     const checklist = await readChecklist(deps.db, merchantId);
     const curl = sandboxPaymentCurl(publicUrl, testKey ?? 'sk_test_…');
     send(ctx, visit.shell, 200, homePage(visit.shell, { notice: noticeOf(ctx, visit.t), testKey, curl, checklist }));
@@ -153,21 +154,7 @@ function coreRoutes(router: Router<GatewayState>, kit: DashboardKit): void {
           messagePage(visit.shell, t.checkEmailTitle, t.unverifiedText(result.mail.to)),
         );
       case 'signed_in':
-        // A new id at every sign-in: whatever id this browser had before is ended.
-        await endSession(deps, ctx.cookies.get(SESSION_COOKIE));
-        if (result.newAddress) {
-          deps.logger.info(
-            { dashboard_user_id: result.user.id, address: ctx.ip },
-            'dashboard sign-in from a new address',
-          );
-          await recordAudit(deps, deps.db, {
-            merchantId: result.user.merchant_id,
-            actor: { userId: result.user.id, email: result.user.email, address: ctx.ip },
-            action: 'sign_in.new_address',
-            subject: ctx.ip,
-          });
-        }
-        setCookie(ctx, SESSION_COOKIE, result.sessionId);
+        await kit.adoptSession(ctx, result);
         return redirect(ctx, '/dashboard');
     }
   });

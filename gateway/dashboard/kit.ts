@@ -4,6 +4,7 @@
  * check, background mail, and the audit log. The core routes (dashboard.router.ts) and each
  * section's routes (gateway/dashboard/<section>/) take one kit, made once per router.
  */
+import type { DashboardUserRow } from '../../storage/dashboard-user.table.js';
 import type { GatewayContext } from '../api/context.js';
 import { type FormFields, readFormBody } from '../checkout/form-body.js';
 import { newNonce, setPageHeaders } from '../checkout/security.js';
@@ -18,7 +19,7 @@ import type { NavId, Shell } from './layout.js';
 import { messagePage } from './pages.js';
 import { mayManage } from './roles.js';
 import type { ActiveSession } from './sessions.js';
-import { resumeSession } from './sessions.js';
+import { endSession, resumeSession } from './sessions.js';
 
 export interface DashboardOptions {
   readonly mailer: Mailer;
@@ -80,6 +81,14 @@ export interface DashboardKit {
   /** Adds to the account's audit log, as the visit's user from the request's address. */
   audit(ctx: GatewayContext, visit: SignedInVisit, action: AuditAction, subject?: string | null): Promise<void>;
   setCookie(ctx: GatewayContext, name: string, value: string, maxAgeSeconds?: number): void;
+  /**
+   * Gives this browser a session just opened (sign-in, accepted invitation): the id it had before
+   * is ended, and a sign-in from an address new for the user is logged and audited.
+   */
+  adoptSession(
+    ctx: GatewayContext,
+    opened: { readonly sessionId: string; readonly user: DashboardUserRow; readonly newAddress: boolean },
+  ): Promise<void>;
 }
 
 export function dashboardKit(deps: Deps, options: DashboardOptions): DashboardKit {
@@ -232,9 +241,25 @@ export function dashboardKit(deps: Deps, options: DashboardOptions): DashboardKi
     sendMail({ to: outgoing.to, subject: content.subject, text: content.text(links) }, outgoing.kind);
   };
 
+  const adoptSession: DashboardKit['adoptSession'] = async (ctx, opened) => {
+    // A new id at every sign-in: whatever id this browser had before is ended.
+    await endSession(deps, ctx.cookies.get(SESSION_COOKIE));
+    if (opened.newAddress) {
+      deps.logger.info({ dashboard_user_id: opened.user.id, address: ctx.ip }, 'dashboard sign-in from a new address');
+      await recordAudit(deps, deps.db, {
+        merchantId: opened.user.merchant_id,
+        actor: { userId: opened.user.id, email: opened.user.email, address: ctx.ip },
+        action: 'sign_in.new_address',
+        subject: ctx.ip,
+      });
+    }
+    setCookie(ctx, SESSION_COOKIE, opened.sessionId);
+  };
+
   return {
     deps,
     publicUrl,
+    adoptSession,
     begin,
     signedIn,
     manager,

@@ -6,8 +6,10 @@
  */
 import type { Router } from '@koa/router';
 import type { GatewayState } from '../api/context.js';
+import { auditRoutes } from './audit/audit.routes.js';
 import type { DashboardKit } from './kit.js';
+import { teamRoutes } from './team/team.routes.js';
 
 export type SectionRoutes = (router: Router<GatewayState>, kit: DashboardKit) => void;
 
-export const SECTIONS: readonly SectionRoutes[] = [];
+export const SECTIONS: readonly SectionRoutes[] = [teamRoutes, auditRoutes];

@@ -40,6 +40,7 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
         '0011-domain-verification',
         '0012-dashboard-accounts',
         '0013-dashboard-audit',
+        '0017-dashboard-invitations',
       ],
     });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });

@@ -18,7 +18,7 @@ import {
   startDashboardGateway,
 } from './support.js';
 
-/** Routes a viewer may post: their own sign-in, sign-out and account. */
+/** Routes a viewer may post: their own sign-in, sign-out and account, and accepting an invitation. */
 const SELF_SERVICE = new Set([
   '/dashboard/sign-up',
   '/dashboard/sign-in',
@@ -28,6 +28,7 @@ const SELF_SERVICE = new Set([
   '/dashboard/reset/new',
   '/dashboard/account/email',
   '/dashboard/account/password',
+  '/dashboard/invitation',
 ]);
 
 /** A path of the route with its parameters filled in by values of no account. */
