@@ -68,6 +68,7 @@ fieldset.team-roles legend{font-weight:600;font-size:15px;padding:0;margin-botto
 .team-radio{display:grid;grid-template-columns:auto 1fr;column-gap:8px;align-items:center;margin:6px 0}
 .team-radio label{margin:0;font-weight:600}
 .team-radio .hint{grid-column:2;margin:0}
+#f-username[readonly]{background:#f6f8fb;color:#4a5568}
 .audit-wrap{overflow-x:auto}
 table.audit-table{border-collapse:collapse;width:100%;font-size:14px}
 .audit-table th,.audit-table td{text-align:left;vertical-align:top;padding:8px 10px;border-top:1px solid #edf0f5}

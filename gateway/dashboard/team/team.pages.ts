@@ -141,7 +141,8 @@ export function invitationPage(shell: Shell, view: InvitationView): string {
 ${view.problem === undefined ? '' : alert(t.errorSummary)}
 <form method="post" action="/dashboard/invitation" novalidate>${hidden(shell)}
 <input type="hidden" name="token" value="${escapeHtml(view.token)}">
-<input type="email" name="username" autocomplete="username" value="${escapeHtml(view.email)}" hidden>
+<label for="f-username">${escapeHtml(t.email)}</label>
+<input id="f-username" name="username" type="email" autocomplete="username" value="${escapeHtml(view.email)}" readonly>
 ${field(t, { name: 'password', label: t.password, type: 'password', autocomplete: 'new-password', hint: t.passwordHint, problem: view.problem })}
 <button type="submit">${escapeHtml(m.acceptInvitation)}</button>
 </form>
