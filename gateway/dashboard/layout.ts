@@ -72,16 +72,16 @@ function header(shell: Shell): string {
   if (shell.viewer !== null) {
     account = `<span class="who">${escapeHtml(t.signedInAs(shell.viewer.email))}</span>
 <form class="inline" method="post" action="/dashboard/sign-out">${hidden(shell)}<button class="link" type="submit">${escapeHtml(t.signOut)}</button></form>`;
-    const items = NAV.filter((item) => item.id !== 'audit_log' || mayReadAudit(shell.viewer?.role ?? 'viewer'))
-      .map((item) => {
-        const text = t.nav[item.id];
-        if (item.href === null) {
-          return `<li><span class="soon" aria-disabled="true">${escapeHtml(text)}<small>${escapeHtml(t.soon)}</small></span></li>`;
-        }
-        const current = shell.section === item.id ? ' aria-current="page"' : '';
-        return `<li><a href="${item.href}"${current}>${escapeHtml(text)}</a></li>`;
-      })
-      .join('');
+    const role = shell.viewer.role;
+    const items = NAV.map((item) => {
+      if (item.id === 'audit_log' && !mayReadAudit(role)) return '';
+      const text = t.nav[item.id];
+      if (item.href === null) {
+        return `<li><span class="soon" aria-disabled="true">${escapeHtml(text)}<small>${escapeHtml(t.soon)}</small></span></li>`;
+      }
+      const current = shell.section === item.id ? ' aria-current="page"' : '';
+      return `<li><a href="${item.href}"${current}>${escapeHtml(text)}</a></li>`;
+    }).join('');
     nav = `<nav class="main" aria-label="${escapeHtml(t.mainNavigation)}"><ul>${items}</ul></nav>`;
   }
   return `<header class="top"><div class="bar"><div class="brand">${escapeHtml(t.product)}</div>${account}
