@@ -54,3 +54,37 @@ export async function listSignInAddresses(
     .orderBy('last_seen_at', 'desc')
     .execute();
 }
+
+/** The account's dashboard users, the owner first, then by when they joined. */
+export async function listMerchantDashboardUsers(db: Executor, merchantId: string): Promise<DashboardUserRow[]> {
+  const rows = await db
+    .selectFrom('dashboard_users')
+    .selectAll()
+    .where('merchant_id', '=', merchantId)
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+  return [...rows.filter((row) => row.role === 'owner'), ...rows.filter((row) => row.role !== 'owner')];
+}
+
+/** A dashboard user of the account by id (another account's: undefined). */
+export async function findMerchantDashboardUser(
+  db: Executor,
+  merchantId: string,
+  id: string,
+): Promise<DashboardUserRow | undefined> {
+  return db
+    .selectFrom('dashboard_users')
+    .selectAll()
+    .where('merchant_id', '=', merchantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Deletes the user with their sessions, links and sign-in addresses (the audit log keeps their email). */
+export async function deleteDashboardUser(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('dashboard_sessions').where('user_id', '=', id).execute();
+  await db.deleteFrom('dashboard_tokens').where('user_id', '=', id).execute();
+  await db.deleteFrom('dashboard_user_addresses').where('user_id', '=', id).execute();
+  await db.deleteFrom('dashboard_users').where('id', '=', id).execute();
+}

@@ -16,6 +16,7 @@ import type {
 import type { ConnectTokenTable } from './connect-token.table.js';
 import type { CustomerTable } from './customer.table.js';
 import type { DashboardAuditEventTable } from './dashboard-audit.table.js';
+import type { DashboardInvitationTable } from './dashboard-invitation.table.js';
 import type { DashboardOnboardingKeyTable } from './dashboard-onboarding-key.table.js';
 import type { DashboardSessionTable } from './dashboard-session.table.js';
 import type { DashboardSignInFailureTable } from './dashboard-sign-in-failure.table.js';
@@ -75,6 +76,7 @@ export interface Database {
   payment_counts: PaymentCountTable;
   dashboard_recovery_codes: DashboardRecoveryCodeTable;
   dashboard_pending_sign_ins: DashboardPendingSignInTable;
+  dashboard_invitations: DashboardInvitationTable;
 }
 
 export type Db = Kysely<Database>;

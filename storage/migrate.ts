@@ -18,6 +18,7 @@ import * as dashboardAccounts from './migrations/0012-dashboard-accounts.js';
 import * as dashboardAudit from './migrations/0013-dashboard-audit.js';
 import * as keyLastUse from './migrations/0015-key-last-use.js';
 import * as dashboardTotp from './migrations/0016-dashboard-totp.js';
+import * as dashboardInvitations from './migrations/0017-dashboard-invitations.js';
 import * as paymentCounts from './migrations/0020-payment-counts.js';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013-dashboard-audit': dashboardAudit,
   '0015-key-last-use': keyLastUse,
   '0016-dashboard-totp': dashboardTotp,
+  '0017-dashboard-invitations': dashboardInvitations,
   '0020-payment-counts': paymentCounts,
 };
 

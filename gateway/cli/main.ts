@@ -8,6 +8,8 @@ import { openDatabase, redactUrl } from '../../storage/connect.js';
 import { migrateToLatest } from '../../storage/migrate.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { createConnectToken, listConnectTokens, revokeConnectToken } from '../connect/connect-token.service.js';
+import { type AuditAction, recordAudit } from '../dashboard/audit/audit.service.js';
+import { keyHint } from '../domain/api-keys.js';
 import { CONNECT_PLATFORMS, MAX_CONNECT_TOKEN_DAYS } from '../domain/connect-tokens.js';
 import { VERIFICATION_METHODS } from '../domain/domain-verification.js';
 import { ApiError } from '../domain/errors.js';
@@ -213,6 +215,16 @@ function print(out: Output, asJson: boolean): void {
   process.stdout.write(asJson ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);
 }
 
+/** The operator's sensitive actions go to the account's audit log too, with no dashboard user. */
+function operatorAudit(deps: Deps, merchantId: string, action: AuditAction, subject: string | null): Promise<void> {
+  return recordAudit(deps, deps.db, { merchantId, actor: null, action, subject });
+}
+
+/** A key as the audit log names it: its prefix and last four, never the key. */
+function keyLabel(hint: { prefix: string; last4: string }): string {
+  return `${hint.prefix}…${hint.last4}`;
+}
+
 export async function main(argv: string[]): Promise<number> {
   let parsed: { values: Values; positionals: string[] };
   try {
@@ -363,6 +375,7 @@ function plan(command: string, values: Values): (deps: Deps) => Promise<Output> 
       const access = oneOf(required(values, 'access'), ['full', 'payments'] as const, 'access');
       return async (deps) => {
         const key = await createApiKey(deps, { merchantId, environment, access });
+        await operatorAudit(deps, merchantId, 'api_key.created', keyLabel(keyHint(key.key)));
         return {
           json: key,
           text: `${environment} key (${access} access) for ${merchantId}, shown once:\n${key.key}`,
@@ -373,7 +386,14 @@ function plan(command: string, values: Values): (deps: Deps) => Promise<Output> 
       const merchantId = required(values, 'merchant');
       const keyId = required(values, 'key-id');
       return async (deps) => {
+        const hint = await deps.db
+          .selectFrom('api_keys')
+          .select(['key_prefix as prefix', 'key_last4 as last4'])
+          .where('merchant_id', '=', merchantId)
+          .where('id', '=', keyId)
+          .executeTakeFirst();
         const result = await revokeApiKey(deps, { merchantId, keyId });
+        await operatorAudit(deps, merchantId, 'api_key.revoked', hint === undefined ? keyId : keyLabel(hint));
         return { json: result, text: `Key ${keyId} of ${merchantId} revoked.` };
       };
     }
@@ -398,6 +418,7 @@ function plan(command: string, values: Values): (deps: Deps) => Promise<Output> 
       const host = required(values, 'host');
       return async (deps) => {
         const rotated = await rotateWebhookSecret(deps, { merchantId, host });
+        await operatorAudit(deps, merchantId, 'webhook.secret_rotated', host);
         return {
           json: { webhook_secret: rotated.webhook_secret, webhook_secret_next: rotated.webhook_secret_next },
           text: `New webhook secret ${rotated.webhook_secret_next}: signs X-Service-Signature-Next now and replaces ${rotated.webhook_secret} at ${rotated.next_active_at}.`,
@@ -408,6 +429,7 @@ function plan(command: string, values: Values): (deps: Deps) => Promise<Output> 
       const merchantId = required(values, 'merchant');
       return async (deps) => {
         const result = await verifyBusiness(deps, merchantId);
+        await operatorAudit(deps, merchantId, 'business.verified', null);
         return { json: result, text: `Business of merchant ${merchantId} verified: live keys now work.` };
       };
     }

@@ -46,6 +46,7 @@ import {
   signInPage,
   signUpPage,
 } from './pages.js';
+import { maySeeSecrets } from './roles.js';
 import { SECTIONS } from './sections.js';
 import { endSession } from './sessions.js';
 import { PENDING_SIGN_IN_COOKIE, PENDING_SIGN_IN_MS } from './two-factor/pending-sign-ins.js';
@@ -97,7 +98,8 @@ function coreRoutes(router: Router<GatewayState>, kit: DashboardKit): void {
     const visit = await signedIn(ctx, 'home');
     if (visit === undefined) return;
     const merchantId = visit.session.user.merchant_id;
-    const testKey = (await takeTestKey(deps, merchantId)) ?? null;
+    // A viewer never sees a secret: the test key stays sealed for the owner's (or an admin's) visit.
+    const testKey = maySeeSecrets(visit.session.user.role) ? ((await takeTestKey(deps, merchantId)) ?? null) : null;
     const checklist = await readChecklist(deps.db, merchantId);
     const curl = sandboxPaymentCurl(publicUrl, testKey ?? 'sk_test_…');
     send(ctx, visit.shell, 200, homePage(visit.shell, { notice: noticeOf(ctx, visit.t), testKey, curl, checklist }));

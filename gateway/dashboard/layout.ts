@@ -10,6 +10,7 @@ import type { DashboardRole } from '../../storage/dashboard-user.table.js';
 import { escapeHtml } from '../checkout/html.js';
 import type { FieldProblem, FieldProblems } from './accounts.service.js';
 import { DASHBOARD_DICTIONARIES, type DashboardMessages, LANGUAGES, type Language } from './i18n/index.js';
+import { mayReadAudit } from './roles.js';
 import { DASHBOARD_CSS } from './styles.js';
 
 /** The signed-in person, for the header and for what a page offers them. */
@@ -30,8 +31,8 @@ export const NAV = [
   { id: 'processors', href: '/dashboard/processors' },
   { id: 'connect_tokens', href: '/dashboard/connect-tokens' },
   { id: 'business', href: null },
-  { id: 'team', href: null },
-  { id: 'audit_log', href: null },
+  { id: 'team', href: '/dashboard/team' },
+  { id: 'audit_log', href: '/dashboard/audit-log' },
   { id: 'account', href: '/dashboard/account' },
 ] as const satisfies ReadonlyArray<{ id: string; href: string | null }>;
 export type NavId = (typeof NAV)[number]['id'];
@@ -71,7 +72,9 @@ function header(shell: Shell): string {
   if (shell.viewer !== null) {
     account = `<span class="who">${escapeHtml(t.signedInAs(shell.viewer.email))}</span>
 <form class="inline" method="post" action="/dashboard/sign-out">${hidden(shell)}<button class="link" type="submit">${escapeHtml(t.signOut)}</button></form>`;
+    const role = shell.viewer.role;
     const items = NAV.map((item) => {
+      if (item.id === 'audit_log' && !mayReadAudit(role)) return '';
       const text = t.nav[item.id];
       if (item.href === null) {
         return `<li><span class="soon" aria-disabled="true">${escapeHtml(text)}<small>${escapeHtml(t.soon)}</small></span></li>`;

@@ -7,10 +7,12 @@
 import type { Router } from '@koa/router';
 import type { GatewayState } from '../api/context.js';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
+import { auditRoutes } from './audit/audit.routes.js';
 import { connectTokensRoutes } from './connect-tokens/connect-tokens.routes.js';
 import { domainsRoutes } from './domains/domains.routes.js';
 import type { DashboardKit } from './kit.js';
 import { processorsRoutes } from './processors/processors.routes.js';
+import { teamRoutes } from './team/team.routes.js';
 import { twoFactorRoutes } from './two-factor/two-factor.routes.js';
 
 export type SectionRoutes = (router: Router<GatewayState>, kit: DashboardKit) => void;
@@ -21,4 +23,6 @@ export const SECTIONS: readonly SectionRoutes[] = [
   processorsRoutes,
   connectTokensRoutes,
   twoFactorRoutes,
+  teamRoutes,
+  auditRoutes,
 ];

@@ -137,4 +137,32 @@ button.tf-danger{background:#b42318}
 button.tf-danger:hover{background:#912018}
 button.tf-secondary{background:#fff;color:#1a46b8;border:1px solid #1a46b8}
 button.tf-secondary:hover{background:#e6edfc}
+.team-list{list-style:none;margin:0 0 10px;padding:0}
+.team-list li{padding:12px 0;border-top:1px solid #edf0f5}
+.team-list li:first-child{border-top:0}
+.team-email{font-weight:600;overflow-wrap:anywhere}
+.team-meta{font-size:14px;color:#4a5568;margin-top:2px}
+.team-actions{display:flex;flex-wrap:wrap;gap:8px;margin-top:8px;align-items:center}
+.team-actions form{display:flex;gap:6px;align-items:center;flex-wrap:wrap}
+.team-actions button,.audit-pager a{margin-top:0;padding:7px 12px;font-size:14px}
+.team-actions select{font:inherit;font-size:14px;padding:6px 8px;border:1px solid #8792a2;border-radius:8px;background:#fff;color:inherit}
+button.team-secondary{background:#fff;color:#1a46b8;border:1px solid #1a46b8}
+button.team-secondary:hover{background:#e6edfc}
+button.team-danger{background:#fff;color:#a21c12;border:1px solid #a21c12}
+button.team-danger:hover{background:#fdeeee}
+fieldset.team-roles{border:0;margin:14px 0 0;padding:0}
+fieldset.team-roles legend{font-weight:600;font-size:15px;padding:0;margin-bottom:4px}
+.team-radio{display:grid;grid-template-columns:auto 1fr;column-gap:8px;align-items:center;margin:6px 0}
+.team-radio label{margin:0;font-weight:600}
+.team-radio .hint{grid-column:2;margin:0}
+#f-username[readonly]{background:#f6f8fb;color:#4a5568}
+.audit-wrap{overflow-x:auto}
+table.audit-table{border-collapse:collapse;width:100%;font-size:14px}
+.audit-table th,.audit-table td{text-align:left;vertical-align:top;padding:8px 10px;border-top:1px solid #edf0f5}
+.audit-table th{font-weight:600;color:#4a5568;border-top:0}
+.audit-table td{overflow-wrap:anywhere}
+.audit-table time{display:block}
+.audit-table .iso{display:block;font-size:12px;color:#4a5568;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.audit-pager{display:flex;gap:12px;margin-top:14px;flex-wrap:wrap}
+@media (max-width:640px){.audit-table thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.audit-table,.audit-table tbody,.audit-table tr,.audit-table td{display:block;width:100%}.audit-table tr{border-top:1px solid #dfe4ec;padding:8px 0}.audit-table td{border:0;padding:3px 0;display:grid;grid-template-columns:7.5em minmax(0,1fr);gap:8px}.audit-table td::before{content:attr(data-label);font-weight:600;color:#4a5568}}
 `;

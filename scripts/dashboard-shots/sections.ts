@@ -10,6 +10,7 @@ import type { TestSmtp } from '../../test/support/smtp-server.js';
 import { apiKeysShots } from './api-keys.js';
 import { domainsShots } from './domains.js';
 import { processorsShots } from './processors.js';
+import { teamShots } from './team.js';
 import { twoFactorShots } from './two-factor.js';
 
 export interface SectionShotsContext {
@@ -28,4 +29,10 @@ export interface SectionShotsContext {
 
 export type SectionShots = (context: SectionShotsContext) => Promise<void>;
 
-export const SECTION_SHOTS: readonly SectionShots[] = [domainsShots, processorsShots, apiKeysShots, twoFactorShots];
+export const SECTION_SHOTS: readonly SectionShots[] = [
+  domainsShots,
+  processorsShots,
+  apiKeysShots,
+  twoFactorShots,
+  teamShots,
+];

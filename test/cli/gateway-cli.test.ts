@@ -42,6 +42,7 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
         '0013-dashboard-audit',
         '0015-key-last-use',
         '0016-dashboard-totp',
+        '0017-dashboard-invitations',
         '0020-payment-counts',
       ],
     });

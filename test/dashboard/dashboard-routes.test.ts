@@ -18,7 +18,7 @@ import {
   startDashboardGateway,
 } from './support.js';
 
-/** Routes a viewer may post: their own sign-in, sign-out and account. */
+/** Routes a viewer may post: their own sign-in, sign-out and account, and accepting an invitation. */
 const SELF_SERVICE = new Set([
   '/dashboard/sign-up',
   '/dashboard/sign-in',
@@ -32,6 +32,7 @@ const SELF_SERVICE = new Set([
   '/dashboard/account/two-factor/disable',
   '/dashboard/account/two-factor/recovery-codes',
   '/dashboard/sign-in/two-factor',
+  '/dashboard/invitation',
 ]);
 
 /** A path of the route with its parameters filled in by values of no account. */

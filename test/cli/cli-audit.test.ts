@@ -1,0 +1,77 @@
+/**
+ * The operator's sensitive `bin/gateway` commands (key create and revoke, webhook secret rotation,
+ * business verification) are written to the account's audit log with no dashboard user, and name
+ * keys by prefix and last four only.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../storage/connect.js';
+import { CLI_TEST_TIMEOUT_MS, gateway } from '../support/cli.js';
+import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';
+
+async function json<T = Record<string, unknown>>(databaseUrl: string, ...args: string[]): Promise<T> {
+  const result = await gateway(databaseUrl, ...args, '--json');
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as T;
+}
+
+describe.each(DIALECTS)('operator actions in the audit log (%s)', { timeout: CLI_TEST_TIMEOUT_MS * 4 }, (dialect) => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await freshDatabase(dialect);
+  });
+  afterAll(async () => database?.drop());
+
+  it('records key create and revoke, secret rotation and business verification with actor null', async () => {
+    const url = database.url;
+    const { merchant_id } = await json<{ merchant_id: string }>(
+      url,
+      'merchant',
+      'create',
+      '--name',
+      'Garni Tours',
+      '--domain',
+      'garni.am',
+      '--verify-domains',
+    );
+    const key = await json<{ key: string; key_id: string }>(
+      url,
+      'key',
+      'create',
+      '--merchant',
+      merchant_id,
+      '--environment',
+      'test',
+      '--access',
+      'payments',
+    );
+    await json(url, 'key', 'revoke', '--merchant', merchant_id, '--key-id', key.key_id);
+    await json(url, 'domain', 'rotate-secret', '--merchant', merchant_id, '--host', 'garni.am');
+    await json(url, 'business', 'verify', '--merchant', merchant_id);
+
+    const handle = openDatabase(url);
+    try {
+      const rows = await handle.db
+        .selectFrom('dashboard_audit_events')
+        .selectAll()
+        .where('merchant_id', '=', merchant_id)
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .execute();
+      const label = `${key.key.slice(0, 12)}…${key.key.slice(-4)}`;
+      expect(rows.map((row) => [row.action, row.subject])).toEqual([
+        ['api_key.created', label],
+        ['api_key.revoked', label],
+        ['webhook.secret_rotated', 'garni.am'],
+        ['business.verified', null],
+      ]);
+      for (const row of rows) {
+        expect(row).toMatchObject({ user_id: null, actor_email: null, address: null });
+      }
+      expect(JSON.stringify(rows)).not.toContain(key.key);
+    } finally {
+      await handle.close();
+    }
+  });
+});
