@@ -13,6 +13,7 @@ import type {
   BillingLedgerTable,
   BillingPurchaseTable,
 } from './billing.table.js';
+import type { BusinessVerificationDocumentTable, BusinessVerificationTable } from './business-verification.table.js';
 import type { ConnectTokenTable } from './connect-token.table.js';
 import type { CustomerTable } from './customer.table.js';
 import type { DashboardAuditEventTable } from './dashboard-audit.table.js';
@@ -70,6 +71,8 @@ export interface Database {
   dashboard_sign_in_failures: DashboardSignInFailureTable;
   dashboard_onboarding_keys: DashboardOnboardingKeyTable;
   dashboard_audit_events: DashboardAuditEventTable;
+  business_verifications: BusinessVerificationTable;
+  business_verification_documents: BusinessVerificationDocumentTable;
 }
 
 export type Db = Kysely<Database>;

@@ -16,6 +16,7 @@ import * as receipts from './migrations/0010-receipts.js';
 import * as domainVerification from './migrations/0011-domain-verification.js';
 import * as dashboardAccounts from './migrations/0012-dashboard-accounts.js';
 import * as dashboardAudit from './migrations/0013-dashboard-audit.js';
+import * as businessVerification from './migrations/0014-business-verification.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-domain-verification': domainVerification,
   '0012-dashboard-accounts': dashboardAccounts,
   '0013-dashboard-audit': dashboardAudit,
+  '0014-business-verification': businessVerification,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

@@ -29,7 +29,7 @@ export const NAV = [
   { id: 'domains', href: null },
   { id: 'processors', href: null },
   { id: 'connect_tokens', href: null },
-  { id: 'business', href: null },
+  { id: 'business', href: '/dashboard/business' },
   { id: 'team', href: null },
   { id: 'audit_log', href: null },
   { id: 'account', href: '/dashboard/account' },

@@ -6,8 +6,9 @@
  */
 import type { Router } from '@koa/router';
 import type { GatewayState } from '../api/context.js';
+import { businessRoutes } from './business/business.routes.js';
 import type { DashboardKit } from './kit.js';
 
 export type SectionRoutes = (router: Router<GatewayState>, kit: DashboardKit) => void;
 
-export const SECTIONS: readonly SectionRoutes[] = [];
+export const SECTIONS: readonly SectionRoutes[] = [businessRoutes];

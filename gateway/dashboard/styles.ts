@@ -50,4 +50,21 @@ li.done .tick{background:#17803d;border-color:#17803d;color:#fff}
 .state{margin-left:auto;font-size:13px;color:#4a5568}
 .grid{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:18px;align-items:start}
 @media (max-width:760px){.grid{grid-template-columns:minmax(0,1fr)}.card{padding:16px}h1{font-size:21px}}
+.business input[type=tel]{display:block;width:100%;padding:11px 12px;border:1px solid #8792a2;border-radius:10px;font:inherit;background:#fff;color:inherit}
+.business input[type=file]{display:block;width:100%;padding:10px;border:1px dashed #8792a2;border-radius:10px;font:inherit;background:#f6f8fb}
+.business h3{font-size:16px;margin:16px 0 8px}
+.business-badge{display:inline-block;font-size:14px;padding:2px 10px;border-radius:999px;background:#eef1f6;color:#1c2433;vertical-align:middle}
+.business-pending .business-badge{background:#fff4d6;color:#6b4500}
+.business-verified .business-badge{background:#e8f4ec;color:#14532d}
+.business-rejected .business-badge{background:#fdeeee;color:#7f1d1d}
+.business-reason{overflow-wrap:anywhere}
+dl.business-details{display:grid;grid-template-columns:minmax(0,max-content) minmax(0,1fr);gap:6px 16px;margin:0}
+dl.business-details dt{font-weight:600;color:#4a5568}
+dl.business-details dd{margin:0;overflow-wrap:anywhere}
+.business .table-wrap{overflow-x:auto}
+table.business-docs{border-collapse:collapse;width:100%;font-size:15px}
+table.business-docs th,table.business-docs td{text-align:left;padding:8px 10px;border-top:1px solid #edf0f5}
+table.business-docs th{font-size:13px;color:#4a5568;border-top:0}
+td.business-file{overflow-wrap:anywhere;min-width:10em}
+@media (max-width:760px){dl.business-details{grid-template-columns:minmax(0,1fr)}dl.business-details dd{margin-bottom:6px}}
 `;
