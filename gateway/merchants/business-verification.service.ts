@@ -475,7 +475,9 @@ export function decisionEmail(
       text: [
         'Hello,',
         '',
-        `We checked the details of ${business} and verified your business.`,
+        decision.legalName === null
+          ? 'We verified your business.'
+          : `We checked the details you sent and verified ${decision.legalName}.`,
         'You can now create live API keys and take live payments:',
         `  ${publicUrl}/dashboard`,
         '',
