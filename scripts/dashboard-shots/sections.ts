@@ -7,6 +7,7 @@
 import type { Page } from 'playwright-core';
 import type { Deps } from '../../gateway/runtime/deps.js';
 import type { TestSmtp } from '../../test/support/smtp-server.js';
+import { businessShots } from './business.js';
 
 export interface SectionShotsContext {
   readonly page: Page;
@@ -24,4 +25,4 @@ export interface SectionShotsContext {
 
 export type SectionShots = (context: SectionShotsContext) => Promise<void>;
 
-export const SECTION_SHOTS: readonly SectionShots[] = [];
+export const SECTION_SHOTS: readonly SectionShots[] = [businessShots];
