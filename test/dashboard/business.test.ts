@@ -199,6 +199,18 @@ describe.each(DIALECTS)('dashboard business verification (%s)', (dialect) => {
     expect(await storedCounts(db(), merchantId)).toEqual({ requests: 0, documents: 0 });
   });
 
+  it('keeps one pending request when two posts race', async () => {
+    const { client, merchantId } = await signedInOwner(g);
+    const token = formToken((await client.get('/dashboard/business')).text);
+    const files = [{ name: 'extract.pdf', type: 'application/pdf', bytes: samplePdf() }];
+    const answers = await Promise.all([
+      postBusiness(client, GOOD_BUSINESS, files, { token }),
+      postBusiness(client, GOOD_BUSINESS, files, { token }),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([303, 409]);
+    expect(await storedCounts(db(), merchantId)).toEqual({ requests: 1, documents: 1 });
+  });
+
   it('refuses a viewer (403) and lets an admin send the form', async () => {
     const { merchantId } = await signedInOwner(g);
     const viewer = await signedInMember(g, merchantId, 'viewer');
