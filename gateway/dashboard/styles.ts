@@ -66,5 +66,6 @@ table.business-docs{border-collapse:collapse;width:100%;font-size:15px}
 table.business-docs th,table.business-docs td{text-align:left;padding:8px 10px;border-top:1px solid #edf0f5}
 table.business-docs th{font-size:13px;color:#4a5568;border-top:0}
 td.business-file{overflow-wrap:anywhere;min-width:10em}
+table.business-docs td+td{white-space:nowrap}
 @media (max-width:760px){dl.business-details{grid-template-columns:minmax(0,1fr)}dl.business-details dd{margin-bottom:6px}}
 `;
