@@ -13,6 +13,7 @@ import type {
   BillingLedgerTable,
   BillingPurchaseTable,
 } from './billing.table.js';
+import type { BusinessVerificationDocumentTable, BusinessVerificationTable } from './business-verification.table.js';
 import type { ConnectTokenTable } from './connect-token.table.js';
 import type { CustomerTable } from './customer.table.js';
 import type { DashboardAuditEventTable } from './dashboard-audit.table.js';
@@ -77,6 +78,8 @@ export interface Database {
   dashboard_recovery_codes: DashboardRecoveryCodeTable;
   dashboard_pending_sign_ins: DashboardPendingSignInTable;
   dashboard_invitations: DashboardInvitationTable;
+  business_verifications: BusinessVerificationTable;
+  business_verification_documents: BusinessVerificationDocumentTable;
 }
 
 export type Db = Kysely<Database>;

@@ -19,7 +19,7 @@ export async function insertMerchantEmail(db: Executor, row: NewMerchantEmailRow
  */
 export async function claimDueMerchantEmails(
   trx: Executor,
-  options: { now: string; leaseUntil: string; limit: number; lock: boolean },
+  options: { now: string; leaseUntil: string; limit: number; lock: boolean; ids?: readonly string[] },
 ): Promise<MerchantEmailRow[]> {
   let due = trx
     .selectFrom('merchant_emails')
@@ -29,6 +29,8 @@ export async function claimDueMerchantEmails(
     .orderBy('next_attempt_at')
     .orderBy('id')
     .limit(options.limit);
+  // Only these emails (the ones a command just queued and sends itself at once).
+  if (options.ids !== undefined) due = due.where('id', 'in', options.ids.length === 0 ? [''] : [...options.ids]);
   if (options.lock) due = due.forUpdate().skipLocked();
   const ids = (await due.execute()).map((r) => r.id);
   if (ids.length === 0) return [];

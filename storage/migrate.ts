@@ -16,6 +16,7 @@ import * as receipts from './migrations/0010-receipts.js';
 import * as domainVerification from './migrations/0011-domain-verification.js';
 import * as dashboardAccounts from './migrations/0012-dashboard-accounts.js';
 import * as dashboardAudit from './migrations/0013-dashboard-audit.js';
+import * as businessVerification from './migrations/0014-business-verification.js';
 import * as keyLastUse from './migrations/0015-key-last-use.js';
 import * as dashboardTotp from './migrations/0016-dashboard-totp.js';
 import * as dashboardInvitations from './migrations/0017-dashboard-invitations.js';
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-domain-verification': domainVerification,
   '0012-dashboard-accounts': dashboardAccounts,
   '0013-dashboard-audit': dashboardAudit,
+  '0014-business-verification': businessVerification,
   '0015-key-last-use': keyLastUse,
   '0016-dashboard-totp': dashboardTotp,
   '0017-dashboard-invitations': dashboardInvitations,

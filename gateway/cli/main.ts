@@ -24,10 +24,16 @@ import {
   rotateWebhookSecret,
   setProcessorEnabled,
   setRateLimit,
-  verifyBusiness,
 } from '../merchants/merchant.service.js';
 import { openServices } from '../runtime/start.js';
 import { resendEvent } from '../webhooks/resend.service.js';
+import {
+  businessDocument,
+  businessListPending,
+  businessReject,
+  businessShow,
+  businessVerify,
+} from './commands/business.js';
 import { domainLimits } from './commands/domain-limits.js';
 import { domainVerification, domainVerify } from './commands/domain-verification.js';
 import { fxList, fxRemove, fxSet } from './commands/fx.js';
@@ -67,7 +73,13 @@ Commands:
   webhook test --merchant ID --host HOST
                        send a signed test event to the domain's webhook URL now
   webhook resend --event ID                queue a new delivery of a past event to its target now
-  business verify --merchant ID
+  business verify --merchant ID          verify the business (live keys work at once), the pending
+                       request if any; the merchant is emailed
+  business reject --merchant ID --reason TEXT
+                       reject the pending request; the reason is shown and emailed to the merchant
+  business list --pending                  requests waiting for a decision, oldest first
+  business show --merchant ID              the state, the details sent and the documents
+  business document --id ID --out FILE     save a document of a request to a new file
   connect-token create --merchant ID --domain HOST --platform woocommerce|shopify
                        [--environment test|live] [--expires-in-days N]
   connect-token revoke --id ID
@@ -136,6 +148,9 @@ const OPTIONS = {
   status: { type: 'string' },
   limit: { type: 'string' },
   method: { type: 'string' },
+  reason: { type: 'string' },
+  pending: { type: 'boolean' },
+  out: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -157,7 +172,9 @@ function required(
     | 'currency'
     | 'rate'
     | 'receipt'
-    | 'method',
+    | 'method'
+    | 'reason'
+    | 'out',
 ): string {
   const value = values[name];
   if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
@@ -291,6 +308,10 @@ async function runAccountCommand(
     'domain add',
     'domain rotate-secret',
     'business verify',
+    'business reject',
+    'business list',
+    'business show',
+    'business document',
     'processor enable',
     'processor disable',
     'purchase credit',
@@ -425,14 +446,17 @@ function plan(command: string, values: Values): (deps: Deps) => Promise<Output> 
         };
       };
     }
-    case 'business verify': {
-      const merchantId = required(values, 'merchant');
-      return async (deps) => {
-        const result = await verifyBusiness(deps, merchantId);
-        await operatorAudit(deps, merchantId, 'business.verified', null);
-        return { json: result, text: `Business of merchant ${merchantId} verified: live keys now work.` };
-      };
-    }
+    case 'business verify':
+      return businessVerify(required(values, 'merchant'));
+    case 'business reject':
+      return businessReject(required(values, 'merchant'), required(values, 'reason'));
+    case 'business list':
+      if (values.pending !== true) throw new UsageError('--pending is required: the list shows pending requests');
+      return businessListPending();
+    case 'business show':
+      return businessShow(required(values, 'merchant'));
+    case 'business document':
+      return businessDocument(required(values, 'id'), required(values, 'out'));
     case 'processor enable':
     case 'processor disable': {
       const merchantId = required(values, 'merchant');

@@ -4,7 +4,6 @@
  * check, background mail, and the audit log. The core routes (dashboard.router.ts) and each
  * section's routes (gateway/dashboard/<section>/) take one kit, made once per router.
  */
-import type { DashboardUserRow } from '../../storage/dashboard-user.table.js';
 import type { GatewayContext } from '../api/context.js';
 import { type FormFields, readFormBody } from '../checkout/form-body.js';
 import { newNonce, setPageHeaders } from '../checkout/security.js';

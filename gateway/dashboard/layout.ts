@@ -30,7 +30,7 @@ export const NAV = [
   { id: 'domains', href: '/dashboard/domains' },
   { id: 'processors', href: '/dashboard/processors' },
   { id: 'connect_tokens', href: '/dashboard/connect-tokens' },
-  { id: 'business', href: null },
+  { id: 'business', href: '/dashboard/business' },
   { id: 'team', href: '/dashboard/team' },
   { id: 'audit_log', href: '/dashboard/audit-log' },
   { id: 'account', href: '/dashboard/account' },

@@ -8,6 +8,7 @@ import type { Router } from '@koa/router';
 import type { GatewayState } from '../api/context.js';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { auditRoutes } from './audit/audit.routes.js';
+import { businessRoutes } from './business/business.routes.js';
 import { connectTokensRoutes } from './connect-tokens/connect-tokens.routes.js';
 import { domainsRoutes } from './domains/domains.routes.js';
 import type { DashboardKit } from './kit.js';
@@ -22,6 +23,7 @@ export const SECTIONS: readonly SectionRoutes[] = [
   domainsRoutes,
   processorsRoutes,
   connectTokensRoutes,
+  businessRoutes,
   twoFactorRoutes,
   teamRoutes,
   auditRoutes,

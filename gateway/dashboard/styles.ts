@@ -165,4 +165,22 @@ table.audit-table{border-collapse:collapse;width:100%;font-size:14px}
 .audit-table .iso{display:block;font-size:12px;color:#4a5568;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .audit-pager{display:flex;gap:12px;margin-top:14px;flex-wrap:wrap}
 @media (max-width:640px){.audit-table thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.audit-table,.audit-table tbody,.audit-table tr,.audit-table td{display:block;width:100%}.audit-table tr{border-top:1px solid #dfe4ec;padding:8px 0}.audit-table td{border:0;padding:3px 0;display:grid;grid-template-columns:7.5em minmax(0,1fr);gap:8px}.audit-table td::before{content:attr(data-label);font-weight:600;color:#4a5568}}
+.business input[type=tel]{display:block;width:100%;padding:11px 12px;border:1px solid #8792a2;border-radius:10px;font:inherit;background:#fff;color:inherit}
+.business input[type=file]{display:block;width:100%;padding:10px;border:1px dashed #8792a2;border-radius:10px;font:inherit;background:#f6f8fb}
+.business h3{font-size:16px;margin:16px 0 8px}
+.business-badge{display:inline-block;font-size:14px;padding:2px 10px;border-radius:999px;background:#eef1f6;color:#1c2433;vertical-align:middle}
+.business-pending .business-badge{background:#fff4d6;color:#6b4500}
+.business-verified .business-badge{background:#e8f4ec;color:#14532d}
+.business-rejected .business-badge{background:#fdeeee;color:#7f1d1d}
+.business-reason{overflow-wrap:anywhere}
+dl.business-details{display:grid;grid-template-columns:minmax(0,max-content) minmax(0,1fr);gap:6px 16px;margin:0}
+dl.business-details dt{font-weight:600;color:#4a5568}
+dl.business-details dd{margin:0;overflow-wrap:anywhere}
+.business .table-wrap{overflow-x:auto}
+table.business-docs{border-collapse:collapse;width:100%;font-size:15px}
+table.business-docs th,table.business-docs td{text-align:left;padding:8px 10px;border-top:1px solid #edf0f5}
+table.business-docs th{font-size:13px;color:#4a5568;border-top:0}
+td.business-file{overflow-wrap:anywhere;min-width:10em}
+table.business-docs td+td{white-space:nowrap}
+@media (max-width:760px){dl.business-details{grid-template-columns:minmax(0,1fr)}dl.business-details dd{margin-bottom:6px}}
 `;

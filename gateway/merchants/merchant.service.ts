@@ -407,12 +407,18 @@ export async function rotateWebhookSecret(
   return { webhook_secret: current, webhook_secret_next: next, next_active_at: activeAt };
 }
 
+/**
+ * Marks the merchant's business verified: live keys and live connect tokens work from the next
+ * request on. `db` is a transaction when the caller records more in the same one (the business
+ * verification request, its audit entry and emails: business-verification.service.ts).
+ */
 export async function verifyBusiness(
   deps: Deps,
   merchantId: string,
+  db: Executor = deps.db,
 ): Promise<{ merchant_id: string; business_verified: true }> {
-  await requireMerchant(deps, merchantId);
-  await updateMerchant(deps.db, merchantId, {
+  if ((await findMerchant(db, merchantId)) === undefined) throw new OperatorError(`no merchant with id ${merchantId}`);
+  await updateMerchant(db, merchantId, {
     business_verified: 1,
     updated_at: toStoredInstant(deps.clock.nowMs()),
   });

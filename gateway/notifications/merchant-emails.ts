@@ -216,7 +216,24 @@ export async function sendMerchantEmailBatch(
   return { handled, stoppedOnFailure: false };
 }
 
-function claimNext(deps: Deps): Promise<MerchantEmailRow[]> {
+/**
+ * Sends the given queued emails now rather than at the next run of due work: a process without the
+ * scheduler (the CLI) that just queued them. They are claimed like any other, so a running gateway
+ * never sends one twice; one that fails stays in the outbox and is retried by due work. Answers how
+ * many were handled.
+ */
+export async function sendMerchantEmailsNow(deps: Deps, mailer: Mailer, ids: readonly string[]): Promise<number> {
+  let handled = 0;
+  for (const id of ids) {
+    const [email] = await claimNext(deps, [id]);
+    if (email === undefined) continue;
+    handled += 1;
+    if (!(await sendOne(deps, mailer, email))) break;
+  }
+  return handled;
+}
+
+function claimNext(deps: Deps, ids?: readonly string[]): Promise<MerchantEmailRow[]> {
   const nowMs = deps.clock.nowMs();
   return deps.transact((trx) =>
     claimDueMerchantEmails(trx, {
@@ -224,6 +241,7 @@ function claimNext(deps: Deps): Promise<MerchantEmailRow[]> {
       leaseUntil: toStoredInstant(nowMs + EMAIL_LEASE_MS),
       limit: 1,
       lock: deps.dialect === 'postgres',
+      ...(ids === undefined ? {} : { ids }),
     }),
   );
 }

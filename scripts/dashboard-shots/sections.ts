@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import type { Deps } from '../../gateway/runtime/deps.js';
 import type { TestSmtp } from '../../test/support/smtp-server.js';
 import { apiKeysShots } from './api-keys.js';
+import { businessShots } from './business.js';
 import { domainsShots } from './domains.js';
 import { processorsShots } from './processors.js';
 import { teamShots } from './team.js';
@@ -33,6 +34,7 @@ export const SECTION_SHOTS: readonly SectionShots[] = [
   domainsShots,
   processorsShots,
   apiKeysShots,
+  businessShots,
   twoFactorShots,
   teamShots,
 ];

@@ -40,6 +40,7 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
         '0011-domain-verification',
         '0012-dashboard-accounts',
         '0013-dashboard-audit',
+        '0014-business-verification',
         '0015-key-last-use',
         '0016-dashboard-totp',
         '0017-dashboard-invitations',
@@ -153,9 +154,15 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
     expect(rotated.webhook_secret_next).toMatch(/^whsec_/);
     expect(rotated.webhook_secret_next).not.toBe(domain.webhook_secret);
 
+    // Extended with the request decided (none: the merchant sent none) and the emails (no address here).
     expect(await json(url, 'business', 'verify', '--merchant', merchant_id)).toEqual({
       merchant_id,
       business_verified: true,
+      status: 'verified',
+      verification_id: null,
+      reason: null,
+      decided_at: expect.any(String),
+      emails: [],
     });
 
     expect(

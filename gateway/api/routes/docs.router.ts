@@ -62,9 +62,10 @@ const VERIFICATION_PAGE = page(
   `<h1>Business verification</h1>
 <p>Test keys (<code>sk_test_…</code>) work at once and never move money. Live keys, live payments and
 purchases need a verified business.</p>
-<p>To verify your business, send your company registration (state register extract), the tax id (TIN) and the
-bank account that receives payouts to the service operator. Once checked, the operator marks the business
-verified and live keys start working; nothing changes for your test integration.</p>`,
+<p>To verify your business, sign in to the dashboard and open <a href="/dashboard/business">Business</a>: give
+the legal name, the tax id (TIN), the legal address and a contact phone, with the documents that show them
+(the state register extract, as PDF, PNG or JPEG). The service operator checks them and emails you the answer;
+once verified, live keys start working. Nothing changes for your test integration.</p>`,
 );
 
 export function docsRouter(): Router<GatewayState> {
