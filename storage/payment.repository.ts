@@ -210,6 +210,34 @@ function matching(db: Executor, scope: PaymentScope, filter: PaymentListFilter) 
   return query;
 }
 
+/** Where a page is read: from the newest end, or (past the middle) from the oldest. */
+export function pageFromEitherEnd(
+  page: { offset: number; limit: number },
+  total: number,
+): { direction: 'asc' | 'desc'; offset: number; limit: number } {
+  if (page.offset <= total - page.offset - page.limit) return { direction: 'desc', ...page };
+  return {
+    direction: 'asc',
+    offset: Math.max(0, total - page.offset - page.limit),
+    limit: Math.min(page.limit, total - page.offset),
+  };
+}
+
+/** The ids of one page, from the list index alone (exported for the scale benchmark's EXPLAIN). */
+export function pageIdsQuery(
+  db: Executor,
+  scope: PaymentScope,
+  filter: PaymentListFilter,
+  at: { direction: 'asc' | 'desc'; offset: number; limit: number },
+) {
+  return matching(db, scope, filter)
+    .select('id')
+    .orderBy('created_at', at.direction)
+    .orderBy('id', at.direction)
+    .limit(at.limit)
+    .offset(at.offset);
+}
+
 /**
  * One page of the list, newest first, and how many payments match. A page past the middle is read
  * from the oldest end (the last page is the first rows in ascending order), so the last page costs
@@ -223,16 +251,7 @@ export async function listPayments(
 ): Promise<{ payments: Payment[]; total: number }> {
   const total = await countPayments(db, scope, filter);
   if (total === 0 || page.offset >= total) return { payments: [], total };
-  const fromOldest = page.offset > total - page.offset - page.limit;
-  const direction = fromOldest ? 'asc' : 'desc';
-  const offset = fromOldest ? Math.max(0, total - page.offset - page.limit) : page.offset;
-  const limit = fromOldest ? Math.min(page.limit, total - page.offset) : page.limit;
-  const ids = matching(db, scope, filter)
-    .select('id')
-    .orderBy('created_at', direction)
-    .orderBy('id', direction)
-    .limit(limit)
-    .offset(offset);
+  const ids = pageIdsQuery(db, scope, filter, pageFromEitherEnd(page, total));
   const rows = await db
     .selectFrom('payments')
     .selectAll()

@@ -5,7 +5,7 @@
 import { escapeHtml } from '../checkout/html.js';
 import type { FieldProblem, FieldProblems } from './accounts.service.js';
 import { alert, field, hidden, layout, notice, type Shell, summary } from './layout.js';
-import { CHECKLIST_ITEMS, type Checklist } from './onboarding.service.js';
+import { CHECKLIST_ITEMS, type Checklist, type ChecklistItem } from './onboarding.service.js';
 import { twoFactorCard } from './two-factor/account-card.js';
 
 export type { Shell, Viewer } from './layout.js';
@@ -174,6 +174,16 @@ export interface HomeView {
   readonly checklist: Checklist;
 }
 
+/** Where each step of the checklist is done (the first: with the curl on the same page). */
+const CHECKLIST_PAGES: Readonly<Record<ChecklistItem, string | null>> = {
+  test_payment: null,
+  domain_added: '/dashboard/domains',
+  domain_verified: '/dashboard/domains',
+  processor_enabled: '/dashboard/processors',
+  business_verified: '/dashboard/business',
+  live_key: '/dashboard/api-keys',
+};
+
 export function homePage(shell: Shell, view: HomeView): string {
   const { t } = shell;
   const key =
@@ -186,7 +196,10 @@ export function homePage(shell: Shell, view: HomeView): string {
 </section>`;
   const items = CHECKLIST_ITEMS.map((item) => {
     const done = view.checklist[item];
-    return `<li class="${done ? 'done' : 'todo'}" data-item="${item}"><span class="tick" aria-hidden="true">${done ? '✓' : ''}</span><span>${escapeHtml(t.checklist[item])}</span><span class="state">${escapeHtml(done ? t.done : t.notYet)}</span></li>`;
+    const href = CHECKLIST_PAGES[item];
+    const text =
+      href === null || done ? escapeHtml(t.checklist[item]) : `<a href="${href}">${escapeHtml(t.checklist[item])}</a>`;
+    return `<li class="${done ? 'done' : 'todo'}" data-item="${item}"><span class="tick" aria-hidden="true">${done ? '✓' : ''}</span><span>${text}</span><span class="state">${escapeHtml(done ? t.done : t.notYet)}</span></li>`;
   }).join('');
   return layout(
     shell,

@@ -101,6 +101,10 @@ describe.each(DIALECTS)('dashboard accounts (%s)', (dialect) => {
       .executeTakeFirstOrThrow();
     const before = await client.get('/dashboard');
     expect(before.text.match(/<li class="done"/g)).toBeNull();
+    // Each step still to do links to the page where it is done.
+    for (const href of ['/dashboard/domains', '/dashboard/processors', '/dashboard/business', '/dashboard/api-keys']) {
+      expect(before.text).toContain(`<a href="${href}">`);
+    }
     const deps = g.t.gateway.deps;
     await addDomain(deps, { merchantId: user.merchant_id, host: 'ararat-books.am', verified: true });
     await setProcessorEnabled(deps, {
