@@ -3,9 +3,12 @@
  * cookie flags, session rotation and expiry (on the gateway's manual clock), page headers, no
  * account enumeration, throttled sign-ins per account and per address, and no secret in the logs.
  */
+
+import { Secret, TOTP } from 'otpauth';
 import type pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR_MS, MINUTE_MS } from '../../gateway/domain/clock.js';
+import { addDomain } from '../../gateway/merchants/merchant.service.js';
 import { createLogger } from '../../gateway/runtime/logger.js';
 import { cspOf, formToken, visibleText } from '../checkout/support.js';
 import { DIALECTS } from '../support/databases.js';
@@ -329,7 +332,7 @@ describe('dashboard logs', () => {
   });
   afterAll(async () => g?.close());
 
-  it('never holds a password, a mailed token, the test key or a session id', async () => {
+  it('never holds a password, a mailed token, a key, a token, a webhook secret, a second factor or a session id', async () => {
     const email = uniqueEmail();
     const secrets: string[] = [PASSWORD, 'a brand new passphrase', 'a third passphrase here'];
     const client = await signUpAndConfirm(g, email);
@@ -350,9 +353,53 @@ describe('dashboard logs', () => {
     });
     await signIn(clientFrom(g), email, 'a wrong password');
 
+    // The sections' secrets: a new API key, a connect token, a revealed webhook secret, the second
+    // factor's key and recovery codes, an invitation's link.
+    const shown = (html: string, id: string) => new RegExp(`id="${id}">([^<]+)<`).exec(html)?.[1] ?? '';
+    const key = await client.submit('/dashboard/api-keys', '/dashboard/api-keys', {
+      environment: 'test',
+      access: 'full',
+    });
+    secrets.push(shown(key.text, 'new-key'));
+    const deps = g.t.gateway.deps;
+    const user = await deps.db
+      .selectFrom('dashboard_users')
+      .select('merchant_id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    const host = `logs-${Date.now().toString(36)}.example.am`;
+    await addDomain(deps, { merchantId: user.merchant_id, host, verified: true });
+    const token = await client.submit('/dashboard/connect-tokens', '/dashboard/connect-tokens', {
+      domain: host,
+      platform: 'woocommerce',
+      environment: 'test',
+    });
+    secrets.push(shown(token.text, 'new-token'));
+    const revealed = await client.submit(
+      `/dashboard/domains/${host}`,
+      `/dashboard/domains/${host}/webhook-secret/reveal`,
+      {},
+    );
+    secrets.push(shown(revealed.text, 'webhook-secret'));
+    const setup = await client.get('/dashboard/account/two-factor');
+    const totpSecret = shown(setup.text, 'totp-secret').replace(/ /g, '');
+    secrets.push(totpSecret);
+    const enabled = await client.submit('/dashboard/account/two-factor', '/dashboard/account/two-factor/enable', {
+      code: TOTP.generate({ secret: Secret.fromBase32(totpSecret), timestamp: deps.clock.nowMs() }),
+      current_password: secrets[2] as string,
+    });
+    expect(enabled.status, enabled.text).toBe(200);
+    const codes = [...enabled.text.matchAll(/<li>([0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4})<\/li>/g)].map((m) => m[1] ?? '');
+    expect(codes.length).toBe(10);
+    secrets.push(...codes);
+    const invited = uniqueEmail('invited');
+    await client.submit('/dashboard/team', '/dashboard/team/invitations', { email: invited, role: 'viewer' });
+    secrets.push(tokenOfLink(linkIn((await mailTo(g.smtp, invited, /invit/i)).text, '/dashboard/invitation')));
+
     const log = lines.join('');
     expect(log).toContain('"path":"/dashboard/sign-in"');
     expect(log).toContain('dashboard sign-in from a new address');
+    expect(log).toContain('"path":"/dashboard/account/two-factor/enable"');
     for (const secret of secrets) {
       expect(secret.length).toBeGreaterThan(9);
       expect(log).not.toContain(secret);
