@@ -1,0 +1,98 @@
+/**
+ * The way to a store taking payments, in one go, in headless Chromium (SQLite), as a shop owner
+ * walks it from the first page: sign in, follow the checklist to Domains, add the shop's domain and
+ * verify it by its DNS TXT record (a local DNS server the test controls), install the sandbox from
+ * Processors, create a WooCommerce connect token for the domain, and see the checklist tick
+ * "domain added", "domain verified" and "processor enabled". The token works on the API.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from '../support/axe.js';
+import { launchBrowser, newPage, type TestPage } from '../support/browser.js';
+import { TestDnsServer } from '../support/dns-server.js';
+import { freePort } from '../support/ports.js';
+import { type DashboardGateway, PASSWORD, signUpAndConfirm, startDashboardGateway, uniqueEmail } from './support.js';
+
+const TIMEOUT = 180_000;
+
+describe('from sign-in to a connect token (sqlite)', { timeout: TIMEOUT }, () => {
+  let g: DashboardGateway;
+  let dns: TestDnsServer;
+  let browser: Browser;
+  let testPage: TestPage | undefined;
+
+  beforeAll(async () => {
+    dns = await TestDnsServer.start();
+    const port = await freePort();
+    g = await startDashboardGateway('sqlite', {
+      env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, GATEWAY_DNS_SERVERS: dns.servers },
+      domainVerification: { dnsTimeoutMs: 1_000 },
+    });
+    browser = await launchBrowser();
+  }, TIMEOUT);
+  afterAll(async () => {
+    await testPage?.close().catch(() => {});
+    await browser?.close().catch(() => {});
+    await g?.close();
+    await dns?.close();
+  });
+
+  async function expectAccessible(page: Page): Promise<void> {
+    expect(await seriousViolations(page), page.url()).toEqual([]);
+  }
+
+  const state = (page: Page, item: string) => page.locator(`li[data-item="${item}"]`).getAttribute('class');
+
+  it('adds and verifies a domain, installs the sandbox and creates a connect token', async () => {
+    const email = uniqueEmail();
+    await signUpAndConfirm(g, email);
+    testPage = await newPage(browser, { viewport: { width: 1280, height: 900 } });
+    const { page } = testPage;
+    await page.goto(`${g.t.url}/dashboard/sign-in`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Get started' }).waitFor();
+    for (const item of ['domain_added', 'domain_verified', 'processor_enabled'])
+      expect(await state(page, item)).toBe('todo');
+
+    // The checklist's step leads to the page where it is done.
+    await page.locator('li[data-item="domain_added"] a').click();
+    await page.getByRole('heading', { name: 'Domains', level: 1 }).waitFor();
+    const host = `shop-${Math.random().toString(36).slice(2, 8)}.ararat-books.am`;
+    await page.getByLabel('Domain', { exact: true }).fill(host);
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await page.getByText(`${host} is added.`).waitFor();
+    const name = ((await page.locator('#txt-name').textContent()) ?? '').trim();
+    const value = ((await page.locator('#txt-value').textContent()) ?? '').trim();
+    dns.setTxt(name, [[value]]);
+    await page.getByRole('button', { name: 'Check DNS record' }).click();
+    await page.getByText(`${host} is verified.`).waitFor();
+    await expectAccessible(page);
+
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Processors' }).click();
+    await page.getByRole('link', { name: `Manage processors ${host}` }).click();
+    await page.getByRole('button', { name: 'Install Sandbox (test cards)' }).click();
+    await page.getByText('Sandbox (test cards) is enabled.').waitFor();
+    await expectAccessible(page);
+
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Connect tokens' }).click();
+    await page.getByLabel('Domain').selectOption(host);
+    await page.getByLabel('WooCommerce').check();
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await page.getByRole('heading', { name: 'Your new connect token' }).waitFor();
+    await page.getByRole('heading', { name: 'Install it in WooCommerce' }).waitFor();
+    await expectAccessible(page);
+    const token = ((await page.locator('#new-token').textContent()) ?? '').trim();
+    const introspected = await fetch(`${g.t.url}/api/v1/connect_token`, { headers: { 'X-Service-Connect': token } });
+    expect(introspected.status).toBe(200);
+    expect(((await introspected.json()) as { domain?: string }).domain).toBe(host);
+
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Get started' }).click();
+    await page.getByRole('heading', { name: 'Get started' }).waitFor();
+    for (const item of ['domain_added', 'domain_verified', 'processor_enabled'])
+      expect(await state(page, item)).toBe('done');
+    expect(await state(page, 'business_verified')).toBe('todo');
+    await expectAccessible(page);
+  });
+});
