@@ -5,49 +5,27 @@
  * install steps. Every page passes axe-core (no serious or critical violation) at 1280px and at
  * 375px, and fits a 375px phone.
  */
-import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDomain } from '../../gateway/merchants/merchant.service.js';
-import { seriousViolations } from '../support/axe.js';
-import { launchBrowser, newPage, type TestPage } from '../support/browser.js';
 import { DIALECTS } from '../support/databases.js';
 import { paymentBody, uniqueHost } from '../support/gateway.js';
-import { freePort } from '../support/ports.js';
-import { type DashboardGateway, PASSWORD, signUpAndConfirm, startDashboardGateway, uniqueEmail } from './support.js';
+import {
+  type DashboardBrowser,
+  expectAccessible,
+  signInThroughForm,
+  startDashboardBrowser,
+} from './browser-support.js';
+import { type DashboardGateway, signUpAndConfirm, uniqueEmail } from './support.js';
 
 describe.each(DIALECTS)('API keys and connect tokens in the browser (%s)', (dialect) => {
+  let b: DashboardBrowser;
   let g: DashboardGateway;
-  let browser: Browser;
-  const pages: TestPage[] = [];
 
   beforeAll(async () => {
-    const port = await freePort();
-    g = await startDashboardGateway(dialect, { env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } });
-    browser = await launchBrowser();
+    b = await startDashboardBrowser(dialect);
+    g = b.g;
   }, 120_000);
-  afterAll(async () => {
-    for (const page of pages) await page.close().catch(() => {});
-    await browser?.close().catch(() => {});
-    await g?.close();
-  });
-
-  async function open(width = 1280, height = 900): Promise<Page> {
-    const testPage = await newPage(browser, { viewport: { width, height } });
-    pages.push(testPage);
-    return testPage.page;
-  }
-
-  /** axe at the page's size and at 375px, and the page fits the phone. */
-  async function expectAccessible(page: Page): Promise<void> {
-    expect(await seriousViolations(page), page.url()).toEqual([]);
-    const size = page.viewportSize();
-    await page.setViewportSize({ width: 375, height: 812 });
-    expect((await page.evaluate('document.documentElement.scrollWidth')) as number, page.url()).toBeLessThanOrEqual(
-      375,
-    );
-    expect(await seriousViolations(page), `${page.url()} at 375px`).toEqual([]);
-    if (size !== null) await page.setViewportSize(size);
-  }
+  afterAll(() => b?.close());
 
   const pay = (key: string) =>
     fetch(`${g.t.url}/api/v1/payments`, {
@@ -66,12 +44,8 @@ describe.each(DIALECTS)('API keys and connect tokens in the browser (%s)', (dial
       .where('email', '=', email)
       .executeTakeFirstOrThrow();
 
-    const page = await open();
-    await page.goto(`${g.t.url}/dashboard/sign-in`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Get started' }).waitFor();
+    const page = await b.open();
+    await signInThroughForm(page, g.t.url, email);
 
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
