@@ -4,65 +4,38 @@
  * signed in, read-only; the owner reads the audit log. Every page passes axe-core (no serious or
  * critical violation) at desktop width and at 375px, without sideways scrolling.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousViolations } from '../support/axe.js';
-import { launchBrowser, newPage, type TestPage } from '../support/browser.js';
-import { freePort } from '../support/ports.js';
 import {
-  type DashboardGateway,
-  linkIn,
-  mailTo,
-  PASSWORD,
-  signUpAndConfirm,
-  startDashboardGateway,
-  uniqueEmail,
-} from './support.js';
+  type DashboardBrowser,
+  expectAccessible,
+  signInThroughForm,
+  startDashboardBrowser,
+} from './browser-support.js';
+import { type DashboardGateway, linkIn, mailTo, PASSWORD, signUpAndConfirm, uniqueEmail } from './support.js';
 
 describe('team and audit log in the browser (sqlite)', () => {
+  let b: DashboardBrowser;
   let g: DashboardGateway;
-  let browser: Browser;
-  const pages: TestPage[] = [];
 
   beforeAll(async () => {
-    const port = await freePort();
-    g = await startDashboardGateway('sqlite', { env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } });
-    browser = await launchBrowser();
+    b = await startDashboardBrowser('sqlite');
+    g = b.g;
   }, 120_000);
-  afterAll(async () => {
-    for (const page of pages) await page.close().catch(() => {});
-    await browser?.close().catch(() => {});
-    await g?.close();
-  });
+  afterAll(() => b?.close());
 
   async function open(): Promise<Page> {
-    const testPage = await newPage(browser, { viewport: { width: 1280, height: 900 } });
-    testPage.context.setDefaultTimeout(30_000);
-    testPage.context.setDefaultNavigationTimeout(30_000);
-    pages.push(testPage);
-    return testPage.page;
-  }
-
-  /** axe at desktop width, then at 375px (no sideways scrolling), then back. */
-  async function expectAccessible(page: Page): Promise<void> {
-    expect(await seriousViolations(page), page.url()).toEqual([]);
-    await page.setViewportSize({ width: 375, height: 812 });
-    expect((await page.evaluate('document.documentElement.scrollWidth')) as number, page.url()).toBeLessThanOrEqual(
-      375,
-    );
-    expect(await seriousViolations(page), `${page.url()} at 375px`).toEqual([]);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    const page = await b.open();
+    page.setDefaultTimeout(30_000);
+    page.setDefaultNavigationTimeout(30_000);
+    return page;
   }
 
   it('owner invites a viewer, who joins read-only; the owner reads the audit log', { timeout: 240_000 }, async () => {
     const ownerEmail = uniqueEmail();
     await signUpAndConfirm(g, ownerEmail);
     const owner = await open();
-    await owner.goto(`${g.t.url}/dashboard/sign-in`);
-    await owner.getByLabel('Email').fill(ownerEmail);
-    await owner.getByLabel('Password').fill(PASSWORD);
-    await owner.getByRole('button', { name: 'Sign in' }).click();
-    await owner.getByRole('heading', { name: 'Get started' }).waitFor();
+    await signInThroughForm(owner, g.t.url, ownerEmail);
 
     await owner.getByRole('link', { name: 'Team' }).click();
     await owner.getByRole('heading', { name: 'Team', level: 1 }).waitFor();

@@ -5,56 +5,36 @@
  * off. Every page passes axe-core (no serious or critical violation) at 1280px and at 375px.
  */
 import { Secret, TOTP } from 'otpauth';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousViolations } from '../support/axe.js';
-import { launchBrowser, newPage, type TestPage } from '../support/browser.js';
 import { DIALECTS } from '../support/databases.js';
-import { freePort } from '../support/ports.js';
-import { type DashboardGateway, PASSWORD, signUpAndConfirm, startDashboardGateway, uniqueEmail } from './support.js';
+import {
+  type DashboardBrowser,
+  expectAccessible,
+  signInThroughForm,
+  startDashboardBrowser,
+} from './browser-support.js';
+import { type DashboardGateway, PASSWORD, signUpAndConfirm, uniqueEmail } from './support.js';
 
 const STEP_MS = 30_000;
 
 describe.each(DIALECTS)('two-step sign-in in the browser (%s)', (dialect) => {
+  let b: DashboardBrowser;
   let g: DashboardGateway;
-  let browser: Browser;
-  const pages: TestPage[] = [];
 
   beforeAll(async () => {
-    const port = await freePort();
-    g = await startDashboardGateway(dialect, { env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } });
-    browser = await launchBrowser();
+    b = await startDashboardBrowser(dialect);
+    g = b.g;
   }, 120_000);
-  afterAll(async () => {
-    for (const page of pages) await page.close().catch(() => {});
-    await browser?.close().catch(() => {});
-    await g?.close();
-  });
+  afterAll(() => b?.close());
 
-  /** No serious violation at 1280px nor at 375px, and nothing wider than the phone. */
-  async function expectAccessible(page: Page): Promise<void> {
-    expect(await seriousViolations(page), page.url()).toEqual([]);
-    await page.setViewportSize({ width: 375, height: 812 });
-    expect((await page.evaluate('document.documentElement.scrollWidth')) as number, page.url()).toBeLessThanOrEqual(
-      375,
-    );
-    expect(await seriousViolations(page), `${page.url()} at 375px`).toEqual([]);
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
-
-  async function signIn(page: Page, email: string): Promise<void> {
-    await page.goto(`${g.t.url}/dashboard/sign-in`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  }
+  /** Signs in with the password: the home page, or the second step when it is on. */
+  const signIn = (page: Page, email: string) => signInThroughForm(page, g.t.url, email, PASSWORD, { landing: null });
 
   it('sets up two-step sign-in, then signs in with a code and with a recovery code', async () => {
     const email = uniqueEmail();
     await signUpAndConfirm(g, email);
-    const testPage = await newPage(browser, { viewport: { width: 1280, height: 900 } });
-    pages.push(testPage);
-    const { page } = testPage;
+    const page = await b.open();
 
     await signIn(page, email);
     await page.getByRole('heading', { name: 'Get started' }).waitFor();
@@ -138,9 +118,7 @@ describe.each(DIALECTS)('two-step sign-in in the browser (%s)', (dialect) => {
   it('says when the sign-in waited too long', async () => {
     const email = uniqueEmail();
     await signUpAndConfirm(g, email);
-    const testPage = await newPage(browser, { viewport: { width: 1280, height: 900 } });
-    pages.push(testPage);
-    const { page } = testPage;
+    const page = await b.open();
     await signIn(page, email);
     await page.getByRole('heading', { name: 'Get started' }).waitFor();
     await page.goto(`${g.t.url}/dashboard/account/two-factor`);
