@@ -5,54 +5,44 @@
  * Processors, create a WooCommerce connect token for the domain, and see the checklist tick
  * "domain added", "domain verified" and "processor enabled". The token works on the API.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousViolations } from '../support/axe.js';
-import { launchBrowser, newPage, type TestPage } from '../support/browser.js';
 import { TestDnsServer } from '../support/dns-server.js';
-import { freePort } from '../support/ports.js';
-import { type DashboardGateway, PASSWORD, signUpAndConfirm, startDashboardGateway, uniqueEmail } from './support.js';
+import {
+  type DashboardBrowser,
+  expectAccessible,
+  signInThroughForm,
+  startDashboardBrowser,
+} from './browser-support.js';
+import { type DashboardGateway, signUpAndConfirm, uniqueEmail } from './support.js';
 
 const TIMEOUT = 180_000;
 
 describe('from sign-in to a connect token (sqlite)', { timeout: TIMEOUT }, () => {
   let g: DashboardGateway;
   let dns: TestDnsServer;
-  let browser: Browser;
-  let testPage: TestPage | undefined;
+  let b: DashboardBrowser;
 
   beforeAll(async () => {
     dns = await TestDnsServer.start();
-    const port = await freePort();
-    g = await startDashboardGateway('sqlite', {
-      env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, GATEWAY_DNS_SERVERS: dns.servers },
+    b = await startDashboardBrowser('sqlite', {
+      env: { GATEWAY_DNS_SERVERS: dns.servers },
       domainVerification: { dnsTimeoutMs: 1_000 },
     });
-    browser = await launchBrowser();
+    g = b.g;
   }, TIMEOUT);
   afterAll(async () => {
-    await testPage?.close().catch(() => {});
-    await browser?.close().catch(() => {});
-    await g?.close();
+    await b?.close();
     await dns?.close();
   });
-
-  async function expectAccessible(page: Page): Promise<void> {
-    expect(await seriousViolations(page), page.url()).toEqual([]);
-  }
 
   const state = (page: Page, item: string) => page.locator(`li[data-item="${item}"]`).getAttribute('class');
 
   it('adds and verifies a domain, installs the sandbox and creates a connect token', async () => {
     const email = uniqueEmail();
     await signUpAndConfirm(g, email);
-    testPage = await newPage(browser, { viewport: { width: 1280, height: 900 } });
-    const { page } = testPage;
-    await page.goto(`${g.t.url}/dashboard/sign-in`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Get started' }).waitFor();
+    const page = await b.open();
+    await signInThroughForm(page, g.t.url, email);
     for (const item of ['domain_added', 'domain_verified', 'processor_enabled'])
       expect(await state(page, item)).toBe('todo');
 
@@ -68,13 +58,13 @@ describe('from sign-in to a connect token (sqlite)', { timeout: TIMEOUT }, () =>
     dns.setTxt(name, [[value]]);
     await page.getByRole('button', { name: 'Check DNS record' }).click();
     await page.getByText(`${host} is verified.`).waitFor();
-    await expectAccessible(page);
+    await expectAccessible(page, { phone: false });
 
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Processors' }).click();
     await page.getByRole('link', { name: `Manage processors ${host}` }).click();
     await page.getByRole('button', { name: 'Install Sandbox (test cards)' }).click();
     await page.getByText('Sandbox (test cards) is enabled.').waitFor();
-    await expectAccessible(page);
+    await expectAccessible(page, { phone: false });
 
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Connect tokens' }).click();
     await page.getByLabel('Domain').selectOption(host);
@@ -82,7 +72,7 @@ describe('from sign-in to a connect token (sqlite)', { timeout: TIMEOUT }, () =>
     await page.getByRole('button', { name: 'Create token' }).click();
     await page.getByRole('heading', { name: 'Your new connect token' }).waitFor();
     await page.getByRole('heading', { name: 'Install it in WooCommerce' }).waitFor();
-    await expectAccessible(page);
+    await expectAccessible(page, { phone: false });
     const token = ((await page.locator('#new-token').textContent()) ?? '').trim();
     const introspected = await fetch(`${g.t.url}/api/v1/connect_token`, { headers: { 'X-Service-Connect': token } });
     expect(introspected.status).toBe(200);
@@ -93,6 +83,6 @@ describe('from sign-in to a connect token (sqlite)', { timeout: TIMEOUT }, () =>
     for (const item of ['domain_added', 'domain_verified', 'processor_enabled'])
       expect(await state(page, item)).toBe('done');
     expect(await state(page, 'business_verified')).toBe('todo');
-    await expectAccessible(page);
+    await expectAccessible(page, { phone: false });
   });
 });

@@ -4,33 +4,33 @@
  * up the checkout's order. Every page passes axe-core (no serious or critical violation) at 1280px
  * and at 375px, where nothing is wider than the phone.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDomain } from '../../gateway/merchants/merchant.service.js';
 import { listEnabledProcessors } from '../../storage/checkout.repository.js';
 import { findMerchantDomain } from '../../storage/domain.repository.js';
-import { seriousViolations } from '../support/axe.js';
-import { launchBrowser, newPage, type TestPage } from '../support/browser.js';
 import { uniqueHost } from '../support/gateway.js';
-import { freePort } from '../support/ports.js';
-import { type DashboardGateway, PASSWORD, signUpAndConfirm, startDashboardGateway, uniqueEmail } from './support.js';
+import {
+  type DashboardBrowser,
+  expectAccessible,
+  expectFitsWidth,
+  signInThroughForm,
+  startDashboardBrowser,
+} from './browser-support.js';
+import { type DashboardGateway, PASSWORD, signUpAndConfirm, uniqueEmail } from './support.js';
 
 const SECRET = 'IdramSecret-browser-77c1';
 
 describe('dashboard processors in the browser (sqlite)', () => {
+  let b: DashboardBrowser;
   let g: DashboardGateway;
-  let browser: Browser;
-  const pages: TestPage[] = [];
   let email: string;
   let merchantId: string;
   const host = uniqueHost('books');
 
   beforeAll(async () => {
-    const port = await freePort();
-    g = await startDashboardGateway('sqlite', {
-      env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` },
-    });
-    browser = await launchBrowser();
+    b = await startDashboardBrowser('sqlite');
+    g = b.g;
     email = uniqueEmail();
     await signUpAndConfirm(g, email);
     const user = await g.t.gateway.deps.db
@@ -41,32 +41,14 @@ describe('dashboard processors in the browser (sqlite)', () => {
     merchantId = user.merchant_id;
     await addDomain(g.t.gateway.deps, { merchantId, host, verified: true });
   }, 120_000);
-  afterAll(async () => {
-    for (const page of pages) await page.close().catch(() => {});
-    await browser?.close().catch(() => {});
-    await g?.close();
-  });
+  afterAll(() => b?.close());
 
   async function open(width: number, height: number): Promise<Page> {
-    const testPage = await newPage(browser, { viewport: { width, height } });
-    pages.push(testPage);
-    const page = testPage.page;
+    const page = await b.open(width, height);
     page.setDefaultTimeout(30_000);
-    await page.goto(`${g.t.url}/dashboard/sign-in`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInThroughForm(page, g.t.url, email, PASSWORD, { landing: null });
     await page.waitForURL(/\/dashboard$/);
     return page;
-  }
-
-  async function expectAccessible(page: Page, width?: number): Promise<void> {
-    expect(await seriousViolations(page), page.url()).toEqual([]);
-    if (width !== undefined) {
-      expect((await page.evaluate('document.documentElement.scrollWidth')) as number, page.url()).toBeLessThanOrEqual(
-        width,
-      );
-    }
   }
 
   const order = async () => {
@@ -78,29 +60,29 @@ describe('dashboard processors in the browser (sqlite)', () => {
     const page = await open(1280, 900);
     await page.getByRole('link', { name: 'Processors', exact: true }).click();
     await page.getByRole('heading', { name: 'Processors', exact: true }).waitFor();
-    await expectAccessible(page);
+    await expectAccessible(page, { phone: false });
 
     await page.getByRole('link', { name: `Manage processors ${host}` }).click();
     await page.getByRole('heading', { name: `Processors of ${host}` }).waitFor();
     await page
       .getByText('every live payment for this domain is refused with the error no_payment_method_configured')
       .waitFor();
-    await expectAccessible(page);
+    await expectAccessible(page, { phone: false });
 
     await page.getByRole('button', { name: 'Install Sandbox (test cards)' }).click();
     await page.getByText('Sandbox (test cards) is enabled.').waitFor();
-    await expectAccessible(page);
+    await expectAccessible(page, { phone: false });
     expect(await order()).toEqual(['sandbox']);
 
     await page.getByRole('link', { name: 'Configure Idram' }).click();
     await page.getByRole('heading', { name: `Idram on ${host}` }).waitFor();
-    await expectAccessible(page);
+    await expectAccessible(page, { phone: false });
     await page.getByLabel('IdramID (EDP_REC_ACCOUNT)').fill('not digits');
     await page.getByLabel('Secret key (SECRET_KEY)').fill(SECRET);
     await page.getByRole('button', { name: 'Save settings and enable' }).click();
     await page.getByText('This value is not accepted: must be the digits of an IdramID').waitFor();
     expect(await page.content()).not.toContain(SECRET);
-    await expectAccessible(page);
+    await expectAccessible(page, { phone: false });
 
     await page.getByLabel('IdramID (EDP_REC_ACCOUNT)').fill('110000601');
     await page.getByLabel('Secret key (SECRET_KEY)').fill(SECRET);
@@ -108,12 +90,12 @@ describe('dashboard processors in the browser (sqlite)', () => {
     await page.getByText('Idram settings were saved, and it is enabled.').waitFor();
     expect(await page.content()).not.toContain(SECRET);
     expect(await page.getByText('no_payment_method_configured').count()).toBe(0);
-    await expectAccessible(page);
+    await expectAccessible(page, { phone: false });
     expect(await order()).toEqual(['sandbox', 'idram']);
 
     await page.getByRole('button', { name: 'Move Idram up' }).click();
     await page.getByText('The checkout order was changed.').waitFor();
-    await expectAccessible(page);
+    await expectAccessible(page, { phone: false });
     expect(await order()).toEqual(['idram', 'sandbox']);
     const listed = await page.locator('#checkout-order li .proc-name').allTextContents();
     expect(listed).toEqual(['Idram', 'Sandbox (test cards)']);
@@ -127,7 +109,8 @@ describe('dashboard processors in the browser (sqlite)', () => {
       `/dashboard/domains/${host}/processors/ameria`,
     ]) {
       await page.goto(`${g.t.url}${path}`);
-      await expectAccessible(page, 375);
+      await expectAccessible(page, { phone: false });
+      await expectFitsWidth(page, 375);
     }
   }, 120_000);
 });
