@@ -173,3 +173,31 @@ export function secretBox(shell: Shell, id: string, value: string, once: string 
 <p class="key" id="${escapeHtml(id)}">${escapeHtml(value)}</p>
 <div class="copy-row"><button type="button" class="secondary" data-copy="${escapeHtml(id)}" data-copied="${escapeHtml(t.copied)}">${escapeHtml(t.copy)}</button><span class="copied" role="status" aria-live="polite"></span></div>`;
 }
+
+/** What a revoke confirmation says, in the section's own words (its messages.ts). */
+export interface ConfirmRevoke {
+  readonly title: string;
+  readonly text: string;
+  /** Where the confirmation is posted (with `confirm=yes`). */
+  readonly action: string;
+  readonly button: string;
+  /** The section's list, where cancel leads. */
+  readonly back: string;
+  readonly cancel: string;
+}
+
+/** The page asking to confirm a revocation (an API key, a connect token). */
+export function confirmRevokePage(shell: Shell, page: ConfirmRevoke): string {
+  return layout(
+    shell,
+    page.title,
+    `<div class="narrow"><div class="card">
+<h1>${escapeHtml(page.title)}</h1>
+<p>${escapeHtml(page.text)}</p>
+<form method="post" action="${escapeHtml(page.action)}">${hidden(shell)}<input type="hidden" name="confirm" value="yes">
+<button type="submit" class="keys-danger">${escapeHtml(page.button)}</button>
+</form>
+<div class="links"><a href="${escapeHtml(page.back)}">${escapeHtml(page.cancel)}</a></div>
+</div></div>`,
+  );
+}

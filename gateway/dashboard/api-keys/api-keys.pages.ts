@@ -5,7 +5,7 @@
  */
 import { escapeHtml } from '../../checkout/html.js';
 import type { ApiKeyView } from '../../merchants/merchant.service.js';
-import { alert, hidden, layout, notice, type Shell, secretBox } from '../layout.js';
+import { alert, confirmRevokePage, hidden, layout, notice, type Shell, secretBox } from '../layout.js';
 import { API_KEYS_MESSAGES, type ApiKeysMessages } from './messages.js';
 
 export function apiKeysText(shell: Shell): ApiKeysMessages {
@@ -177,16 +177,12 @@ ${secretBox(shell, 'new-key', created.key, m.once)}
 export function revokeKeyPage(shell: Shell, key: ApiKeyView): string {
   const m = apiKeysText(shell);
   const label = keyLabel(key);
-  return layout(
-    shell,
-    m.revokeTitle(label),
-    `<div class="narrow"><div class="card">
-<h1>${escapeHtml(m.revokeTitle(label))}</h1>
-<p>${escapeHtml(m.revokeText)}</p>
-<form method="post" action="/dashboard/api-keys/${escapeHtml(key.key_id)}/revoke">${hidden(shell)}<input type="hidden" name="confirm" value="yes">
-<button type="submit" class="keys-danger">${escapeHtml(m.revoke(label))}</button>
-</form>
-<div class="links"><a href="/dashboard/api-keys">${escapeHtml(m.cancel)}</a></div>
-</div></div>`,
-  );
+  return confirmRevokePage(shell, {
+    title: m.revokeTitle(label),
+    text: m.revokeText,
+    action: `/dashboard/api-keys/${key.key_id}/revoke`,
+    button: m.revoke(label),
+    back: '/dashboard/api-keys',
+    cancel: m.cancel,
+  });
 }

@@ -7,7 +7,7 @@ import { escapeHtml } from '../../checkout/html.js';
 import type { ConnectTokenView } from '../../connect/connect-token.service.js';
 import { CONNECT_PLATFORMS, type ConnectPlatform } from '../../domain/connect-tokens.js';
 import { choices, formatInstant, liveExplanation, timeTag } from '../api-keys/api-keys.pages.js';
-import { alert, hidden, layout, notice, type Shell, secretBox } from '../layout.js';
+import { alert, confirmRevokePage, hidden, layout, notice, type Shell, secretBox } from '../layout.js';
 import { CONNECT_TOKENS_MESSAGES, type ConnectTokensMessages } from './messages.js';
 
 export function connectTokensText(shell: Shell): ConnectTokensMessages {
@@ -172,16 +172,12 @@ export function revokeTokenPage(shell: Shell, token: ConnectTokenView): string {
   const m = connectTokensText(shell);
   const platform = m.platforms[token.platform];
   const host = token.domain ?? m.domainGone;
-  return layout(
-    shell,
-    m.revokeTitle,
-    `<div class="narrow"><div class="card">
-<h1>${escapeHtml(m.revokeTitle)}</h1>
-<p>${escapeHtml(m.revokeText(platform, host))}</p>
-<form method="post" action="/dashboard/connect-tokens/${escapeHtml(token.id)}/revoke">${hidden(shell)}<input type="hidden" name="confirm" value="yes">
-<button type="submit" class="keys-danger">${escapeHtml(m.revoke(platform, host, shortId(token.id)))}</button>
-</form>
-<div class="links"><a href="/dashboard/connect-tokens">${escapeHtml(m.cancel)}</a></div>
-</div></div>`,
-  );
+  return confirmRevokePage(shell, {
+    title: m.revokeTitle,
+    text: m.revokeText(platform, host),
+    action: `/dashboard/connect-tokens/${token.id}/revoke`,
+    button: m.revoke(platform, host, shortId(token.id)),
+    back: '/dashboard/connect-tokens',
+    cancel: m.cancel,
+  });
 }
