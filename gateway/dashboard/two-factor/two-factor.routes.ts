@@ -109,50 +109,48 @@ export function twoFactorRoutes(router: Router<GatewayState>, kit: DashboardKit)
     }
   });
 
-  router.post(`${PAGE}/disable`, kit.formGuard, async (ctx) => {
-    const visit = await kit.signedIn(ctx, 'account');
-    if (visit === undefined) return;
-    const result = await disableTwoFactor(deps, visit.session.user, {
-      currentPassword: kit.field(ctx, 'current_password'),
-      code: kit.field(ctx, 'code'),
-      address: ctx.ip,
+  /**
+   * A change confirmed with the password and a code (turning two-step sign-in off, new recovery
+   * codes): a refusal is shown on the change's own form (`form`) of the manage page.
+   */
+  const confirmedChange = (
+    path: string,
+    change: typeof disableTwoFactor,
+    form: 'disable' | 'codes',
+    done: (ctx: GatewayContext, visit: SignedInVisit, recoveryCodes: readonly string[]) => void,
+  ) =>
+    router.post(path, kit.formGuard, async (ctx) => {
+      const visit = await kit.signedIn(ctx, 'account');
+      if (visit === undefined) return;
+      const result = await change(deps, visit.session.user, {
+        currentPassword: kit.field(ctx, 'current_password'),
+        code: kit.field(ctx, 'code'),
+        address: ctx.ip,
+      });
+      switch (result.kind) {
+        case 'stale':
+          return kit.redirect(ctx, PAGE);
+        case 'locked':
+          return sendManage(ctx, visit, 429, {}, visit.t.lockedOut(SIGN_IN_WINDOW_MS / 60_000));
+        case 'problems':
+          return sendManage(
+            ctx,
+            visit,
+            422,
+            form === 'disable' ? { disable: result.problems } : { codes: result.problems },
+          );
+        case 'done':
+          return done(ctx, visit, result.recoveryCodes);
+      }
     });
-    switch (result.kind) {
-      case 'stale':
-        return kit.redirect(ctx, PAGE);
-      case 'locked':
-        return sendManage(ctx, visit, 429, {}, visit.t.lockedOut(SIGN_IN_WINDOW_MS / 60_000));
-      case 'problems':
-        return sendManage(ctx, visit, 422, { disable: result.problems });
-      case 'done':
-        return kit.redirect(ctx, `${PAGE}?notice=disabled`);
-    }
-  });
 
-  router.post(`${PAGE}/recovery-codes`, kit.formGuard, async (ctx) => {
-    const visit = await kit.signedIn(ctx, 'account');
-    if (visit === undefined) return;
-    const result = await regenerateRecoveryCodes(deps, visit.session.user, {
-      currentPassword: kit.field(ctx, 'current_password'),
-      code: kit.field(ctx, 'code'),
-      address: ctx.ip,
-    });
-    switch (result.kind) {
-      case 'stale':
-        return kit.redirect(ctx, PAGE);
-      case 'locked':
-        return sendManage(ctx, visit, 429, {}, visit.t.lockedOut(SIGN_IN_WINDOW_MS / 60_000));
-      case 'problems':
-        return sendManage(ctx, visit, 422, { codes: result.problems });
-      case 'done':
-        return kit.send(
-          ctx,
-          visit.shell,
-          200,
-          recoveryCodesPage(visit.shell, { notice: null, codes: result.recoveryCodes }),
-        );
-    }
-  });
+  confirmedChange(`${PAGE}/disable`, disableTwoFactor, 'disable', (ctx) =>
+    kit.redirect(ctx, `${PAGE}?notice=disabled`),
+  );
+
+  confirmedChange(`${PAGE}/recovery-codes`, regenerateRecoveryCodes, 'codes', (ctx, visit, codes) =>
+    kit.send(ctx, visit.shell, 200, recoveryCodesPage(visit.shell, { notice: null, codes })),
+  );
 
   /** The answer when the pending sign-in is gone (never started, used, or older than 5 minutes). */
   const expired = (ctx: GatewayContext, visit: Visit) => {
