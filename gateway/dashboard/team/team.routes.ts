@@ -28,6 +28,7 @@ import {
   type InvitationMail,
   type InviteProblems,
   inviteMember,
+  type MemberChange,
   peekInvitation,
   readTeam,
   removeMember,
@@ -125,10 +126,26 @@ export const teamRoutes: SectionRoutes = (router, kit) => {
     kit.redirect(ctx, '/dashboard/team?notice=cancelled');
   });
 
+  /** A change of a member refused: no such member, the owner (never changed), or no such role. */
+  const refused = async (
+    ctx: GatewayContext,
+    visit: SignedInVisit,
+    kind: Exclude<MemberChange['kind'], 'done'>,
+  ): Promise<void> => {
+    const m = TEAM_MESSAGES[visit.shell.lang];
+    switch (kind) {
+      case 'not_found':
+        return kit.notFound(ctx, visit);
+      case 'owner':
+        return render(ctx, visit, 422, { error: m.ownerFixed });
+      case 'invalid_role':
+        return render(ctx, visit, 422, { error: m.problems.invalid_role });
+    }
+  };
+
   router.post('/dashboard/team/members/:id/role', kit.formGuard, async (ctx) => {
     const visit = await kit.manager(ctx, 'team');
     if (!visit) return;
-    const m = TEAM_MESSAGES[visit.shell.lang];
     const result = await changeMemberRole(
       deps,
       visit.merchantId,
@@ -136,38 +153,21 @@ export const teamRoutes: SectionRoutes = (router, kit) => {
       ctx.params.id ?? '',
       kit.field(ctx, 'role'),
     );
-    switch (result.kind) {
-      case 'not_found':
-        return kit.notFound(ctx, visit);
-      case 'owner':
-        return render(ctx, visit, 422, { error: m.ownerFixed });
-      case 'invalid_role':
-        return render(ctx, visit, 422, { error: m.problems.invalid_role });
-      case 'done':
-        return kit.redirect(ctx, '/dashboard/team?notice=role-changed');
-    }
+    if (result.kind !== 'done') return refused(ctx, visit, result.kind);
+    kit.redirect(ctx, '/dashboard/team?notice=role-changed');
   });
 
   router.post('/dashboard/team/members/:id/remove', kit.formGuard, async (ctx) => {
     const visit = await kit.manager(ctx, 'team');
     if (!visit) return;
-    const m = TEAM_MESSAGES[visit.shell.lang];
     const result = await removeMember(deps, visit.merchantId, actorOf(ctx, visit), ctx.params.id ?? '');
-    switch (result.kind) {
-      case 'not_found':
-        return kit.notFound(ctx, visit);
-      case 'owner':
-        return render(ctx, visit, 422, { error: m.ownerFixed });
-      case 'invalid_role':
-        return render(ctx, visit, 422, { error: m.problems.invalid_role });
-      case 'done':
-        if (result.member.id === visit.session.user.id) {
-          // An admin who removed themself: their session ended with the rest.
-          kit.setCookie(ctx, SESSION_COOKIE, '', 0);
-          return kit.redirect(ctx, '/dashboard/sign-in?notice=session-ended');
-        }
-        return kit.redirect(ctx, '/dashboard/team?notice=removed');
+    if (result.kind !== 'done') return refused(ctx, visit, result.kind);
+    if (result.member.id === visit.session.user.id) {
+      // An admin who removed themself: their session ended with the rest.
+      kit.setCookie(ctx, SESSION_COOKIE, '', 0);
+      return kit.redirect(ctx, '/dashboard/sign-in?notice=session-ended');
     }
+    kit.redirect(ctx, '/dashboard/team?notice=removed');
   });
 
   /** A link that no longer works (used, cancelled, replaced, expired, unknown). */
