@@ -13,6 +13,7 @@ import { formToken } from '../checkout/support.js';
 import { DIALECTS } from '../support/databases.js';
 import { paymentBody } from '../support/gateway.js';
 import {
+  auditRows,
   type DashboardClient,
   type DashboardGateway,
   locationPath,
@@ -57,14 +58,7 @@ describe.each(DIALECTS)('dashboard API keys (%s)', (dialect) => {
   const createKey = async (client: DashboardClient, fields: Record<string, string>) =>
     client.submit('/dashboard/api-keys', '/dashboard/api-keys', fields);
 
-  const auditOf = (action: string) =>
-    deps.db
-      .selectFrom('dashboard_audit_events')
-      .selectAll()
-      .where('merchant_id', '=', merchantId)
-      .where('action', '=', action)
-      .orderBy('created_at')
-      .execute();
+  const auditOf = (action: string) => auditRows(g, merchantId, action);
 
   it('lists the account key by its prefix and last four, with environment, access, created and last used', async () => {
     const row = await deps.db

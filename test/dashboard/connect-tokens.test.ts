@@ -12,6 +12,7 @@ import { formToken } from '../checkout/support.js';
 import { DIALECTS } from '../support/databases.js';
 import { uniqueHost } from '../support/gateway.js';
 import {
+  auditRows,
   type DashboardClient,
   type DashboardGateway,
   locationPath,
@@ -50,13 +51,7 @@ describe.each(DIALECTS)('dashboard connect tokens (%s)', (dialect) => {
   const create = (client: DashboardClient, fields: Record<string, string>) =>
     client.submit('/dashboard/connect-tokens', '/dashboard/connect-tokens', fields);
 
-  const auditOf = (action: string) =>
-    deps.db
-      .selectFrom('dashboard_audit_events')
-      .selectAll()
-      .where('merchant_id', '=', merchantId)
-      .where('action', '=', action)
-      .execute();
+  const auditOf = (action: string) => auditRows(g, merchantId, action);
 
   it('explains that a verified domain is needed first, with the way to the domains page', async () => {
     await addDomain(deps, { merchantId, host: uniqueHost('unverified'), verified: false });

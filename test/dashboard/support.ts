@@ -141,6 +141,18 @@ export function uniqueEmail(label = 'owner'): string {
   return `${label}-${counter}-${Math.random().toString(36).slice(2, 8)}@ararat-books.am`;
 }
 
+/** The audit events `action` of the account, oldest first. */
+export function auditRows(g: DashboardGateway, merchantId: string, action: string) {
+  return g.t.gateway.deps.db
+    .selectFrom('dashboard_audit_events')
+    .selectAll()
+    .where('merchant_id', '=', merchantId)
+    .where('action', '=', action)
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+}
+
 /** A signed-in owner of a new account, and the account's merchant id. */
 export async function signedInOwner(
   g: DashboardGateway,

@@ -9,6 +9,7 @@ import { DAY_MS } from '../../gateway/domain/clock.js';
 import { formToken } from '../checkout/support.js';
 import { DIALECTS } from '../support/databases.js';
 import {
+  auditRows,
   DashboardClient,
   type DashboardGateway,
   linkIn,
@@ -62,16 +63,7 @@ describe.each(DIALECTS)('dashboard team (%s)', (dialect) => {
     return row.id;
   }
 
-  async function auditRows(merchantId: string, action: string) {
-    return db()
-      .selectFrom('dashboard_audit_events')
-      .selectAll()
-      .where('merchant_id', '=', merchantId)
-      .where('action', '=', action)
-      .orderBy('created_at', 'asc')
-      .orderBy('id', 'asc')
-      .execute();
-  }
+  const auditOf = (merchantId: string, action: string) => auditRows(g, merchantId, action);
 
   it('invites a viewer who joins through the mail, signed in, and is refused every change on the server', async () => {
     const owner = await signedInOwner(g);
@@ -168,11 +160,11 @@ describe.each(DIALECTS)('dashboard team (%s)', (dialect) => {
     expect(replay.status).toBe(400);
 
     // The invitation and the viewer's first sign-in are in the log.
-    const invitedRows = await auditRows(owner.merchantId, 'member.invited');
+    const invitedRows = await auditOf(owner.merchantId, 'member.invited');
     expect(invitedRows).toEqual([
       expect.objectContaining({ subject: email, actor_email: owner.email, user_id: ownerId }),
     ]);
-    const signIns = await auditRows(owner.merchantId, 'sign_in.new_address');
+    const signIns = await auditOf(owner.merchantId, 'sign_in.new_address');
     expect(signIns.map((row) => row.actor_email)).toContain(email);
   });
 
@@ -279,10 +271,10 @@ describe.each(DIALECTS)('dashboard team (%s)', (dialect) => {
     expect(await db().selectFrom('dashboard_sessions').selectAll().where('user_id', '=', id).execute()).toEqual([]);
     expect(await db().selectFrom('dashboard_users').selectAll().where('id', '=', id).execute()).toEqual([]);
 
-    expect(await auditRows(owner.merchantId, 'member.role_changed')).toEqual([
+    expect(await auditOf(owner.merchantId, 'member.role_changed')).toEqual([
       expect.objectContaining({ subject: email, actor_email: owner.email }),
     ]);
-    expect(await auditRows(owner.merchantId, 'member.removed')).toEqual([
+    expect(await auditOf(owner.merchantId, 'member.removed')).toEqual([
       expect.objectContaining({ subject: email, actor_email: owner.email }),
     ]);
     // The address may be invited again.
