@@ -85,7 +85,8 @@ function rowFor(
     checkout_token: `${run}-${i}`,
     created_at: created,
     updated_at: created,
-    expires_at: new Date(createdMs + 20 * 60_000).toISOString(),
+    // Open payments expire after the run, so the gateway's expiry does not change them meanwhile.
+    expires_at: new Date(status === 'pending' ? startMs + 365 * DAY_MS : createdMs + 20 * 60_000).toISOString(),
     completed_at: status === 'completed' || status === 'refunded' ? created : null,
     refunded_at: status === 'refunded' ? created : null,
     refunded_amount: status === 'refunded' ? 1000 : 0,

@@ -309,15 +309,15 @@ export async function orderHeldByOther(db: Executor, payment: PaymentRow): Promi
   return row !== undefined;
 }
 
-/** Ids of payments still open past their expiry, oldest first; on PostgreSQL locked for the caller's transaction. */
-export async function claimDuePayments(db: Executor, now: string, limit: number, lock: boolean): Promise<string[]> {
-  let query = db
+/** Ids of payments still open past their expiry, oldest first (each expiry re-checks it). */
+export async function listDuePayments(db: Executor, now: string, limit: number): Promise<string[]> {
+  const rows = await db
     .selectFrom('payments')
     .select('id')
     .where('status', 'in', ['pending', 'processing'])
     .where('expires_at', '<=', now)
     .orderBy('expires_at')
-    .limit(limit);
-  if (lock) query = query.forUpdate().skipLocked();
-  return (await query.execute()).map((r) => r.id);
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
 }

@@ -8,8 +8,8 @@ import { findOrCreateCustomer } from '../../storage/customer.repository.js';
 import type { Executor } from '../../storage/database.js';
 import { isUniqueViolation } from '../../storage/errors.js';
 import {
-  claimDuePayments,
   findPaymentRow,
+  listDuePayments,
   orderHeldByOther,
   rowToPayment,
   transitionPayment,
@@ -226,18 +226,29 @@ export async function expireIfDueNow(deps: Deps, paymentId: string): Promise<Pay
 }
 
 /**
- * Expires every payment open past its expiry, up to `limit`; answers how many it expired. On
- * PostgreSQL the due rows are claimed with FOR UPDATE SKIP LOCKED, so instances running this
- * together work on different payments.
+ * Expires every payment open past its expiry, up to `limit`; answers how many it expired.
+ *
+ * On SQLite one transaction expires them all. On PostgreSQL each payment expires in a transaction
+ * of its own: a status change also moves two rows of `payment_counts` (migration 0020), always in
+ * the same order, so transactions that each change one payment never wait on each other in a
+ * cycle, whereas two batches of several payments could (instances expiring together). The due
+ * payments are read without a lock; the expiry itself is a conditional update, so when two
+ * instances reach one payment, the second finds it expired and does nothing.
  */
 export async function expireDuePayments(deps: Deps, limit = 100): Promise<number> {
   const now = toStoredInstant(deps.clock.nowMs());
-  const lock = deps.dialect === 'postgres';
-  return transactEmitting(deps, async (trx) => {
-    let expired = 0;
-    for (const id of await claimDuePayments(trx, now, limit, lock)) {
-      if ((await expireIfDue(deps, trx, id)) !== undefined) expired += 1;
-    }
-    return expired;
-  });
+  if (deps.dialect === 'sqlite') {
+    return transactEmitting(deps, async (trx) => {
+      let expired = 0;
+      for (const id of await listDuePayments(trx, now, limit)) {
+        if ((await expireIfDue(deps, trx, id)) !== undefined) expired += 1;
+      }
+      return expired;
+    });
+  }
+  let expired = 0;
+  for (const id of await listDuePayments(deps.db, now, limit)) {
+    if ((await transactEmitting(deps, (trx) => expireIfDue(deps, trx, id, now))) !== undefined) expired += 1;
+  }
+  return expired;
 }
