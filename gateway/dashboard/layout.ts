@@ -26,6 +26,11 @@ export interface Viewer {
  */
 export const NAV = [
   { id: 'home', href: '/dashboard' },
+  { id: 'overview', href: null },
+  { id: 'payments', href: null },
+  { id: 'customers', href: null },
+  { id: 'payment_links', href: null },
+  { id: 'billing', href: null },
   { id: 'api_keys', href: '/dashboard/api-keys' },
   { id: 'domains', href: '/dashboard/domains' },
   { id: 'processors', href: '/dashboard/processors' },

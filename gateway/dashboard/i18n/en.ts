@@ -9,6 +9,11 @@ export const en: DashboardMessages = {
   mainNavigation: 'Dashboard',
   nav: {
     home: 'Get started',
+    overview: 'Overview',
+    payments: 'Payments',
+    customers: 'Customers',
+    payment_links: 'Payment links',
+    billing: 'Billing',
     account: 'Account',
     api_keys: 'API keys',
     domains: 'Domains',

@@ -9,6 +9,11 @@ export const hy: DashboardMessages = {
   mainNavigation: 'Վահանակ',
   nav: {
     home: 'Սկիզբ',
+    overview: 'Ամփոփում',
+    payments: 'Վճարումներ',
+    customers: 'Հաճախորդներ',
+    payment_links: 'Վճարման հղումներ',
+    billing: 'Հաշվարկներ',
     account: 'Հաշիվ',
     api_keys: 'API բանալիներ',
     domains: 'Դոմեններ',

@@ -9,6 +9,11 @@ export const ru: DashboardMessages = {
   mainNavigation: 'Панель',
   nav: {
     home: 'Начало',
+    overview: 'Обзор',
+    payments: 'Платежи',
+    customers: 'Клиенты',
+    payment_links: 'Платёжные ссылки',
+    billing: 'Биллинг',
     account: 'Аккаунт',
     api_keys: 'API-ключи',
     domains: 'Домены',
