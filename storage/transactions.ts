@@ -5,6 +5,13 @@
  * BEGIN, each unit inside its own savepoint, one COMMIT. A unit that fails rolls back to its
  * savepoint and only its caller sees the error; the others still commit. A caller's promise
  * settles only after the COMMIT that made its unit durable, so nobody is answered early.
+ *
+ * On PostgreSQL a transaction that the server aborts to break a deadlock, or because it could not
+ * be serialized, is run again from the start (up to {@link MAX_ATTEMPTS} times): nothing of the
+ * aborted attempt was kept, and the work uses only `trx`, so running it again is safe. Rows that
+ * several payments share (`payment_counts`, migration 0020) make such aborts possible when two
+ * transactions each change a payment twice; without the retry the buyer would get a 500 for a
+ * conflict the database resolves by itself a moment later.
  */
 import type { Kysely } from 'kysely';
 import type { Database, DialectName, Executor } from './database.js';
@@ -13,6 +20,18 @@ export type TransactionRunner = <T>(work: (trx: Executor) => Promise<T>) => Prom
 
 /** Most units one SQLite commit carries; later arrivals wait for the next commit. */
 const MAX_GROUP = 64;
+
+/** Runs of one unit of work on PostgreSQL when the server aborts it for a deadlock or serialization. */
+export const MAX_ATTEMPTS = 4;
+
+/** PostgreSQL's codes for a transaction aborted by a conflict it may retry: serialization_failure, deadlock_detected. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+export function isRetryableConflict(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && RETRYABLE.has(code);
+}
 
 interface Unit {
   work: (trx: Executor) => Promise<unknown>;
@@ -23,9 +42,21 @@ interface Unit {
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 export function createTransactionRunner(db: Kysely<Database>, dialect: DialectName): TransactionRunner {
-  if (dialect === 'postgres') return (work) => db.transaction().execute(work);
+  if (dialect === 'postgres') return (work) => retryingConflicts(() => db.transaction().execute(work));
   const group = new GroupCommit(db);
   return (work) => group.run(work);
+}
+
+async function retryingConflicts<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let run = 1; ; run += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (run >= MAX_ATTEMPTS || !isRetryableConflict(error)) throw error;
+      // A short pause of growing, varied length, so the transactions that met do not meet again.
+      await new Promise((resolve) => setTimeout(resolve, run * (5 + Math.floor(Math.random() * 20))));
+    }
+  }
 }
 
 class GroupCommit {

@@ -336,6 +336,8 @@ describe.each(DIALECTS)('connection health (%s)', (dialect) => {
 
       gatewayDown = null;
       gw.clock.advance(Date.parse(failing?.next_poll_at ?? '') - gw.clock.nowMs());
+      // The gateway's own expiry job (its timer ticks in real time; run it rather than race it).
+      await gw.gateway.scheduler.runDueNow();
       await connector.runDueWork();
       const [recovered] = await links(id);
       expect(recovered?.poll_failures).toBe(0);

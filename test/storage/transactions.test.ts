@@ -1,14 +1,15 @@
 /**
  * The transaction runner on both databases: units that arrive together on SQLite share one
- * commit, yet each unit is all-or-nothing and only its own caller sees its failure.
+ * commit, yet each unit is all-or-nothing and only its own caller sees its failure; on PostgreSQL a
+ * unit the server aborts for a deadlock runs again.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../storage/connect.js';
 import type { Database } from '../../storage/database.js';
 import { insertMerchant } from '../../storage/merchant.repository.js';
 import { migrateToLatest } from '../../storage/migrate.js';
-import { createTransactionRunner, type TransactionRunner } from '../../storage/transactions.js';
+import { createTransactionRunner, MAX_ATTEMPTS, type TransactionRunner } from '../../storage/transactions.js';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';
 import { merchantRow } from '../support/rows.js';
 
@@ -92,5 +93,81 @@ describe.each(DIALECTS)('transactions on %s', (dialect) => {
     );
     expect(burst.filter((o) => o.status === 'rejected')).toHaveLength(3);
     expect(await names('burst-')).toHaveLength(147);
+  });
+});
+
+describe('transactions on postgres that the server aborts', () => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  let db: Kysely<Database>;
+  let transact: TransactionRunner;
+
+  beforeAll(async () => {
+    database = await freshDatabase('postgres');
+    handle = openDatabase(database.url);
+    db = handle.db;
+    transact = createTransactionRunner(db, 'postgres');
+    await sql`create table probe (id int primary key, n int not null)`.execute(db);
+    await sql`insert into probe values (1, 0), (2, 0)`.execute(db);
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await database?.drop();
+  });
+
+  /** A promise with its resolver, to make two transactions meet where the test wants. */
+  function gate(): { opened: Promise<void>; open: () => void } {
+    let open = () => {};
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    return { opened, open };
+  }
+
+  it('runs the deadlock victim again, so both transactions take effect', async () => {
+    // Each takes one row, waits until the other has taken its row, then asks for the other's: a
+    // deadlock. PostgreSQL aborts one; the runner runs it again and, alone by then, it commits.
+    const firstHolds = gate();
+    const secondHolds = gate();
+    const runs = { first: 0, second: 0 };
+    const crossing = (name: 'first' | 'second', mine: number, theirs: number) =>
+      transact(async (trx) => {
+        runs[name] += 1;
+        await sql`update probe set n = n + 1 where id = ${mine}`.execute(trx);
+        if (runs[name] === 1) {
+          (name === 'first' ? firstHolds : secondHolds).open();
+          await (name === 'first' ? secondHolds : firstHolds).opened;
+        }
+        await sql`update probe set n = n + 1 where id = ${theirs}`.execute(trx);
+        return name;
+      });
+    expect(await Promise.all([crossing('first', 1, 2), crossing('second', 2, 1)])).toEqual(['first', 'second']);
+    expect(runs.first + runs.second).toBe(3);
+    const rows = await sql<{ id: number; n: number }>`select id, n from probe order by id`.execute(db);
+    expect(rows.rows).toEqual([
+      { id: 1, n: 2 },
+      { id: 2, n: 2 },
+    ]);
+  });
+
+  it(`gives up after ${MAX_ATTEMPTS} runs, and never runs again work that failed otherwise`, async () => {
+    let conflicted = 0;
+    const conflict = Object.assign(new Error('could not serialize access'), { code: '40001' });
+    await expect(
+      transact(async () => {
+        conflicted += 1;
+        throw conflict;
+      }),
+    ).rejects.toBe(conflict);
+    expect(conflicted).toBe(MAX_ATTEMPTS);
+
+    let refused = 0;
+    await expect(
+      transact(async (trx) => {
+        refused += 1;
+        await sql`insert into probe values (1, 0)`.execute(trx);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(refused).toBe(1);
   });
 });

@@ -93,7 +93,7 @@ export async function startTestGateway(dialect: DialectName, options: TestGatewa
   const gateway = await startGateway({
     config,
     clock,
-    logger: options.logger ?? createLogger('silent'),
+    logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL === 'error' ? 'error' : 'silent'),
     routers: options.routers ?? [],
     ...(options.limiter ? { limiter: options.limiter } : {}),
     ...(options.httpTimeouts ? { httpTimeouts: options.httpTimeouts } : {}),
