@@ -9,8 +9,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditBankTransfer } from '../../gateway/billing/purchases.service.js';
 import { csvCell } from '../../gateway/dashboard/billing/ledger-csv.js';
+import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { createApiKey, verifyBusiness } from '../../gateway/merchants/merchant.service.js';
+import { newReceiptRow } from '../../gateway/receipts/receipts.service.js';
 import type { Deps } from '../../gateway/runtime/deps.js';
+import { findPurchase, markPurchasePaid } from '../../storage/billing-purchase.repository.js';
+import { insertReceiptOnce } from '../../storage/receipt.repository.js';
 import { formToken } from '../checkout/support.js';
 import { DIALECTS } from '../support/databases.js';
 import {
@@ -129,6 +133,42 @@ describe.each(DIALECTS)('dashboard billing (%s)', (dialect) => {
     expect(page.location).toBe(read.body.checkout_url);
     const [audit] = await auditRows(g, merchantId, 'billing.purchase_created');
     expect(audit?.subject).toBe('500 transactions, card');
+
+    // Paid by its house payment, which the house account's register gave a receipt: the purchase
+    // links to that receipt's public page.
+    const stored = await findPurchase(deps.db, id);
+    const paymentId = stored?.payment_id as string;
+    const payment = await deps.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('id', '=', paymentId)
+      .executeTakeFirstOrThrow();
+    await markPurchasePaid(deps.db, id, { paymentId, now: toStoredInstant(deps.clock.nowMs()) });
+    const pending = newReceiptRow(deps, {
+      merchant_id: payment.merchant_id,
+      environment: 'live',
+      domain_id: payment.domain_id,
+      type: 'sale',
+      issue_key: `sale:${paymentId}`,
+      payment_id: paymentId,
+      refund_id: null,
+      sale_receipt_id: null,
+      system: 'sandbox',
+      sandbox: 0,
+      card_amount: Number(payment.amount),
+      cash_amount: 0,
+      lines: '[]',
+    });
+    const list = await owner.get('/dashboard/billing/purchases');
+    expect(list.text).toMatch(new RegExp(`data-purchase-id="${id}"[\\s\\S]*?None yet`));
+    await insertReceiptOnce(deps.db, { ...pending, status: 'issued' });
+    const receiptUrl = `${deps.config.publicUrl}/receipts/${pending.public_token}`;
+    expect((await owner.get('/dashboard/billing/purchases')).text).toContain(
+      `<a href="${receiptUrl}">Receipt of 500 transactions units</a>`,
+    );
+    const detail = await owner.get(`/dashboard/billing/purchases/${id}`);
+    expect(detail.text).toContain('Paid on');
+    expect(detail.text).toContain(`href="${receiptUrl}"`);
   });
 
   it('buys another quantity by bank transfer, shows how to pay, and credits it once', async () => {

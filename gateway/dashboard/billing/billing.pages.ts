@@ -10,7 +10,7 @@ import type { LedgerEntry } from '../../billing/billing.service.js';
 import type { PurchaseView } from '../../billing/purchases.service.js';
 import { escapeHtml } from '../../checkout/html.js';
 import { type BalanceEntry, COUNTERS, type Counter, type PriceEntry } from '../../domain/billing.js';
-import { timeTag } from '../api-keys/api-keys.pages.js';
+import { formatInstant, timeTag } from '../api-keys/api-keys.pages.js';
 import { alert, field, hidden, layout, notice, type Shell } from '../layout.js';
 import { BILLING_MESSAGES, type BillingMessages, type LedgerEvent } from './messages.js';
 
@@ -240,7 +240,7 @@ export function purchasePage(
       purchase.receipt_url === null
         ? ''
         : `<p><a href="${escapeHtml(purchase.receipt_url)}">${escapeHtml(m.openReceipt(purchase.quantity, counter))}</a></p>`;
-    body = `<p class="bill-state bill-paid">${escapeHtml(m.paidOn(purchase.paid_at ?? ''))}</p>${receipt}`;
+    body = `<p class="bill-state bill-paid">${escapeHtml(m.paidOn(purchase.paid_at === null ? '' : formatInstant(purchase.paid_at)))}</p>${receipt}`;
   } else if (purchase.method === 'bank_transfer') {
     const details =
       options.bankDetails.length === 0
