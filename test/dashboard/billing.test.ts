@@ -350,6 +350,16 @@ describe.each(DIALECTS)('dashboard billing (%s)', (dialect) => {
     expect(autoPost.status).toBe(403);
   });
 
+  it('speaks Armenian and Russian', async () => {
+    const hy = await owner.get('/dashboard/billing?lang=hy');
+    expect(hy.text).toContain('<h1>Հաշվարկներ</h1>');
+    expect(hy.text).toContain('Հասանելի միավորներ');
+    const ru = await owner.get('/dashboard/billing/ledger?lang=ru');
+    expect(ru.text).toContain('<h1>Журнал</h1>');
+    expect(ru.text).toContain('Подарок при регистрации');
+    await owner.get('/dashboard/billing?lang=en');
+  });
+
   it('answers 404 for another account’s purchase', async () => {
     const other = await signedInOwner(g);
     await verifyBusiness(deps, other.merchantId);

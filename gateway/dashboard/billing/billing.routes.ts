@@ -308,12 +308,15 @@ export const billingRoutes: SectionRoutes = (router, kit) => {
       },
     };
     if (threshold === undefined || refill === undefined) return renderAutoTopup(ctx, visit, 422, { counter, form });
+    // The reserved payment method id (set through the API only) is kept as it is.
+    const current = (await readAutoTopups(deps, visit.merchantId)).find((a) => a.counter === counter)?.setting;
     let saved: Awaited<ReturnType<typeof configureAutoTopup>>;
     try {
       saved = await configureAutoTopup(deps, { merchantId: visit.merchantId }, counter, {
         enabled,
         threshold_qty: threshold,
         refill_qty: refill,
+        payment_method_id: current?.payment_method_id ?? null,
       });
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== 'validation_failed') throw error;
