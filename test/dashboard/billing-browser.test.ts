@@ -44,6 +44,9 @@ describe.each(DIALECTS)('billing in the browser (%s)', (dialect) => {
       await verifyBusiness(deps, user.merchant_id);
 
       const page = await b.open();
+      // A busy machine (several Chromium runs and CLI processes at once) can take over 5 s a step.
+      page.setDefaultTimeout(20_000);
+      page.setDefaultNavigationTimeout(20_000);
       await signInThroughForm(page, g.t.url, email);
       await page.getByRole('link', { name: 'Billing', exact: true }).click();
       await page.getByRole('heading', { name: 'Billing', level: 1 }).waitFor();
