@@ -59,6 +59,11 @@ export interface BillingConfig {
   readonly minPurchase: number;
   /** Quantities payable by card through a checkout; any other quantity is a bank transfer. */
   readonly presetQuantities: readonly number[];
+  /**
+   * The house account's bank details shown with a bank-transfer purchase, one line each
+   * (`GATEWAY_BANK_TRANSFER_DETAILS`, lines separated by `|`); empty: not configured.
+   */
+  readonly bankTransferDetails: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -84,6 +89,15 @@ function quantities(env: Env, name: string, fallback: readonly number[]): readon
     throw new ConfigError(`${name} must be a comma-separated list of quantities from 1 to 1000000 (got "${raw}")`);
   }
   return [...new Set(parts.map(Number))].sort((a, b) => a - b);
+}
+
+function textLines(env: Env, name: string): readonly string[] {
+  const raw = env[name];
+  if (raw === undefined) return [];
+  return raw
+    .split('|')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
 }
 
 function dnsServers(env: Env, name: string): readonly string[] {
@@ -171,6 +185,7 @@ export function loadConfig(env: Env = process.env): Config {
       signupGrant: integer(env, 'GATEWAY_SIGNUP_GRANT', 50, 0, 1_000_000),
       minPurchase: integer(env, 'GATEWAY_MIN_PURCHASE', 100, 1, 1_000_000),
       presetQuantities: quantities(env, 'GATEWAY_PRESET_QUANTITIES', [100, 500, 1000, 5000]),
+      bankTransferDetails: textLines(env, 'GATEWAY_BANK_TRANSFER_DETAILS'),
     },
   };
 }

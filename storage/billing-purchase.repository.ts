@@ -25,6 +25,18 @@ export async function findPurchase(
   return query.executeTakeFirst();
 }
 
+/** The account's purchases, newest first (index `billing_purchases_merchant`). */
+export async function listPurchasesOf(db: Executor, merchantId: string, limit: number): Promise<BillingPurchaseRow[]> {
+  return db
+    .selectFrom('billing_purchases')
+    .selectAll()
+    .where('merchant_id', '=', merchantId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 export async function findPurchaseByReference(
   db: Executor,
   reference: string,

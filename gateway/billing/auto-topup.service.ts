@@ -25,7 +25,7 @@ import { findMerchant } from '../../storage/merchant.repository.js';
 import { autoTopupBodySchema } from '../api/schemas/purchase.schema.js';
 import { parseOr422 } from '../api/schemas/validation.js';
 import type { Principal } from '../auth/authenticate.js';
-import { type Counter, isCounter } from '../domain/billing.js';
+import { COUNTERS, type Counter, isCounter } from '../domain/billing.js';
 import { toApiInstant, toStoredInstant } from '../domain/clock.js';
 import { ApiError, validationFailed } from '../domain/errors.js';
 import { queueMerchantEmail } from '../notifications/merchant-emails.js';
@@ -60,7 +60,7 @@ function toAutoTopupResponse(row: BillingAutoTopupRow): AutoTopupResponse {
 /** `PUT /api/v1/billing/auto-topup/{counter}`. */
 export async function configureAutoTopup(
   deps: Deps,
-  principal: Principal,
+  principal: Pick<Principal, 'merchantId'>,
   counter: string,
   input: unknown,
 ): Promise<AutoTopupResponse> {
@@ -88,6 +88,19 @@ export async function configureAutoTopup(
     });
   });
   return toAutoTopupResponse(row);
+}
+
+/** The account's auto top-up settings of each counter (null: never set), `transactions` first. */
+export async function readAutoTopups(
+  deps: Deps,
+  merchantId: string,
+): Promise<Array<{ counter: Counter; setting: AutoTopupResponse | null }>> {
+  return Promise.all(
+    COUNTERS.map(async (counter) => {
+      const row = await findAutoTopup(deps.db, merchantId, counter);
+      return { counter, setting: row === undefined ? null : toAutoTopupResponse(row) };
+    }),
+  );
 }
 
 /** Called after every balance change, in its transaction (see the file comment). */

@@ -17,6 +17,7 @@ import {
   findPurchase,
   findPurchaseByReference,
   insertPurchase,
+  listPurchasesOf,
   markPurchasePaid,
   replacePurchasePayment,
 } from '../../storage/billing-purchase.repository.js';
@@ -24,6 +25,7 @@ import type { Executor } from '../../storage/database.js';
 import { findMerchant } from '../../storage/merchant.repository.js';
 import { findPaymentRow, insertPayment } from '../../storage/payment.repository.js';
 import type { PaymentRow } from '../../storage/payment.table.js';
+import { findSaleReceiptOfPayment } from '../../storage/receipt.repository.js';
 import { purchaseBodySchema } from '../api/schemas/purchase.schema.js';
 import { parseOr422 } from '../api/schemas/validation.js';
 import type { Principal } from '../auth/authenticate.js';
@@ -34,6 +36,7 @@ import { isUuid } from '../domain/ids.js';
 import { OperatorError } from '../merchants/merchant.service.js';
 import { IDEMPOTENCY_HEADER, runIdempotent, type StoredResponse } from '../payments/idempotency.js';
 import { expireIfDueNow } from '../payments/lifecycle.service.js';
+import { receiptPageUrl } from '../receipts/receipts.service.js';
 import type { Deps } from '../runtime/deps.js';
 import { afterBalanceChange } from './auto-topup.service.js';
 import {
@@ -59,8 +62,11 @@ function verificationRequired(deps: Deps): ApiError {
   });
 }
 
+/** Who buys: the API's principal, or a dashboard manager's account (environment `live`). */
+export type Buyer = Pick<Principal, 'merchantId' | 'environment'>;
+
 export interface CreatePurchaseRequest {
-  readonly principal: Principal;
+  readonly principal: Buyer;
   readonly body: unknown;
   readonly idempotencyKey: string | undefined;
 }
@@ -121,11 +127,44 @@ export async function createPurchase(
   );
 }
 
-export async function getPurchase(deps: Deps, principal: Principal, id: string): Promise<PurchaseResponse> {
+export async function getPurchase(
+  deps: Deps,
+  principal: Pick<Principal, 'merchantId'>,
+  id: string,
+): Promise<PurchaseResponse> {
   const row = isUuid(id) ? await findPurchase(deps.db, id, { merchantId: principal.merchantId }) : undefined;
   if (row === undefined) throw new ApiError('not_found', `No purchase ${id} for this account.`);
   const secret = deps.secret;
   return toPurchaseResponse(row, purchasePayLink(deps.config.publicUrl, secret, row.id));
+}
+
+/** A purchase as the dashboard lists it: the API's object and the house account's receipt, if any. */
+export interface PurchaseView extends PurchaseResponse {
+  /** The public page of the house account's fiscal receipt of the card payment; null while none was issued. */
+  readonly receipt_url: string | null;
+}
+
+async function purchaseView(deps: Deps, row: BillingPurchaseRow): Promise<PurchaseView> {
+  const receipt =
+    row.method === 'card' && row.status === 'paid' && row.payment_id !== null
+      ? await findSaleReceiptOfPayment(deps.db, row.payment_id)
+      : undefined;
+  return {
+    ...toPurchaseResponse(row, purchasePayLink(deps.config.publicUrl, deps.secret, row.id)),
+    receipt_url: receipt?.status === 'issued' ? receiptPageUrl(deps.config.publicUrl, receipt.public_token) : null,
+  };
+}
+
+/** The account's latest purchases, newest first (the dashboard's purchases page). */
+export async function listPurchases(deps: Deps, merchantId: string, limit: number): Promise<PurchaseView[]> {
+  const rows = await listPurchasesOf(deps.db, merchantId, limit);
+  return Promise.all(rows.map((row) => purchaseView(deps, row)));
+}
+
+/** One purchase of the account with its receipt (a purchase id of another account: undefined). */
+export async function readPurchase(deps: Deps, merchantId: string, id: string): Promise<PurchaseView | undefined> {
+  const row = isUuid(id) ? await findPurchase(deps.db, id, { merchantId }) : undefined;
+  return row === undefined ? undefined : purchaseView(deps, row);
 }
 
 /**

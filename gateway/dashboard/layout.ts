@@ -30,7 +30,7 @@ export const NAV = [
   { id: 'payments', href: null },
   { id: 'customers', href: null },
   { id: 'payment_links', href: null },
-  { id: 'billing', href: null },
+  { id: 'billing', href: '/dashboard/billing' },
   { id: 'api_keys', href: '/dashboard/api-keys' },
   { id: 'domains', href: '/dashboard/domains' },
   { id: 'processors', href: '/dashboard/processors' },

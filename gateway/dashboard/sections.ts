@@ -8,6 +8,7 @@ import type { Router } from '@koa/router';
 import type { GatewayState } from '../api/context.js';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { auditRoutes } from './audit/audit.routes.js';
+import { billingRoutes } from './billing/billing.routes.js';
 import { businessRoutes } from './business/business.routes.js';
 import { connectTokensRoutes } from './connect-tokens/connect-tokens.routes.js';
 import { domainsRoutes } from './domains/domains.routes.js';
@@ -27,4 +28,5 @@ export const SECTIONS: readonly SectionRoutes[] = [
   twoFactorRoutes,
   teamRoutes,
   auditRoutes,
+  billingRoutes,
 ];

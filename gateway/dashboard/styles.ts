@@ -183,4 +183,24 @@ table.business-docs th{font-size:13px;color:#4a5568;border-top:0}
 td.business-file{overflow-wrap:anywhere;min-width:10em}
 table.business-docs td+td{white-space:nowrap}
 @media (max-width:760px){dl.business-details{grid-template-columns:minmax(0,1fr)}dl.business-details dd{margin-bottom:6px}}
+.bill-balances{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,300px),1fr));gap:0 18px}
+.bill-balance h3{margin:0 0 8px;font-size:18px}
+dl.bill-facts{margin:0 0 8px}
+dl.bill-facts div{display:flex;flex-wrap:wrap;gap:4px 12px;padding:5px 0;border-top:1px solid #edf0f5}
+dl.bill-facts dt{font-weight:600;color:#4a5568;min-width:9em}
+dl.bill-facts dd{margin:0;overflow-wrap:anywhere}
+dd.bill-available{font-size:22px;font-weight:700}
+.bill-state.bill-yes{color:#912018;font-weight:600}
+.bill-state.bill-grace{color:#5c4300;font-weight:600}
+a.bill-button{display:inline-block;background:#1a46b8;color:#fff;border-radius:10px;padding:10px 16px;font-weight:600;text-decoration:none}
+a.bill-button:hover{background:#143a9a}
+ul.bill-filter{list-style:none;display:flex;flex-wrap:wrap;gap:6px 16px;padding:0;margin:0 0 12px}
+ul.bill-filter a[aria-current]{font-weight:700;text-decoration:none}
+.bill-num{text-align:right;white-space:nowrap}
+.bill-paging{display:flex;gap:16px;flex-wrap:wrap}
+code.bill-reference{font-size:20px;font-weight:700;letter-spacing:.04em}
+p.bill-bank{background:#f3f5f8;border-radius:10px;padding:10px 14px;overflow-wrap:anywhere}
+.bill-check{display:flex;gap:8px;align-items:center;margin-top:8px}
+.bill-check input{width:18px;height:18px;margin:0}
+.bill-check label{margin:0}
 `;

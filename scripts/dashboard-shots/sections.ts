@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import type { Deps } from '../../gateway/runtime/deps.js';
 import type { TestSmtp } from '../../test/support/smtp-server.js';
 import { apiKeysShots } from './api-keys.js';
+import { billingShots } from './billing.js';
 import { businessShots } from './business.js';
 import { domainsShots } from './domains.js';
 import { processorsShots } from './processors.js';
@@ -37,4 +38,5 @@ export const SECTION_SHOTS: readonly SectionShots[] = [
   businessShots,
   twoFactorShots,
   teamShots,
+  billingShots,
 ];

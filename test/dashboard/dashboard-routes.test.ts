@@ -38,7 +38,7 @@ const SELF_SERVICE = new Set([
 /** A path of the route with its parameters filled in by values of no account. */
 function concrete(path: string): string {
   return path.replace(/:([A-Za-z_]+)/g, (_, name: string) =>
-    name === 'host' ? 'shop.example.am' : '0193c1a0-0000-7000-8000-000000000000',
+    name === 'host' ? 'shop.example.am' : name === 'counter' ? 'transactions' : '0193c1a0-0000-7000-8000-000000000000',
   );
 }
 

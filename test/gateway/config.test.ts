@@ -20,3 +20,13 @@ describe('GATEWAY_DNS_SERVERS', () => {
     }
   });
 });
+
+describe('GATEWAY_BANK_TRANSFER_DETAILS', () => {
+  it('is no lines when unset, else the lines between | trimmed, empty ones left out', () => {
+    expect(loadConfig({}).billing.bankTransferDetails).toEqual([]);
+    expect(
+      loadConfig({ GATEWAY_BANK_TRANSFER_DETAILS: ' Ararat Bank | Account 1570-01 || Payee: Gateway LLC ' }).billing
+        .bankTransferDetails,
+    ).toEqual(['Ararat Bank', 'Account 1570-01', 'Payee: Gateway LLC']);
+  });
+});

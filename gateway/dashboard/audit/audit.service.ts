@@ -34,6 +34,8 @@ export const AUDIT_ACTIONS = [
   'business.verified',
   'business.rejected',
   'refund.created',
+  'billing.purchase_created',
+  'billing.auto_topup_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -61,6 +61,8 @@ const en: AuditMessages = {
     'business.verified': 'Business verified',
     'business.rejected': 'Business verification rejected',
     'refund.created': 'Refund made',
+    'billing.purchase_created': 'Units purchase created',
+    'billing.auto_topup_changed': 'Auto top-up changed',
   },
 };
 
@@ -102,6 +104,8 @@ const hy: AuditMessages = {
     'business.verified': 'Բիզնեսը հաստատվել է',
     'business.rejected': 'Բիզնեսի հաստատումը մերժվել է',
     'refund.created': 'Կատարվել է վերադարձ',
+    'billing.purchase_created': 'Ստեղծվել է միավորների գնում',
+    'billing.auto_topup_changed': 'Փոխվել է ավտոմատ համալրումը',
   },
 };
 
@@ -143,6 +147,8 @@ const ru: AuditMessages = {
     'business.verified': 'Компания подтверждена',
     'business.rejected': 'В подтверждении компании отказано',
     'refund.created': 'Сделан возврат',
+    'billing.purchase_created': 'Создана покупка единиц',
+    'billing.auto_topup_changed': 'Изменено автопополнение',
   },
 };
 
