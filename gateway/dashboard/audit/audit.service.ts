@@ -34,6 +34,8 @@ export const AUDIT_ACTIONS = [
   'business.verified',
   'business.rejected',
   'refund.created',
+  'payment_link.created',
+  'payment_link.deactivated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -61,6 +61,8 @@ const en: AuditMessages = {
     'business.verified': 'Business verified',
     'business.rejected': 'Business verification rejected',
     'refund.created': 'Refund made',
+    'payment_link.created': 'Payment link created',
+    'payment_link.deactivated': 'Payment link deactivated',
   },
 };
 
@@ -102,6 +104,8 @@ const hy: AuditMessages = {
     'business.verified': 'Բիզնեսը հաստատվել է',
     'business.rejected': 'Բիզնեսի հաստատումը մերժվել է',
     'refund.created': 'Կատարվել է վերադարձ',
+    'payment_link.created': 'Ստեղծվել է վճարման հղում',
+    'payment_link.deactivated': 'Վճարման հղումն ապաակտիվացվել է',
   },
 };
 
@@ -143,6 +147,8 @@ const ru: AuditMessages = {
     'business.verified': 'Компания подтверждена',
     'business.rejected': 'В подтверждении компании отказано',
     'refund.created': 'Сделан возврат',
+    'payment_link.created': 'Создана платёжная ссылка',
+    'payment_link.deactivated': 'Платёжная ссылка отключена',
   },
 };
 
