@@ -50,7 +50,11 @@ describe('payment links in the browser (sqlite)', () => {
       await expectAccessible(page);
       const url = ((await page.locator('#link-url').textContent()) ?? '').trim();
       expect(url).toMatch(new RegExp(`^${g.t.url}/l/plink_`));
-      expect(await page.locator('img.plinks-qr').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(200);
+      expect(
+        await page
+          .locator('img.plinks-qr')
+          .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      ).toBe(200);
       const detailUrl = page.url().replace(/\?.*$/, '');
 
       // The buyer, in a browser of their own.
