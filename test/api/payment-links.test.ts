@@ -299,3 +299,56 @@ describe.each(DIALECTS)('payment links (%s)', (dialect) => {
     expect(late.map((o) => o.status)).toEqual(Array(20).fill(410));
   });
 });
+
+describe('payment links on three instances sharing one PostgreSQL', () => {
+  const instances: TestGateway[] = [];
+
+  beforeAll(async () => {
+    const first = await startTestGateway('postgres', { env: { GATEWAY_CLOCK: 'manual' } });
+    instances.push(first);
+    for (let i = 0; i < 2; i++) {
+      instances.push(
+        await startTestGateway('postgres', {
+          env: { GATEWAY_CLOCK: 'manual' },
+          databaseUrl: first.gateway.deps.config.databaseUrl,
+        }),
+      );
+    }
+  }, 120_000);
+  afterAll(async () => {
+    // The first instance drops the database: close it last.
+    for (const instance of [...instances].reverse()) await instance.close();
+  });
+
+  it('21 concurrent opens of a single-use link across the instances create one payment', async () => {
+    const [first] = instances as [TestGateway];
+    const m = await first.merchant();
+    const link = await first.call<Json>('POST', '/api/v1/payment_links', { key: m.testKey, body: { amount: 1200 } });
+    expect(link.status).toBe(201);
+    const id = link.body.id as string;
+    const tokens = await Promise.all(
+      instances.map(async (instance) => {
+        const html = await (await fetch(`${instance.url}/l/${id}`)).text();
+        return /name="form_token" value="([^"]+)"/.exec(html)?.[1] ?? '';
+      }),
+    );
+    const opens = await Promise.all(
+      Array.from({ length: 21 }, (_, i) =>
+        fetch(`${instances[i % 3]?.url}/l/${id}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ form_token: tokens[i % 3] ?? '' }).toString(),
+          redirect: 'manual',
+        }),
+      ),
+    );
+    expect(opens.map((o) => o.status)).toEqual(Array(21).fill(303));
+    expect(new Set(opens.map((o) => o.headers.get('location'))).size).toBe(1);
+    const payments = await first.gateway.deps.db
+      .selectFrom('payment_link_payments')
+      .select('payment_id')
+      .where('link_id', '=', id)
+      .execute();
+    expect(payments).toHaveLength(1);
+  });
+});
