@@ -270,6 +270,31 @@ describe.each(DIALECTS)('payment links (%s)', (dialect) => {
     expect(read.body).toMatchObject({ status: 'active', payments_count: 2, completed_payments_count: 2 });
   });
 
+  it("a live link's payment is not offered the sandbox: a test card cannot pay it", async () => {
+    const live = await t.liveMerchant(`live-links-${Math.random().toString(36).slice(2, 8)}.am`);
+    const link = (await create(live.liveKey, { amount: 3000 })).body;
+    const { token } = await openPage(link.id);
+    const opened = await pay(link.id, token);
+    expect(opened.status).toBe(303);
+    const [payment] = await linkPayments(link.id);
+    expect(payment).toMatchObject({ order_id: link.id, status: 'pending' });
+    const checkoutUrl = (opened.location ?? '').replace(PUBLIC_URL, t.url);
+    const checkout = await fetch(checkoutUrl);
+    const html = await checkout.text();
+    expect(html).not.toContain('value="sandbox"');
+    expect(html).toContain('No payment method is available');
+    const chosen = await fetch(`${checkoutUrl}/method`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        processor: 'sandbox',
+        form_token: /name="form_token" value="([^"]+)"/.exec(html)?.[1] ?? '',
+      }).toString(),
+      redirect: 'manual',
+    });
+    expect(chosen.status).not.toBe(303);
+  });
+
   it('refuses a form post without its form token (403)', async () => {
     const m = await t.merchant();
     const link = (await create(m.testKey, { amount: 100 })).body;
