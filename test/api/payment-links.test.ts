@@ -4,8 +4,12 @@
  * manual clock; the buyer's page on the hosted domain; and a single-use link under 20 concurrent
  * opens: one payment, at most one completed.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOUR_MS } from '../../gateway/domain/clock.js';
+import { DAY_MS, HOUR_MS, toStoredInstant } from '../../gateway/domain/clock.js';
+import { IDEMPOTENCY_LOCK_MS } from '../../gateway/payments/idempotency.js';
+import { canonicalJson, sha256Hex } from '../../gateway/runtime/hashing.js';
+import { claimIdempotencyKey } from '../../storage/idempotency-key.repository.js';
 import { DIALECTS } from '../support/databases.js';
 import {
   expectErrorBody,
@@ -129,6 +133,32 @@ describe.each(DIALECTS)('payment links (%s)', (dialect) => {
     expectValidation(await create(m.testKey, { amount: 800 }, headers), 'Idempotency-Key');
     const listed = await t.call<Json>('GET', '/api/v1/payment_links', { key: m.testKey });
     expect(listed.body.meta.total).toBe(1);
+  });
+
+  it('answers 409 conflict while the first create with the key is still running', async () => {
+    const m = await t.merchant();
+    const body = { amount: 650 };
+    const nowMs = t.clock.nowMs();
+    const claimed = await claimIdempotencyKey(t.gateway.deps.db, {
+      id: randomUUID(),
+      merchant_id: m.merchantId,
+      environment: 'test',
+      scope: 'payment_links.create',
+      idempotency_key: 'plink-in-flight',
+      request_hash: sha256Hex(canonicalJson(body)),
+      state: 'processing',
+      response_status: null,
+      response_body: null,
+      locked_until: toStoredInstant(nowMs + IDEMPOTENCY_LOCK_MS),
+      created_at: toStoredInstant(nowMs),
+      expires_at: toStoredInstant(nowMs + DAY_MS),
+    });
+    expect(claimed).toBe(true);
+    const res = await create(m.testKey, body, { 'Idempotency-Key': 'plink-in-flight' });
+    expectErrorBody(res, 409, 'conflict');
+    expect(res.headers.get('Retry-After')).toBe('1');
+    const listed = await t.call<Json>('GET', '/api/v1/payment_links', { key: m.testKey });
+    expect(listed.body.meta.total).toBe(0);
   });
 
   it('lets a payments-only key create, read and deactivate links; no key is 401', async () => {
