@@ -325,6 +325,30 @@ describe.each(DIALECTS)('payment links (%s)', (dialect) => {
     expect(chosen.status).not.toBe(303);
   });
 
+  it("speaks the checkout's languages and carries the choice to the checkout; a not-paid return says so", async () => {
+    const m = await t.merchant();
+    const link = (await create(m.testKey, { amount: 1000 })).body;
+    const hy = await (await fetch(`${t.url}/l/${link.id}?lang=hy`)).text();
+    expect(hy).toContain('<html lang="hy"');
+    expect(hy).toContain('Վճարել');
+    const ru = await fetch(`${t.url}/l/${link.id}`, { headers: { 'Accept-Language': 'ru-RU,ru;q=0.9' } });
+    expect(await ru.text()).toContain('Оплатить');
+    expect(ru.headers.get('content-security-policy')).toMatch(/default-src 'none'; script-src 'nonce-/);
+    expect(ru.headers.get('x-frame-options')).toBe('DENY');
+    const token = /name="form_token" value="([^"]+)"/.exec(hy)?.[1] ?? '';
+    const res = await fetch(`${t.url}/l/${link.id}?lang=hy`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ form_token: token }).toString(),
+      redirect: 'manual',
+    });
+    expect(res.headers.get('location')).toMatch(/\/checkout\/[^?]+\?lang=hy$/);
+    const [payment] = await linkPayments(link.id);
+    const back = await (await fetch(`${t.url}/l/${link.id}/thanks?payment_uuid=${payment?.id}`)).text();
+    expect(back).toContain('The payment was not completed');
+    expect(back).toContain(`href="/l/${link.id}"`);
+  });
+
   it('refuses a form post without its form token (403)', async () => {
     const m = await t.merchant();
     const link = (await create(m.testKey, { amount: 100 })).body;
