@@ -447,5 +447,3 @@ export async function linkPaymentFor(deps: Deps, link: BuyerLink, paymentId: str
   const found = await deps.db.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
   return found === undefined ? undefined : rowToPayment(found);
 }
-
-export type { PaymentResponse };
