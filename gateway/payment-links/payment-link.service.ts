@@ -40,7 +40,7 @@ import { toApiInstant, toStoredInstant } from '../domain/clock.js';
 import { ApiError, validationFailed } from '../domain/errors.js';
 import { BASE_CURRENCY } from '../domain/fx.js';
 import { type Paginated, paginate } from '../domain/pagination.js';
-import { type Payment, type PaymentResponse, toPaymentResponse } from '../domain/payment.js';
+import { type Payment, toPaymentResponse } from '../domain/payment.js';
 import { runIdempotent, type StoredResponse } from '../payments/idempotency.js';
 import { expireIfDueNow } from '../payments/lifecycle.service.js';
 import { idempotencyScopeOf, newPaymentRow } from '../payments/payment.service.js';
