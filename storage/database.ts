@@ -33,6 +33,7 @@ import type { MerchantEmailTable } from './merchant-email.table.js';
 import type { OutboxEventTable } from './outbox-event.table.js';
 import type { PaymentTable } from './payment.table.js';
 import type { PaymentCountTable } from './payment-count.table.js';
+import type { PaymentLinkPaymentTable, PaymentLinkTable } from './payment-link.table.js';
 import type { ProcessorSequenceTable, ProcessorSessionTable } from './processor-session.table.js';
 import type { RateLimitCounterTable } from './rate-limit.table.js';
 import type { DomainReceiptsTable, FiscalRegisterTable, ReceiptTable } from './receipt.table.js';
@@ -80,6 +81,8 @@ export interface Database {
   dashboard_invitations: DashboardInvitationTable;
   business_verifications: BusinessVerificationTable;
   business_verification_documents: BusinessVerificationDocumentTable;
+  payment_links: PaymentLinkTable;
+  payment_link_payments: PaymentLinkPaymentTable;
 }
 
 export type Db = Kysely<Database>;

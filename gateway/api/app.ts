@@ -13,6 +13,7 @@ import type { VerificationOptions } from '../merchants/domain-verification.servi
 import type { Mailer } from '../notifications/mailer.js';
 import { metricsOnMainPort, metricsRoute } from '../observability/metrics-endpoint.js';
 import { recordRequests } from '../observability/request-metrics.js';
+import { linkPageRouter } from '../payment-links/link-page.router.js';
 import type { GatewayState } from './context.js';
 import { errorHandler } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
@@ -21,6 +22,7 @@ import { billingRouter } from './routes/billing.router.js';
 import { connectTokenRouter } from './routes/connect-token.router.js';
 import { docsRouter } from './routes/docs.router.js';
 import { healthRouter } from './routes/health.router.js';
+import { paymentLinksRouter } from './routes/payment-links.router.js';
 import { paymentsRouter } from './routes/payments.router.js';
 import { processorCallbacksRouter } from './routes/processor-callbacks.router.js';
 import { purchasesRouter } from './routes/purchases.router.js';
@@ -71,6 +73,8 @@ export function createApp(deps: AuthDeps, options: AppOptions): Koa<GatewayState
     dashboardRouter(deps, { mailer: options.mailer, domainVerification: options.domainVerification ?? {} }),
     processorCallbacksRouter(deps),
     healthRouter(deps),
+    paymentLinksRouter(deps),
+    linkPageRouter(deps, { secret: options.secret }),
     ...(options.routers ?? []),
   ];
   for (const router of routers) {

@@ -3,7 +3,9 @@
  * (24 hours from creation), the payment brought up to date (expired if its 20 minutes are over,
  * even before the expiry job ran), and the payment methods the buyer may choose.
  */
+
 import { type CheckoutRecord, findCheckoutByToken, listEnabledProcessors } from '../../storage/checkout.repository.js';
+import { isPaymentLinkPayment } from '../../storage/payment-link.repository.js';
 import { DAY_MS, toStoredInstant } from '../domain/clock.js';
 import { FAILURE_CODES, type FailureCode } from '../domain/payment-lifecycle.js';
 import { expireIfDueNow } from '../payments/lifecycle.service.js';
@@ -55,7 +57,12 @@ export async function lookUpCheckout(deps: Deps, token: string): Promise<Checkou
 export async function offeredMethods(deps: Deps, record: CheckoutRecord): Promise<ProcessorSlug[]> {
   if (record.payment.sandbox) return ['sandbox'];
   const enabled = await listEnabledProcessors(deps.db, record.payment.domainId);
-  return domainProcessors(enabled, record.hostedDomain).filter(isKnownProcessor);
+  const methods = domainProcessors(enabled, record.hostedDomain).filter(isKnownProcessor);
+  // A live payment link's payment is paid for real: a test card must not pay it (docs/decisions.md "Payment links").
+  if (record.hostedDomain && (await isPaymentLinkPayment(deps.db, record.payment.uuid))) {
+    return methods.filter((slug) => slug !== 'sandbox');
+  }
+  return methods;
 }
 
 export function failureCodeOf(code: string | null): FailureCode {

@@ -119,7 +119,7 @@ const ICONS = {
     '<circle cx="12" cy="12" r="8.5" fill="none" stroke="currentColor" stroke-width="2.2"/><path d="M12 7.5V12l3 2" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/>',
 } as const;
 
-function icon(kind: keyof typeof ICONS): string {
+export function icon(kind: keyof typeof ICONS): string {
   return `<div class="icon ${kind}" aria-hidden="true"><svg viewBox="0 0 24 24">${ICONS[kind]}</svg></div>`;
 }
 
@@ -147,7 +147,7 @@ interface LayoutInput {
   readonly refreshSeconds?: number;
 }
 
-function layout(shell: Shell, input: LayoutInput): string {
+export function layout(shell: Shell, input: LayoutInput): string {
   const { t, nonce } = shell;
   const embedded = shell.carried.embedOrigin !== null;
   const config: ScriptConfig = {
@@ -188,7 +188,7 @@ function initial(name: string): string {
   return first.toLocaleUpperCase();
 }
 
-function merchantHeader(shell: Shell, summary: PaymentSummary): string {
+export function merchantHeader(shell: Shell, summary: PaymentSummary): string {
   const badge = summary.sandbox ? `<span class="badge">${escapeHtml(shell.t.testMode)}</span>` : '';
   return `<div class="merchant">
 <div class="avatar" aria-hidden="true">${escapeHtml(initial(summary.merchantName))}</div>

@@ -60,7 +60,7 @@ table.cards td{padding:7px 4px;border-top:1px solid #edf0f5;vertical-align:middl
 table.cards td:last-child{text-align:right}
 .mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono",monospace;white-space:nowrap}
 .use{font:inherit;font-size:13px;color:#1f4fd1;background:#fff;border:1px solid #c9d3ea;border-radius:8px;padding:3px 10px;cursor:pointer}
-footer{text-align:center;color:#7a869a;font-size:13px;margin-top:16px}
+footer{text-align:center;color:#5d6b82;font-size:13px;margin-top:16px}
 footer a{color:#5d6b82;margin:0 6px}
 footer a[aria-current]{color:#1c2433;font-weight:600;text-decoration:none}
 .lock{vertical-align:-2px;margin-right:4px}

@@ -29,7 +29,7 @@ export const NAV = [
   { id: 'overview', href: null },
   { id: 'payments', href: null },
   { id: 'customers', href: null },
-  { id: 'payment_links', href: null },
+  { id: 'payment_links', href: '/dashboard/payment-links' },
   { id: 'billing', href: '/dashboard/billing' },
   { id: 'api_keys', href: '/dashboard/api-keys' },
   { id: 'domains', href: '/dashboard/domains' },

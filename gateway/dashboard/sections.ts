@@ -13,6 +13,7 @@ import { businessRoutes } from './business/business.routes.js';
 import { connectTokensRoutes } from './connect-tokens/connect-tokens.routes.js';
 import { domainsRoutes } from './domains/domains.routes.js';
 import type { DashboardKit } from './kit.js';
+import { paymentLinksRoutes } from './payment-links/payment-links.routes.js';
 import { processorsRoutes } from './processors/processors.routes.js';
 import { teamRoutes } from './team/team.routes.js';
 import { twoFactorRoutes } from './two-factor/two-factor.routes.js';
@@ -29,4 +30,5 @@ export const SECTIONS: readonly SectionRoutes[] = [
   teamRoutes,
   auditRoutes,
   billingRoutes,
+  paymentLinksRoutes,
 ];

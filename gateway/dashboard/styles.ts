@@ -203,4 +203,11 @@ p.bill-bank{background:#f3f5f8;border-radius:10px;padding:10px 14px;overflow-wra
 .bill-check{display:flex;gap:8px;align-items:center;margin-top:8px}
 .bill-check input{width:18px;height:18px;margin:0}
 .bill-check label{margin:0}
+.plinks-range{display:grid;grid-template-columns:repeat(auto-fit,minmax(12em,1fr));column-gap:14px}
+dl.plinks-facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:6px 16px;margin:14px 0 0}
+dl.plinks-facts dt{font-weight:600;color:#4a5568}
+dl.plinks-facts dd{margin:0;overflow-wrap:anywhere}
+img.plinks-qr{display:block;width:200px;height:200px;max-width:100%;border:1px solid #dde3ec;border-radius:8px;background:#fff}
+.plinks-pager{display:flex;flex-wrap:wrap;gap:14px;align-items:center;margin-top:12px}
+@media (max-width:760px){dl.plinks-facts{grid-template-columns:minmax(0,1fr)}dl.plinks-facts dd{margin-bottom:6px}}
 `;

@@ -11,6 +11,7 @@ import { apiKeysShots } from './api-keys.js';
 import { billingShots } from './billing.js';
 import { businessShots } from './business.js';
 import { domainsShots } from './domains.js';
+import { paymentLinksShots } from './payment-links.js';
 import { processorsShots } from './processors.js';
 import { teamShots } from './team.js';
 import { twoFactorShots } from './two-factor.js';
@@ -39,4 +40,5 @@ export const SECTION_SHOTS: readonly SectionShots[] = [
   twoFactorShots,
   teamShots,
   billingShots,
+  paymentLinksShots,
 ];

@@ -36,6 +36,8 @@ const NOT_API = [
   /^\/dashboard(\/|$)/,
   // The operators' Prometheus scrape (plain text, its own token; docs/operations.md "Metrics").
   /^\/metrics$/,
+  // A payment link's page for the buyer (docs/api.md "Payment links").
+  /^\/l\//,
 ];
 
 interface RouterLike {

@@ -371,3 +371,63 @@ export const clockSchema = z
 export const healthSchema = z
   .object({ status: z.literal('ok'), database: z.enum(['sqlite', 'postgres']).optional() })
   .register(components, { id: 'Health', description: 'The process is up (and, for `/health/ready`, its database).' });
+
+export const paymentLinkPaymentSchema = z
+  .object({
+    uuid: uuid(),
+    order_id: z.string(),
+    amount: z.int(),
+    currency: z.string(),
+    status: z.enum(PAYMENT_STATUSES),
+    created_at: instant(),
+    completed_at: nullableInstant(),
+  })
+  .register(components, { id: 'PaymentLinkPayment', description: 'A payment made through a payment link.' });
+
+export const paymentLinkSchema = z
+  .object({
+    id: z.string().describe('`plink_` and 16 characters.'),
+    object: z.literal('payment_link'),
+    url: z.url().describe("The link's page for the buyer."),
+    status: z.enum(['active', 'inactive', 'expired', 'completed']),
+    active: z.boolean(),
+    amount: z.int().nullable().describe('Whole AMD; null when the buyer chooses within amount_min..amount_max.'),
+    amount_min: z.int().nullable(),
+    amount_max: z.int().nullable(),
+    currency: z.string(),
+    description: z.string().nullable(),
+    reusable: z.boolean(),
+    expires_at: nullableInstant(),
+    livemode: z.boolean(),
+    payments_count: z.int(),
+    completed_payments_count: z.int(),
+    created_at: instant(),
+    deactivated_at: nullableInstant(),
+    payments: z
+      .array(paymentLinkPaymentSchema)
+      .optional()
+      .describe('Only when one link is read: its latest 50 payments.'),
+  })
+  .register(components, { id: 'PaymentLink', description: 'A payment link (an addition).' });
+
+export const paymentLinkListSchema = z
+  .object({
+    data: z.array(paymentLinkSchema),
+    links: z.object({
+      first: z.string().nullable(),
+      last: z.string().nullable(),
+      prev: z.string().nullable(),
+      next: z.string().nullable(),
+    }),
+    meta: z.object({
+      current_page: z.int(),
+      from: z.int().nullable(),
+      last_page: z.int(),
+      links: z.array(pageLinkSchema),
+      path: z.string().nullable(),
+      per_page: z.int(),
+      to: z.int().nullable(),
+      total: z.int(),
+    }),
+  })
+  .register(components, { id: 'PaymentLinkList', description: 'A page of payment links, newest first.' });

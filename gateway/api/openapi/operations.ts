@@ -8,6 +8,7 @@ import type { Operation as AccessOperation } from '../../domain/access.js';
 import type { ErrorCode } from '../../domain/errors.js';
 import { ledgerQuerySchema } from '../schemas/billing.schema.js';
 import { createPaymentSchema, listPaymentsSchema } from '../schemas/payment.schema.js';
+import { createPaymentLinkSchema, listPaymentLinksSchema } from '../schemas/payment-link.schema.js';
 import { autoTopupBodySchema, purchaseBodySchema } from '../schemas/purchase.schema.js';
 import { createReceiptSchema, listReceiptsSchema } from '../schemas/receipt.schema.js';
 import { refundBodySchema } from '../schemas/refund.schema.js';
@@ -20,6 +21,8 @@ import {
   eventLogSchema,
   healthSchema,
   ledgerPageSchema,
+  paymentLinkListSchema,
+  paymentLinkSchema,
   paymentListSchema,
   paymentSchema,
   priceListSchema,
@@ -186,6 +189,54 @@ export const OPERATIONS: readonly ApiOperation[] = [
     caller: 'payments.read',
     params: paymentParams,
     responses: ok('The refunds, oldest first.', refundListSchema),
+    errors: ['not_found'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/payment_links',
+    operationId: 'createPaymentLink',
+    summary: 'Create a payment link',
+    description:
+      'A fixed `amount`, or `amount_min` and `amount_max` for the buyer to choose in. Payments-only keys may call it.',
+    tag: 'Payment links',
+    caller: 'payment_links.manage',
+    idempotent: true,
+    body: { schema: createPaymentLinkSchema(Number.MAX_SAFE_INTEGER), required: true },
+    responses: created('payment link', paymentLinkSchema),
+    errors: ['validation_failed'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/payment_links',
+    operationId: 'listPaymentLinks',
+    summary: 'List payment links',
+    tag: 'Payment links',
+    caller: 'payment_links.manage',
+    query: listPaymentLinksSchema,
+    responses: ok('A page of payment links, newest first.', paymentLinkListSchema),
+    errors: ['validation_failed'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/payment_links/{id}',
+    operationId: 'getPaymentLink',
+    summary: 'Read a payment link and its latest payments',
+    tag: 'Payment links',
+    caller: 'payment_links.manage',
+    params: z.object({ id: z.string().describe('The id of the payment link.') }),
+    responses: ok('The payment link with its latest payments.', paymentLinkSchema),
+    errors: ['not_found'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/payment_links/{id}/deactivate',
+    operationId: 'deactivatePaymentLink',
+    summary: 'Deactivate a payment link',
+    description: 'Buyers can no longer pay through it; deactivating again changes nothing.',
+    tag: 'Payment links',
+    caller: 'payment_links.manage',
+    params: z.object({ id: z.string().describe('The id of the payment link.') }),
+    responses: ok('The payment link, inactive.', paymentLinkSchema),
     errors: ['not_found'],
   },
   {

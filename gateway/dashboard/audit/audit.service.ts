@@ -36,6 +36,8 @@ export const AUDIT_ACTIONS = [
   'refund.created',
   'billing.purchase_created',
   'billing.auto_topup_changed',
+  'payment_link.created',
+  'payment_link.deactivated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -63,6 +63,8 @@ const en: AuditMessages = {
     'refund.created': 'Refund made',
     'billing.purchase_created': 'Units purchase created',
     'billing.auto_topup_changed': 'Auto top-up changed',
+    'payment_link.created': 'Payment link created',
+    'payment_link.deactivated': 'Payment link deactivated',
   },
 };
 
@@ -106,6 +108,8 @@ const hy: AuditMessages = {
     'refund.created': 'Կատարվել է վերադարձ',
     'billing.purchase_created': 'Ստեղծվել է միավորների գնում',
     'billing.auto_topup_changed': 'Փոխվել է ավտոմատ համալրումը',
+    'payment_link.created': 'Ստեղծվել է վճարման հղում',
+    'payment_link.deactivated': 'Վճարման հղումն ապաակտիվացվել է',
   },
 };
 
@@ -149,6 +153,8 @@ const ru: AuditMessages = {
     'refund.created': 'Сделан возврат',
     'billing.purchase_created': 'Создана покупка единиц',
     'billing.auto_topup_changed': 'Изменено автопополнение',
+    'payment_link.created': 'Создана платёжная ссылка',
+    'payment_link.deactivated': 'Платёжная ссылка отключена',
   },
 };
 
