@@ -20,6 +20,7 @@ import * as businessVerification from './migrations/0014-business-verification.j
 import * as keyLastUse from './migrations/0015-key-last-use.js';
 import * as dashboardTotp from './migrations/0016-dashboard-totp.js';
 import * as dashboardInvitations from './migrations/0017-dashboard-invitations.js';
+import * as customerTotals from './migrations/0019-customer-totals.js';
 import * as paymentCounts from './migrations/0020-payment-counts.js';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015-key-last-use': keyLastUse,
   '0016-dashboard-totp': dashboardTotp,
   '0017-dashboard-invitations': dashboardInvitations,
+  '0019-customer-totals': customerTotals,
   '0020-payment-counts': paymentCounts,
 };
 

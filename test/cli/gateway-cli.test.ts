@@ -44,6 +44,7 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
         '0015-key-last-use',
         '0016-dashboard-totp',
         '0017-dashboard-invitations',
+        '0019-customer-totals',
         '0020-payment-counts',
       ],
     });
