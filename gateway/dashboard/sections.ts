@@ -10,8 +10,10 @@ import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { auditRoutes } from './audit/audit.routes.js';
 import { businessRoutes } from './business/business.routes.js';
 import { connectTokensRoutes } from './connect-tokens/connect-tokens.routes.js';
+import { customersRoutes } from './customers/customers.routes.js';
 import { domainsRoutes } from './domains/domains.routes.js';
 import type { DashboardKit } from './kit.js';
+import { overviewRoutes } from './overview/overview.routes.js';
 import { processorsRoutes } from './processors/processors.routes.js';
 import { teamRoutes } from './team/team.routes.js';
 import { twoFactorRoutes } from './two-factor/two-factor.routes.js';
@@ -27,4 +29,6 @@ export const SECTIONS: readonly SectionRoutes[] = [
   twoFactorRoutes,
   teamRoutes,
   auditRoutes,
+  customersRoutes,
+  overviewRoutes,
 ];
