@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/databases.js';
-import { paymentBody } from '../support/gateway.js';
+import type { Json } from './sandbox-payments.js';
+import { payWith } from './sandbox-payments.js';
 import {
   DashboardClient,
   type DashboardGateway,
@@ -13,26 +14,6 @@ import {
   signedInOwner,
   startDashboardGateway,
 } from './support.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: JSON answers read field by field
-type Json = Record<string, any>;
-
-/** A sandbox payment made with `key` and paid (or declined with `card`); answers the payment. */
-export async function payWith(
-  g: DashboardGateway,
-  key: string,
-  overrides: Json = {},
-  card = '4111 1111 1111 1111',
-): Promise<Json> {
-  const created = await g.t.call<Json>('POST', '/api/v1/payments', { key, body: paymentBody(overrides) });
-  expect(created.status, created.text).toBe(201);
-  const pay = await g.t.call<Json>('POST', `/api/v1/test_helpers/payments/${created.body.uuid}/pay`, {
-    key,
-    body: { card_number: card },
-  });
-  expect(pay.status, pay.text).toBe(200);
-  return (await g.t.call<Json>('GET', `/api/v1/payments/${created.body.uuid}`, { key })).body;
-}
 
 describe.each(DIALECTS)('dashboard customers (%s)', (dialect) => {
   let g: DashboardGateway;
