@@ -9,7 +9,9 @@ import type { Deps } from '../../gateway/runtime/deps.js';
 import type { TestSmtp } from '../../test/support/smtp-server.js';
 import { apiKeysShots } from './api-keys.js';
 import { businessShots } from './business.js';
+import { customersShots } from './customers.js';
 import { domainsShots } from './domains.js';
+import { overviewShots } from './overview.js';
 import { processorsShots } from './processors.js';
 import { teamShots } from './team.js';
 import { twoFactorShots } from './two-factor.js';
@@ -37,4 +39,6 @@ export const SECTION_SHOTS: readonly SectionShots[] = [
   businessShots,
   twoFactorShots,
   teamShots,
+  customersShots,
+  overviewShots,
 ];
