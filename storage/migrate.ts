@@ -93,7 +93,9 @@ export async function runMigrations(
   tables: { migrationTableName?: string; migrationLockTableName?: string } = {},
 ): Promise<string[]> {
   const provider: MigrationProvider = { getMigrations: async () => migrations };
-  const migrator = new Migrator({ db, provider, ...tables });
+  // Numbers are reserved ahead for work in progress: a database may already have a later
+  // migration than one added since (0020 before 0019). Pending ones still run in name order.
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true, ...tables });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
