@@ -214,7 +214,7 @@ figure.chart svg{width:100%;height:auto;display:block;background:#fff}
 figure.chart .bar{fill:#1a46b8;stroke:#0c2a70;stroke-width:1}
 figure.chart .axis{stroke:#1c2433;stroke-width:1}
 figure.chart .grid{stroke:#b9c2d0;stroke-dasharray:4 4}
-figure.chart .tick{font-size:12px;fill:#1c2433}
+figure.chart .tick{font-size:17px;fill:#1c2433}
 .chart-desc{font-size:13px}
 details.numbers{margin-top:12px}
 .health-ok{color:#1d5f2e;font-weight:600}

@@ -128,7 +128,7 @@ ${cell(c.refunded, escapeHtml(p.refundedAmount === 0 ? '—' : amd(p.refundedAmo
     title,
     `<p><a href="${escapeHtml(customersHref(view.env))}">${escapeHtml(c.back)}</a></p>
 <h1 class="mono-title">${escapeHtml(title)}</h1>
-<p class="muted">${escapeHtml(c.environment[view.env])}</p>
+<p class="muted">${escapeHtml(`${c.environment.label}: ${c.environment[view.env]}`)}</p>
 <section class="card"><dl class="dash-facts">${facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${v}</dd>`).join('')}</dl></section>
 <section class="card" aria-labelledby="payments-title">
 <h2 id="payments-title">${escapeHtml(c.paymentsTitle)}</h2>

@@ -49,12 +49,15 @@ export function barChart(
       return `<g><title>${escapeHtml(label)}</title><rect class="bar" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${barW.toFixed(1)}" height="${h.toFixed(1)}"></rect></g>`;
     })
     .join('');
+  // The first day, every seventh, and the last (anchored at the edges, never overlapping).
+  const last = days.length - 1;
   const ticks = days
-    .map((d, i) =>
-      i % 7 === 0 || i === days.length - 1
-        ? `<text class="tick" x="${(LEFT + i * slot + slot / 2).toFixed(1)}" y="${H - 8}" text-anchor="middle">${escapeHtml(shortDay(d.day, locale))}</text>`
-        : '',
-    )
+    .map((d, i) => {
+      if (!(i === last || (i % 7 === 0 && last - i >= 5))) return '';
+      const anchor = i === 0 ? 'start' : i === last ? 'end' : 'middle';
+      const x = i === 0 ? LEFT : i === last ? W - LEFT : LEFT + i * slot + slot / 2;
+      return `<text class="tick" x="${x.toFixed(1)}" y="${H - 8}" text-anchor="${anchor}">${escapeHtml(shortDay(d.day, locale))}</text>`;
+    })
     .join('');
   const desc = o.chartDesc(format(total), format(max), days.length);
   return `<figure class="chart"><figcaption id="${id}-title">${escapeHtml(title)}</figcaption>
