@@ -100,6 +100,24 @@ const WATCHED = [
   'created_at',
 ];
 
+/** Fills `customer_totals` from the payments (the migration's backfill; the table is empty). */
+export async function fillCustomerTotals(db: Kysely<unknown>): Promise<void> {
+  const latest = (column: string, expression: string) =>
+    `(select ${expression} from payments q where q.merchant_id = p.merchant_id and q.environment = p.environment ` +
+    `and q.customer_id = p.customer_id and q.${column} is not null order by q.created_at desc limit 1)`;
+  await sql
+    .raw(
+      `insert into ${T} (${COLUMNS.join(', ')}) ` +
+        `select p.merchant_id, p.environment, p.customer_id, ${latest('customer_email', 'lower(q.customer_email)')}, ` +
+        `${latest('customer_name', 'q.customer_name')}, count(*), ` +
+        'sum(case when p.completed_at is null then 0 else 1 end), ' +
+        'sum(case when p.completed_at is null then 0 else p.amount end), sum(p.refunded_amount), ' +
+        'min(p.created_at), max(p.created_at), max(p.completed_at) ' +
+        'from payments p where p.customer_id is not null group by p.merchant_id, p.environment, p.customer_id',
+    )
+    .execute(db);
+}
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   const sqlite = await isSqlite(db);
   await db.schema
@@ -152,20 +170,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['merchant_id', 'status', 'updated_at'])
     .execute();
 
-  const latest = (column: string, expression: string) =>
-    `(select ${expression} from payments q where q.merchant_id = p.merchant_id and q.environment = p.environment ` +
-    `and q.customer_id = p.customer_id and q.${column} is not null order by q.created_at desc limit 1)`;
-  await sql
-    .raw(
-      `insert into ${T} (${COLUMNS.join(', ')}) ` +
-        `select p.merchant_id, p.environment, p.customer_id, ${latest('customer_email', 'lower(q.customer_email)')}, ` +
-        `${latest('customer_name', 'q.customer_name')}, count(*), ` +
-        'sum(case when p.completed_at is null then 0 else 1 end), ' +
-        'sum(case when p.completed_at is null then 0 else p.amount end), sum(p.refunded_amount), ' +
-        'min(p.created_at), max(p.created_at), max(p.completed_at) ' +
-        'from payments p where p.customer_id is not null group by p.merchant_id, p.environment, p.customer_id',
-    )
-    .execute(db);
+  await fillCustomerTotals(db);
 
   if (sqlite) {
     const changed = WATCHED.map((c) => `OLD.${c} is not NEW.${c}`).join(' or ');
