@@ -61,9 +61,7 @@ export async function listCustomerTotals(
   let base = db
     .selectFrom('customer_totals')
     .where('merchant_id', '=', scope.merchantId)
-    .where('environment', '=', scope.environment)
-    // A record whose payments were all deleted or moved to another id is no customer any more.
-    .where('payments_count', '>', 0);
+    .where('environment', '=', scope.environment);
   if (filter.email !== undefined) base = base.where('email', '=', filter.email.toLowerCase());
   if (filter.id !== undefined) base = base.where('customer_id', '=', filter.id);
   const rows = await base
@@ -88,7 +86,6 @@ export async function findCustomerTotals(
     .where('merchant_id', '=', scope.merchantId)
     .where('environment', '=', scope.environment)
     .where('customer_id', '=', customerId)
-    .where('payments_count', '>', 0)
     .executeTakeFirst();
   return row === undefined ? undefined : toTotals(row);
 }

@@ -8,7 +8,7 @@
  *
  * Triggers keep it inside the writing transaction, as `payment_counts` (0020) is kept: a payment
  * carrying a customer id adds its share, a change of a counted column moves it (the old share out,
- * the new one in), a deleted payment takes its share out. Reading a customer, or a page of them, is
+ * the new one in), a deleted payment takes its share out; a record left without payments is deleted. Reading a customer, or a page of them, is
  * then one index range, however many payments the merchant has.
  *
  * Indexes for the dashboard overview's bounded reads also come here: completed payments by
@@ -84,7 +84,10 @@ function remove(row: 'OLD' | 'NEW'): string {
   return (
     `update ${T} set payments_count = payments_count - ${one}, paid_count = paid_count - (${paid}), ` +
     `total_paid = total_paid - (${amount}), refunded_amount = refunded_amount - ${refunded} ` +
-    `where merchant_id = ${row}.merchant_id and environment = ${row}.environment and customer_id = ${row}.customer_id`
+    `where merchant_id = ${row}.merchant_id and environment = ${row}.environment and customer_id = ${row}.customer_id; ` +
+    // A customer whose payments were all deleted or given another id is no customer any more.
+    `delete from ${T} where merchant_id = ${row}.merchant_id and environment = ${row}.environment ` +
+    `and customer_id = ${row}.customer_id and payments_count = 0`
   );
 }
 
