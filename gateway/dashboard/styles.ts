@@ -198,6 +198,7 @@ h1.mono-title{overflow-wrap:anywhere}
 .dash-pager{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;margin-top:12px;font-size:15px}
 .dash-search-row{display:flex;gap:8px;flex-wrap:wrap}
 .dash-search-row input{flex:1 1 14em;min-width:0}
+.dash-search-row input,.dash-search-row button{margin:0}
 dl.dash-facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:6px 16px;margin:0}
 dl.dash-facts dt{font-weight:600;color:#4a5568}
 dl.dash-facts dd{margin:0;overflow-wrap:anywhere}

@@ -1,11 +1,12 @@
 /**
- * Overview and customers in headless Chromium (SQLite): an owner with sandbox payments opens the
+ * Overview and customers in headless Chromium, on both databases: an owner with sandbox payments opens the
  * overview (test environment), reads the charts' numbers, goes to the customers, searches one by
  * email and opens their page. Every page passes axe-core (no serious or critical violation) at
  * desktop width and at 375px, without sideways scrolling.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../support/databases.js';
 import {
   type DashboardBrowser,
   expectAccessible,
@@ -15,12 +16,12 @@ import {
 import { payWith } from './sandbox-payments.js';
 import { type DashboardGateway, signUpAndConfirm, uniqueEmail } from './support.js';
 
-describe('overview and customers in the browser (sqlite)', () => {
+describe.each(DIALECTS)('overview and customers in the browser (%s)', (dialect) => {
   let b: DashboardBrowser;
   let g: DashboardGateway;
 
   beforeAll(async () => {
-    b = await startDashboardBrowser('sqlite', { env: { GATEWAY_CLOCK: 'manual' } });
+    b = await startDashboardBrowser(dialect, { env: { GATEWAY_CLOCK: 'manual' } });
     g = b.g;
   }, 120_000);
   afterAll(() => b?.close());
