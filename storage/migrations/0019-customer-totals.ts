@@ -175,17 +175,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await fillCustomerTotals(db);
 
+  // Payments without a customer id (most open ones) fire nothing.
+  const carries = '(OLD.customer_id is not null or NEW.customer_id is not null)';
   if (sqlite) {
     const changed = WATCHED.map((c) => `OLD.${c} is not NEW.${c}`).join(' or ');
     await sql
-      .raw(`create trigger payments_customer_insert after insert on payments begin ${add('NEW')}; end`)
-      .execute(db);
-    await sql
-      .raw(`create trigger payments_customer_delete after delete on payments begin ${remove('OLD')}; end`)
+      .raw(
+        `create trigger payments_customer_insert after insert on payments when NEW.customer_id is not null begin ${add('NEW')}; end`,
+      )
       .execute(db);
     await sql
       .raw(
-        `create trigger payments_customer_update after update on payments when ${changed} ` +
+        `create trigger payments_customer_delete after delete on payments when OLD.customer_id is not null begin ${remove('OLD')}; end`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger payments_customer_update after update on payments when ${carries} and (${changed}) ` +
           `begin ${remove('OLD')}; ${add('NEW')}; end`,
       )
       .execute(db);
@@ -207,15 +213,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       end
       $$`)
       .execute(db);
-    for (const op of ['insert', 'delete'])
+    for (const [op, row] of [
+      ['insert', 'NEW'],
+      ['delete', 'OLD'],
+    ] as const)
       await sql
         .raw(
-          `create trigger payments_customer_${op} after ${op} on payments for each row execute function total_customers()`,
+          `create trigger payments_customer_${op} after ${op} on payments for each row ` +
+            `when (${row}.customer_id is not null) execute function total_customers()`,
         )
         .execute(db);
     await sql
       .raw(
-        `create trigger payments_customer_update after update on payments for each row when (${changed}) ` +
+        `create trigger payments_customer_update after update on payments for each row when (${carries} and (${changed})) ` +
           'execute function total_customers()',
       )
       .execute(db);
