@@ -220,7 +220,7 @@ figure.chart .tick{font-size:17px;fill:#1c2433}
 details.numbers{margin-top:12px}
 .health-ok{color:#1d5f2e;font-weight:600}
 .health-bad{color:#9b1c1c;font-weight:600}
-.state-yes{color:#9b1c1c;font-weight:700}
-.state-grace{color:#8a4b00;font-weight:600}
+.blocked-yes{color:#9b1c1c;font-weight:700}
+.blocked-grace{color:#8a4b00;font-weight:600}
 @media (max-width:640px){.dash-table:not(.days-table) thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.dash-table:not(.days-table),.dash-table:not(.days-table) tbody,.dash-table:not(.days-table) tr,.dash-table:not(.days-table) td{display:block;width:100%}.dash-table:not(.days-table) tr{border-top:1px solid #dfe4ec;padding:8px 0}.dash-table:not(.days-table) td{border:0;padding:3px 0;display:grid;grid-template-columns:8.5em minmax(0,1fr);gap:8px;text-align:left}.dash-table:not(.days-table) td::before{content:attr(data-label);font-weight:600;color:#4a5568}dl.dash-facts{grid-template-columns:minmax(0,1fr)}dl.dash-facts dd{margin-bottom:6px}}
 `;

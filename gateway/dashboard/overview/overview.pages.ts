@@ -159,7 +159,7 @@ ${
       (b) => `<tr data-blocked="${escapeHtml(b.blocked)}">${cell(o.counter, escapeHtml(o.counters[b.counter]))}
 ${cell(o.available, escapeHtml(b.unlimited ? o.unlimited : num(b.available)), true)}
 ${cell(o.graceFloor, escapeHtml(num(b.grace_floor)), true)}
-${cell(o.state, `<span class="state state-${escapeHtml(b.blocked)}">${escapeHtml(o.blocked[b.blocked])}</span>`)}</tr>`,
+${cell(o.state, `<span class="blocked-${escapeHtml(b.blocked)}">${escapeHtml(o.blocked[b.blocked])}</span>`)}</tr>`,
     )
     .join('');
   const balances = `<section class="card" aria-labelledby="balances-title"><h2 id="balances-title">${escapeHtml(o.balancesTitle)}</h2>
