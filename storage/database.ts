@@ -16,6 +16,7 @@ import type {
 import type { BusinessVerificationDocumentTable, BusinessVerificationTable } from './business-verification.table.js';
 import type { ConnectTokenTable } from './connect-token.table.js';
 import type { CustomerTable } from './customer.table.js';
+import type { CustomerTotalTable } from './customer-total.table.js';
 import type { DashboardAuditEventTable } from './dashboard-audit.table.js';
 import type { DashboardInvitationTable } from './dashboard-invitation.table.js';
 import type { DashboardOnboardingKeyTable } from './dashboard-onboarding-key.table.js';
@@ -76,6 +77,7 @@ export interface Database {
   dashboard_onboarding_keys: DashboardOnboardingKeyTable;
   dashboard_audit_events: DashboardAuditEventTable;
   payment_counts: PaymentCountTable;
+  customer_totals: CustomerTotalTable;
   dashboard_recovery_codes: DashboardRecoveryCodeTable;
   dashboard_pending_sign_ins: DashboardPendingSignInTable;
   dashboard_invitations: DashboardInvitationTable;

@@ -20,6 +20,7 @@ import { requestContext } from './middleware/request-context.js';
 import { apiReferenceRouter } from './routes/api-reference.router.js';
 import { billingRouter } from './routes/billing.router.js';
 import { connectTokenRouter } from './routes/connect-token.router.js';
+import { customersRouter } from './routes/customers.router.js';
 import { docsRouter } from './routes/docs.router.js';
 import { healthRouter } from './routes/health.router.js';
 import { paymentLinksRouter } from './routes/payment-links.router.js';
@@ -66,6 +67,7 @@ export function createApp(deps: AuthDeps, options: AppOptions): Koa<GatewayState
     receiptsRouter(deps),
     testHelpersRouter(deps, options.scheduler),
     connectTokenRouter(deps),
+    customersRouter(deps),
     docsRouter(),
     apiReferenceRouter(deps.config.publicUrl),
     sdkRouter(),

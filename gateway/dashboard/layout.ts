@@ -26,9 +26,9 @@ export interface Viewer {
  */
 export const NAV = [
   { id: 'home', href: '/dashboard' },
-  { id: 'overview', href: null },
+  { id: 'overview', href: '/dashboard/overview' },
   { id: 'payments', href: null },
-  { id: 'customers', href: null },
+  { id: 'customers', href: '/dashboard/customers' },
   { id: 'payment_links', href: '/dashboard/payment-links' },
   { id: 'billing', href: '/dashboard/billing' },
   { id: 'api_keys', href: '/dashboard/api-keys' },

@@ -11,8 +11,10 @@ import { auditRoutes } from './audit/audit.routes.js';
 import { billingRoutes } from './billing/billing.routes.js';
 import { businessRoutes } from './business/business.routes.js';
 import { connectTokensRoutes } from './connect-tokens/connect-tokens.routes.js';
+import { customersRoutes } from './customers/customers.routes.js';
 import { domainsRoutes } from './domains/domains.routes.js';
 import type { DashboardKit } from './kit.js';
+import { overviewRoutes } from './overview/overview.routes.js';
 import { paymentLinksRoutes } from './payment-links/payment-links.routes.js';
 import { processorsRoutes } from './processors/processors.routes.js';
 import { teamRoutes } from './team/team.routes.js';
@@ -31,4 +33,6 @@ export const SECTIONS: readonly SectionRoutes[] = [
   auditRoutes,
   billingRoutes,
   paymentLinksRoutes,
+  customersRoutes,
+  overviewRoutes,
 ];

@@ -210,4 +210,44 @@ dl.plinks-facts dd{margin:0;overflow-wrap:anywhere}
 img.plinks-qr{display:block;width:200px;height:200px;max-width:100%;border:1px solid #dde3ec;border-radius:8px;background:#fff}
 .plinks-pager{display:flex;flex-wrap:wrap;gap:14px;align-items:center;margin-top:12px}
 @media (max-width:760px){dl.plinks-facts{grid-template-columns:minmax(0,1fr)}dl.plinks-facts dd{margin-bottom:6px}}
+.env-switch{display:inline-flex;gap:0;margin:0 0 12px;border:1px solid #b9c2d0;border-radius:8px;overflow:hidden}
+.env-switch a{padding:6px 14px;text-decoration:none;font-size:15px}
+.env-switch a[aria-current]{background:#12337f;color:#fff;font-weight:600}
+.env-switch a[aria-current]::before{content:"✓ "}
+.dash-wrap{overflow-x:auto}
+table.dash-table{border-collapse:collapse;width:100%;font-size:14px}
+.dash-table th,.dash-table td{text-align:left;vertical-align:top;padding:8px 10px;border-top:1px solid #edf0f5}
+.dash-table thead th{font-weight:600;color:#4a5568;border-top:0}
+.dash-table td{overflow-wrap:anywhere}
+.dash-table .num{text-align:right;white-space:nowrap}
+.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.95em}
+h1.mono-title{overflow-wrap:anywhere}
+.dash-pager{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;margin-top:12px;font-size:15px}
+.dash-search-row{display:flex;gap:8px;flex-wrap:wrap}
+.dash-search-row input{flex:1 1 14em;min-width:0}
+.dash-search-row input,.dash-search-row button{margin:0}
+dl.dash-facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:6px 16px;margin:0}
+dl.dash-facts dt{font-weight:600;color:#4a5568}
+dl.dash-facts dd{margin:0;overflow-wrap:anywhere}
+.figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(200px,1fr));gap:12px;margin-bottom:16px}
+.figure{background:#fff;border:1px solid #dfe4ec;border-radius:10px;padding:12px 16px}
+.figure p{margin:0}
+.figure-label{font-size:14px;color:#4a5568}
+.figure-value{font-size:26px;font-weight:700}
+.figure-note{font-size:13px;color:#4a5568}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(280px,1fr));gap:16px}
+figure.chart{margin:0}
+figure.chart figcaption{font-weight:600;margin-bottom:4px}
+figure.chart svg{width:100%;height:auto;display:block;background:#fff}
+figure.chart .bar{fill:#1a46b8;stroke:#0c2a70;stroke-width:1}
+figure.chart .axis{stroke:#1c2433;stroke-width:1}
+figure.chart .grid{stroke:#b9c2d0;stroke-dasharray:4 4}
+figure.chart .tick{font-size:17px;fill:#1c2433}
+.chart-desc{font-size:13px}
+details.numbers{margin-top:12px}
+.health-ok{color:#1d5f2e;font-weight:600}
+.health-bad{color:#9b1c1c;font-weight:600}
+.blocked-yes{color:#9b1c1c;font-weight:700}
+.blocked-grace{color:#8a4b00;font-weight:600}
+@media (max-width:640px){.dash-table:not(.days-table) thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.dash-table:not(.days-table),.dash-table:not(.days-table) tbody,.dash-table:not(.days-table) tr,.dash-table:not(.days-table) td{display:block;width:100%}.dash-table:not(.days-table) tr{border-top:1px solid #dfe4ec;padding:8px 0}.dash-table:not(.days-table) td{border:0;padding:3px 0;display:grid;grid-template-columns:8.5em minmax(0,1fr);gap:8px;text-align:left}.dash-table:not(.days-table) td::before{content:attr(data-label);font-weight:600;color:#4a5568}dl.dash-facts{grid-template-columns:minmax(0,1fr)}dl.dash-facts dd{margin-bottom:6px}}
 `;

@@ -21,6 +21,8 @@ export const OPERATIONS = [
   'webhooks.resend',
   /** The sandbox test helpers (pay, confirm, clock). */
   'test_helpers.use',
+  /** Customer records (an addition; full-access keys only). */
+  'customers.read',
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 

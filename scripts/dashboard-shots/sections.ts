@@ -10,8 +10,10 @@ import type { TestSmtp } from '../../test/support/smtp-server.js';
 import { apiKeysShots } from './api-keys.js';
 import { billingShots } from './billing.js';
 import { businessShots } from './business.js';
+import { customersShots } from './customers.js';
 import { domainsShots } from './domains.js';
 import { paymentLinksShots } from './payment-links.js';
+import { overviewShots } from './overview.js';
 import { processorsShots } from './processors.js';
 import { teamShots } from './team.js';
 import { twoFactorShots } from './two-factor.js';
@@ -41,4 +43,6 @@ export const SECTION_SHOTS: readonly SectionShots[] = [
   teamShots,
   billingShots,
   paymentLinksShots,
+  customersShots,
+  overviewShots,
 ];

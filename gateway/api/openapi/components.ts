@@ -155,6 +155,31 @@ export const paymentListSchema = z
   })
   .register(components, { id: 'PaymentList', description: 'A page of payments, newest first.' });
 
+export const customerSchema = z
+  .object({
+    id: z.string().describe('The customer id: `cus_...` given once paid, or the `customer_id` the merchant named.'),
+    livemode: z.boolean().describe('Whether it is a customer of live payments (else of test payments).'),
+    email: z.string().nullable().describe('Lower-cased `customer_email` of its latest payment that had one.'),
+    name: z.string().nullable().describe('`customer_name` of its latest payment that had one.'),
+    payments_count: z.int().describe('Payments carrying this customer id, whatever their status.'),
+    paid_count: z.int().describe('Of those, payments that were paid (completed, refunded since included).'),
+    total_paid: z.int().describe("Sum of the paid payments' amounts, whole AMD."),
+    refunded_amount: z.int().describe('Sum refunded of those payments, whole AMD.'),
+    currency: z.literal('AMD'),
+    first_payment_at: instant(),
+    last_payment_at: instant(),
+    last_paid_at: nullableInstant(),
+  })
+  .register(components, { id: 'Customer', description: 'A customer record (an addition).' });
+
+export const customerListSchema = z
+  .object({
+    data: z.array(customerSchema),
+    links: paymentListSchema.shape.links,
+    meta: paymentListSchema.shape.meta,
+  })
+  .register(components, { id: 'CustomerList', description: 'A page of customers, latest payment first.' });
+
 export const refundResultSchema = refundSchema
   .extend({
     refunded_amount: z.int().describe("The payment's total refunded amount, this refund included."),

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Operation as AccessOperation } from '../../domain/access.js';
 import type { ErrorCode } from '../../domain/errors.js';
 import { ledgerQuerySchema } from '../schemas/billing.schema.js';
+import { listCustomersSchema } from '../schemas/customer.schema.js';
 import { createPaymentSchema, listPaymentsSchema } from '../schemas/payment.schema.js';
 import { createPaymentLinkSchema, listPaymentLinksSchema } from '../schemas/payment-link.schema.js';
 import { autoTopupBodySchema, purchaseBodySchema } from '../schemas/purchase.schema.js';
@@ -18,6 +19,8 @@ import {
   balancesSchema,
   clockSchema,
   connectTokenInfoSchema,
+  customerListSchema,
+  customerSchema,
   eventLogSchema,
   healthSchema,
   ledgerPageSchema,
@@ -406,6 +409,30 @@ export const OPERATIONS: readonly ApiOperation[] = [
     caller: 'public',
     responses: ok('The OpenAPI 3.1 document of the API.', z.looseObject({ openapi: z.string() })),
     errors: [],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/customers',
+    operationId: 'listCustomers',
+    summary: 'List customers',
+    description: "An addition: the customer records of the key's environment, latest payment first.",
+    tag: 'Customers',
+    caller: 'customers.read',
+    query: listCustomersSchema,
+    responses: ok('A page of customers.', customerListSchema),
+    errors: ['validation_failed'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/customers/{id}',
+    operationId: 'getCustomer',
+    summary: 'Read a customer',
+    description: "An addition. Another account's or environment's customer is `404 not_found`.",
+    tag: 'Customers',
+    caller: 'customers.read',
+    params: z.object({ id: z.string().describe('The customer id, URL-encoded.') }),
+    responses: ok('The customer.', customerSchema),
+    errors: ['not_found'],
   },
   {
     method: 'get',

@@ -23,6 +23,7 @@ const EXPECTED: Record<Operation, [boolean, boolean, boolean]> = {
   'receipts.read': [true, false, false],
   'webhooks.resend': [true, false, false],
   'test_helpers.use': [true, true, false],
+  'customers.read': [true, false, false],
 };
 
 describe('mayPerform', () => {
