@@ -27,7 +27,7 @@ export interface Viewer {
 export const NAV = [
   { id: 'home', href: '/dashboard' },
   { id: 'overview', href: null },
-  { id: 'payments', href: null },
+  { id: 'payments', href: '/dashboard/payments' },
   { id: 'customers', href: null },
   { id: 'payment_links', href: null },
   { id: 'billing', href: null },

@@ -12,6 +12,7 @@ import { businessRoutes } from './business/business.routes.js';
 import { connectTokensRoutes } from './connect-tokens/connect-tokens.routes.js';
 import { domainsRoutes } from './domains/domains.routes.js';
 import type { DashboardKit } from './kit.js';
+import { paymentsRoutes } from './payments/payments.routes.js';
 import { processorsRoutes } from './processors/processors.routes.js';
 import { teamRoutes } from './team/team.routes.js';
 import { twoFactorRoutes } from './two-factor/two-factor.routes.js';
@@ -19,6 +20,7 @@ import { twoFactorRoutes } from './two-factor/two-factor.routes.js';
 export type SectionRoutes = (router: Router<GatewayState>, kit: DashboardKit) => void;
 
 export const SECTIONS: readonly SectionRoutes[] = [
+  paymentsRoutes,
   apiKeysRoutes,
   domainsRoutes,
   processorsRoutes,
