@@ -17,9 +17,11 @@
 import { hashPassword } from '../gateway/dashboard/passwords.js';
 import { toStoredInstant } from '../gateway/domain/clock.js';
 import type { DialectName } from '../storage/database.js';
+import { keysetIdsQuery, type PaymentListFilter } from '../storage/payment.repository.js';
 import {
   DAY_MS,
   dialects,
+  explain,
   type Figures,
   measure,
   printRatios,
@@ -57,7 +59,11 @@ async function signIn(baseUrl: string): Promise<string> {
   return cookie();
 }
 
-async function runOne(dialect: DialectName, size: number, databaseUrl: string): Promise<Figures> {
+async function runOne(
+  dialect: DialectName,
+  size: number,
+  databaseUrl: string,
+): Promise<{ figures: Figures; plans: string[] }> {
   const { gateway, big, startMs, ids, loadSeconds } = await startLoaded(databaseUrl, size);
   try {
     const deps = gateway.deps;
@@ -116,8 +122,26 @@ async function runOne(dialect: DialectName, size: number, databaseUrl: string): 
     );
     figures['search rrn'] = await measure(() => q(pick(withRrn).rrn ?? ''), headers);
     figures['search uuid'] = await measure(() => q(pick(sampled).id), headers);
-    console.error(`${dialect} ${size}: loaded in ${loadSeconds.toFixed(1)} s; first page says "${total}"`);
-    return figures;
+    const plans = [`${dialect} ${size}: loaded in ${loadSeconds.toFixed(1)} s; the first page says "${total}"`];
+    const scope = { merchantId: big.id, environment: 'test' as const };
+    const last = sampled[0] as { id: string; order_id: string; rrn: string | null; customer_email: string | null };
+    const row = await deps.db
+      .selectFrom('payments')
+      .select('created_at')
+      .where('id', '=', last.id)
+      .executeTakeFirstOrThrow();
+    for (const [name, filter, after] of [
+      ['first page', {}, false],
+      ['older page', {}, true],
+      ['status=completed', { status: 'completed' }, false],
+      ['search (an email)', { search: (withEmail[0]?.customer_email ?? '').toLowerCase() }, false],
+    ] as ReadonlyArray<readonly [string, PaymentListFilter, boolean]>) {
+      const page = after ? { after: { createdAt: row.created_at, id: last.id }, limit: 25 } : { limit: 25 };
+      plans.push(
+        `  ${name}:\n    ${await explain(deps.db, dialect, keysetIdsQuery(deps.db, scope, filter, page).compile())}`,
+      );
+    }
+    return { figures, plans };
   } finally {
     await gateway.close();
   }
@@ -126,13 +150,16 @@ async function runOne(dialect: DialectName, size: number, databaseUrl: string): 
 async function main(): Promise<void> {
   const databases = scaleDatabases();
   const results: Record<string, Record<number, Figures>> = {};
+  const plans: string[] = [];
   try {
     for (const dialect of dialects) {
       results[dialect] = {};
       for (const size of sizes) {
         const { url, drop } = await databases.fresh(dialect);
         try {
-          (results[dialect] as Record<number, Figures>)[size] = await runOne(dialect, size, url);
+          const outcome = await runOne(dialect, size, url);
+          (results[dialect] as Record<number, Figures>)[size] = outcome.figures;
+          plans.push(...outcome.plans);
           console.error(`done: ${dialect} ${size}`);
         } finally {
           await drop();
@@ -142,7 +169,9 @@ async function main(): Promise<void> {
   } finally {
     await databases.stop();
   }
-  if (printRatios(results, 1.5) > 0) process.exitCode = 1;
+  const slow = printRatios(results, 1.5);
+  console.log(`\nPlans:\n${plans.join('\n')}`);
+  if (slow > 0) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {

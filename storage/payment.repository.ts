@@ -300,6 +300,28 @@ export interface PaymentCursor {
   readonly id: string;
 }
 
+/** The ids of one keyset page (and one more, to tell whether more follow), from the list indexes alone. */
+export function keysetIdsQuery(
+  db: Executor,
+  scope: PaymentScope,
+  filter: PaymentListFilter,
+  page: { after?: PaymentCursor; before?: PaymentCursor; limit: number },
+) {
+  const backwards = page.before !== undefined;
+  const direction = backwards ? 'asc' : 'desc';
+  let query = matching(db, scope, filter).select('id');
+  const cursor = page.before ?? page.after;
+  if (cursor !== undefined) {
+    query = query.where((eb) =>
+      eb(eb.refTuple('created_at', 'id'), backwards ? '>' : '<', eb.tuple(cursor.createdAt, cursor.id)),
+    );
+  }
+  return query
+    .orderBy('created_at', direction)
+    .orderBy('id', direction)
+    .limit(page.limit + 1);
+}
+
 /**
  * One keyset page of the list, newest first: the `limit` payments older than `after` (or newer
  * than `before`, or the newest), read from the list indexes by position, never by offset, so a
@@ -312,19 +334,7 @@ export async function listPaymentsByKey(
   page: { after?: PaymentCursor; before?: PaymentCursor; limit: number },
 ): Promise<{ payments: Payment[]; older: boolean; newer: boolean }> {
   const backwards = page.before !== undefined;
-  const direction = backwards ? 'asc' : 'desc';
-  let query = matching(db, scope, filter).select('id');
-  const cursor = page.before ?? page.after;
-  if (cursor !== undefined) {
-    query = query.where((eb) =>
-      eb(eb.refTuple('created_at', 'id'), backwards ? '>' : '<', eb.tuple(cursor.createdAt, cursor.id)),
-    );
-  }
-  const picked = await query
-    .orderBy('created_at', direction)
-    .orderBy('id', direction)
-    .limit(page.limit + 1)
-    .execute();
+  const picked = await keysetIdsQuery(db, scope, filter, page).execute();
   const more = picked.length > page.limit;
   const ids = picked.slice(0, page.limit).map((row) => row.id);
   const rows =
