@@ -88,6 +88,7 @@ describe.each(DIALECTS)('dashboard payments list (%s)', (dialect) => {
     const newestFirst = [...made].reverse().map((p) => p.uuid);
     expect(listed(first.text)).toEqual(newestFirst.slice(0, 25));
     expect(first.text).toContain('30 payments match.');
+    expect(first.headers.get('content-security-policy')).toMatch(/script-src 'nonce-[^']+'.*; connect-src 'self'$/);
     expect(first.text).toContain(`href="/dashboard/payments/${newestFirst[0]}"`);
     expect(first.text).toContain('aria-current="page">Test</a>');
     expect(first.text).toMatch(/class="pay-badge pay-completed">Completed</);

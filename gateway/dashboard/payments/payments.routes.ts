@@ -124,7 +124,7 @@ export const paymentsRoutes: SectionRoutes = (router, kit) => {
     }
     const invalid = Object.keys(request.problems).length > 0;
     const scope = { merchantId: visit.merchantId, environment: request.env };
-    const [page, total] = invalid
+    let [page, total] = invalid
       ? [{ payments: [], older: false, newer: false }, 0]
       : await Promise.all([
           listPaymentsByKey(db, scope, request.filter, {
@@ -134,6 +134,10 @@ export const paymentsRoutes: SectionRoutes = (router, kit) => {
           }),
           countPayments(db, scope, request.filter),
         ]);
+    // Back at the newest end: the first page, full, rather than the few payments newer than the cursor.
+    if (!invalid && cursors.before !== undefined && !page.newer) {
+      page = await listPaymentsByKey(db, scope, request.filter, { limit: PAGE_SIZE });
+    }
     const first = page.payments[0];
     const last = page.payments.at(-1);
     const view = {
