@@ -203,5 +203,5 @@ td.pay-order,td.pay-email{overflow-wrap:anywhere;min-width:8em}
 .pay-refunded{background:#e8eefc;color:#1e3a8a}
 .pay-pager{display:flex;gap:16px;flex-wrap:wrap;margin-top:12px}
 .pay-progress{font-weight:600;min-height:1.4em}
-@media (max-width:760px){table.pay-table thead{position:absolute;left:-9999px}table.pay-table tr{display:block;border-top:1px solid #edf0f5;padding:8px 0}table.pay-table td{display:grid;grid-template-columns:7.5em minmax(0,1fr);gap:8px;border:0;padding:3px 0;text-align:left}table.pay-table td::before{content:attr(data-label);font-weight:600;color:#4a5568}td.pay-amount{text-align:left}}
+@media (max-width:760px){table.pay-table thead{position:absolute;left:-9999px}table.pay-table tr{display:block;border-top:1px solid #edf0f5;padding:8px 0}table.pay-table td{display:grid;grid-template-columns:7.5em minmax(0,1fr);gap:8px;border:0;padding:3px 0;text-align:left}table.pay-table td::before{content:attr(data-label);font-weight:600;color:#4a5568}td.pay-amount{text-align:left}.pay-badge{justify-self:start}}
 `;
