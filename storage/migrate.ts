@@ -23,6 +23,7 @@ import * as dashboardInvitations from './migrations/0017-dashboard-invitations.j
 import * as paymentLinks from './migrations/0018-payment-links.js';
 import * as customerTotals from './migrations/0019-customer-totals.js';
 import * as paymentCounts from './migrations/0020-payment-counts.js';
+import * as paymentSearch from './migrations/0021-payment-search.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018-payment-links': paymentLinks,
   '0019-customer-totals': customerTotals,
   '0020-payment-counts': paymentCounts,
+  '0021-payment-search': paymentSearch,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

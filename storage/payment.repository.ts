@@ -164,6 +164,11 @@ export interface PaymentListFilter {
   readonly createdFrom?: string;
   /** Exclusive upper bound of `created_at`, stored form. */
   readonly createdBefore?: string;
+  /**
+   * The dashboard's search: payments whose uuid, order id or RRN is exactly this, or whose
+   * customer email is this ignoring case. Each key is looked up in an index of its own (0021).
+   */
+  readonly search?: string;
 }
 
 /** Whether a stored instant is the start of a UTC day (the list's `from` and `to` bounds are). */
@@ -176,8 +181,13 @@ function startOfDay(instant: string | undefined): boolean {
  * range however many payments there are; with `order_id`, or bounds that are not whole UTC days,
  * the payments themselves are counted.
  */
-async function countPayments(db: Executor, scope: PaymentScope, filter: PaymentListFilter): Promise<number> {
-  if (filter.orderId !== undefined || !startOfDay(filter.createdFrom) || !startOfDay(filter.createdBefore)) {
+export async function countPayments(db: Executor, scope: PaymentScope, filter: PaymentListFilter): Promise<number> {
+  if (
+    filter.orderId !== undefined ||
+    filter.search !== undefined ||
+    !startOfDay(filter.createdFrom) ||
+    !startOfDay(filter.createdBefore)
+  ) {
     const counted = await matching(db, scope, filter)
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow();
@@ -207,7 +217,29 @@ function matching(db: Executor, scope: PaymentScope, filter: PaymentListFilter) 
   if (filter.orderId !== undefined) query = query.where('order_id', '=', filter.orderId);
   if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
   if (filter.createdBefore !== undefined) query = query.where('created_at', '<', filter.createdBefore);
+  if (filter.search !== undefined) query = query.where('id', 'in', searchedIds(db, scope, filter.search));
   return query;
+}
+
+/**
+ * The ids the search matches: one indexed lookup per key (uuid, order id, RRN, customer email
+ * lowered), united, so no key's lookup scans the merchant's payments.
+ */
+function searchedIds(db: Executor, scope: PaymentScope, search: string) {
+  const within = () => {
+    let query = db
+      .selectFrom('payments')
+      .select('id')
+      .where('merchant_id', '=', scope.merchantId)
+      .where('environment', '=', scope.environment);
+    if (scope.domainId !== undefined) query = query.where('domain_id', '=', scope.domainId);
+    return query;
+  };
+  return within()
+    .where('id', '=', search)
+    .union(within().where('order_id', '=', search))
+    .union(within().where('rrn', '=', search))
+    .union(within().where(sql<string>`lower(customer_email)`, '=', search.toLowerCase()));
 }
 
 /** Where a page is read: from the newest end, or (past the middle) from the oldest. */
@@ -260,6 +292,104 @@ export async function listPayments(
     .orderBy('id', 'desc')
     .execute();
   return { payments: rows.map(rowToPayment), total };
+}
+
+/** Where a keyset page starts: the last payment shown (`created_at` stored form, id). */
+export interface PaymentCursor {
+  readonly createdAt: string;
+  readonly id: string;
+}
+
+/** The ids of one keyset page (and one more, to tell whether more follow), from the list indexes alone. */
+export function keysetIdsQuery(
+  db: Executor,
+  scope: PaymentScope,
+  filter: PaymentListFilter,
+  page: { after?: PaymentCursor; before?: PaymentCursor; limit: number },
+) {
+  const backwards = page.before !== undefined;
+  const direction = backwards ? 'asc' : 'desc';
+  let query = matching(db, scope, filter).select('id');
+  const cursor = page.before ?? page.after;
+  if (cursor !== undefined) {
+    query = query.where((eb) =>
+      eb(eb.refTuple('created_at', 'id'), backwards ? '>' : '<', eb.tuple(cursor.createdAt, cursor.id)),
+    );
+  }
+  return query
+    .orderBy('created_at', direction)
+    .orderBy('id', direction)
+    .limit(page.limit + 1);
+}
+
+/**
+ * One keyset page of the list, newest first: the `limit` payments older than `after` (or newer
+ * than `before`, or the newest), read from the list indexes by position, never by offset, so a
+ * page costs the same at any depth. `older`/`newer` say whether more payments lie on each side.
+ */
+export async function listPaymentsByKey(
+  db: Executor,
+  scope: PaymentScope,
+  filter: PaymentListFilter,
+  page: { after?: PaymentCursor; before?: PaymentCursor; limit: number },
+): Promise<{ payments: Payment[]; older: boolean; newer: boolean }> {
+  const backwards = page.before !== undefined;
+  const picked = await keysetIdsQuery(db, scope, filter, page).execute();
+  const more = picked.length > page.limit;
+  const ids = picked.slice(0, page.limit).map((row) => row.id);
+  const rows =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('payments')
+          .selectAll()
+          .where('id', 'in', ids)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .execute();
+  return {
+    payments: rows.map(rowToPayment),
+    older: backwards ? page.before !== undefined : more,
+    newer: backwards ? more : page.after !== undefined,
+  };
+}
+
+/**
+ * Every payment the filter matches, newest first, read in keyset pages of `batch`: for streaming
+ * exports, which hold one page at a time however many payments there are.
+ */
+export async function* eachPayment(
+  db: Executor,
+  scope: PaymentScope,
+  filter: PaymentListFilter,
+  batch = 500,
+): AsyncGenerator<Payment> {
+  let after: PaymentCursor | undefined;
+  for (;;) {
+    const page = await listPaymentsByKey(
+      db,
+      scope,
+      filter,
+      after === undefined ? { limit: batch } : { after, limit: batch },
+    );
+    yield* page.payments;
+    const last = page.payments.at(-1);
+    if (!page.older || last === undefined) return;
+    after = { createdAt: last.createdAt, id: last.uuid };
+  }
+}
+
+/** Whether the merchant has any payment in `environment` (from the kept counts). */
+export async function hasPayments(db: Executor, merchantId: string, environment: Environment): Promise<boolean> {
+  const row = await db
+    .selectFrom('payment_counts')
+    .select('n')
+    .where('merchant_id', '=', merchantId)
+    .where('environment', '=', environment)
+    .where('n', '>', 0)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** A payment by id, whoever owns it: for the lifecycle, which is driven by the payment itself. */

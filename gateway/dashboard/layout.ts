@@ -27,7 +27,7 @@ export interface Viewer {
 export const NAV = [
   { id: 'home', href: '/dashboard' },
   { id: 'overview', href: '/dashboard/overview' },
-  { id: 'payments', href: null },
+  { id: 'payments', href: '/dashboard/payments' },
   { id: 'customers', href: '/dashboard/customers' },
   { id: 'payment_links', href: '/dashboard/payment-links' },
   { id: 'billing', href: '/dashboard/billing' },

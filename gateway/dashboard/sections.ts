@@ -16,6 +16,7 @@ import { domainsRoutes } from './domains/domains.routes.js';
 import type { DashboardKit } from './kit.js';
 import { overviewRoutes } from './overview/overview.routes.js';
 import { paymentLinksRoutes } from './payment-links/payment-links.routes.js';
+import { paymentsRoutes } from './payments/payments.routes.js';
 import { processorsRoutes } from './processors/processors.routes.js';
 import { teamRoutes } from './team/team.routes.js';
 import { twoFactorRoutes } from './two-factor/two-factor.routes.js';
@@ -23,6 +24,7 @@ import { twoFactorRoutes } from './two-factor/two-factor.routes.js';
 export type SectionRoutes = (router: Router<GatewayState>, kit: DashboardKit) => void;
 
 export const SECTIONS: readonly SectionRoutes[] = [
+  paymentsRoutes,
   apiKeysRoutes,
   domainsRoutes,
   processorsRoutes,

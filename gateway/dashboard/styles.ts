@@ -250,4 +250,25 @@ details.numbers{margin-top:12px}
 .blocked-yes{color:#9b1c1c;font-weight:700}
 .blocked-grace{color:#8a4b00;font-weight:600}
 @media (max-width:640px){.dash-table:not(.days-table) thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.dash-table:not(.days-table),.dash-table:not(.days-table) tbody,.dash-table:not(.days-table) tr,.dash-table:not(.days-table) td{display:block;width:100%}.dash-table:not(.days-table) tr{border-top:1px solid #dfe4ec;padding:8px 0}.dash-table:not(.days-table) td{border:0;padding:3px 0;display:grid;grid-template-columns:8.5em minmax(0,1fr);gap:8px;text-align:left}.dash-table:not(.days-table) td::before{content:attr(data-label);font-weight:600;color:#4a5568}dl.dash-facts{grid-template-columns:minmax(0,1fr)}dl.dash-facts dd{margin-bottom:6px}}
+.pay-env ul{display:flex;gap:8px;list-style:none;padding:0;margin:0 0 16px}
+.pay-env a{display:inline-block;padding:6px 14px;border:1px solid #8792a2;border-radius:999px;color:inherit;text-decoration:none}
+.pay-env a[aria-current=page]{background:#1c2433;color:#fff;border-color:#1c2433;font-weight:600}
+.pay-filters h2,.pay-list h2,.pay-export h2{font-size:18px;margin:0 0 8px}
+.pay-grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(180px,1fr));gap:0 16px}
+.pay-filters input[type=search],.pay-filters input[type=date],.pay-filters select{display:block;width:100%;padding:10px 12px;border:1px solid #8792a2;border-radius:10px;font:inherit;background:#fff;color:inherit}
+.pay-actions{margin-top:16px;display:flex;gap:16px;align-items:center;flex-wrap:wrap}
+.pay-wrap{overflow-x:auto}
+table.pay-table{border-collapse:collapse;width:100%;font-size:15px}
+table.pay-table th,table.pay-table td{text-align:left;padding:8px 10px;border-top:1px solid #edf0f5;vertical-align:top}
+table.pay-table th{font-size:13px;color:#4a5568;border-top:0;white-space:nowrap}
+td.pay-amount{white-space:nowrap;text-align:right}
+td.pay-order,td.pay-email{overflow-wrap:anywhere;min-width:8em}
+.pay-badge{display:inline-block;font-size:14px;padding:2px 10px;border-radius:999px;background:#eef1f6;color:#1c2433;white-space:nowrap}
+.pay-completed{background:#e8f4ec;color:#14532d}
+.pay-failed{background:#fdeeee;color:#7f1d1d}
+.pay-pending,.pay-processing{background:#fff4d6;color:#6b4500}
+.pay-refunded{background:#e8eefc;color:#1e3a8a}
+.pay-pager{display:flex;gap:16px;flex-wrap:wrap;margin-top:12px}
+.pay-progress{font-weight:600;min-height:1.4em}
+@media (max-width:760px){table.pay-table thead{position:absolute;left:-9999px}table.pay-table tr{display:block;border-top:1px solid #edf0f5;padding:8px 0}table.pay-table td{display:grid;grid-template-columns:7.5em minmax(0,1fr);gap:8px;border:0;padding:3px 0;text-align:left}table.pay-table td::before{content:attr(data-label);font-weight:600;color:#4a5568}td.pay-amount{text-align:left}.pay-badge{justify-self:start}}
 `;

@@ -18,6 +18,7 @@ import {
   findPaymentForOrder,
   insertPayment,
   listPayments,
+  type PaymentListFilter,
   type PaymentScope,
   paymentItemsToStored,
   rowToPayment,
@@ -391,29 +392,34 @@ const DAY = 24 * 60 * MINUTE_MS;
 /** 9999-12-31T23:59:59.999Z: later instants have no four-digit-year stored form to compare with. */
 const LAST_STORED_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
+/** The repository's filter of the list's query (`from`/`to` are whole UTC days): the API's and the dashboard's. */
+export function paymentListFilter(
+  query: Pick<ListPaymentsQuery, 'status' | 'processor' | 'order_id' | 'from' | 'to'>,
+): PaymentListFilter {
+  const dayStart = (date: string): number => Date.parse(`${date}T00:00:00.000Z`);
+  return {
+    status: query.status,
+    processor: query.processor,
+    orderId: query.order_id,
+    createdFrom: query.from === undefined ? undefined : toStoredInstant(dayStart(query.from)),
+    // `to=9999-12-31` ends after the last storable instant: it bounds nothing.
+    createdBefore:
+      query.to === undefined || dayStart(query.to) + DAY > LAST_STORED_MS
+        ? undefined
+        : toStoredInstant(dayStart(query.to) + DAY),
+  };
+}
+
 export async function listPaymentsPage(
   deps: Deps,
   principal: Principal,
   query: ListPaymentsQuery,
   link: { path: string; query: ReadonlyArray<readonly [string, string]> },
 ): Promise<Paginated<PaymentResponse>> {
-  const dayStart = (date: string): number => Date.parse(`${date}T00:00:00.000Z`);
-  const { payments, total } = await listPayments(
-    deps.db,
-    scopeOf(principal),
-    {
-      status: query.status,
-      processor: query.processor,
-      orderId: query.order_id,
-      createdFrom: query.from === undefined ? undefined : toStoredInstant(dayStart(query.from)),
-      // `to=9999-12-31` ends after the last storable instant: it bounds nothing.
-      createdBefore:
-        query.to === undefined || dayStart(query.to) + DAY > LAST_STORED_MS
-          ? undefined
-          : toStoredInstant(dayStart(query.to) + DAY),
-    },
-    { offset: (query.page - 1) * query.per_page, limit: query.per_page },
-  );
+  const { payments, total } = await listPayments(deps.db, scopeOf(principal), paymentListFilter(query), {
+    offset: (query.page - 1) * query.per_page,
+    limit: query.per_page,
+  });
   return paginate(
     payments.map((p) => toPaymentResponse(p, deps.config.publicUrl)),
     total,

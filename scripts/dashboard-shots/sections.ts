@@ -14,6 +14,7 @@ import { customersShots } from './customers.js';
 import { domainsShots } from './domains.js';
 import { overviewShots } from './overview.js';
 import { paymentLinksShots } from './payment-links.js';
+import { paymentsShots } from './payments.js';
 import { processorsShots } from './processors.js';
 import { teamShots } from './team.js';
 import { twoFactorShots } from './two-factor.js';
@@ -45,4 +46,5 @@ export const SECTION_SHOTS: readonly SectionShots[] = [
   paymentLinksShots,
   customersShots,
   overviewShots,
+  paymentsShots,
 ];

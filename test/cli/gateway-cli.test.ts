@@ -47,6 +47,7 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
         '0018-payment-links',
         '0019-customer-totals',
         '0020-payment-counts',
+        '0021-payment-search',
       ],
     });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });

@@ -38,6 +38,7 @@ export const AUDIT_ACTIONS = [
   'billing.auto_topup_changed',
   'payment_link.created',
   'payment_link.deactivated',
+  'payments.exported',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -65,6 +65,7 @@ const en: AuditMessages = {
     'billing.auto_topup_changed': 'Auto top-up changed',
     'payment_link.created': 'Payment link created',
     'payment_link.deactivated': 'Payment link deactivated',
+    'payments.exported': 'Payments exported (CSV)',
   },
 };
 
@@ -110,6 +111,7 @@ const hy: AuditMessages = {
     'billing.auto_topup_changed': 'Փոխվել է ավտոմատ համալրումը',
     'payment_link.created': 'Ստեղծվել է վճարման հղում',
     'payment_link.deactivated': 'Վճարման հղումն ապաակտիվացվել է',
+    'payments.exported': 'Վճարումներն արտահանվել են (CSV)',
   },
 };
 
@@ -155,6 +157,7 @@ const ru: AuditMessages = {
     'billing.auto_topup_changed': 'Изменено автопополнение',
     'payment_link.created': 'Создана платёжная ссылка',
     'payment_link.deactivated': 'Платёжная ссылка отключена',
+    'payments.exported': 'Платежи выгружены (CSV)',
   },
 };
 
