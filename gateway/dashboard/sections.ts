@@ -12,6 +12,7 @@ import { businessRoutes } from './business/business.routes.js';
 import { connectTokensRoutes } from './connect-tokens/connect-tokens.routes.js';
 import { domainsRoutes } from './domains/domains.routes.js';
 import type { DashboardKit } from './kit.js';
+import { paymentDetailRoutes } from './payment-detail/payment-detail.routes.js';
 import { processorsRoutes } from './processors/processors.routes.js';
 import { teamRoutes } from './team/team.routes.js';
 import { twoFactorRoutes } from './two-factor/two-factor.routes.js';
@@ -27,4 +28,5 @@ export const SECTIONS: readonly SectionRoutes[] = [
   twoFactorRoutes,
   teamRoutes,
   auditRoutes,
+  paymentDetailRoutes,
 ];

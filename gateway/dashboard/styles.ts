@@ -183,4 +183,15 @@ table.business-docs th{font-size:13px;color:#4a5568;border-top:0}
 td.business-file{overflow-wrap:anywhere;min-width:10em}
 table.business-docs td+td{white-space:nowrap}
 @media (max-width:760px){dl.business-details{grid-template-columns:minmax(0,1fr)}dl.business-details dd{margin-bottom:6px}}
+.pd-back{margin:0 0 6px}
+dl.pd-fields{display:grid;grid-template-columns:minmax(0,max-content) minmax(0,1fr);gap:6px 16px;margin:0}
+dl.pd-fields dt{font-weight:600;color:#4a5568}
+dl.pd-fields dd{margin:0;overflow-wrap:anywhere}
+.pd-wrap{overflow-wrap:anywhere;white-space:normal!important}
+ol.pd-timeline{margin:0;padding-left:1.3em}
+ol.pd-timeline li{margin:4px 0}
+.pd-event{border-top:1px solid #edf0f5;padding:10px 0}
+.pd-event h3{font-size:16px;margin:4px 0 8px;overflow-wrap:anywhere}
+button.secondary.small{margin:0;padding:6px 10px;font-size:14px;font-weight:600}
+@media (max-width:760px){dl.pd-fields{grid-template-columns:minmax(0,1fr)}dl.pd-fields dd{margin-bottom:6px}}
 `;

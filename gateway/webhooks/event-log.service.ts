@@ -59,19 +59,22 @@ export async function listPaymentEventLog(
 ): Promise<{ data: EventView[] }> {
   const payment = isUuid(uuid) ? await findPayment(deps.db, scopeOf(principal), uuid) : undefined;
   if (payment === undefined) throw new ApiError('not_found', `No payment ${uuid} for this key.`);
-  const events = await listPaymentEvents(deps.db, payment.uuid);
+  return { data: await eventLogOf(deps, payment.uuid) };
+}
+
+/** The events of a payment already found in the caller's scope (the API's, or the dashboard's account), oldest first. */
+export async function eventLogOf(deps: Deps, paymentUuid: string): Promise<EventView[]> {
+  const events = await listPaymentEvents(deps.db, paymentUuid);
   const deliveries = await listEventDeliveries(
     deps.db,
     events.map((e) => e.id),
   );
-  return {
-    data: events.map((e) => ({
-      id: e.id,
-      event: e.event,
-      livemode: e.livemode === 1,
-      created_at: toApiInstant(e.created_at) as string,
-      body: JSON.parse(e.payload) as EventBody,
-      deliveries: deliveries.filter((d) => d.event_id === e.id).map(toDeliveryView),
-    })),
-  };
+  return events.map((e) => ({
+    id: e.id,
+    event: e.event,
+    livemode: e.livemode === 1,
+    created_at: toApiInstant(e.created_at) as string,
+    body: JSON.parse(e.payload) as EventBody,
+    deliveries: deliveries.filter((d) => d.event_id === e.id).map(toDeliveryView),
+  }));
 }

@@ -34,6 +34,7 @@ export const AUDIT_ACTIONS = [
   'business.verified',
   'business.rejected',
   'refund.created',
+  'webhook.resent',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -61,6 +61,7 @@ const en: AuditMessages = {
     'business.verified': 'Business verified',
     'business.rejected': 'Business verification rejected',
     'refund.created': 'Refund made',
+    'webhook.resent': 'Webhook event resent',
   },
 };
 
@@ -102,6 +103,7 @@ const hy: AuditMessages = {
     'business.verified': 'Բիզնեսը հաստատվել է',
     'business.rejected': 'Բիզնեսի հաստատումը մերժվել է',
     'refund.created': 'Կատարվել է վերադարձ',
+    'webhook.resent': 'Webhook իրադարձությունը կրկին ուղարկվել է',
   },
 };
 
@@ -143,6 +145,7 @@ const ru: AuditMessages = {
     'business.verified': 'Компания подтверждена',
     'business.rejected': 'В подтверждении компании отказано',
     'refund.created': 'Сделан возврат',
+    'webhook.resent': 'Событие webhook отправлено снова',
   },
 };
 
