@@ -10,6 +10,7 @@ import type { TestSmtp } from '../../test/support/smtp-server.js';
 import { apiKeysShots } from './api-keys.js';
 import { businessShots } from './business.js';
 import { domainsShots } from './domains.js';
+import { paymentDetailShots } from './payment-detail.js';
 import { processorsShots } from './processors.js';
 import { teamShots } from './team.js';
 import { twoFactorShots } from './two-factor.js';
@@ -37,4 +38,5 @@ export const SECTION_SHOTS: readonly SectionShots[] = [
   businessShots,
   twoFactorShots,
   teamShots,
+  paymentDetailShots,
 ];

@@ -152,7 +152,7 @@ function eventCard(shell: Shell, m: PaymentDetailMessages, paymentUuid: string, 
 <td>${escapeHtml(String(d.attempts))}</td>
 <td>${d.last_attempt_at === null ? escapeHtml(m.notYet) : timeTag(d.last_attempt_at)}</td>
 <td>${d.last_status_code === null ? cell(m, null) : `HTTP ${escapeHtml(String(d.last_status_code))}`}</td>
-<td>${cell(m, d.last_error)}</td>
+<td>${cell(m, d.last_error === `HTTP ${d.last_status_code}` ? null : d.last_error)}</td>
 <td>${d.next_attempt_at === null ? cell(m, null) : timeTag(d.next_attempt_at)}</td></tr>`,
   );
   const deliveries =
