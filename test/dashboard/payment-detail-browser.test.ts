@@ -1,5 +1,5 @@
 /**
- * A payment's page in headless Chromium (SQLite), the three journeys of the issue: a sandbox
+ * A payment's page in headless Chromium (both databases), the three journeys of the issue: a sandbox
  * payment created through the API and paid with the test card on the hosted checkout shows
  * completed with its delivered webhook and the receiver's answer; with the receiver failing, the
  * failed attempts show, and after fixing it a Resend delivers the event; a partial refund from the
@@ -10,6 +10,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../gateway/domain/clock.js';
+import { DIALECTS } from '../support/databases.js';
 import { paymentBody, type TestMerchant } from '../support/gateway.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import {
@@ -25,7 +26,7 @@ type Json = Record<string, any>;
 
 const TIMEOUT = 180_000;
 
-describe('a payment in the dashboard (sqlite)', { timeout: TIMEOUT }, () => {
+describe.each(DIALECTS)('a payment in the dashboard (%s)', { timeout: TIMEOUT }, (dialect) => {
   let b: DashboardBrowser;
   let g: DashboardGateway;
   let receiver: WebhookReceiver;
@@ -34,7 +35,7 @@ describe('a payment in the dashboard (sqlite)', { timeout: TIMEOUT }, () => {
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    b = await startDashboardBrowser('sqlite', {
+    b = await startDashboardBrowser(dialect, {
       env: { GATEWAY_ALLOW_PRIVATE_WEBHOOKS: '1', GATEWAY_CLOCK: 'manual' },
     });
     g = b.g;

@@ -82,7 +82,11 @@ describe.each(DIALECTS)('dashboard payment page (%s)', (dialect) => {
 
   it('shows every field, the timeline, and the delivered event with its answer', async () => {
     receiver.replyWith({ status: 200 });
-    const payment = await paidPayment({ description: 'Two books <b>', amount: 7000 });
+    const payment = await paidPayment({
+      description: 'Two books <b>',
+      amount: 7000,
+      items: [{ name: 'Ararat atlas', quantity: 2, unit_price: 3500 }],
+    });
     const page = await owner.get(`/dashboard/payments/${payment.uuid}`);
     expect(page.status, page.text).toBe(200);
     expect(page.headers.get('cache-control')).toBe('no-store');
@@ -103,6 +107,8 @@ describe.each(DIALECTS)('dashboard payment page (%s)', (dialect) => {
       'HTTP 200',
       'Resend transaction.status.updated',
       'Continue to confirm',
+      'Ararat atlas',
+      '3,500.00 AMD',
     ]) {
       expect(page.text, text).toContain(text);
     }
@@ -218,9 +224,11 @@ describe.each(DIALECTS)('dashboard payment page (%s)', (dialect) => {
       reason: hiddenValue(confirm.text, 'reason'),
       refund_key: hiddenValue(confirm.text, 'refund_key'),
     };
-    const done = await owner.post(`${path}/refund`, fields);
-    expect(done.status, done.text).toBe(303);
-    expect(locationPath(done)).toBe(`${path}?notice=refunded`);
+    // A double click: two submits of the confirmation at once, then a third after them.
+    const both = await Promise.all([owner.post(`${path}/refund`, fields), owner.post(`${path}/refund`, fields)]);
+    for (const answer of both) expect([303, 409], answer.text).toContain(answer.status);
+    const done = both.find((answer) => answer.status === 303);
+    expect(done && locationPath(done)).toBe(`${path}?notice=refunded`);
     const again = await owner.post(`${path}/refund`, fields);
     expect(again.status, again.text).toBe(303);
     const refunds = await refundsOf(payment.uuid);
