@@ -100,6 +100,7 @@ export interface PaymentDetailMessages {
   readonly amountInvalid: string;
   readonly amountTooLarge: (remaining: string) => string;
   readonly reasonTooLong: string;
+  readonly wholeOnly: (amount: string) => string;
   readonly refusals: {
     readonly not_refundable: string;
     readonly already_refunded: string;
@@ -212,6 +213,7 @@ const en: PaymentDetailMessages = {
   amountInvalid: 'Enter a whole number of AMD, at least 1.',
   amountTooLarge: (remaining) => `That is more than the ${remaining} that remain refundable.`,
   reasonTooLong: 'The reason can be at most 500 characters.',
+  wholeOnly: (amount) => `This payment’s processor refunds only the whole payment, once: ${amount}.`,
   refusals: {
     not_refundable: 'Only a completed payment can be refunded.',
     already_refunded: 'This payment is already fully refunded.',
@@ -327,6 +329,7 @@ const hy: PaymentDetailMessages = {
   amountInvalid: 'Մուտքագրեք AMD-ի ամբողջ թիվ, առնվազն 1։',
   amountTooLarge: (remaining) => `Դա ավելին է, քան վերադարձման ենթակա մնացած ${remaining}-ը։`,
   reasonTooLong: 'Պատճառը կարող է լինել առավելագույնը 500 նիշ։',
+  wholeOnly: (amount) => `Այս վճարման պրոցեսորը վերադարձնում է միայն ամբողջ վճարումը, մեկ անգամ՝ ${amount}։`,
   refusals: {
     not_refundable: 'Միայն ավարտված վճարումը կարելի է վերադարձնել։',
     already_refunded: 'Այս վճարումն արդեն ամբողջությամբ վերադարձված է։',
@@ -440,6 +443,7 @@ const ru: PaymentDetailMessages = {
   amountInvalid: 'Введите целое число AMD, не меньше 1.',
   amountTooLarge: (remaining) => `Это больше, чем оставшиеся к возврату ${remaining}.`,
   reasonTooLong: 'Причина может содержать не более 500 символов.',
+  wholeOnly: (amount) => `Процессор этого платежа возвращает только весь платёж, один раз: ${amount}.`,
   refusals: {
     not_refundable: 'Вернуть можно только завершённый платёж.',
     already_refunded: 'Этот платёж уже полностью возвращён.',

@@ -219,6 +219,11 @@ export const paymentDetailRoutes: SectionRoutes = (router, kit) => {
         const refusal = refusalText(m, refundable);
         return render(ctx, visit, row, refusal.status, { form: { ...form, error: refusal.text } });
       }
+      if (!refundable.partial && amount !== refundable.amount) {
+        return render(ctx, visit, row, 422, {
+          form: { ...form, problems: { amount: m.wholeOnly(formatAmd(refundable.amount)) } },
+        });
+      }
       if (amount > refundable.amount) {
         return render(ctx, visit, row, 422, {
           form: { ...form, problems: { amount: m.amountTooLarge(formatAmd(refundable.amount)) } },
