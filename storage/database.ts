@@ -39,6 +39,7 @@ import type { DomainReceiptsTable, FiscalRegisterTable, ReceiptTable } from './r
 import type { RefundTable } from './refund.table.js';
 import type { ServiceSettingTable } from './service-setting.table.js';
 import type { WebhookDeliveryTable } from './webhook-delivery.table.js';
+import type { WebhookDeliveryAttemptTable } from './webhook-delivery-attempt.table.js';
 
 export interface Database {
   merchants: MerchantTable;
@@ -80,6 +81,7 @@ export interface Database {
   dashboard_invitations: DashboardInvitationTable;
   business_verifications: BusinessVerificationTable;
   business_verification_documents: BusinessVerificationDocumentTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptTable;
 }
 
 export type Db = Kysely<Database>;

@@ -21,6 +21,7 @@ import * as keyLastUse from './migrations/0015-key-last-use.js';
 import * as dashboardTotp from './migrations/0016-dashboard-totp.js';
 import * as dashboardInvitations from './migrations/0017-dashboard-invitations.js';
 import * as paymentCounts from './migrations/0020-payment-counts.js';
+import * as webhookDeliveryAttempts from './migrations/0022-webhook-delivery-attempts.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016-dashboard-totp': dashboardTotp,
   '0017-dashboard-invitations': dashboardInvitations,
   '0020-payment-counts': paymentCounts,
+  '0022-webhook-delivery-attempts': webhookDeliveryAttempts,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

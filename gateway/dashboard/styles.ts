@@ -194,4 +194,7 @@ ol.pd-timeline li{margin:4px 0}
 .pd-event h3{font-size:16px;margin:4px 0 8px;overflow-wrap:anywhere}
 button.secondary.small{margin:0;padding:6px 10px;font-size:14px;font-weight:600}
 @media (max-width:760px){dl.pd-fields{grid-template-columns:minmax(0,1fr)}dl.pd-fields dd{margin-bottom:6px}}
+.pd-attempts{margin:6px 0 4px}
+h4.pd-attempts-title{font-size:14px;margin:10px 0 2px;color:#4a5568}
+.pd-attempt td{font-size:14px}
 `;

@@ -45,6 +45,7 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
         '0016-dashboard-totp',
         '0017-dashboard-invitations',
         '0020-payment-counts',
+        '0022-webhook-delivery-attempts',
       ],
     });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });

@@ -201,6 +201,33 @@ describe.each(DIALECTS)('dashboard payment page (%s)', (dialect) => {
     expect(after.text).toContain('HTTP 200');
     const [logged] = await apiEvents(payment.uuid);
     expect(logged?.deliveries.map((d: Json) => d.status)).toEqual(['failed', 'delivered']);
+
+    // Each attempt is a row under its delivery: time, target, answer, duration, error, outcome.
+    const [first, second] = (logged?.deliveries ?? []) as Json[];
+    const attemptRows = (deliveryId: string) => {
+      const start = after.text.indexOf(`data-attempts-of="${deliveryId}"`);
+      expect(start, deliveryId).toBeGreaterThan(0);
+      const block = after.text.slice(start, after.text.indexOf('</table>', start));
+      return [...block.matchAll(/<tr class="pd-attempt" data-attempt="(\d+)">([\s\S]*?)<\/tr>/g)].map((r) => ({
+        attempt: Number(r[1]),
+        html: r[2] as string,
+      }));
+    };
+    const failedRows = attemptRows(first?.delivery_id);
+    expect(failedRows.map((r) => r.attempt)).toEqual([1, 2, 3, 4]);
+    for (const [i, row] of failedRows.entries()) {
+      expect(row.html).toContain(`${receiver.url}/hooks`);
+      expect(row.html).toContain('HTTP 500');
+      expect(row.html).toMatch(/<time datetime="[^"]+"/);
+      expect(row.html).toMatch(/>\d[\d,]* ms</);
+      expect(row.html).toContain(i < 3 ? 'Will retry' : 'Given up');
+    }
+    const deliveredRows = attemptRows(second?.delivery_id);
+    expect(deliveredRows.map((r) => r.attempt)).toEqual([1]);
+    expect(deliveredRows[0]?.html).toContain('HTTP 200');
+    expect(deliveredRows[0]?.html).toContain('Delivered');
+    expect(after.text).toContain('Delivery 1: attempts');
+    expect(after.text).toContain('Delivery 2: attempts');
     const audit = await auditRows(g, m.merchantId, 'webhook.resent');
     expect(audit.at(-1)?.subject).toContain(String(event?.id));
   });

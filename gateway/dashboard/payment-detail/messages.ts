@@ -69,6 +69,19 @@ export interface PaymentDetailMessages {
   readonly deliveryNext: string;
   readonly deliveryStates: { readonly pending: string; readonly delivered: string; readonly failed: string };
   readonly notYet: string;
+  /** Heading of a delivery's attempts; `n` is the delivery's place in the event's list. */
+  readonly attemptsTitle: (n: number) => string;
+  readonly attemptNumber: string;
+  readonly attemptTime: string;
+  readonly attemptTarget: string;
+  readonly attemptAnswer: string;
+  readonly attemptDuration: string;
+  readonly attemptError: string;
+  readonly attemptOutcome: string;
+  readonly attemptOutcomes: { readonly delivered: string; readonly retry: string; readonly failed: string };
+  readonly noAnswer: string;
+  readonly durationMs: (ms: number) => string;
+  readonly noAttempts: string;
   readonly resend: (event: string) => string;
   readonly resent: string;
   readonly noWebhookTarget: string;
@@ -180,6 +193,18 @@ const en: PaymentDetailMessages = {
   deliveryNext: 'Next attempt',
   deliveryStates: { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' },
   notYet: 'Not yet',
+  attemptsTitle: (n) => `Delivery ${n}: attempts`,
+  attemptNumber: '#',
+  attemptTime: 'Time',
+  attemptTarget: 'Target',
+  attemptAnswer: 'Answer',
+  attemptDuration: 'Duration',
+  attemptError: 'Error',
+  attemptOutcome: 'Outcome',
+  attemptOutcomes: { delivered: 'Delivered', retry: 'Will retry', failed: 'Given up' },
+  noAnswer: 'No answer',
+  durationMs: (ms) => `${ms.toLocaleString('en-US')} ms`,
+  noAttempts: 'No attempt yet.',
   resend: (event) => `Resend ${event}`,
   resent: 'The event is queued for a new delivery.',
   noWebhookTarget:
@@ -295,6 +320,18 @@ const hy: PaymentDetailMessages = {
   deliveryNext: 'Հաջորդ փորձը',
   deliveryStates: { pending: 'Սպասվող', delivered: 'Առաքված', failed: 'Ձախողված' },
   notYet: 'Դեռ ոչ',
+  attemptsTitle: (n) => `Առաքում ${n}՝ փորձեր`,
+  attemptNumber: '№',
+  attemptTime: 'Ժամանակ',
+  attemptTarget: 'Հասցե',
+  attemptAnswer: 'Պատասխան',
+  attemptDuration: 'Տևողություն',
+  attemptError: 'Սխալ',
+  attemptOutcome: 'Արդյունք',
+  attemptOutcomes: { delivered: 'Առաքված', retry: 'Կկրկնվի', failed: 'Դադարեցված' },
+  noAnswer: 'Պատասխան չկա',
+  durationMs: (ms) => `${ms.toLocaleString('en-US')} մվ`,
+  noAttempts: 'Դեռ փորձ չի եղել։',
   resend: (event) => `Կրկին ուղարկել ${event}`,
   resent: 'Իրադարձությունը հերթագրված է նոր առաքման համար։',
   noWebhookTarget:
@@ -410,6 +447,18 @@ const ru: PaymentDetailMessages = {
   deliveryNext: 'Следующая попытка',
   deliveryStates: { pending: 'Ожидает', delivered: 'Доставлено', failed: 'Не доставлено' },
   notYet: 'Ещё нет',
+  attemptsTitle: (n) => `Доставка ${n}: попытки`,
+  attemptNumber: '№',
+  attemptTime: 'Время',
+  attemptTarget: 'Адрес',
+  attemptAnswer: 'Ответ',
+  attemptDuration: 'Длительность',
+  attemptError: 'Ошибка',
+  attemptOutcome: 'Итог',
+  attemptOutcomes: { delivered: 'Доставлено', retry: 'Будет повтор', failed: 'Попытки прекращены' },
+  noAnswer: 'Нет ответа',
+  durationMs: (ms) => `${ms.toLocaleString('en-US')} мс`,
+  noAttempts: 'Попыток ещё не было.',
   resend: (event) => `Отправить снова ${event}`,
   resent: 'Событие поставлено в очередь на новую доставку.',
   noWebhookTarget:

@@ -1,14 +1,15 @@
 /**
  * A payment's page: every field of the API's payment object, its items and receipts, a timeline of
  * its status changes, the webhook events it sent with each delivery (target, attempts, the last
- * attempt's time, answer and error) and a Resend button per event, its refunds, and the refund
+ * attempt's time, answer and error), each delivery's attempts (time, target, answer, duration, error,
+ * outcome) under it, and a Resend button per event, its refunds, and the refund
  * form. Owners and admins get the buttons and the form; viewers read the same page without them.
  * The refund confirmation page is a second step before anything is refunded.
  */
 import { escapeHtml } from '../../checkout/html.js';
 import type { PaymentResponse } from '../../domain/payment.js';
 import type { RefundObject } from '../../refunds/refund.service.js';
-import type { EventView } from '../../webhooks/event-log.service.js';
+import type { DeliveryView, EventView } from '../../webhooks/event-log.service.js';
 import { timeTag } from '../api-keys/api-keys.pages.js';
 import { alert, field, hidden, layout, notice, type Shell } from '../layout.js';
 import { PAYMENT_DETAIL_MESSAGES, type PaymentDetailMessages } from './messages.js';
@@ -142,12 +143,46 @@ function timelineCard(m: PaymentDetailMessages, timeline: readonly TimelineEntry
   return `<div class="card"><h2>${escapeHtml(m.timelineTitle)}</h2><ol class="pd-timeline">${items}</ol></div>`;
 }
 
+/** A delivery's attempts, one row each, oldest first. */
+function attemptsBlock(m: PaymentDetailMessages, d: DeliveryView, n: number): string {
+  const titleId = `attempts-${d.delivery_id}`;
+  const heading = `<h4 id="${titleId}" class="pd-attempts-title">${escapeHtml(m.attemptsTitle(n))}</h4>`;
+  if (d.attempt_log.length === 0) {
+    return `<div class="pd-attempts" data-attempts-of="${escapeHtml(d.delivery_id)}">${heading}<p class="muted">${escapeHtml(m.noAttempts)}</p></div>`;
+  }
+  const rows = d.attempt_log.map(
+    (
+      a,
+    ) => `<tr class="pd-attempt" data-attempt="${escapeHtml(String(a.attempt))}"><td>${escapeHtml(String(a.attempt))}</td>
+<td>${timeTag(a.at)}</td><td><code class="pd-wrap">${escapeHtml(a.url)}</code></td>
+<td data-testid="attempt-answer">${a.http_status === null ? escapeHtml(m.noAnswer) : `HTTP ${escapeHtml(String(a.http_status))}`}</td>
+<td data-testid="attempt-duration">${escapeHtml(m.durationMs(a.duration_ms))}</td>
+<td class="pd-wrap">${cell(m, a.error === `HTTP ${a.http_status}` ? null : a.error)}</td>
+<td data-testid="attempt-outcome">${badge(m.attemptOutcomes[a.outcome], a.outcome === 'delivered')}</td></tr>`,
+  );
+  return `<div class="pd-attempts" data-attempts-of="${escapeHtml(d.delivery_id)}">${heading}${table(
+    titleId,
+    [
+      m.attemptNumber,
+      m.attemptTime,
+      m.attemptTarget,
+      m.attemptAnswer,
+      m.attemptDuration,
+      m.attemptError,
+      m.attemptOutcome,
+    ],
+    rows,
+  )}</div>`;
+}
+
 function eventCard(shell: Shell, m: PaymentDetailMessages, paymentUuid: string, event: EventView, manage: boolean) {
   const titleId = `event-${event.id}`;
+  const numbered = event.deliveries.length > 1;
   const rows = event.deliveries.map(
     (
       d,
-    ) => `<tr data-delivery-id="${escapeHtml(d.delivery_id)}"><td><code class="pd-wrap">${escapeHtml(d.url)}</code></td>
+      i,
+    ) => `<tr data-delivery-id="${escapeHtml(d.delivery_id)}"><td>${numbered ? `<span class="muted">${i + 1}.</span> ` : ''}<code class="pd-wrap">${escapeHtml(d.url)}</code></td>
 <td data-testid="delivery-status">${badge(m.deliveryStates[d.status], d.status === 'delivered')}</td>
 <td>${escapeHtml(String(d.attempts))}</td>
 <td>${d.last_attempt_at === null ? escapeHtml(m.notYet) : timeTag(d.last_attempt_at)}</td>
@@ -171,12 +206,13 @@ function eventCard(shell: Shell, m: PaymentDetailMessages, paymentUuid: string, 
           ],
           rows,
         );
+  const attempts = event.deliveries.map((d, i) => attemptsBlock(m, d, i + 1)).join('');
   const resend = manage
     ? `<form class="keys-row-action" method="post" action="/dashboard/payments/${escapeHtml(paymentUuid)}/events/${escapeHtml(event.id)}/resend">${hidden(shell)}<button type="submit" class="secondary small">${escapeHtml(m.resend(event.event))}</button></form>`
     : '';
   return `<section class="pd-event" data-event-id="${escapeHtml(event.id)}" aria-labelledby="${titleId}">
 <h3 id="${titleId}"><code>${escapeHtml(event.event)}</code> ${timeTag(event.created_at)}</h3>
-${deliveries}${resend}</section>`;
+${deliveries}${attempts}${resend}</section>`;
 }
 
 function eventsCard(shell: Shell, m: PaymentDetailMessages, view: DetailView): string {
