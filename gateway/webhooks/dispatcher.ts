@@ -58,7 +58,7 @@ export function deliveryBody(deliveryId: string, event: EventBody, timestampSeco
 
 /** An attempt's error as stored: URLs masked (credentials hidden), one line, bounded. */
 export function attemptError(error: string): string {
-  const masked = error.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, (url) => maskedUrl(url) ?? '(url)');
+  const masked = error.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>()]+/gi, (url) => maskedUrl(url) ?? '(url)');
   const line = masked.replace(/\s+/g, ' ').trim();
   return line.length <= ATTEMPT_ERROR_MAX ? line : `${line.slice(0, ATTEMPT_ERROR_MAX - 1)}…`;
 }

@@ -82,6 +82,19 @@ describe.each(DIALECTS)('a payment in the dashboard (%s)', { timeout: TIMEOUT },
 
   const deliveryStatuses = (event: string) =>
     page.locator(`section.pd-event:has(h3 code:text-is("${event}")) [data-testid="delivery-status"]`).allTextContents();
+  /** The attempt rows of the event's deliveries, in order: [attempt, answer, outcome]. */
+  const attemptRows = async (event: string) => {
+    const rows = page.locator(`section.pd-event:has(h3 code:text-is("${event}")) tr.pd-attempt`);
+    const out: string[][] = [];
+    for (const row of await rows.all()) {
+      const cells = (await row.locator('td').allTextContents()).map((c) => c.trim());
+      out.push([cells[0] ?? '', cells[3] ?? '', cells[6] ?? '']);
+      expect(cells[4]).toMatch(/^\d[\d,]* ms$/);
+    }
+    return out;
+  };
+  const deliveryCell = (name: string) =>
+    page.locator('tr[data-delivery-id]').getByRole('cell', { name, exact: true }).first();
 
   it('shows a paid payment completed, with its delivered webhook and the answer', async () => {
     receiver.replyWith({ status: 200 });
@@ -94,7 +107,8 @@ describe.each(DIALECTS)('a payment in the dashboard (%s)', { timeout: TIMEOUT },
     expect((await page.getByTestId('payment-status').textContent())?.trim()).toBe('Completed');
     expect(await page.locator('#payment-uuid').textContent()).toBe(payment.uuid);
     expect(await deliveryStatuses('transaction.status.updated')).toEqual(['Delivered']);
-    await page.getByRole('cell', { name: 'HTTP 200' }).waitFor();
+    await deliveryCell('HTTP 200').waitFor();
+    expect(await attemptRows('transaction.status.updated')).toEqual([['1', 'HTTP 200', 'Delivered']]);
     await page.getByText(`${receiver.url}/hooks`).first().waitFor();
     await expectAccessible(page);
   });
@@ -113,8 +127,15 @@ describe.each(DIALECTS)('a payment in the dashboard (%s)', { timeout: TIMEOUT },
     }
     expect(receiver.received).toHaveLength(4);
     expect(await deliveryStatuses('transaction.status.updated')).toEqual(['Failed']);
-    await page.getByRole('cell', { name: 'HTTP 503', exact: true }).waitFor();
-    expect(await page.locator('td', { hasText: /^4$/ }).count()).toBe(1);
+    await deliveryCell('HTTP 503').waitFor();
+    expect(await page.locator('tr[data-delivery-id] td', { hasText: /^4$/ }).count()).toBe(1);
+    // Each attempt is a row under the delivery: three retried, the fourth given up.
+    expect(await attemptRows('transaction.status.updated')).toEqual([
+      ['1', 'HTTP 503', 'Will retry'],
+      ['2', 'HTTP 503', 'Will retry'],
+      ['3', 'HTTP 503', 'Will retry'],
+      ['4', 'HTTP 503', 'Given up'],
+    ]);
     await expectAccessible(page);
 
     receiver.replyWith({ status: 200 });
@@ -123,6 +144,9 @@ describe.each(DIALECTS)('a payment in the dashboard (%s)', { timeout: TIMEOUT },
     await runDue();
     await page.reload();
     expect(await deliveryStatuses('transaction.status.updated')).toEqual(['Failed', 'Delivered']);
+    expect((await attemptRows('transaction.status.updated')).at(-1)).toEqual(['1', 'HTTP 200', 'Delivered']);
+    await page.getByRole('heading', { name: 'Delivery 2: attempts', level: 4 }).waitFor();
+    await expectAccessible(page);
     expect(receiver.received).toHaveLength(5);
     expect((receiver.received[4]?.json as Json | undefined)?.transaction.uuid).toBe(payment.uuid);
   });
