@@ -41,6 +41,7 @@ import type { DomainReceiptsTable, FiscalRegisterTable, ReceiptTable } from './r
 import type { RefundTable } from './refund.table.js';
 import type { ServiceSettingTable } from './service-setting.table.js';
 import type { WebhookDeliveryTable } from './webhook-delivery.table.js';
+import type { WebhookDeliveryAttemptTable } from './webhook-delivery-attempt.table.js';
 
 export interface Database {
   merchants: MerchantTable;
@@ -85,6 +86,7 @@ export interface Database {
   business_verification_documents: BusinessVerificationDocumentTable;
   payment_links: PaymentLinkTable;
   payment_link_payments: PaymentLinkPaymentTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptTable;
 }
 
 export type Db = Kysely<Database>;

@@ -24,6 +24,7 @@ import * as paymentLinks from './migrations/0018-payment-links.js';
 import * as customerTotals from './migrations/0019-customer-totals.js';
 import * as paymentCounts from './migrations/0020-payment-counts.js';
 import * as paymentSearch from './migrations/0021-payment-search.js';
+import * as webhookDeliveryAttempts from './migrations/0022-webhook-delivery-attempts.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0019-customer-totals': customerTotals,
   '0020-payment-counts': paymentCounts,
   '0021-payment-search': paymentSearch,
+  '0022-webhook-delivery-attempts': webhookDeliveryAttempts,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

@@ -15,6 +15,7 @@ import { customersRoutes } from './customers/customers.routes.js';
 import { domainsRoutes } from './domains/domains.routes.js';
 import type { DashboardKit } from './kit.js';
 import { overviewRoutes } from './overview/overview.routes.js';
+import { paymentDetailRoutes } from './payment-detail/payment-detail.routes.js';
 import { paymentLinksRoutes } from './payment-links/payment-links.routes.js';
 import { paymentsRoutes } from './payments/payments.routes.js';
 import { processorsRoutes } from './processors/processors.routes.js';
@@ -37,4 +38,5 @@ export const SECTIONS: readonly SectionRoutes[] = [
   paymentLinksRoutes,
   customersRoutes,
   overviewRoutes,
+  paymentDetailRoutes,
 ];

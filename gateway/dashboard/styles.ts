@@ -271,4 +271,18 @@ td.pay-order,td.pay-email{overflow-wrap:anywhere;min-width:8em}
 .pay-pager{display:flex;gap:16px;flex-wrap:wrap;margin-top:12px}
 .pay-progress{font-weight:600;min-height:1.4em}
 @media (max-width:760px){table.pay-table thead{position:absolute;left:-9999px}table.pay-table tr{display:block;border-top:1px solid #edf0f5;padding:8px 0}table.pay-table td{display:grid;grid-template-columns:7.5em minmax(0,1fr);gap:8px;border:0;padding:3px 0;text-align:left}table.pay-table td::before{content:attr(data-label);font-weight:600;color:#4a5568}td.pay-amount{text-align:left}.pay-badge{justify-self:start}}
+.pd-back{margin:0 0 6px}
+dl.pd-fields{display:grid;grid-template-columns:minmax(0,max-content) minmax(0,1fr);gap:6px 16px;margin:0}
+dl.pd-fields dt{font-weight:600;color:#4a5568}
+dl.pd-fields dd{margin:0;overflow-wrap:anywhere}
+.pd-wrap{overflow-wrap:anywhere;white-space:normal!important}
+ol.pd-timeline{margin:0;padding-left:1.3em}
+ol.pd-timeline li{margin:4px 0}
+.pd-event{border-top:1px solid #edf0f5;padding:10px 0}
+.pd-event h3{font-size:16px;margin:4px 0 8px;overflow-wrap:anywhere}
+button.secondary.small{margin:0;padding:6px 10px;font-size:14px;font-weight:600}
+@media (max-width:760px){dl.pd-fields{grid-template-columns:minmax(0,1fr)}dl.pd-fields dd{margin-bottom:6px}}
+.pd-attempts{margin:6px 0 4px}
+h4.pd-attempts-title{font-size:14px;margin:10px 0 2px;color:#4a5568}
+.pd-attempt td{font-size:14px}
 `;

@@ -12,7 +12,7 @@
  *    `checkDueRefunds`, run by gateway/jobs/check-refunds.ts).
  */
 import type { Executor } from '../../storage/database.js';
-import { findPayment, findPaymentRow, rowToPayment } from '../../storage/payment.repository.js';
+import { findPayment, findPaymentRow, type PaymentScope, rowToPayment } from '../../storage/payment.repository.js';
 import type { PaymentRow } from '../../storage/payment.table.js';
 import {
   applySucceededRefund,
@@ -34,7 +34,7 @@ import { HOUR_MS, MINUTE_MS, toApiInstant, toStoredInstant } from '../domain/clo
 import { ApiError } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
 import type { Payment, PaymentStatus } from '../domain/payment.js';
-import { type CompleteKey, runIdempotent } from '../payments/idempotency.js';
+import { type CompleteKey, type IdempotencyScope, runIdempotent } from '../payments/idempotency.js';
 import { idempotencyScopeOf, scopeOf } from '../payments/payment.service.js';
 import type { Processor, ProcessorCall, RefundAttempt } from '../processors/processor.js';
 import { isKnownProcessor, processorFor } from '../processors/registry.js';
@@ -185,6 +185,18 @@ function refusalFor(row: PaymentRow, requested: number | undefined): ApiError | 
   return undefined;
 }
 
+/**
+ * What a refund of the payment may take now (AMD: what remains, less refunds in flight), or the
+ * refusal a refund would get: for pages that offer a refund before asking for one.
+ */
+export function refundableNow(row: PaymentRow): { amount: number; partial: boolean } | ApiError {
+  const one = refusalFor(row, 1);
+  const whole = refusalFor(row, undefined);
+  if (one !== undefined && whole !== undefined) return whole;
+  const free = Number(row.amount) - Number(row.refunded_amount) - Number(row.refund_reserved_amount);
+  return { amount: free, partial: one === undefined };
+}
+
 function refundInProgress(row: PaymentRow, remaining: number, inFlight: number): ApiError {
   return new ApiError(
     'refund_in_progress',
@@ -201,12 +213,12 @@ interface Reservation {
 /** Steps before the processor: find, validate, check, then reserve in one conditional update. */
 async function reserve(
   deps: Deps,
-  principal: Principal,
+  scope: PaymentScope,
   paymentUuid: string,
   rawBody: unknown,
   complete: CompleteKey,
 ): Promise<Reservation> {
-  const payment = isUuid(paymentUuid) ? await findPayment(deps.db, scopeOf(principal), paymentUuid) : undefined;
+  const payment = isUuid(paymentUuid) ? await findPayment(deps.db, scope, paymentUuid) : undefined;
   if (payment === undefined) throw new ApiError('not_found', `No payment ${paymentUuid} for this key.`);
   const body: RefundBody = parseRefundBody(rawBody);
 
@@ -278,7 +290,33 @@ export interface RefundAnswer {
 
 export async function createRefund(deps: Deps, request: CreateRefundRequest): Promise<RefundAnswer> {
   const { principal } = request;
-  const keyScope = idempotencyScopeOf(principal, REFUND_IDEMPOTENCY_SCOPE);
+  return refundPayment(deps, {
+    scope: scopeOf(principal),
+    keyScope: idempotencyScopeOf(principal, REFUND_IDEMPOTENCY_SCOPE),
+    paymentUuid: request.paymentUuid,
+    body: request.body,
+    idempotencyKey: request.idempotencyKey,
+  });
+}
+
+/** The `Idempotency-Key` scope of refunds asked for from the dashboard (its keys are the confirmation forms' own). */
+export const DASHBOARD_REFUND_IDEMPOTENCY_SCOPE = 'refunds.create@dashboard';
+
+/** A refund asked for by a caller other than an API key: the payments it may see and its keys' scope. */
+export interface RefundPaymentRequest {
+  readonly scope: PaymentScope;
+  readonly keyScope: IdempotencyScope;
+  readonly paymentUuid: string;
+  readonly body: unknown;
+  readonly idempotencyKey: string | undefined;
+}
+
+/**
+ * The refund itself, for the API (`createRefund`) and the dashboard's payment page alike: the same
+ * reservation, processor call, settlement and idempotency.
+ */
+export async function refundPayment(deps: Deps, request: RefundPaymentRequest): Promise<RefundAnswer> {
+  const { keyScope } = request;
   let reservation: Reservation | undefined;
   const claimed = await runIdempotent(
     deps,
@@ -287,7 +325,7 @@ export async function createRefund(deps: Deps, request: CreateRefundRequest): Pr
     // The payment is part of what the key protects: the same key on another payment is another request.
     { payment_uuid: request.paymentUuid, body: request.body },
     async (complete) => {
-      reservation = await reserve(deps, principal, request.paymentUuid, request.body, complete);
+      reservation = await reserve(deps, request.scope, request.paymentUuid, request.body, complete);
       return { status: 201, body: boundKeyBody(reservation.refund.id) };
     },
   );

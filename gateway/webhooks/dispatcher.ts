@@ -16,10 +16,19 @@
  * Claims are short transactions that count the attempt and lease the row (FOR UPDATE SKIP LOCKED
  * on PostgreSQL), so several instances never send one delivery at the same time; a sender that
  * crashes mid-attempt lets the lease lapse and the delivery is sent again (at least once).
+ *
+ * Each attempt whose claim still holds when it ends gets a row in `webhook_delivery_attempts`,
+ * written in the transaction that records the delivery's outcome: its start (service clock), target,
+ * answer status, duration (a monotonic timer, `performance.now()`, never the wall clock) and a short
+ * error with URLs masked.
  */
+import { performance } from 'node:perf_hooks';
 import type { Executor } from '../../storage/database.js';
 import { type ClaimedDelivery, claimDueDeliveries, finishAttempt } from '../../storage/webhook-delivery.repository.js';
+import { insertDeliveryAttempt } from '../../storage/webhook-delivery-attempt.repository.js';
+import { ATTEMPT_ERROR_MAX } from '../../storage/webhook-delivery-attempt.table.js';
 import { type Clock, MINUTE_MS, toStoredInstant } from '../domain/clock.js';
+import { maskedUrl } from '../domain/masked-url.js';
 import { queueDeliveryFailureEmail } from '../notifications/merchant-emails.js';
 import type { DeliveryOutcome as DeliveryOutcomeLabel } from '../observability/gateway-metrics.js';
 import type { Deps } from '../runtime/deps.js';
@@ -45,6 +54,21 @@ export function deliveryBody(deliveryId: string, event: EventBody, timestampSeco
     refund: event.refund,
     receipt: event.receipt,
   });
+}
+
+/** An attempt's error as stored: URLs masked (credentials hidden), one line, bounded. */
+export function attemptError(error: string): string {
+  const masked = error.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>()]+/gi, (url) => maskedUrl(url) ?? '(url)');
+  const line = masked.replace(/\s+/g, ' ').trim();
+  return line.length <= ATTEMPT_ERROR_MAX ? line : `${line.slice(0, ATTEMPT_ERROR_MAX - 1)}…`;
+}
+
+/** What one attempt measured, for its row. */
+interface AttemptTiming {
+  /** Service clock, when it started. */
+  readonly startedMs: number;
+  /** Monotonic milliseconds from sending to the outcome. */
+  readonly durationMs: number;
 }
 
 /** Whether a delivery that fails for good is worth an email: the buyer paid (or was refunded). */
@@ -98,9 +122,11 @@ export class WebhookDispatcher {
     const body = deliveryBody(delivery.id, event, timestamp);
     const secrets = signingSecrets(openWebhookSecrets(deps.sealer, delivery.domain_id, delivery), startedMs);
     const headers = signatureHeaders(delivery.id, timestamp, body, secrets);
+    const sentAt = performance.now();
     const outcome = await this.#sender.send(delivery.url, body, headers);
+    const durationMs = Math.max(0, Math.round(performance.now() - sentAt));
     const recorded = await deps.transact((trx) =>
-      this.#record(trx, delivery, event, outcome, toStoredInstant(startedMs)),
+      this.#record(trx, delivery, event, outcome, { startedMs, durationMs }),
     );
     deps.metrics.deliveryAttempt(recorded, delivery.attempts);
     const log = {
@@ -118,11 +144,27 @@ export class WebhookDispatcher {
     delivery: ClaimedDelivery,
     event: EventBody,
     outcome: DeliveryOutcome,
-    attemptedAt: string,
+    timing: AttemptTiming,
   ): Promise<DeliveryOutcomeLabel> {
     const deps = this.#deps;
     const nowMs = deps.clock.nowMs();
     const now = toStoredInstant(nowMs);
+    const attemptedAt = toStoredInstant(timing.startedMs);
+    /** The attempt's row, written only when the claim still held (else its new claimant records its own). */
+    const logAttempt = async (held: boolean, label: DeliveryOutcomeLabel) => {
+      if (!held) return;
+      await insertDeliveryAttempt(trx, {
+        id: deps.ids.uuid(nowMs),
+        delivery_id: delivery.id,
+        attempt: delivery.attempts,
+        url: delivery.url,
+        started_at: attemptedAt,
+        duration_ms: timing.durationMs,
+        http_status: outcome.statusCode,
+        error: outcome.delivered ? null : attemptError(outcome.error),
+        outcome: label,
+      });
+    };
     const common = {
       last_attempt_at: attemptedAt,
       last_status_code: outcome.statusCode,
@@ -130,20 +172,22 @@ export class WebhookDispatcher {
       updated_at: now,
     };
     if (outcome.delivered) {
-      await finishAttempt(trx, delivery.id, delivery.attempts, {
+      const held = await finishAttempt(trx, delivery.id, delivery.attempts, {
         ...common,
         status: 'delivered',
         delivered_at: now,
         next_attempt_at: null,
       });
+      await logAttempt(held, 'delivered');
       return 'delivered';
     }
     const delay = RETRY_DELAYS_MS[delivery.attempts - 1];
     if (delay !== undefined) {
-      await finishAttempt(trx, delivery.id, delivery.attempts, {
+      const held = await finishAttempt(trx, delivery.id, delivery.attempts, {
         ...common,
         next_attempt_at: toStoredInstant(nowMs + delay),
       });
+      await logAttempt(held, 'retry');
       return 'retry';
     }
     const failed = await finishAttempt(trx, delivery.id, delivery.attempts, {
@@ -151,6 +195,7 @@ export class WebhookDispatcher {
       status: 'failed',
       next_attempt_at: null,
     });
+    await logAttempt(failed, 'failed');
     if (failed && concernsPaidPayment(event)) {
       await queueDeliveryFailureEmail(deps, trx, {
         merchantId: delivery.merchant_id,

@@ -1,12 +1,15 @@
 /**
  * `GET /api/v1/payments/{uuid}/events`: the events a payment emitted and how each delivery went
  * (an addition to the spec). It is where an integrator sees an event that had no target, a
- * delivery still retrying and why, or one that failed for good.
+ * delivery still retrying and why, or one that failed for good. Each delivery lists its attempts
+ * (`attempt_log`, oldest first; table `webhook_delivery_attempts`).
  */
 import { listPaymentEvents } from '../../storage/outbox-event.repository.js';
 import { findPayment } from '../../storage/payment.repository.js';
 import { listEventDeliveries } from '../../storage/webhook-delivery.repository.js';
 import type { WebhookDeliveryRow } from '../../storage/webhook-delivery.table.js';
+import { listDeliveryAttempts } from '../../storage/webhook-delivery-attempt.repository.js';
+import type { WebhookDeliveryAttemptRow } from '../../storage/webhook-delivery-attempt.table.js';
 import type { Principal } from '../auth/authenticate.js';
 import { toApiInstant } from '../domain/clock.js';
 import { ApiError } from '../domain/errors.js';
@@ -14,6 +17,18 @@ import { isUuid } from '../domain/ids.js';
 import { scopeOf } from '../payments/payment.service.js';
 import type { Deps } from '../runtime/deps.js';
 import type { EventBody } from './events.js';
+
+export interface AttemptView {
+  attempt: number;
+  /** When the attempt started. */
+  at: string;
+  url: string;
+  /** Null when no answer came. */
+  http_status: number | null;
+  duration_ms: number;
+  error: string | null;
+  outcome: WebhookDeliveryAttemptRow['outcome'];
+}
 
 export interface DeliveryView {
   delivery_id: string;
@@ -25,6 +40,8 @@ export interface DeliveryView {
   last_status_code: number | null;
   last_error: string | null;
   delivered_at: string | null;
+  /** Every recorded attempt, oldest first (an attempt being sent is not listed yet). */
+  attempt_log: AttemptView[];
 }
 
 export interface EventView {
@@ -38,7 +55,19 @@ export interface EventView {
   deliveries: DeliveryView[];
 }
 
-function toDeliveryView(row: WebhookDeliveryRow): DeliveryView {
+function toAttemptView(row: WebhookDeliveryAttemptRow): AttemptView {
+  return {
+    attempt: row.attempt,
+    at: toApiInstant(row.started_at) as string,
+    url: row.url,
+    http_status: row.http_status,
+    duration_ms: row.duration_ms,
+    error: row.error,
+    outcome: row.outcome,
+  };
+}
+
+function toDeliveryView(row: WebhookDeliveryRow, attempts: readonly WebhookDeliveryAttemptRow[]): DeliveryView {
   return {
     delivery_id: row.id,
     url: row.url,
@@ -49,6 +78,7 @@ function toDeliveryView(row: WebhookDeliveryRow): DeliveryView {
     last_status_code: row.last_status_code,
     last_error: row.last_error,
     delivered_at: toApiInstant(row.delivered_at),
+    attempt_log: attempts.filter((a) => a.delivery_id === row.id).map(toAttemptView),
   };
 }
 
@@ -59,19 +89,26 @@ export async function listPaymentEventLog(
 ): Promise<{ data: EventView[] }> {
   const payment = isUuid(uuid) ? await findPayment(deps.db, scopeOf(principal), uuid) : undefined;
   if (payment === undefined) throw new ApiError('not_found', `No payment ${uuid} for this key.`);
-  const events = await listPaymentEvents(deps.db, payment.uuid);
+  return { data: await eventLogOf(deps, payment.uuid) };
+}
+
+/** The events of a payment already found in the caller's scope (the API's, or the dashboard's account), oldest first. */
+export async function eventLogOf(deps: Deps, paymentUuid: string): Promise<EventView[]> {
+  const events = await listPaymentEvents(deps.db, paymentUuid);
   const deliveries = await listEventDeliveries(
     deps.db,
     events.map((e) => e.id),
   );
-  return {
-    data: events.map((e) => ({
-      id: e.id,
-      event: e.event,
-      livemode: e.livemode === 1,
-      created_at: toApiInstant(e.created_at) as string,
-      body: JSON.parse(e.payload) as EventBody,
-      deliveries: deliveries.filter((d) => d.event_id === e.id).map(toDeliveryView),
-    })),
-  };
+  const attempts = await listDeliveryAttempts(
+    deps.db,
+    deliveries.map((d) => d.id),
+  );
+  return events.map((e) => ({
+    id: e.id,
+    event: e.event,
+    livemode: e.livemode === 1,
+    created_at: toApiInstant(e.created_at) as string,
+    body: JSON.parse(e.payload) as EventBody,
+    deliveries: deliveries.filter((d) => d.event_id === e.id).map((d) => toDeliveryView(d, attempts)),
+  }));
 }

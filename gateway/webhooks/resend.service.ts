@@ -65,6 +65,28 @@ export async function resendPaymentEvent(
   return queueResend(deps, event.id);
 }
 
+/**
+ * The dashboard's Resend button: the event must belong to the payment, and the payment to the
+ * signed-in user's account (else 404). Not rate-limited: only owners and admins may press it, each
+ * press behind the form token and written to the audit log.
+ */
+export async function resendAccountEvent(
+  deps: Deps,
+  merchantId: string,
+  paymentUuid: string,
+  eventId: string,
+): Promise<ResentDelivery> {
+  const payment = isUuid(paymentUuid) ? await findPaymentRow(deps.db, paymentUuid) : undefined;
+  if (payment === undefined || payment.merchant_id !== merchantId) {
+    throw new ApiError('not_found', `No payment ${paymentUuid}.`);
+  }
+  const event = isUuid(eventId) ? await findOutboxEvent(deps.db, eventId) : undefined;
+  if (event === undefined || event.payment_id !== payment.id) {
+    throw new ApiError('not_found', `No event ${eventId} of payment ${payment.id}.`);
+  }
+  return queueResend(deps, event.id);
+}
+
 /** `bin/gateway webhook resend --event ID`: any merchant's event, not rate-limited. */
 export async function resendEvent(deps: Deps, eventId: string): Promise<ResentDelivery> {
   const event = isUuid(eventId) ? await findOutboxEvent(deps.db, eventId) : undefined;

@@ -13,6 +13,7 @@ import { businessShots } from './business.js';
 import { customersShots } from './customers.js';
 import { domainsShots } from './domains.js';
 import { overviewShots } from './overview.js';
+import { paymentDetailShots } from './payment-detail.js';
 import { paymentLinksShots } from './payment-links.js';
 import { paymentsShots } from './payments.js';
 import { processorsShots } from './processors.js';
@@ -47,4 +48,5 @@ export const SECTION_SHOTS: readonly SectionShots[] = [
   customersShots,
   overviewShots,
   paymentsShots,
+  paymentDetailShots,
 ];

@@ -8,9 +8,11 @@ import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createConnectToken } from '../../gateway/connect/connect-token.service.js';
 import { MINUTE_MS } from '../../gateway/domain/clock.js';
+import { attemptError } from '../../gateway/webhooks/dispatcher.js';
 import { RESENDS_PER_MINUTE } from '../../gateway/webhooks/resend.service.js';
 import { openWebhookSecrets } from '../../gateway/webhooks/secrets.js';
 import { updateDomain } from '../../storage/domain.repository.js';
+import { ATTEMPT_ERROR_MAX } from '../../storage/webhook-delivery-attempt.table.js';
 import { CLI_TEST_TIMEOUT_MS, gateway as gatewayCli } from '../support/cli.js';
 import { DIALECTS } from '../support/databases.js';
 import { paymentBody, startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway.js';
@@ -112,6 +114,69 @@ describe.each(DIALECTS)('webhook resend (%s)', (dialect) => {
       [failed?.deliveries[0].delivery_id, 'failed'],
       [answer.body.delivery_id, 'delivered'],
     ]);
+  });
+
+  it('lists each attempt of a delivery: a receiver failing twice then answering 200 gives three rows in order', async () => {
+    const m = await t.merchant();
+    receiver.replyWith((_request, index) => (index < 2 ? { status: 503 } : { status: 200 }));
+    const { uuid } = await paidPayment(m, { callback_url: `${receiver.url}/hooks?token=s3cret` });
+    for (const wait of [0, MINUTE_MS, 5 * MINUTE_MS]) {
+      t.clock.advance(wait);
+      await t.gateway.scheduler.runDueNow();
+    }
+    const [event] = await events(m, uuid);
+    const [delivery] = event?.deliveries ?? [];
+    expect(delivery).toMatchObject({ status: 'delivered', attempts: 3, last_status_code: 200 });
+    const log = delivery?.attempt_log as Json[];
+    expect(log.map((a) => [a.attempt, a.http_status, a.outcome, a.error])).toEqual([
+      [1, 503, 'retry', 'HTTP 503'],
+      [2, 503, 'retry', 'HTTP 503'],
+      [3, 200, 'delivered', null],
+    ]);
+    for (const a of log) {
+      expect(a.url).toBe(`${receiver.url}/hooks?token=s3cret`);
+      expect(Number.isInteger(a.duration_ms)).toBe(true);
+      expect(a.duration_ms).toBeGreaterThanOrEqual(0);
+    }
+    // Started on the service clock, one retry delay apart; the last one is the delivery's last attempt.
+    const at = log.map((a) => Date.parse(a.at));
+    expect(at.slice(1).map((ms, i) => ms - (at[i] as number))).toEqual([MINUTE_MS, 5 * MINUTE_MS]);
+    expect(log[2]?.at).toBe(delivery?.last_attempt_at);
+
+    // The rows as stored: one per attempt number, nothing else.
+    const rows = await t.gateway.deps.db
+      .selectFrom('webhook_delivery_attempts')
+      .select(['attempt', 'outcome'])
+      .where('delivery_id', '=', delivery?.delivery_id)
+      .orderBy('attempt')
+      .execute();
+    expect(rows).toEqual([
+      { attempt: 1, outcome: 'retry' },
+      { attempt: 2, outcome: 'retry' },
+      { attempt: 3, outcome: 'delivered' },
+    ]);
+  });
+
+  it('an attempt with no answer has a null status and a short error; a delivery given up ends with a failed attempt', async () => {
+    const m = await t.merchant();
+    const { uuid } = await paidPayment(m, { callback_url: 'http://127.0.0.1:9/closed' });
+    for (const wait of [0, MINUTE_MS, 5 * MINUTE_MS, 30 * MINUTE_MS]) {
+      t.clock.advance(wait);
+      await t.gateway.scheduler.runDueNow();
+    }
+    const [event] = await events(m, uuid);
+    const log = event?.deliveries[0].attempt_log as Json[];
+    expect(log.map((a) => [a.attempt, a.http_status, a.outcome])).toEqual([
+      [1, null, 'retry'],
+      [2, null, 'retry'],
+      [3, null, 'retry'],
+      [4, null, 'failed'],
+    ]);
+    for (const a of log) {
+      expect(a.error).toEqual(expect.any(String));
+      expect(a.error.length).toBeGreaterThan(0);
+      expect(a.error.length).toBeLessThanOrEqual(300);
+    }
   });
 
   it("sends to today's target: the domain's webhook URL as it is now", async () => {
@@ -233,4 +298,16 @@ describe.each(DIALECTS)('webhook resend (%s)', (dialect) => {
     },
     CLI_TEST_TIMEOUT_MS,
   );
+});
+
+describe('attempt errors as stored', () => {
+  it('hide credentials in URLs, fit on one line and are bounded', () => {
+    expect(attemptError('redirect (302 to https://u:p@shop.example/next?token=abc) not followed')).toBe(
+      'redirect (302 to https://***:***@shop.example/next?token=***) not followed',
+    );
+    expect(attemptError('connection\n  refused')).toBe('connection refused');
+    const long = attemptError('x'.repeat(1000));
+    expect(long.length).toBe(ATTEMPT_ERROR_MAX);
+    expect(long.endsWith('…')).toBe(true);
+  });
 });

@@ -139,6 +139,17 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
         last_status_code: 200,
         last_error: null,
         delivered_at: toApiInstant(toStoredInstant(t.clock.nowMs())),
+        attempt_log: [
+          {
+            attempt: 1,
+            at: toApiInstant(toStoredInstant(t.clock.nowMs())),
+            url: `${receiver.url}/hooks/gateway`,
+            http_status: 200,
+            duration_ms: expect.any(Number),
+            error: null,
+            outcome: 'delivered',
+          },
+        ],
       },
     ]);
   });

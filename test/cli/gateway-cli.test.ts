@@ -48,6 +48,7 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
         '0019-customer-totals',
         '0020-payment-counts',
         '0021-payment-search',
+        '0022-webhook-delivery-attempts',
       ],
     });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });

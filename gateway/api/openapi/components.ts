@@ -237,6 +237,19 @@ export const deliverySchema = z
     last_status_code: z.int().nullable(),
     last_error: z.string().nullable(),
     delivered_at: nullableInstant(),
+    attempt_log: z
+      .array(
+        z.object({
+          attempt: z.int().describe('1 for the first attempt.'),
+          at: instant().describe('When the attempt started.'),
+          url: z.string().describe('The target of this attempt.'),
+          http_status: z.int().nullable().describe('Null when no answer came.'),
+          duration_ms: z.int().min(0),
+          error: z.string().nullable().describe('Short, credentials in URLs hidden; null when delivered.'),
+          outcome: z.enum(['delivered', 'retry', 'failed']),
+        }),
+      )
+      .describe('Every recorded attempt, oldest first (an addition).'),
   })
   .register(components, { id: 'Delivery', description: 'One webhook delivery of an event.' });
 

@@ -39,6 +39,7 @@ export const AUDIT_ACTIONS = [
   'payment_link.created',
   'payment_link.deactivated',
   'payments.exported',
+  'webhook.resent',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

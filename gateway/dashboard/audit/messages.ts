@@ -66,6 +66,7 @@ const en: AuditMessages = {
     'payment_link.created': 'Payment link created',
     'payment_link.deactivated': 'Payment link deactivated',
     'payments.exported': 'Payments exported (CSV)',
+    'webhook.resent': 'Webhook event resent',
   },
 };
 
@@ -112,6 +113,7 @@ const hy: AuditMessages = {
     'payment_link.created': 'Ստեղծվել է վճարման հղում',
     'payment_link.deactivated': 'Վճարման հղումն ապաակտիվացվել է',
     'payments.exported': 'Վճարումներն արտահանվել են (CSV)',
+    'webhook.resent': 'Webhook իրադարձությունը կրկին ուղարկվել է',
   },
 };
 
@@ -158,6 +160,7 @@ const ru: AuditMessages = {
     'payment_link.created': 'Создана платёжная ссылка',
     'payment_link.deactivated': 'Платёжная ссылка отключена',
     'payments.exported': 'Платежи выгружены (CSV)',
+    'webhook.resent': 'Событие webhook отправлено снова',
   },
 };
 

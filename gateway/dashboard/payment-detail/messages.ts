@@ -1,0 +1,509 @@
+/**
+ * The texts of a payment's page (its fields, timeline, webhook events and refunds) and of the
+ * refund confirmation, in the dashboard's three languages (picked with `shell.lang`). Not escaped
+ * here: the pages escape everything they print.
+ */
+import type { Language } from '../i18n/index.js';
+
+export interface PaymentDetailMessages {
+  readonly title: (orderId: string) => string;
+  readonly backToPayments: string;
+  readonly detailsTitle: string;
+  readonly fields: {
+    readonly uuid: string;
+    readonly order_id: string;
+    readonly amount: string;
+    readonly refunded_amount: string;
+    readonly charge: string;
+    readonly customer_id: string;
+    readonly status: string;
+    readonly checkout_url: string;
+    readonly processor: string;
+    readonly created_at: string;
+    readonly completed_at: string;
+    readonly refunded_at: string;
+    readonly payment_flow: string;
+    readonly qr_code: string;
+    readonly rrn: string;
+    readonly redirect_url: string;
+    readonly description: string;
+    readonly livemode: string;
+    readonly failure_code: string;
+  };
+  readonly none: string;
+  readonly live: string;
+  readonly test: string;
+  readonly chargeText: (amount: string, rate: string) => string;
+  readonly statuses: Readonly<Record<string, string>>;
+
+  readonly itemsTitle: string;
+  readonly itemName: string;
+  readonly itemQuantity: string;
+  readonly itemUnitPrice: string;
+  readonly itemCode: string;
+
+  readonly receiptsTitle: string;
+  readonly receiptSale: string;
+  readonly receiptReturn: string;
+  readonly receiptKind: string;
+  readonly receiptStatus: string;
+  readonly receiptAmount: string;
+  readonly receiptOpen: string;
+
+  readonly timelineTitle: string;
+  readonly timelineCreated: string;
+  readonly timelineExpires: string;
+  readonly timelineStatus: (status: string) => string;
+  readonly timelineRefunded: (amount: string) => string;
+
+  readonly eventsTitle: string;
+  readonly eventsIntro: string;
+  readonly noEvents: string;
+  readonly noDeliveries: string;
+  readonly deliveryTarget: string;
+  readonly deliveryStatus: string;
+  readonly deliveryAttempts: string;
+  readonly deliveryLastAttempt: string;
+  readonly deliveryAnswer: string;
+  readonly deliveryError: string;
+  readonly deliveryNext: string;
+  readonly deliveryStates: { readonly pending: string; readonly delivered: string; readonly failed: string };
+  readonly notYet: string;
+  /** Heading of a delivery's attempts; `n` is the delivery's place in the event's list. */
+  readonly attemptsTitle: (n: number) => string;
+  readonly attemptNumber: string;
+  readonly attemptTime: string;
+  readonly attemptTarget: string;
+  readonly attemptAnswer: string;
+  readonly attemptDuration: string;
+  readonly attemptError: string;
+  readonly attemptOutcome: string;
+  readonly attemptOutcomes: { readonly delivered: string; readonly retry: string; readonly failed: string };
+  readonly noAnswer: string;
+  readonly durationMs: (ms: number) => string;
+  readonly noAttempts: string;
+  readonly resend: (event: string) => string;
+  readonly resent: string;
+  readonly noWebhookTarget: string;
+
+  readonly refundsTitle: string;
+  readonly noRefunds: string;
+  readonly refundAmount: string;
+  readonly refundReason: string;
+  readonly refundStatus: string;
+  readonly refundCreated: string;
+  readonly refundStates: Readonly<Record<string, string>>;
+
+  readonly refundFormTitle: string;
+  readonly refundAmountLabel: string;
+  readonly refundAmountHint: (remaining: string) => string;
+  readonly refundReasonLabel: string;
+  readonly refundReasonHint: string;
+  readonly refundContinue: string;
+  readonly notRefundable: string;
+
+  readonly confirmTitle: string;
+  readonly confirmText: (amount: string, orderId: string) => string;
+  readonly confirmReason: (reason: string) => string;
+  readonly confirmNoReason: string;
+  readonly confirmButton: string;
+  readonly cancel: string;
+
+  readonly refunded: string;
+  readonly amountInvalid: string;
+  readonly amountTooLarge: (remaining: string) => string;
+  readonly reasonTooLong: string;
+  readonly wholeOnly: (amount: string) => string;
+  readonly refusals: {
+    readonly not_refundable: string;
+    readonly already_refunded: string;
+    readonly refund_not_supported: string;
+    readonly refund_in_progress: string;
+    readonly refund_declined: string;
+    readonly processor_unavailable: string;
+    readonly refund_outcome_unknown: string;
+    readonly other: string;
+  };
+}
+
+const en: PaymentDetailMessages = {
+  title: (orderId) => `Payment for order ${orderId}`,
+  backToPayments: '← Payments',
+  detailsTitle: 'Details',
+  fields: {
+    uuid: 'Payment id',
+    order_id: 'Order id',
+    amount: 'Amount',
+    refunded_amount: 'Refunded',
+    charge: 'Charged',
+    customer_id: 'Customer id',
+    status: 'Status',
+    checkout_url: 'Checkout page',
+    processor: 'Processor',
+    created_at: 'Created',
+    completed_at: 'Completed',
+    refunded_at: 'Refunded on',
+    payment_flow: 'Payment flow',
+    qr_code: 'QR code',
+    rrn: 'RRN',
+    redirect_url: 'Redirect URL',
+    description: 'Description',
+    livemode: 'Environment',
+    failure_code: 'Failure code',
+  },
+  none: '—',
+  live: 'Live',
+  test: 'Test',
+  chargeText: (amount, rate) => `${amount} at a rate of ${rate}`,
+  statuses: {
+    pending: 'Pending',
+    completed: 'Completed',
+    failed: 'Failed',
+    expired: 'Expired',
+    refunded: 'Refunded',
+  },
+  itemsTitle: 'Items',
+  itemName: 'Name',
+  itemQuantity: 'Quantity',
+  itemUnitPrice: 'Unit price',
+  itemCode: 'Code',
+  receiptsTitle: 'Receipts',
+  receiptSale: 'Sale',
+  receiptReturn: 'Return',
+  receiptKind: 'Receipt',
+  receiptStatus: 'Status',
+  receiptAmount: 'Amount',
+  receiptOpen: 'Open the receipt',
+  timelineTitle: 'Timeline',
+  timelineCreated: 'Created (pending)',
+  timelineExpires: 'Expires if not paid',
+  timelineStatus: (status) => `Status: ${status}`,
+  timelineRefunded: (amount) => `Refunded ${amount}`,
+  eventsTitle: 'Webhook events',
+  eventsIntro:
+    'Each event the payment sent to your webhook, and how each delivery went. Resend queues a new signed delivery of the event to the current webhook address.',
+  noEvents: 'No events yet: a payment sends one when it completes, fails, expires or is refunded.',
+  noDeliveries: 'Not delivered: the payment had no callback URL and its domain no webhook URL.',
+  deliveryTarget: 'Target',
+  deliveryStatus: 'Status',
+  deliveryAttempts: 'Attempts',
+  deliveryLastAttempt: 'Last attempt',
+  deliveryAnswer: 'Answer',
+  deliveryError: 'Error',
+  deliveryNext: 'Next attempt',
+  deliveryStates: { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' },
+  notYet: 'Not yet',
+  attemptsTitle: (n) => `Delivery ${n}: attempts`,
+  attemptNumber: '#',
+  attemptTime: 'Time',
+  attemptTarget: 'Target',
+  attemptAnswer: 'Answer',
+  attemptDuration: 'Duration',
+  attemptError: 'Error',
+  attemptOutcome: 'Outcome',
+  attemptOutcomes: { delivered: 'Delivered', retry: 'Will retry', failed: 'Given up' },
+  noAnswer: 'No answer',
+  durationMs: (ms) => `${ms.toLocaleString('en-US')} ms`,
+  noAttempts: 'No attempt yet.',
+  resend: (event) => `Resend ${event}`,
+  resent: 'The event is queued for a new delivery.',
+  noWebhookTarget:
+    'Nothing to send to: the payment has no callback URL and its domain no webhook URL. Set the webhook URL, then resend.',
+  refundsTitle: 'Refunds',
+  noRefunds: 'No refunds.',
+  refundAmount: 'Amount',
+  refundReason: 'Reason',
+  refundStatus: 'Status',
+  refundCreated: 'Created',
+  refundStates: {
+    pending: 'In progress',
+    succeeded: 'Refunded',
+    failed: 'Failed',
+    unknown: 'Outcome unknown',
+  },
+  refundFormTitle: 'Refund',
+  refundAmountLabel: 'Amount to refund (AMD)',
+  refundAmountHint: (remaining) => `Up to ${remaining}. Leave the whole amount to refund everything that remains.`,
+  refundReasonLabel: 'Reason (optional)',
+  refundReasonHint: 'Kept with the refund and sent in the payment.refunded event.',
+  refundContinue: 'Continue to confirm',
+  notRefundable: 'This payment cannot be refunded now.',
+  confirmTitle: 'Confirm the refund',
+  confirmText: (amount, orderId) => `Refund ${amount} of the payment for order ${orderId}?`,
+  confirmReason: (reason) => `Reason: ${reason}`,
+  confirmNoReason: 'No reason given.',
+  confirmButton: 'Refund',
+  cancel: 'Cancel',
+  refunded: 'The refund went through.',
+  amountInvalid: 'Enter a whole number of AMD, at least 1.',
+  amountTooLarge: (remaining) => `That is more than the ${remaining} that remain refundable.`,
+  reasonTooLong: 'The reason can be at most 500 characters.',
+  wholeOnly: (amount) => `This payment’s processor refunds only the whole payment, once: ${amount}.`,
+  refusals: {
+    not_refundable: 'Only a completed payment can be refunded.',
+    already_refunded: 'This payment is already fully refunded.',
+    refund_not_supported: 'This payment’s processor cannot refund it through the gateway.',
+    refund_in_progress: 'Another refund of this payment is still in progress. Try again when it has finished.',
+    refund_declined: 'The processor declined the refund; nothing was refunded.',
+    processor_unavailable: 'The processor could not be reached; nothing was refunded. Try again later.',
+    refund_outcome_unknown:
+      'The processor did not answer. The refund keeps its amount reserved until a status check settles it; it is never sent twice.',
+    other: 'The refund could not be made.',
+  },
+};
+
+const hy: PaymentDetailMessages = {
+  title: (orderId) => `${orderId} պատվերի վճարումը`,
+  backToPayments: '← Վճարումներ',
+  detailsTitle: 'Մանրամասներ',
+  fields: {
+    uuid: 'Վճարման նույնացուցիչ',
+    order_id: 'Պատվերի համար',
+    amount: 'Գումար',
+    refunded_amount: 'Վերադարձված',
+    charge: 'Գանձված',
+    customer_id: 'Հաճախորդի նույնացուցիչ',
+    status: 'Կարգավիճակ',
+    checkout_url: 'Վճարման էջ',
+    processor: 'Պրոցեսոր',
+    created_at: 'Ստեղծվել է',
+    completed_at: 'Ավարտվել է',
+    refunded_at: 'Վերադարձվել է',
+    payment_flow: 'Վճարման եղանակ',
+    qr_code: 'QR կոդ',
+    rrn: 'RRN',
+    redirect_url: 'Վերահղման հասցե',
+    description: 'Նկարագրություն',
+    livemode: 'Միջավայր',
+    failure_code: 'Սխալի կոդ',
+  },
+  none: '—',
+  live: 'Իրական',
+  test: 'Թեստային',
+  chargeText: (amount, rate) => `${amount}՝ ${rate} փոխարժեքով`,
+  statuses: {
+    pending: 'Սպասվող',
+    completed: 'Ավարտված',
+    failed: 'Ձախողված',
+    expired: 'Ժամկետանց',
+    refunded: 'Վերադարձված',
+  },
+  itemsTitle: 'Ապրանքներ',
+  itemName: 'Անվանում',
+  itemQuantity: 'Քանակ',
+  itemUnitPrice: 'Միավորի գին',
+  itemCode: 'Կոդ',
+  receiptsTitle: 'Կտրոններ',
+  receiptSale: 'Վաճառք',
+  receiptReturn: 'Վերադարձ',
+  receiptKind: 'Կտրոն',
+  receiptStatus: 'Կարգավիճակ',
+  receiptAmount: 'Գումար',
+  receiptOpen: 'Բացել կտրոնը',
+  timelineTitle: 'Ժամանակագրություն',
+  timelineCreated: 'Ստեղծվել է (սպասվող)',
+  timelineExpires: 'Ժամկետը լրանում է, եթե չվճարվի',
+  timelineStatus: (status) => `Կարգավիճակ՝ ${status}`,
+  timelineRefunded: (amount) => `Վերադարձվել է ${amount}`,
+  eventsTitle: 'Webhook իրադարձություններ',
+  eventsIntro:
+    'Յուրաքանչյուր իրադարձություն, որ վճարումն ուղարկել է ձեր webhook-ին, և ինչպես է անցել յուրաքանչյուր առաքումը։ «Կրկին ուղարկել»-ը իրադարձության նոր ստորագրված առաքում է հերթագրում ընթացիկ webhook հասցեին։',
+  noEvents:
+    'Իրադարձություններ դեռ չկան. վճարումն իրադարձություն է ուղարկում, երբ ավարտվում է, ձախողվում, ժամկետանց է դառնում կամ վերադարձվում։',
+  noDeliveries: 'Չի առաքվել. վճարումը callback հասցե չուներ, իսկ դոմենը՝ webhook հասցե։',
+  deliveryTarget: 'Հասցե',
+  deliveryStatus: 'Կարգավիճակ',
+  deliveryAttempts: 'Փորձեր',
+  deliveryLastAttempt: 'Վերջին փորձը',
+  deliveryAnswer: 'Պատասխան',
+  deliveryError: 'Սխալ',
+  deliveryNext: 'Հաջորդ փորձը',
+  deliveryStates: { pending: 'Սպասվող', delivered: 'Առաքված', failed: 'Ձախողված' },
+  notYet: 'Դեռ ոչ',
+  attemptsTitle: (n) => `Առաքում ${n}՝ փորձեր`,
+  attemptNumber: '№',
+  attemptTime: 'Ժամանակ',
+  attemptTarget: 'Հասցե',
+  attemptAnswer: 'Պատասխան',
+  attemptDuration: 'Տևողություն',
+  attemptError: 'Սխալ',
+  attemptOutcome: 'Արդյունք',
+  attemptOutcomes: { delivered: 'Առաքված', retry: 'Կկրկնվի', failed: 'Դադարեցված' },
+  noAnswer: 'Պատասխան չկա',
+  durationMs: (ms) => `${ms.toLocaleString('en-US')} մվ`,
+  noAttempts: 'Դեռ փորձ չի եղել։',
+  resend: (event) => `Կրկին ուղարկել ${event}`,
+  resent: 'Իրադարձությունը հերթագրված է նոր առաքման համար։',
+  noWebhookTarget:
+    'Ուղարկելու տեղ չկա. վճարումը callback հասցե չունի, իսկ դոմենը՝ webhook հասցե։ Սահմանեք webhook հասցեն, ապա կրկին ուղարկեք։',
+  refundsTitle: 'Վերադարձներ',
+  noRefunds: 'Վերադարձներ չկան։',
+  refundAmount: 'Գումար',
+  refundReason: 'Պատճառ',
+  refundStatus: 'Կարգավիճակ',
+  refundCreated: 'Ստեղծվել է',
+  refundStates: {
+    pending: 'Ընթացքում',
+    succeeded: 'Վերադարձված',
+    failed: 'Ձախողված',
+    unknown: 'Արդյունքն անհայտ է',
+  },
+  refundFormTitle: 'Վերադարձ',
+  refundAmountLabel: 'Վերադարձվող գումարը (AMD)',
+  refundAmountHint: (remaining) =>
+    `Մինչև ${remaining}։ Թողեք ամբողջ գումարը՝ մնացածն ամբողջությամբ վերադարձնելու համար։`,
+  refundReasonLabel: 'Պատճառ (ոչ պարտադիր)',
+  refundReasonHint: 'Պահվում է վերադարձի հետ և ուղարկվում payment.refunded իրադարձությամբ։',
+  refundContinue: 'Անցնել հաստատման',
+  notRefundable: 'Այս վճարումը հիմա հնարավոր չէ վերադարձնել։',
+  confirmTitle: 'Հաստատեք վերադարձը',
+  confirmText: (amount, orderId) => `Վերադարձնե՞լ ${amount} ${orderId} պատվերի վճարումից։`,
+  confirmReason: (reason) => `Պատճառ՝ ${reason}`,
+  confirmNoReason: 'Պատճառ նշված չէ։',
+  confirmButton: 'Վերադարձնել',
+  cancel: 'Չեղարկել',
+  refunded: 'Վերադարձը կատարվեց։',
+  amountInvalid: 'Մուտքագրեք AMD-ի ամբողջ թիվ, առնվազն 1։',
+  amountTooLarge: (remaining) => `Դա ավելին է, քան վերադարձման ենթակա մնացած ${remaining}-ը։`,
+  reasonTooLong: 'Պատճառը կարող է լինել առավելագույնը 500 նիշ։',
+  wholeOnly: (amount) => `Այս վճարման պրոցեսորը վերադարձնում է միայն ամբողջ վճարումը, մեկ անգամ՝ ${amount}։`,
+  refusals: {
+    not_refundable: 'Միայն ավարտված վճարումը կարելի է վերադարձնել։',
+    already_refunded: 'Այս վճարումն արդեն ամբողջությամբ վերադարձված է։',
+    refund_not_supported: 'Այս վճարման պրոցեսորը չի կարող այն վերադարձնել դարպասի միջոցով։',
+    refund_in_progress: 'Այս վճարման մեկ այլ վերադարձ դեռ ընթացքում է։ Փորձեք կրկին, երբ այն ավարտվի։',
+    refund_declined: 'Պրոցեսորը մերժեց վերադարձը. ոչինչ չի վերադարձվել։',
+    processor_unavailable: 'Պրոցեսորը հասանելի չէր. ոչինչ չի վերադարձվել։ Փորձեք ավելի ուշ։',
+    refund_outcome_unknown:
+      'Պրոցեսորը չպատասխանեց։ Վերադարձի գումարը պահված է, մինչև կարգավիճակի ստուգումը պարզի արդյունքը. այն երբեք երկու անգամ չի ուղարկվում։',
+    other: 'Վերադարձը հնարավոր չեղավ կատարել։',
+  },
+};
+
+const ru: PaymentDetailMessages = {
+  title: (orderId) => `Платёж по заказу ${orderId}`,
+  backToPayments: '← Платежи',
+  detailsTitle: 'Подробности',
+  fields: {
+    uuid: 'Идентификатор платежа',
+    order_id: 'Номер заказа',
+    amount: 'Сумма',
+    refunded_amount: 'Возвращено',
+    charge: 'Списано',
+    customer_id: 'Идентификатор клиента',
+    status: 'Статус',
+    checkout_url: 'Страница оплаты',
+    processor: 'Процессор',
+    created_at: 'Создан',
+    completed_at: 'Завершён',
+    refunded_at: 'Возвращён',
+    payment_flow: 'Способ оплаты',
+    qr_code: 'QR-код',
+    rrn: 'RRN',
+    redirect_url: 'Адрес перенаправления',
+    description: 'Описание',
+    livemode: 'Среда',
+    failure_code: 'Код ошибки',
+  },
+  none: '—',
+  live: 'Боевая',
+  test: 'Тестовая',
+  chargeText: (amount, rate) => `${amount} по курсу ${rate}`,
+  statuses: {
+    pending: 'Ожидает',
+    completed: 'Завершён',
+    failed: 'Не прошёл',
+    expired: 'Истёк',
+    refunded: 'Возвращён',
+  },
+  itemsTitle: 'Товары',
+  itemName: 'Название',
+  itemQuantity: 'Количество',
+  itemUnitPrice: 'Цена за единицу',
+  itemCode: 'Код',
+  receiptsTitle: 'Чеки',
+  receiptSale: 'Продажа',
+  receiptReturn: 'Возврат',
+  receiptKind: 'Чек',
+  receiptStatus: 'Статус',
+  receiptAmount: 'Сумма',
+  receiptOpen: 'Открыть чек',
+  timelineTitle: 'История',
+  timelineCreated: 'Создан (ожидает)',
+  timelineExpires: 'Истечёт, если не оплачен',
+  timelineStatus: (status) => `Статус: ${status}`,
+  timelineRefunded: (amount) => `Возвращено ${amount}`,
+  eventsTitle: 'События webhook',
+  eventsIntro:
+    'Каждое событие, которое платёж отправил на ваш webhook, и как прошла каждая доставка. «Отправить снова» ставит в очередь новую подписанную доставку события на текущий адрес webhook.',
+  noEvents: 'Событий пока нет: платёж отправляет событие, когда завершается, не проходит, истекает или возвращается.',
+  noDeliveries: 'Не доставлено: у платежа не было callback-адреса, а у домена — адреса webhook.',
+  deliveryTarget: 'Адрес',
+  deliveryStatus: 'Статус',
+  deliveryAttempts: 'Попытки',
+  deliveryLastAttempt: 'Последняя попытка',
+  deliveryAnswer: 'Ответ',
+  deliveryError: 'Ошибка',
+  deliveryNext: 'Следующая попытка',
+  deliveryStates: { pending: 'Ожидает', delivered: 'Доставлено', failed: 'Не доставлено' },
+  notYet: 'Ещё нет',
+  attemptsTitle: (n) => `Доставка ${n}: попытки`,
+  attemptNumber: '№',
+  attemptTime: 'Время',
+  attemptTarget: 'Адрес',
+  attemptAnswer: 'Ответ',
+  attemptDuration: 'Длительность',
+  attemptError: 'Ошибка',
+  attemptOutcome: 'Итог',
+  attemptOutcomes: { delivered: 'Доставлено', retry: 'Будет повтор', failed: 'Попытки прекращены' },
+  noAnswer: 'Нет ответа',
+  durationMs: (ms) => `${ms.toLocaleString('en-US')} мс`,
+  noAttempts: 'Попыток ещё не было.',
+  resend: (event) => `Отправить снова ${event}`,
+  resent: 'Событие поставлено в очередь на новую доставку.',
+  noWebhookTarget:
+    'Некуда отправлять: у платежа нет callback-адреса, а у домена — адреса webhook. Укажите адрес webhook и отправьте снова.',
+  refundsTitle: 'Возвраты',
+  noRefunds: 'Возвратов нет.',
+  refundAmount: 'Сумма',
+  refundReason: 'Причина',
+  refundStatus: 'Статус',
+  refundCreated: 'Создан',
+  refundStates: {
+    pending: 'В процессе',
+    succeeded: 'Возвращено',
+    failed: 'Не прошёл',
+    unknown: 'Итог неизвестен',
+  },
+  refundFormTitle: 'Возврат',
+  refundAmountLabel: 'Сумма возврата (AMD)',
+  refundAmountHint: (remaining) => `До ${remaining}. Оставьте всю сумму, чтобы вернуть всё, что осталось.`,
+  refundReasonLabel: 'Причина (необязательно)',
+  refundReasonHint: 'Хранится с возвратом и передаётся в событии payment.refunded.',
+  refundContinue: 'Перейти к подтверждению',
+  notRefundable: 'Этот платёж сейчас нельзя вернуть.',
+  confirmTitle: 'Подтвердите возврат',
+  confirmText: (amount, orderId) => `Вернуть ${amount} из платежа по заказу ${orderId}?`,
+  confirmReason: (reason) => `Причина: ${reason}`,
+  confirmNoReason: 'Причина не указана.',
+  confirmButton: 'Вернуть',
+  cancel: 'Отмена',
+  refunded: 'Возврат выполнен.',
+  amountInvalid: 'Введите целое число AMD, не меньше 1.',
+  amountTooLarge: (remaining) => `Это больше, чем оставшиеся к возврату ${remaining}.`,
+  reasonTooLong: 'Причина может содержать не более 500 символов.',
+  wholeOnly: (amount) => `Процессор этого платежа возвращает только весь платёж, один раз: ${amount}.`,
+  refusals: {
+    not_refundable: 'Вернуть можно только завершённый платёж.',
+    already_refunded: 'Этот платёж уже полностью возвращён.',
+    refund_not_supported: 'Процессор этого платежа не может вернуть его через шлюз.',
+    refund_in_progress: 'Другой возврат по этому платежу ещё выполняется. Повторите, когда он завершится.',
+    refund_declined: 'Процессор отклонил возврат; ничего не возвращено.',
+    processor_unavailable: 'Процессор недоступен; ничего не возвращено. Повторите позже.',
+    refund_outcome_unknown:
+      'Процессор не ответил. Сумма возврата зарезервирована, пока проверка статуса не выяснит итог; повторно возврат не отправляется.',
+    other: 'Возврат не удалось выполнить.',
+  },
+};
+
+export const PAYMENT_DETAIL_MESSAGES: Readonly<Record<Language, PaymentDetailMessages>> = { en, hy, ru };

@@ -1,0 +1,320 @@
+/**
+ * A payment's page: every field of the API's payment object, its items and receipts, a timeline of
+ * its status changes, the webhook events it sent with each delivery (target, attempts, the last
+ * attempt's time, answer and error), each delivery's attempts (time, target, answer, duration, error,
+ * outcome) under it, and a Resend button per event, its refunds, and the refund
+ * form. Owners and admins get the buttons and the form; viewers read the same page without them.
+ * The refund confirmation page is a second step before anything is refunded.
+ */
+import { escapeHtml } from '../../checkout/html.js';
+import type { PaymentResponse } from '../../domain/payment.js';
+import type { RefundObject } from '../../refunds/refund.service.js';
+import type { DeliveryView, EventView } from '../../webhooks/event-log.service.js';
+import { timeTag } from '../api-keys/api-keys.pages.js';
+import { alert, field, hidden, layout, notice, type Shell } from '../layout.js';
+import { PAYMENT_DETAIL_MESSAGES, type PaymentDetailMessages } from './messages.js';
+
+export function paymentDetailText(shell: Shell): PaymentDetailMessages {
+  return PAYMENT_DETAIL_MESSAGES[shell.lang];
+}
+
+/** Whole AMD as the issue writes it: `1,500.00 AMD`. */
+export function formatAmd(amount: number): string {
+  return `${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} AMD`;
+}
+
+/** An amount in the currency the merchant priced in (AMD, or another currency's units as sent). */
+function formatMoney(amount: number, currency: string): string {
+  return currency === 'AMD' ? formatAmd(amount) : `${amount.toLocaleString('en-US')} ${currency}`;
+}
+
+export interface ReceiptLine {
+  readonly kind: 'sale' | 'return';
+  readonly status: string;
+  readonly amount: number;
+  /** The receipt's public page once issued; null before. */
+  readonly url: string | null;
+}
+
+export interface TimelineEntry {
+  /** A stored or API instant. */
+  readonly at: string;
+  readonly text: string;
+}
+
+export interface RefundForm {
+  readonly amount: string;
+  readonly reason: string;
+  readonly problems: { readonly amount?: string; readonly reason?: string };
+  /** Why the service refused (a refusal, a processor's answer), or null. */
+  readonly error: string | null;
+}
+
+export interface DetailView {
+  readonly payment: PaymentResponse;
+  readonly events: readonly EventView[];
+  readonly refunds: readonly RefundObject[];
+  readonly receipts: readonly ReceiptLine[];
+  readonly timeline: readonly TimelineEntry[];
+  /** Owner or admin: the Resend buttons and the refund form. */
+  readonly manage: boolean;
+  /** What can still be refunded (AMD); null when the payment cannot be refunded now. */
+  readonly remaining: number | null;
+  readonly form: RefundForm | null;
+  readonly notice: string | null;
+  readonly error: string | null;
+}
+
+function cell(m: PaymentDetailMessages, value: string | null): string {
+  return value === null || value === '' ? `<span class="muted">${escapeHtml(m.none)}</span>` : escapeHtml(value);
+}
+
+function when(m: PaymentDetailMessages, value: string | null): string {
+  return value === null ? `<span class="muted">${escapeHtml(m.none)}</span>` : timeTag(value);
+}
+
+function badge(text: string, on: boolean): string {
+  return `<span class="keys-badge ${on ? 'on' : 'off'}">${escapeHtml(text)}</span>`;
+}
+
+function fieldsList(m: PaymentDetailMessages, p: PaymentResponse): string {
+  const f = m.fields;
+  const link = (url: string) => `<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>`;
+  const rows: Array<[string, string]> = [
+    [f.uuid, `<code id="payment-uuid">${escapeHtml(p.uuid)}</code>`],
+    [f.order_id, cell(m, p.order_id)],
+    [
+      f.status,
+      `<span data-testid="payment-status">${badge(m.statuses[p.status] ?? p.status, p.status === 'completed')}</span>`,
+    ],
+    [f.amount, escapeHtml(formatMoney(p.amount, p.currency))],
+    [
+      f.charge,
+      p.charge === null
+        ? cell(m, null)
+        : escapeHtml(m.chargeText(formatAmd(p.charge.amount), String(p.charge.fx_rate))),
+    ],
+    [f.refunded_amount, escapeHtml(formatAmd(p.refunded_amount))],
+    [f.livemode, escapeHtml(p.livemode ? m.live : m.test)],
+    [f.processor, cell(m, p.processor)],
+    [f.payment_flow, cell(m, p.payment_flow)],
+    [f.description, cell(m, p.description)],
+    [f.customer_id, cell(m, p.customer_id)],
+    [f.rrn, cell(m, p.rrn)],
+    [f.failure_code, cell(m, p.failure_code)],
+    [f.created_at, when(m, p.created_at)],
+    [f.completed_at, when(m, p.completed_at)],
+    [f.refunded_at, when(m, p.refunded_at)],
+    [f.checkout_url, link(p.checkout_url)],
+    [f.redirect_url, link(p.redirect_url)],
+    [f.qr_code, p.qr_code === null ? cell(m, null) : `<code class="pd-wrap">${escapeHtml(p.qr_code)}</code>`],
+  ];
+  return `<dl class="pd-fields">${rows.map(([term, value]) => `<dt>${escapeHtml(term)}</dt><dd>${value}</dd>`).join('')}</dl>`;
+}
+
+function table(labelId: string, heads: readonly string[], rows: readonly string[]): string {
+  return `<div class="keys-wrap" tabindex="0" role="region" aria-labelledby="${labelId}"><table class="keys-table">
+<thead><tr>${heads.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr></thead>
+<tbody>${rows.join('')}</tbody></table></div>`;
+}
+
+function itemsCard(m: PaymentDetailMessages, p: PaymentResponse): string {
+  if (p.items === null || p.items.length === 0) return '';
+  const rows = p.items.map(
+    (item) =>
+      `<tr><td>${escapeHtml(item.name)}</td><td>${escapeHtml(String(item.quantity))}${item.unit === null ? '' : ` ${escapeHtml(item.unit)}`}</td><td>${escapeHtml(formatAmd(item.unit_price))}</td><td>${cell(m, item.code)}</td></tr>`,
+  );
+  return `<div class="card"><h2 id="items-title">${escapeHtml(m.itemsTitle)}</h2>
+${table('items-title', [m.itemName, m.itemQuantity, m.itemUnitPrice, m.itemCode], rows)}</div>`;
+}
+
+function receiptsCard(m: PaymentDetailMessages, receipts: readonly ReceiptLine[]): string {
+  if (receipts.length === 0) return '';
+  const rows = receipts.map(
+    (r) =>
+      `<tr><td>${escapeHtml(r.kind === 'sale' ? m.receiptSale : m.receiptReturn)}</td><td>${escapeHtml(r.status)}</td><td>${escapeHtml(formatAmd(r.amount))}</td><td>${r.url === null ? cell(m, null) : `<a href="${escapeHtml(r.url)}">${escapeHtml(m.receiptOpen)}</a>`}</td></tr>`,
+  );
+  return `<div class="card"><h2 id="receipts-title">${escapeHtml(m.receiptsTitle)}</h2>
+${table('receipts-title', [m.receiptKind, m.receiptStatus, m.receiptAmount, ''], rows)}</div>`;
+}
+
+function timelineCard(m: PaymentDetailMessages, timeline: readonly TimelineEntry[]): string {
+  const items = timeline.map((e) => `<li>${timeTag(e.at)} <span>${escapeHtml(e.text)}</span></li>`).join('');
+  return `<div class="card"><h2>${escapeHtml(m.timelineTitle)}</h2><ol class="pd-timeline">${items}</ol></div>`;
+}
+
+/** A delivery's attempts, one row each, oldest first. */
+function attemptsBlock(m: PaymentDetailMessages, d: DeliveryView, n: number): string {
+  const titleId = `attempts-${d.delivery_id}`;
+  const heading = `<h4 id="${titleId}" class="pd-attempts-title">${escapeHtml(m.attemptsTitle(n))}</h4>`;
+  if (d.attempt_log.length === 0) {
+    return `<div class="pd-attempts" data-attempts-of="${escapeHtml(d.delivery_id)}">${heading}<p class="muted">${escapeHtml(m.noAttempts)}</p></div>`;
+  }
+  const rows = d.attempt_log.map(
+    (
+      a,
+    ) => `<tr class="pd-attempt" data-attempt="${escapeHtml(String(a.attempt))}"><td>${escapeHtml(String(a.attempt))}</td>
+<td>${timeTag(a.at)}</td><td><code class="pd-wrap">${escapeHtml(a.url)}</code></td>
+<td data-testid="attempt-answer">${a.http_status === null ? escapeHtml(m.noAnswer) : `HTTP ${escapeHtml(String(a.http_status))}`}</td>
+<td data-testid="attempt-duration">${escapeHtml(m.durationMs(a.duration_ms))}</td>
+<td class="pd-wrap">${cell(m, a.error === `HTTP ${a.http_status}` ? null : a.error)}</td>
+<td data-testid="attempt-outcome">${badge(m.attemptOutcomes[a.outcome], a.outcome === 'delivered')}</td></tr>`,
+  );
+  return `<div class="pd-attempts" data-attempts-of="${escapeHtml(d.delivery_id)}">${heading}${table(
+    titleId,
+    [
+      m.attemptNumber,
+      m.attemptTime,
+      m.attemptTarget,
+      m.attemptAnswer,
+      m.attemptDuration,
+      m.attemptError,
+      m.attemptOutcome,
+    ],
+    rows,
+  )}</div>`;
+}
+
+function eventCard(shell: Shell, m: PaymentDetailMessages, paymentUuid: string, event: EventView, manage: boolean) {
+  const titleId = `event-${event.id}`;
+  const numbered = event.deliveries.length > 1;
+  const rows = event.deliveries.map(
+    (
+      d,
+      i,
+    ) => `<tr data-delivery-id="${escapeHtml(d.delivery_id)}"><td>${numbered ? `<span class="muted">${i + 1}.</span> ` : ''}<code class="pd-wrap">${escapeHtml(d.url)}</code></td>
+<td data-testid="delivery-status">${badge(m.deliveryStates[d.status], d.status === 'delivered')}</td>
+<td>${escapeHtml(String(d.attempts))}</td>
+<td>${d.last_attempt_at === null ? escapeHtml(m.notYet) : timeTag(d.last_attempt_at)}</td>
+<td>${d.last_status_code === null ? cell(m, null) : `HTTP ${escapeHtml(String(d.last_status_code))}`}</td>
+<td>${cell(m, d.last_error === `HTTP ${d.last_status_code}` ? null : d.last_error)}</td>
+<td>${d.next_attempt_at === null ? cell(m, null) : timeTag(d.next_attempt_at)}</td></tr>`,
+  );
+  const deliveries =
+    event.deliveries.length === 0
+      ? `<p class="muted">${escapeHtml(m.noDeliveries)}</p>`
+      : table(
+          titleId,
+          [
+            m.deliveryTarget,
+            m.deliveryStatus,
+            m.deliveryAttempts,
+            m.deliveryLastAttempt,
+            m.deliveryAnswer,
+            m.deliveryError,
+            m.deliveryNext,
+          ],
+          rows,
+        );
+  const attempts = event.deliveries.map((d, i) => attemptsBlock(m, d, i + 1)).join('');
+  const resend = manage
+    ? `<form class="keys-row-action" method="post" action="/dashboard/payments/${escapeHtml(paymentUuid)}/events/${escapeHtml(event.id)}/resend">${hidden(shell)}<button type="submit" class="secondary small">${escapeHtml(m.resend(event.event))}</button></form>`
+    : '';
+  return `<section class="pd-event" data-event-id="${escapeHtml(event.id)}" aria-labelledby="${titleId}">
+<h3 id="${titleId}"><code>${escapeHtml(event.event)}</code> ${timeTag(event.created_at)}</h3>
+${deliveries}${attempts}${resend}</section>`;
+}
+
+function eventsCard(shell: Shell, m: PaymentDetailMessages, view: DetailView): string {
+  const body =
+    view.events.length === 0
+      ? `<p class="muted">${escapeHtml(m.noEvents)}</p>`
+      : view.events.map((e) => eventCard(shell, m, view.payment.uuid, e, view.manage)).join('');
+  return `<div class="card" id="events"><h2>${escapeHtml(m.eventsTitle)}</h2><p class="hint">${escapeHtml(m.eventsIntro)}</p>${body}</div>`;
+}
+
+function refundsCard(shell: Shell, m: PaymentDetailMessages, view: DetailView): string {
+  const list =
+    view.refunds.length === 0
+      ? `<p class="muted">${escapeHtml(m.noRefunds)}</p>`
+      : table(
+          'refunds-title',
+          [m.refundCreated, m.refundAmount, m.refundStatus, m.refundReason],
+          view.refunds.map(
+            (r) =>
+              `<tr data-refund-id="${escapeHtml(r.uuid)}"><td>${timeTag(r.created_at)}</td><td>${escapeHtml(formatAmd(r.amount))}</td><td>${escapeHtml(m.refundStates[r.status] ?? r.status)}${r.failure_code === null ? '' : ` <code>${escapeHtml(r.failure_code)}</code>`}</td><td>${cell(m, r.reason)}</td></tr>`,
+          ),
+        );
+  return `<div class="card" id="refunds"><h2 id="refunds-title">${escapeHtml(m.refundsTitle)}</h2>${list}${refundForm(shell, m, view)}</div>`;
+}
+
+function refundForm(shell: Shell, m: PaymentDetailMessages, view: DetailView): string {
+  if (!view.manage) return '';
+  const error = view.form?.error ?? null;
+  if (view.remaining === null) {
+    return `${alert(error)}<p class="muted">${escapeHtml(m.notRefundable)}</p>`;
+  }
+  const form = view.form ?? { amount: String(view.remaining), reason: '', problems: {}, error: null };
+  return `<h3 id="refund-form-title">${escapeHtml(m.refundFormTitle)}</h3>${alert(error)}
+<form method="post" action="/dashboard/payments/${escapeHtml(view.payment.uuid)}/refund" aria-labelledby="refund-form-title" novalidate>${hidden(shell)}
+${field(shell.t, {
+  name: 'amount',
+  label: m.refundAmountLabel,
+  type: 'text',
+  inputmode: 'numeric',
+  autocomplete: 'off',
+  value: form.amount,
+  hint: m.refundAmountHint(formatAmd(view.remaining)),
+  problem: form.problems.amount === undefined ? undefined : { text: form.problems.amount },
+})}
+${field(shell.t, {
+  name: 'reason',
+  label: m.refundReasonLabel,
+  type: 'text',
+  autocomplete: 'off',
+  value: form.reason,
+  optional: true,
+  hint: m.refundReasonHint,
+  problem: form.problems.reason === undefined ? undefined : { text: form.problems.reason },
+})}
+<button type="submit">${escapeHtml(m.refundContinue)}</button></form>`;
+}
+
+export function paymentDetailPage(shell: Shell, view: DetailView): string {
+  const m = paymentDetailText(shell);
+  const p = view.payment;
+  const title = m.title(p.order_id);
+  return layout(
+    shell,
+    title,
+    `<p class="pd-back"><a href="/dashboard/payments">${escapeHtml(m.backToPayments)}</a></p>
+<h1>${escapeHtml(title)}</h1>
+${notice(view.notice)}${alert(view.error)}
+<div class="card"><h2>${escapeHtml(m.detailsTitle)}</h2>${fieldsList(m, p)}</div>
+${itemsCard(m, p)}
+${receiptsCard(m, view.receipts)}
+${timelineCard(m, view.timeline)}
+${eventsCard(shell, m, view)}
+${refundsCard(shell, m, view)}`,
+  );
+}
+
+export interface RefundConfirmation {
+  readonly paymentUuid: string;
+  readonly orderId: string;
+  readonly amount: number;
+  readonly reason: string;
+  /** The idempotency key of this confirmation: a second submit of the same form refunds nothing more. */
+  readonly key: string;
+}
+
+export function refundConfirmPage(shell: Shell, c: RefundConfirmation): string {
+  const m = paymentDetailText(shell);
+  const back = `/dashboard/payments/${c.paymentUuid}`;
+  return layout(
+    shell,
+    m.confirmTitle,
+    `<div class="narrow"><div class="card">
+<h1>${escapeHtml(m.confirmTitle)}</h1>
+<p data-testid="refund-question">${escapeHtml(m.confirmText(formatAmd(c.amount), c.orderId))}</p>
+<p>${escapeHtml(c.reason === '' ? m.confirmNoReason : m.confirmReason(c.reason))}</p>
+<form method="post" action="${escapeHtml(back)}/refund">${hidden(shell)}<input type="hidden" name="confirm" value="yes">
+<input type="hidden" name="amount" value="${escapeHtml(String(c.amount))}">
+<input type="hidden" name="reason" value="${escapeHtml(c.reason)}">
+<input type="hidden" name="refund_key" value="${escapeHtml(c.key)}">
+<button type="submit" class="keys-danger">${escapeHtml(m.confirmButton)}</button>
+</form>
+<div class="links"><a href="${escapeHtml(back)}">${escapeHtml(m.cancel)}</a></div>
+</div></div>`,
+  );
+}
