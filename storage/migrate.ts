@@ -26,7 +26,7 @@ import * as paymentCounts from './migrations/0020-payment-counts.js';
 import * as paymentSearch from './migrations/0021-payment-search.js';
 import * as webhookDeliveryAttempts from './migrations/0022-webhook-delivery-attempts.js';
 
-const MIGRATIONS: Record<string, Migration> = {
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-core': core,
   '0002-lifecycle': lifecycle,
   '0003-webhooks-refunds': webhooksRefunds,

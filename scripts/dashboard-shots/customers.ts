@@ -11,13 +11,14 @@ const BUYERS = [
   { email: 'lilit.hakobyan@example.am', name: 'Lilit Hakobyan', amounts: [3_200, 6_400, 1_900] },
 ] as const;
 
-/** Paid sandbox payments of the buyers above on the owner's account, made on the first call only. */
+/** Paid sandbox payments of the buyers above on the owner's account, made on the first call only (other walks make payments of their own). */
 export async function ensureSandboxPayments({ deps, merchantId, publicUrl }: SectionShotsContext): Promise<void> {
   const existing = await deps.db
     .selectFrom('customer_totals')
     .select('customer_id')
     .where('merchant_id', '=', merchantId)
     .where('environment', '=', 'test')
+    .where('email', '=', BUYERS[0].email)
     .executeTakeFirst();
   if (existing !== undefined) return;
   const { key } = await createApiKey(deps, { merchantId, environment: 'test', access: 'full' });
