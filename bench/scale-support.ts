@@ -262,3 +262,41 @@ export function printRatios(results: Record<string, Record<number, Figures>>, li
   }
   return slow;
 }
+
+/** What one run at one size on one database answers: its figures and its queries' plans. */
+export type RunOne = (
+  dialect: DialectName,
+  size: number,
+  databaseUrl: string,
+) => Promise<{ figures: Figures; plans: string[] }>;
+
+/**
+ * Runs `runOne` on a fresh database for each dialect and size, prints the ratios and the plans, and
+ * sets exit code 1 when a ratio of largest to smallest size is above `limit`.
+ */
+export async function runScaleBenchmark(runOne: RunOne, limit: number): Promise<void> {
+  const databases = scaleDatabases();
+  const results: Record<string, Record<number, Figures>> = {};
+  const plans: string[] = [];
+  try {
+    for (const dialect of dialects) {
+      results[dialect] = {};
+      for (const size of sizes) {
+        const { url, drop } = await databases.fresh(dialect);
+        try {
+          const outcome = await runOne(dialect, size, url);
+          (results[dialect] as Record<number, Figures>)[size] = outcome.figures;
+          plans.push(...outcome.plans);
+          console.error(`done: ${dialect} ${size}`);
+        } finally {
+          await drop();
+        }
+      }
+    }
+  } finally {
+    await databases.stop();
+  }
+  const slow = printRatios(results, limit);
+  console.log(`\nPlans:\n${plans.join('\n')}`);
+  if (slow > 0) process.exitCode = 1;
+}

@@ -451,21 +451,7 @@ export const paymentLinkSchema = z
 export const paymentLinkListSchema = z
   .object({
     data: z.array(paymentLinkSchema),
-    links: z.object({
-      first: z.string().nullable(),
-      last: z.string().nullable(),
-      prev: z.string().nullable(),
-      next: z.string().nullable(),
-    }),
-    meta: z.object({
-      current_page: z.int(),
-      from: z.int().nullable(),
-      last_page: z.int(),
-      links: z.array(pageLinkSchema),
-      path: z.string().nullable(),
-      per_page: z.int(),
-      to: z.int().nullable(),
-      total: z.int(),
-    }),
+    links: paymentListSchema.shape.links,
+    meta: paymentListSchema.shape.meta,
   })
   .register(components, { id: 'PaymentLinkList', description: 'A page of payment links, newest first.' });
