@@ -5,19 +5,7 @@
  * integer), so this migration picks the dialect's auto-increment.
  */
 import { type Kysely, sql } from 'kysely';
-
-/**
- * Whether the database is SQLite. Asked with PostgreSQL's `version()`, which SQLite lacks: a failed
- * statement leaves a SQLite transaction usable, whereas it would abort PostgreSQL's.
- */
-async function isSqlite(db: Kysely<unknown>): Promise<boolean> {
-  try {
-    await sql`select version()`.execute(db);
-    return false;
-  } catch {
-    return true;
-  }
-}
+import { isSqlite } from './dialect.js';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const sqlite = await isSqlite(db);

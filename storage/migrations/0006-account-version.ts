@@ -13,6 +13,7 @@
  * (`failure_email_at`) is not an account fact and does not move it either.
  */
 import { type Kysely, sql } from 'kysely';
+import { isSqlite } from './dialect.js';
 
 /** Tables whose rows the servers cache, with the columns whose change matters (undefined: all). */
 const WATCHED: ReadonlyArray<{ table: string; columns?: readonly string[] }> = [
@@ -36,16 +37,6 @@ const WATCHED: ReadonlyArray<{ table: string; columns?: readonly string[] }> = [
 ];
 
 const OPERATIONS = ['insert', 'update', 'delete'] as const;
-
-/** See 0004-billing: PostgreSQL's `version()` does not exist on SQLite. */
-async function isSqlite(db: Kysely<unknown>): Promise<boolean> {
-  try {
-    await sql`select version()`.execute(db);
-    return false;
-  } catch {
-    return true;
-  }
-}
 
 function event(operation: (typeof OPERATIONS)[number], columns: readonly string[] | undefined): string {
   if (operation !== 'update' || columns === undefined) return operation;

@@ -15,16 +15,7 @@
  *   rate withdraws the currency). Not cached: read when a payment names a currency.
  */
 import { type Kysely, sql } from 'kysely';
-
-/** See 0004-billing: PostgreSQL's `version()` does not exist on SQLite. */
-async function isSqlite(db: Kysely<unknown>): Promise<boolean> {
-  try {
-    await sql`select version()`.execute(db);
-    return false;
-  } catch {
-    return true;
-  }
-}
+import { isSqlite } from './dialect.js';
 
 /** The `domains` columns whose change moves the account version, before and after this migration. */
 const DOMAIN_FACTS_0006 = [

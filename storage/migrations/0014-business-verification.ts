@@ -9,16 +9,7 @@
  * every instance serves them without a shared disk; a request holds at most 5 of at most 5 MB.
  */
 import { type Kysely, sql } from 'kysely';
-
-/** Whether the database is SQLite (it lacks PostgreSQL's `version()`; see 0004-billing). */
-async function isSqlite(db: Kysely<unknown>): Promise<boolean> {
-  try {
-    await sql`select version()`.execute(db);
-    return false;
-  } catch {
-    return true;
-  }
-}
+import { isSqlite } from './dialect.js';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const sqlite = await isSqlite(db);

@@ -9,16 +9,7 @@
  * (`revoked_at`) still moves the version, and so the next request on every instance refuses it.
  */
 import { type Kysely, sql } from 'kysely';
-
-/** See 0004-billing: PostgreSQL's `version()` does not exist on SQLite. */
-async function isSqlite(db: Kysely<unknown>): Promise<boolean> {
-  try {
-    await sql`select version()`.execute(db);
-    return false;
-  } catch {
-    return true;
-  }
-}
+import { isSqlite } from './dialect.js';
 
 /** The columns whose change moves the account version (every column the table had before). */
 const FACTS: Readonly<Record<'api_keys' | 'connect_tokens', readonly string[]>> = {

@@ -16,16 +16,7 @@
  * webhook deliveries by merchant, status and last change.
  */
 import { type Kysely, sql } from 'kysely';
-
-/** See 0004-billing: PostgreSQL's `version()` does not exist on SQLite. */
-async function isSqlite(db: Kysely<unknown>): Promise<boolean> {
-  try {
-    await sql`select version()`.execute(db);
-    return false;
-  } catch {
-    return true;
-  }
-}
+import { isSqlite } from './dialect.js';
 
 const COLUMNS = [
   'merchant_id',

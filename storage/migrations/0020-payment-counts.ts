@@ -17,16 +17,7 @@
  * so a page is read from the index in order, without sorting.
  */
 import { type Kysely, sql } from 'kysely';
-
-/** See 0004-billing: PostgreSQL's `version()` does not exist on SQLite. */
-async function isSqlite(db: Kysely<unknown>): Promise<boolean> {
-  try {
-    await sql`select version()`.execute(db);
-    return false;
-  } catch {
-    return true;
-  }
-}
+import { isSqlite } from './dialect.js';
 
 const KEY = ['merchant_id', 'environment', 'domain_id', 'day', 'status', 'processor'] as const;
 
