@@ -19,6 +19,7 @@ import type { CustomerTable } from './customer.table.js';
 import type { CustomerTotalTable } from './customer-total.table.js';
 import type { DashboardAuditEventTable } from './dashboard-audit.table.js';
 import type { DashboardInvitationTable } from './dashboard-invitation.table.js';
+import type { DashboardMailSendTable } from './dashboard-mail-send.table.js';
 import type { DashboardOnboardingKeyTable } from './dashboard-onboarding-key.table.js';
 import type { DashboardSessionTable } from './dashboard-session.table.js';
 import type { DashboardSignInFailureTable } from './dashboard-sign-in-failure.table.js';
@@ -75,6 +76,7 @@ export interface Database {
   dashboard_sessions: DashboardSessionTable;
   dashboard_tokens: DashboardTokenTable;
   dashboard_sign_in_failures: DashboardSignInFailureTable;
+  dashboard_mail_sends: DashboardMailSendTable;
   dashboard_onboarding_keys: DashboardOnboardingKeyTable;
   dashboard_audit_events: DashboardAuditEventTable;
   payment_counts: PaymentCountTable;

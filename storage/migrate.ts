@@ -25,6 +25,7 @@ import * as customerTotals from './migrations/0019-customer-totals.js';
 import * as paymentCounts from './migrations/0020-payment-counts.js';
 import * as paymentSearch from './migrations/0021-payment-search.js';
 import * as webhookDeliveryAttempts from './migrations/0022-webhook-delivery-attempts.js';
+import * as dashboardMailSends from './migrations/0023-dashboard-mail-sends.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-core': core,
@@ -49,6 +50,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0020-payment-counts': paymentCounts,
   '0021-payment-search': paymentSearch,
   '0022-webhook-delivery-attempts': webhookDeliveryAttempts,
+  '0023-dashboard-mail-sends': dashboardMailSends,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

@@ -4,9 +4,12 @@
  * check, background mail, and the audit log. The core routes (dashboard.router.ts) and each
  * section's routes (gateway/dashboard/<section>/) take one kit, made once per router.
  */
+
+import { claimMailSend } from '../../storage/dashboard-mail-send.repository.js';
 import type { GatewayContext } from '../api/context.js';
 import { type FormFields, readFormBody } from '../checkout/form-body.js';
 import { newNonce, setPageHeaders } from '../checkout/security.js';
+import { MINUTE_MS, toStoredInstant } from '../domain/clock.js';
 import type { VerificationOptions } from '../merchants/domain-verification.service.js';
 import type { Mailer, MailMessage } from '../notifications/mailer.js';
 import type { Deps } from '../runtime/deps.js';
@@ -51,6 +54,13 @@ const MAIL_LINK_PATHS: Readonly<Record<OutgoingKind, string | null>> = {
 
 const ONE_YEAR_SECONDS = 365 * 24 * 3600;
 
+/**
+ * Mails one address gets from the dashboard within `MAIL_WINDOW_MS`, of every kind together: anyone
+ * may submit the sign-up or reset form with somebody else's address, and that must not flood it.
+ */
+export const MAIL_LIMIT_PER_RECIPIENT = 5;
+export const MAIL_WINDOW_MS = 60 * MINUTE_MS;
+
 export interface DashboardKit {
   readonly deps: Deps;
   readonly publicUrl: string;
@@ -79,7 +89,10 @@ export interface DashboardKit {
   query(ctx: GatewayContext, name: string): string | undefined;
   /** Sends an account mail (confirm, reset...) in the background. */
   mail(t: DashboardMessages, outgoing: Outgoing): void;
-  /** Sends any mail in the background; a failure is logged as `kind`, without the mail's content. */
+  /**
+   * Sends any mail in the background, within the recipient's hourly limit; a failure is logged as
+   * `kind`, without the mail's content.
+   */
   sendMail(message: MailMessage, kind: string): void;
   /** Adds to the account's audit log, as the visit's user from the request's address. */
   audit(ctx: GatewayContext, visit: SignedInVisit, action: AuditAction, subject?: string | null): Promise<void>;
@@ -214,7 +227,25 @@ export function dashboardKit(deps: Deps, options: DashboardOptions): DashboardKi
     await next();
   };
 
-  const sendMail = (message: MailMessage, kind: string) => {
+  /** Claims one of the recipient's mails in the last hour: false once the limit is reached. */
+  const mayMail = (recipient: string, kind: string) => {
+    const nowMs = deps.clock.nowMs();
+    return claimMailSend(
+      deps.db,
+      { id: deps.ids.uuid(nowMs), recipient: recipient.toLowerCase(), kind, sent_at: toStoredInstant(nowMs) },
+      toStoredInstant(nowMs - MAIL_WINDOW_MS),
+      MAIL_LIMIT_PER_RECIPIENT,
+    );
+  };
+
+  const deliver = async (message: MailMessage, kind: string) => {
+    if (!(await mayMail(message.to, kind))) {
+      deps.logger.warn(
+        { kind },
+        `dashboard email withheld: its recipient already got ${MAIL_LIMIT_PER_RECIPIENT} in the last hour`,
+      );
+      return;
+    }
     if (options.mailer.kind === 'log') {
       // Without SMTP_URL mail would only be logged, and these mails may hold one-time links: say
       // that one was not sent, never what it says.
@@ -224,7 +255,13 @@ export function dashboardKit(deps: Deps, options: DashboardOptions): DashboardKi
       );
       return;
     }
-    options.mailer.send(message).catch((error: unknown) => {
+    await options.mailer.send(message);
+  };
+
+  // In the background, the limit's check included: an answer never takes longer because a mail
+  // was (or was not) sent, so its time tells nothing about the address.
+  const sendMail = (message: MailMessage, kind: string) => {
+    deliver(message, kind).catch((error: unknown) => {
       const code = (error as { code?: unknown } | null)?.code;
       deps.logger.warn({ kind, code: typeof code === 'string' ? code : undefined }, 'dashboard email not sent');
     });

@@ -1,17 +1,20 @@
 /**
  * The dashboard's defences over HTTP on both databases: form tokens on every state-changing route,
  * cookie flags, session rotation and expiry (on the gateway's manual clock), page headers, no
- * account enumeration, throttled sign-ins per account and per address, and no secret in the logs.
+ * account enumeration, throttled sign-ins per account and per address, at most a few mails an hour
+ * to one address, and no secret in the logs.
  */
 
 import { Secret, TOTP } from 'otpauth';
 import type pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAIL_LIMIT_PER_RECIPIENT, MAIL_WINDOW_MS } from '../../gateway/dashboard/kit.js';
 import { HOUR_MS, MINUTE_MS } from '../../gateway/domain/clock.js';
 import { addDomain } from '../../gateway/merchants/merchant.service.js';
 import { createLogger } from '../../gateway/runtime/logger.js';
 import { cspOf, formToken, visibleText } from '../checkout/support.js';
 import { DIALECTS } from '../support/databases.js';
+import { eventually } from '../support/eventually.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import {
   DashboardClient,
@@ -407,6 +410,77 @@ describe('dashboard logs', () => {
   });
 });
 
+describe.each(DIALECTS)('dashboard mails per recipient (%s)', (dialect) => {
+  let g: DashboardGateway;
+  const lines: string[] = [];
+  const withheld = () => lines.filter((line) => line.includes('dashboard email withheld')).length;
+
+  beforeAll(async () => {
+    const destination = { write: (line: string) => void lines.push(line) } as unknown as pino.DestinationStream;
+    g = await startDashboardGateway(dialect, {
+      env: { TRUST_PROXY: '1' },
+      logger: createLogger('info', destination),
+    });
+  });
+  afterAll(async () => g?.close());
+
+  const mailsTo = (email: string) => g.smtp.received.filter((mail) => mail.to.includes(email)).length;
+  const reset = (email: string) => clientFrom(g).submit('/dashboard/reset', '/dashboard/reset', { email });
+
+  it(`sends one address at most ${MAIL_LIMIT_PER_RECIPIENT} mails an hour, however often its forms are posted`, async () => {
+    const email = uniqueEmail('flooded');
+    await signUpAndConfirm(g, email, PASSWORD, clientFrom(g));
+    expect(mailsTo(email)).toBe(1);
+    const before = withheld();
+
+    // Six reset requests from six addresses: four more mails fill the hour, two are withheld, and
+    // every answer is the same page as ever (it tells nothing of the limit or of the account).
+    const answers = [];
+    for (let i = 0; i < 6; i += 1) answers.push(await reset(email));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill(200));
+    expect(new Set(answers.map((answer) => normalized(answer, email))).size).toBe(1);
+    await eventually(() => withheld() === before + 2, 'two mails withheld');
+    await mailTo(g.smtp, email, /Reset your password/, 4);
+    expect(mailsTo(email)).toBe(MAIL_LIMIT_PER_RECIPIENT);
+    const log = lines.slice(-20).join('');
+    expect(log).not.toContain(email);
+
+    // Another address is not held back by this one's limit.
+    const neighbour = uniqueEmail('neighbour');
+    await signUpAndConfirm(g, neighbour, PASSWORD, clientFrom(g));
+    await reset(neighbour);
+    await mailTo(g.smtp, neighbour, /Reset your password/);
+
+    // An hour after the first mail, the address may get mail again.
+    g.t.clock.advance(MAIL_WINDOW_MS);
+    await reset(email);
+    await mailTo(g.smtp, email, /Reset your password/, 5);
+    const kept = await g.t.gateway.deps.db
+      .selectFrom('dashboard_mail_sends')
+      .select('kind')
+      .where('recipient', '=', email)
+      .execute();
+    expect(kept).toEqual([{ kind: 'reset_password' }]);
+  });
+
+  it('never lets requests posted together pass the limit', async () => {
+    const email = uniqueEmail('together');
+    await signUpAndConfirm(g, email, PASSWORD, clientFrom(g));
+    const before = withheld();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => reset(email)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    // Settled when each of the 11 mails (the confirmation and 10 resets) was delivered or withheld.
+    await eventually(() => mailsTo(email) + withheld() - before === 11, 'every mail delivered or withheld');
+    const claimed = await g.t.gateway.deps.db
+      .selectFrom('dashboard_mail_sends')
+      .select('id')
+      .where('recipient', '=', email)
+      .execute();
+    expect(claimed).toHaveLength(mailsTo(email));
+    expect(mailsTo(email)).toBeLessThanOrEqual(MAIL_LIMIT_PER_RECIPIENT);
+  });
+});
+
 describe('dashboard mails without SMTP_URL', () => {
   let t: TestGateway;
   const lines: string[] = [];
@@ -427,8 +501,9 @@ describe('dashboard mails without SMTP_URL', () => {
     expect(signedUp.status).toBe(200);
     const tokens = await t.gateway.deps.db.selectFrom('dashboard_tokens').select('purpose').execute();
     expect(tokens).toEqual([{ purpose: 'verify_email' }]);
+    const notSent = 'dashboard email not sent (SMTP_URL is not set); its link is not logged';
+    await eventually(() => lines.join('').includes(notSent), 'the log line of the mail not sent');
     const log = lines.join('');
-    expect(log).toContain('dashboard email not sent (SMTP_URL is not set); its link is not logged');
     expect(log).not.toContain('token=');
     expect(log).not.toContain(PASSWORD);
   });

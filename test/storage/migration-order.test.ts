@@ -56,6 +56,7 @@ describe.each(DIALECTS)('migrations out of number order on %s', (dialect) => {
       '0019-customer-totals',
       '0021-payment-search',
       '0022-webhook-delivery-attempts',
+      '0023-dashboard-mail-sends',
     ]);
     expect(await migrateToLatest(inService)).toEqual([]);
 
