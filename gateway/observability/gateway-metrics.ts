@@ -16,7 +16,7 @@ export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
 /** What the gateway asked a processor: register a payment, read its status, check a callback, refund. */
 export type ProcessorOperation = 'start' | 'status' | 'callback' | 'refund';
 export type ProcessorCallFailure = 'timeout' | 'unreachable' | 'no_answer' | 'server_error';
-export type RefusalReason = 'rate_limited' | 'too_many_attempts';
+export type RefusalReason = 'rate_limited' | 'too_many_attempts' | 'link_payments';
 
 /** Connections of a PostgreSQL pool (pg's `totalCount`, `idleCount`, `waitingCount`). */
 export interface PoolStats {
@@ -72,7 +72,7 @@ export class GatewayMetrics {
     });
     this.#refusals = new Counter({
       name: 'gateway_rate_limit_refusals_total',
-      help: 'Requests refused by a rate limit: rate_limited (per account) or too_many_attempts (failed authentications per address).',
+      help: 'Requests refused by a rate limit: rate_limited (per account), too_many_attempts (failed authentications per address) or link_payments (payments started through reusable payment links per address).',
       labelNames: ['reason'],
       registers,
     });

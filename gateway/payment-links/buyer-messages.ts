@@ -22,6 +22,8 @@ export interface LinkPageMessages {
   readonly completedText: string;
   readonly unavailableTitle: string;
   readonly unavailableText: string;
+  readonly tooManyTitle: string;
+  readonly tooManyText: string;
   readonly thanksTitle: string;
   readonly thanksText: string;
   readonly notPaidTitle: string;
@@ -47,6 +49,9 @@ const en: LinkPageMessages = {
   completedText: 'It could be paid once, and it was. Nothing more is due through it.',
   unavailableTitle: 'Payment could not start',
   unavailableText: 'Please try again in a moment.',
+  tooManyTitle: 'Too many payments started',
+  tooManyText:
+    'Several payments were started from your connection in the last minute. Please wait a minute and try again.',
   thanksTitle: 'Thank you, payment received',
   thanksText: 'The seller has been told. You may close this page.',
   notPaidTitle: 'The payment was not completed',
@@ -72,6 +77,8 @@ const hy: LinkPageMessages = {
   completedText: 'Այն կարելի էր վճարել մեկ անգամ, և այն վճարվել է։ Դրանով այլևս վճարելու բան չկա։',
   unavailableTitle: 'Վճարումը չհաջողվեց սկսել',
   unavailableText: 'Խնդրում ենք փորձել մի փոքր ուշ։',
+  tooManyTitle: 'Չափազանց շատ վճարումներ են սկսվել',
+  tooManyText: 'Վերջին րոպեում ձեր կապից մի քանի վճարում է սկսվել։ Խնդրում ենք սպասել մեկ րոպե և կրկին փորձել։',
   thanksTitle: 'Շնորհակալություն, վճարումը ստացված է',
   thanksText: 'Վաճառողը տեղեկացված է։ Կարող եք փակել այս էջը։',
   notPaidTitle: 'Վճարումը չի ավարտվել',
@@ -97,6 +104,9 @@ const ru: LinkPageMessages = {
   completedText: 'Её можно было оплатить один раз, и она оплачена. Больше по ней ничего не причитается.',
   unavailableTitle: 'Не удалось начать оплату',
   unavailableText: 'Пожалуйста, попробуйте ещё раз чуть позже.',
+  tooManyTitle: 'Слишком много начатых платежей',
+  tooManyText:
+    'За последнюю минуту с вашего подключения начато несколько платежей. Подождите минуту и попробуйте ещё раз.',
   thanksTitle: 'Спасибо, платёж получен',
   thanksText: 'Продавец уведомлён. Эту страницу можно закрыть.',
   notPaidTitle: 'Платёж не завершён',

@@ -4,7 +4,8 @@
  * - `GET  /l/:id`          the amount and description (an amount input for a ranged link) and "Pay"
  * - `POST /l/:id`          creates the link's payment, or resumes the open one of a single-use link,
  *                          and sends the buyer (303) to the hosted checkout; refused (410) when the
- *                          link is paid, inactive or expired
+ *                          link is paid, inactive or expired, and 429 (with `Retry-After`) past
+ *                          `LINK_PAYMENTS_PER_MINUTE` payments from one address on reusable links
  * - `GET  /l/:id/thanks`   where the checkout returns the buyer: paid, or not (with a way back)
  *
  * Styled and secured like the checkout (its layout, its CSP with a nonce, no caching, no referrer);
@@ -12,13 +13,13 @@
  */
 import { Router } from '@koa/router';
 import type { GatewayContext, GatewayState } from '../api/context.js';
+import type { AuthDeps } from '../auth/authenticate.js';
 import { readFormBody } from '../checkout/form-body.js';
 import { checkFormToken, issueFormToken } from '../checkout/form-token.js';
 import { escapeHtml } from '../checkout/html.js';
 import { chooseLanguage, DICTIONARIES, isLanguage, type Language } from '../checkout/i18n/index.js';
 import { icon, layout, merchantHeader, type PaymentSummary, type Shell } from '../checkout/pages.js';
 import { newNonce, setPageHeaders } from '../checkout/security.js';
-import type { Deps } from '../runtime/deps.js';
 import { LINK_PAGE_MESSAGES, type LinkPageMessages } from './buyer-messages.js';
 import { type BuyerLink, linkPaymentFor, lookUpBuyerLink, openPaymentLink } from './payment-link.service.js';
 
@@ -31,7 +32,7 @@ interface Page {
   readonly format: (amount: number) => string;
 }
 
-export function linkPageRouter(deps: Deps, options: { secret: string }): Router<GatewayState> {
+export function linkPageRouter(deps: AuthDeps, options: { secret: string }): Router<GatewayState> {
   const router = new Router<GatewayState>();
   const publicOrigin = new URL(deps.config.publicUrl).origin;
 
@@ -166,7 +167,7 @@ ${description}
       return send(ctx, page, 403, problem(page, t.forbiddenTitle, t.forbiddenText, 'forbidden', selfPath(id)));
     }
     const chosen = fields.get('amount') ?? '';
-    const result = await openPaymentLink(deps, link, chosen);
+    const result = await openPaymentLink(deps, link, chosen, ctx.ip);
     switch (result.kind) {
       case 'checkout': {
         setPageHeaders(ctx, page.shell.nonce, null, publicOrigin);
@@ -189,6 +190,9 @@ ${description}
           payPage(page, link, `${selfPath(id)}${langQuery(page)}`, message, chosen.slice(0, 20)),
         );
       }
+      case 'too_many':
+        ctx.set('Retry-After', String(result.retryAfterSeconds));
+        return send(ctx, page, 429, problem(page, page.m.tooManyTitle, page.m.tooManyText, 'too_many', selfPath(id)));
       case 'unavailable':
         return send(
           ctx,

@@ -34,7 +34,7 @@ import {
   type ListPaymentLinksQuery,
 } from '../api/schemas/payment-link.schema.js';
 import { parseOr422 } from '../api/schemas/validation.js';
-import type { Principal } from '../auth/authenticate.js';
+import type { AuthDeps, Principal } from '../auth/authenticate.js';
 import { assertBalanceAllowsPayment } from '../billing/billing.service.js';
 import { toApiInstant, toStoredInstant } from '../domain/clock.js';
 import { ApiError, validationFailed } from '../domain/errors.js';
@@ -325,7 +325,16 @@ export type OpenResult =
   | { readonly kind: 'checkout'; readonly payment: Payment; readonly checkoutUrl: string; readonly resumed: boolean }
   | { readonly kind: 'refused'; readonly status: Exclude<PaymentLinkStatus, 'active'> }
   | { readonly kind: 'invalid_amount' }
-  | { readonly kind: 'unavailable' };
+  | { readonly kind: 'unavailable' }
+  /** Too many payments started through reusable links from the buyer's address this minute. */
+  | { readonly kind: 'too_many'; readonly retryAfterSeconds: number };
+
+/**
+ * Payments one address may start through reusable links in a minute. Each Pay on a reusable link
+ * makes a payment (a single-use link resumes its open one), so without a limit a script could fill
+ * a merchant's list with payments that only expire.
+ */
+export const LINK_PAYMENTS_PER_MINUTE = 10;
 
 function isOpen(payment: Payment, nowMs: number): boolean {
   return (payment.status === 'pending' || payment.status === 'processing') && Date.parse(payment.expiresAt) > nowMs;
@@ -337,12 +346,14 @@ function isPaid(payment: Payment): boolean {
 
 /**
  * The buyer pays: creates the link's payment (or resumes the open one of a single-use link) and
- * answers where to send the buyer. `chosenAmount` is the buyer's amount for a ranged link.
+ * answers where to send the buyer. `chosenAmount` is the buyer's amount for a ranged link;
+ * `address` is the buyer's, counted against `LINK_PAYMENTS_PER_MINUTE` on reusable links.
  */
 export async function openPaymentLink(
-  deps: Deps,
+  deps: AuthDeps,
   link: BuyerLink,
   chosenAmount: string | undefined,
+  address: string,
 ): Promise<OpenResult> {
   const { row } = link;
   if (link.status !== 'active') return { kind: 'refused', status: link.status };
@@ -381,6 +392,11 @@ export async function openPaymentLink(
       // Another open created the payment first: read it back and resume it.
     }
     return { kind: 'unavailable' };
+  }
+  const counted = await deps.limiter.hit(`link-payments:${address}`);
+  if (counted.hits > LINK_PAYMENTS_PER_MINUTE) {
+    deps.metrics.refused('link_payments');
+    return { kind: 'too_many', retryAfterSeconds: counted.resetSeconds };
   }
   const created = await createLinkPayment(deps, link, amount, null);
   return created === 'order_taken' ? { kind: 'unavailable' } : checkout(created, false);

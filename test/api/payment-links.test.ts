@@ -2,11 +2,13 @@
  * Payment links (an addition, docs/api.md "Payment links"): create (amount or range, validation,
  * Idempotency-Key), list with the payments list's paging, read, deactivate, scoping, expiry on the
  * manual clock; the buyer's page on the hosted domain; and a single-use link under 20 concurrent
- * opens: one payment, at most one completed.
+ * opens: one payment, at most one completed; payments started through reusable links limited per
+ * address.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAY_MS, HOUR_MS, toStoredInstant } from '../../gateway/domain/clock.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS, toStoredInstant } from '../../gateway/domain/clock.js';
+import { LINK_PAYMENTS_PER_MINUTE } from '../../gateway/payment-links/payment-link.service.js';
 import { IDEMPOTENCY_LOCK_MS } from '../../gateway/payments/idempotency.js';
 import { canonicalJson, sha256Hex } from '../../gateway/runtime/hashing.js';
 import { claimIdempotencyKey } from '../../storage/idempotency-key.repository.js';
@@ -298,6 +300,40 @@ describe.each(DIALECTS)('payment links (%s)', (dialect) => {
     for (const p of payments) await payWithTestCard(m, p.id);
     const read = await t.call<Json>('GET', `/api/v1/payment_links/${link.id}`, { key: m.testKey });
     expect(read.body).toMatchObject({ status: 'active', payments_count: 2, completed_payments_count: 2 });
+  });
+
+  it(`starts at most ${LINK_PAYMENTS_PER_MINUTE} payments a minute from one address through reusable links`, async () => {
+    const m = await t.merchant();
+    const link = (await create(m.testKey, { amount: 700, reusable: true })).body;
+    const another = (await create(m.testKey, { amount: 800, reusable: true })).body;
+    const single = (await create(m.testKey, { amount: 900 })).body;
+    // From the start of a minute of its own (earlier tests opened links from this address too).
+    t.clock.advance(MINUTE_MS - (t.clock.nowMs() % MINUTE_MS));
+    const { token } = await openPage(link.id);
+    for (let i = 0; i < LINK_PAYMENTS_PER_MINUTE; i++) expect((await pay(link.id, token)).status).toBe(303);
+
+    const refused = await fetch(`${t.url}/l/${link.id}?lang=hy`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ form_token: token }).toString(),
+      redirect: 'manual',
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect(await refused.text()).toContain('Չափազանց շատ վճարումներ են սկսվել');
+    // The limit is the address's, whatever the reusable link; a single-use link is not held by it.
+    const other = await openPage(another.id);
+    const held = await pay(another.id, other.token);
+    expect(held.status).toBe(429);
+    expect(held.html).toContain('Too many payments started');
+    const once = await openPage(single.id);
+    expect((await pay(single.id, once.token)).status).toBe(303);
+    expect(await linkPayments(link.id)).toHaveLength(LINK_PAYMENTS_PER_MINUTE);
+    expect(await linkPayments(another.id)).toHaveLength(0);
+
+    t.clock.advance(MINUTE_MS);
+    expect((await pay(another.id, other.token)).status).toBe(303);
+    expect(await linkPayments(another.id)).toHaveLength(1);
   });
 
   it("a live link's payment is not offered the sandbox: a test card cannot pay it", async () => {
