@@ -84,6 +84,12 @@ export async function acceptInvitationRow(db: Executor, id: string, tokenHash: s
   return result.numUpdatedRows > 0n;
 }
 
-export async function deleteInvitation(db: Executor, id: string): Promise<void> {
-  await db.deleteFrom('dashboard_invitations').where('id', '=', id).execute();
+/** Deletes a pending invitation; false when it was accepted or deleted meanwhile. */
+export async function deletePendingInvitation(db: Executor, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('dashboard_invitations')
+    .where('id', '=', id)
+    .where('accepted_at', 'is', null)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
 }

@@ -333,6 +333,12 @@ describe.each(DIALECTS)('dashboard team (%s)', (dialect) => {
     );
     expect(answer.status).toBe(303);
     expect((await accept(cancelledLink)).page.status).toBe(400);
+    const audited = await auditOf(owner.merchantId, 'member.invitation_cancelled');
+    expect(audited.map((row) => [row.subject, row.actor_email])).toEqual([[cancelled, owner.email]]);
+    // Cancelling again finds no invitation: 404, and nothing more in the log.
+    const again = await owner.client.submit('/dashboard/team', `/dashboard/team/invitations/${cancelledId}/cancel`, {});
+    expect(again.status).toBe(404);
+    expect(await auditOf(owner.merchantId, 'member.invitation_cancelled')).toHaveLength(1);
 
     const resent = uniqueEmail('resent');
     expect((await invite(owner.client, resent, 'viewer')).status).toBe(303);

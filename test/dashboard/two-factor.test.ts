@@ -396,6 +396,13 @@ describe.each(DIALECTS)('two-step sign-in (%s)', (dialect) => {
     const newCodes = recoveryCodesOn(fresh);
     expect(newCodes).toHaveLength(10);
     for (const code of codes) expect(newCodes).not.toContain(code);
+    const renewed = await db()
+      .selectFrom('dashboard_audit_events')
+      .select(['subject', 'user_id'])
+      .where('action', '=', 'totp.recovery_codes_renewed')
+      .where('subject', '=', email)
+      .execute();
+    expect(renewed).toEqual([{ subject: email, user_id: (await userRow(email)).id }]);
     expect((await enterCode(await passwordStep(email), codes[0] as string)).status).toBe(401);
     expect((await enterCode(await passwordStep(email), newCodes[0] as string)).status).toBe(303);
 

@@ -121,7 +121,7 @@ export const teamRoutes: SectionRoutes = (router, kit) => {
   router.post('/dashboard/team/invitations/:id/cancel', kit.formGuard, async (ctx) => {
     const visit = await kit.manager(ctx, 'team');
     if (!visit) return;
-    const email = await cancelInvitation(deps, visit.merchantId, ctx.params.id ?? '');
+    const email = await cancelInvitation(deps, visit.merchantId, actorOf(ctx, visit), ctx.params.id ?? '');
     if (email === undefined) return kit.notFound(ctx, visit);
     kit.redirect(ctx, '/dashboard/team?notice=cancelled');
   });

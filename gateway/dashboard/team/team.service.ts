@@ -16,7 +16,7 @@
 
 import {
   acceptInvitationRow,
-  deleteInvitation,
+  deletePendingInvitation,
   findPendingInvitation,
   findPendingInvitationByEmail,
   findUsableInvitation,
@@ -163,12 +163,26 @@ export async function resendInvitation(
   return { to: invitation.email, token, role: invitation.role, accountName: name };
 }
 
-/** Cancels a pending invitation (its link stops working); answers its address, or undefined. */
-export async function cancelInvitation(deps: Deps, merchantId: string, id: string): Promise<string | undefined> {
+/** Cancels a pending invitation (its link stops working, audited); answers its address, or undefined. */
+export async function cancelInvitation(
+  deps: Deps,
+  merchantId: string,
+  actor: AuditActor,
+  id: string,
+): Promise<string | undefined> {
   const invitation = await findPendingInvitation(deps.db, merchantId, id);
   if (invitation === undefined) return undefined;
-  await deleteInvitation(deps.db, invitation.id);
-  return invitation.email;
+  const cancelled = await deps.transact(async (trx) => {
+    if (!(await deletePendingInvitation(trx, invitation.id))) return false;
+    await recordAudit(deps, trx, {
+      merchantId,
+      actor,
+      action: 'member.invitation_cancelled',
+      subject: invitation.email,
+    });
+    return true;
+  });
+  return cancelled ? invitation.email : undefined;
 }
 
 export type MemberChange =

@@ -291,6 +291,12 @@ export function regenerateRecoveryCodes(
   return confirmChange(deps, user, input, async (trx) => {
     const { codes, rows } = newRecoveryCodes(deps, user.id);
     await replaceRecoveryCodes(trx, user.id, rows);
+    await recordAudit(deps, trx, {
+      merchantId: user.merchant_id,
+      actor: { userId: user.id, email: user.email, address: input.address },
+      action: 'totp.recovery_codes_renewed',
+      subject: user.email,
+    });
     return codes;
   });
 }
