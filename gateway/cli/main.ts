@@ -5,10 +5,10 @@
  */
 import { parseArgs } from 'node:util';
 import { openDatabase, redactUrl } from '../../storage/connect.js';
+import { findConnectToken } from '../../storage/connect-token.repository.js';
 import { migrateToLatest } from '../../storage/migrate.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { createConnectToken, listConnectTokens, revokeConnectToken } from '../connect/connect-token.service.js';
-import { type AuditAction, recordAudit } from '../dashboard/audit/audit.service.js';
 import { keyHint } from '../domain/api-keys.js';
 import { CONNECT_PLATFORMS, MAX_CONNECT_TOKEN_DAYS } from '../domain/connect-tokens.js';
 import { VERIFICATION_METHODS } from '../domain/domain-verification.js';
@@ -47,6 +47,7 @@ import {
   receiptsRetry,
 } from './commands/receipts.js';
 import { webhookTest } from './commands/webhook-test.js';
+import { operatorAudit } from './operator-audit.js';
 import { serve } from './serve.js';
 
 export const USAGE = `Usage: gateway <command> [options] [--json]
@@ -230,11 +231,6 @@ type Output = { json: unknown; text: string; exitCode?: number };
 
 function print(out: Output, asJson: boolean): void {
   process.stdout.write(asJson ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);
-}
-
-/** The operator's sensitive actions go to the account's audit log too, with no dashboard user. */
-function operatorAudit(deps: Deps, merchantId: string, action: AuditAction, subject: string | null): Promise<void> {
-  return recordAudit(deps, deps.db, { merchantId, actor: null, action, subject });
 }
 
 /** A key as the audit log names it: its prefix and last four, never the key. */
@@ -428,6 +424,8 @@ function plan(command: string, values: Values): (deps: Deps) => Promise<Output> 
           verified: values.verified === true,
           webhookUrl: values['webhook-url'],
         });
+        await operatorAudit(deps, merchantId, 'domain.added', domain.host);
+        if (domain.verified) await operatorAudit(deps, merchantId, 'domain.verified', `${domain.host} (operator)`);
         return {
           json: domain,
           text: `Domain ${domain.host}: ${domain.verified ? 'verified' : 'not verified'}; webhook secret ${domain.webhook_secret}${domain.webhook_url ? `; webhooks to ${domain.webhook_url}` : ''}`,
@@ -477,6 +475,11 @@ function plan(command: string, values: Values): (deps: Deps) => Promise<Output> 
           config: values.config,
           position,
         });
+        const subject = `${processor} on ${result.host}`;
+        if (enabled && values.config !== undefined) {
+          await operatorAudit(deps, merchantId, 'processor.configured', subject);
+        }
+        await operatorAudit(deps, merchantId, enabled ? 'processor.enabled' : 'processor.disabled', subject);
         return { json: result, text: `${processor} ${enabled ? 'enabled' : 'disabled'} for ${result.host}.` };
       };
     }
@@ -542,6 +545,12 @@ function plan(command: string, values: Values): (deps: Deps) => Promise<Output> 
       }
       return async (deps) => {
         const created = await createConnectToken(deps, { merchantId, domain, platform, environment, expiresInDays });
+        await operatorAudit(
+          deps,
+          merchantId,
+          'connect_token.created',
+          `${created.id} (${platform}, ${created.domain})`,
+        );
         return {
           json: created,
           text: `${environment} connect token ${created.id} for ${created.domain} (${platform}), valid until ${created.expires_at}, shown once:\n${created.connect_token}`,
@@ -551,7 +560,13 @@ function plan(command: string, values: Values): (deps: Deps) => Promise<Output> 
     case 'connect-token revoke': {
       const id = required(values, 'id');
       return async (deps) => {
+        const before = await findConnectToken(deps.db, id);
         const revoked = await revokeConnectToken(deps, id);
+        if (before !== undefined && before.revoked_at === null) {
+          const listed = await listConnectTokens(deps, before.merchant_id);
+          const host = listed.connect_tokens.find((t) => t.id === id)?.domain ?? '-';
+          await operatorAudit(deps, before.merchant_id, 'connect_token.revoked', `${id} (${before.platform}, ${host})`);
+        }
         return { json: revoked, text: `Connect token ${id} revoked at ${revoked.revoked_at}.` };
       };
     }

@@ -1,7 +1,8 @@
 /**
  * The operator's sensitive `bin/gateway` commands (key create and revoke, webhook secret rotation,
- * business verification) are written to the account's audit log with no dashboard user, and name
- * keys by prefix and last four only.
+ * business verification, domains added or verified, processors switched, connect tokens made or
+ * revoked) are written to the account's audit log with no dashboard user, and name keys by prefix
+ * and last four only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../storage/connect.js';
@@ -70,6 +71,55 @@ describe.each(DIALECTS)('operator actions in the audit log (%s)', { timeout: CLI
         expect(row).toMatchObject({ user_id: null, actor_email: null, address: null });
       }
       expect(JSON.stringify(rows)).not.toContain(key.key);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('records domains added, processors switched and connect tokens made and revoked, each once', async () => {
+    const url = database.url;
+    const { merchant_id } = await json<{ merchant_id: string }>(url, 'merchant', 'create', '--name', 'Sevan Boats');
+    await json(url, 'domain', 'add', '--merchant', merchant_id, '--host', 'sevan-boats.am', '--verified');
+    await json(url, 'domain', 'add', '--merchant', merchant_id, '--host', 'pending.sevan-boats.am');
+    const processor = ['--merchant', merchant_id, '--host', 'sevan-boats.am', '--processor', 'sandbox'];
+    await json(url, 'processor', 'enable', ...processor);
+    await json(url, 'processor', 'disable', ...processor);
+    const token = await json<{ id: string }>(
+      url,
+      'connect-token',
+      'create',
+      '--merchant',
+      merchant_id,
+      '--domain',
+      'sevan-boats.am',
+      '--platform',
+      'woocommerce',
+    );
+    await json(url, 'connect-token', 'revoke', '--id', token.id);
+    // Revoking again changes nothing, and logs nothing.
+    await json(url, 'connect-token', 'revoke', '--id', token.id);
+
+    const handle = openDatabase(url);
+    try {
+      const rows = await handle.db
+        .selectFrom('dashboard_audit_events')
+        .selectAll()
+        .where('merchant_id', '=', merchant_id)
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .execute();
+      expect(rows.map((row) => [row.action, row.subject])).toEqual([
+        ['domain.added', 'sevan-boats.am'],
+        ['domain.verified', 'sevan-boats.am (operator)'],
+        ['domain.added', 'pending.sevan-boats.am'],
+        ['processor.enabled', 'sandbox on sevan-boats.am'],
+        ['processor.disabled', 'sandbox on sevan-boats.am'],
+        ['connect_token.created', `${token.id} (woocommerce, sevan-boats.am)`],
+        ['connect_token.revoked', `${token.id} (woocommerce, sevan-boats.am)`],
+      ]);
+      for (const row of rows) {
+        expect(row).toMatchObject({ user_id: null, actor_email: null, address: null });
+      }
     } finally {
       await handle.close();
     }

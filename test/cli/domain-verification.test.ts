@@ -115,6 +115,14 @@ describe.each(DIALECTS)(
       });
       const paid = await pay();
       expect(paid.status, paid.text).toBe(201);
+      // The operator's check is in the account's audit log; the failed one is not.
+      const audited = await t.gateway.deps.db
+        .selectFrom('dashboard_audit_events')
+        .select(['action', 'subject', 'user_id'])
+        .where('merchant_id', '=', merchantId)
+        .where('action', '=', 'domain.verified')
+        .execute();
+      expect(audited).toEqual([{ action: 'domain.verified', subject: `${host} (dns)`, user_id: null }]);
 
       const text = await cli('domain', 'verification', '--merchant', merchantId, '--host', host);
       expect(text.code).toBe(0);

@@ -3,7 +3,8 @@
  * TXT record's name and value, the file's URL and content), and the last check's outcome.
  * `gateway domain verify --merchant ID --host HOST --method dns|https`: checks now. `--json` prints
  * the service's view (gateway/merchants/domain-verification.service.ts); a check that fails prints
- * it too, with `ok: false` and `failure: {code, message}`, and exits 1.
+ * it too, with `ok: false` and `failure: {code, message}`, and exits 1. A domain this check
+ * verifies is written to the account's audit log as the operator's.
  */
 import type { VerificationMethod } from '../../domain/domain-verification.js';
 import {
@@ -12,6 +13,7 @@ import {
   verifyDomain,
 } from '../../merchants/domain-verification.service.js';
 import type { Deps } from '../../runtime/deps.js';
+import { operatorAudit } from '../operator-audit.js';
 
 type Command = (deps: Deps) => Promise<{ json: unknown; text: string; exitCode?: number }>;
 
@@ -47,8 +49,14 @@ export function domainVerification(merchantId: string, host: string): Command {
 
 export function domainVerify(merchantId: string, host: string, method: VerificationMethod): Command {
   return async (deps) => {
+    // Read first to audit only a domain this check verifies; what cannot be checked, the check refuses.
+    const wasVerified = await getDomainVerification(deps, { merchantId, host }).then(
+      (view) => view.verified,
+      () => false,
+    );
     const outcome = await verifyDomain(deps, { merchantId, host, method });
     if (outcome.failure === null) {
+      if (!wasVerified) await operatorAudit(deps, merchantId, 'domain.verified', `${outcome.host} (${method})`);
       return { json: outcome, text: `Domain ${outcome.host} verified by ${method}.` };
     }
     return {
