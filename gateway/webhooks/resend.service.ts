@@ -13,9 +13,12 @@
  * - Through the API, full-access keys only, at most {@link RESENDS_PER_MINUTE} per merchant per
  *   minute (shared by every instance on PostgreSQL). The operator's CLI is not limited.
  */
+
+import type { Executor } from '../../storage/database.js';
 import { findDomainWebhookUrl } from '../../storage/domain.repository.js';
 import { findOutboxEvent } from '../../storage/outbox-event.repository.js';
 import { findPayment, findPaymentRow } from '../../storage/payment.repository.js';
+import type { PaymentRow } from '../../storage/payment.table.js';
 import { insertDelivery } from '../../storage/webhook-delivery.repository.js';
 import type { AuthDeps, Principal } from '../auth/authenticate.js';
 import { toApiInstant, toStoredInstant } from '../domain/clock.js';
@@ -94,12 +97,20 @@ export async function resendEvent(deps: Deps, eventId: string): Promise<ResentDe
   return queueResend(deps, event.id);
 }
 
+/** Where a resend of the payment's events goes today: its `callback_url`, else its domain's webhook URL; null: nowhere. */
+export async function currentWebhookTarget(
+  db: Executor,
+  payment: Pick<PaymentRow, 'callback_url' | 'domain_id'>,
+): Promise<string | null> {
+  return payment.callback_url ?? (await findDomainWebhookUrl(db, payment.domain_id));
+}
+
 async function queueResend(deps: Deps, eventId: string): Promise<ResentDelivery> {
   const queued = await deps.transact(async (trx) => {
     const event = await findOutboxEvent(trx, eventId);
     const payment = event === undefined ? undefined : await findPaymentRow(trx, event.payment_id);
     if (event === undefined || payment === undefined) throw new ApiError('not_found', `No event ${eventId}.`);
-    const url = payment.callback_url ?? (await findDomainWebhookUrl(trx, payment.domain_id));
+    const url = await currentWebhookTarget(trx, payment);
     if (url === null) {
       throw new ApiError(
         'no_webhook_target',

@@ -1,7 +1,7 @@
 /**
  * A payment's page in the dashboard, over HTTP: every field, the timeline, the webhook events with
  * their deliveries; Resend queues a delivery seen on the page and through the API's events
- * endpoint; refunds (partial, then the rest) go through a confirmation and the API's refund service,
+ * endpoint, and is not offered when an event has nowhere to go; refunds (partial, then the rest) go through a confirmation and the API's refund service,
  * a double submit refunds once, too much is a 422; viewers read the page without the forms and are
  * refused every POST; another account's payment is a 404. Both databases.
  */
@@ -230,6 +230,31 @@ describe.each(DIALECTS)('dashboard payment page (%s)', (dialect) => {
     expect(after.text).toContain('Delivery 2: attempts');
     const audit = await auditRows(g, m.merchantId, 'webhook.resent');
     expect(audit.at(-1)?.subject).toContain(String(event?.id));
+  });
+
+  it('offers no Resend when an event has nowhere to go, says why, and still refuses a posted resend (409)', async () => {
+    // No callback_url, and the account's hosted domain has no webhook URL.
+    const created = await g.t.call<Json>('POST', '/api/v1/payments', { key: m.testKey, body: paymentBody() });
+    expect(created.status, created.text).toBe(201);
+    const paid = await g.t.call('POST', `/api/v1/test_helpers/payments/${created.body.uuid}/pay`, {
+      key: m.testKey,
+      body: { card_number: '4111 1111 1111 1111' },
+    });
+    expect(paid.status, paid.text).toBe(200);
+    const path = `/dashboard/payments/${created.body.uuid}`;
+    const page = await owner.get(path);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('data-testid="no-webhook-target"');
+    expect(page.text).toContain('Nothing to send to');
+    expect(page.text).not.toContain('/resend"');
+    const [event] = await apiEvents(created.body.uuid);
+    const refused = await owner.post(`${path}/events/${event?.id}/resend`, { form_token: formToken(page.text) });
+    expect(refused.status).toBe(409);
+    expect(refused.text.match(/Nothing to send to/g)).toHaveLength(1);
+    // A payment with a target keeps its buttons and no such note.
+    const delivered = await owner.get(`/dashboard/payments/${(await paidPayment()).uuid}`);
+    expect(delivered.text).toContain('/resend"');
+    expect(delivered.text).not.toContain('data-testid="no-webhook-target"');
   });
 
   it('refunds part after a confirmation, once on a double submit, then the rest', async () => {

@@ -58,6 +58,8 @@ export interface DetailView {
   readonly timeline: readonly TimelineEntry[];
   /** Owner or admin: the Resend buttons and the refund form. */
   readonly manage: boolean;
+  /** Where a resend would go today; null: nowhere, so no Resend button, and the page says why. */
+  readonly webhookTarget: string | null;
   /** What can still be refunded (AMD); null when the payment cannot be refunded now. */
   readonly remaining: number | null;
   readonly form: RefundForm | null;
@@ -219,8 +221,14 @@ function eventsCard(shell: Shell, m: PaymentDetailMessages, view: DetailView): s
   const body =
     view.events.length === 0
       ? `<p class="muted">${escapeHtml(m.noEvents)}</p>`
-      : view.events.map((e) => eventCard(shell, m, view.payment.uuid, e, view.manage)).join('');
-  return `<div class="card" id="events"><h2>${escapeHtml(m.eventsTitle)}</h2><p class="hint">${escapeHtml(m.eventsIntro)}</p>${body}</div>`;
+      : view.events
+          .map((e) => eventCard(shell, m, view.payment.uuid, e, view.manage && view.webhookTarget !== null))
+          .join('');
+  const nowhere =
+    view.events.length > 0 && view.webhookTarget === null && view.error !== m.noWebhookTarget
+      ? `<p class="hint" data-testid="no-webhook-target">${escapeHtml(m.noWebhookTarget)}</p>`
+      : '';
+  return `<div class="card" id="events"><h2>${escapeHtml(m.eventsTitle)}</h2><p class="hint">${escapeHtml(m.eventsIntro)}</p>${nowhere}${body}</div>`;
 }
 
 function refundsCard(shell: Shell, m: PaymentDetailMessages, view: DetailView): string {

@@ -36,7 +36,7 @@ import {
   toRefundObject,
 } from '../../refunds/refund.service.js';
 import { eventLogOf } from '../../webhooks/event-log.service.js';
-import { resendAccountEvent } from '../../webhooks/resend.service.js';
+import { currentWebhookTarget, resendAccountEvent } from '../../webhooks/resend.service.js';
 import type { SignedInVisit } from '../kit.js';
 import { mayManage } from '../roles.js';
 import type { SectionRoutes } from '../sections.js';
@@ -131,10 +131,11 @@ export const paymentDetailRoutes: SectionRoutes = (router, kit) => {
     extra: { form?: RefundForm; error?: string } = {},
   ) => {
     const m = paymentDetailText(visit.shell);
-    const [events, refunds, sale] = await Promise.all([
+    const [events, refunds, sale, target] = await Promise.all([
       eventLogOf(deps, row.id),
       listPaymentRefunds(deps.db, row.id),
       findSaleReceiptOfPayment(deps.db, row.id),
+      currentWebhookTarget(deps.db, row),
     ]);
     const receipts: ReceiptLine[] = [];
     if (sale !== undefined) {
@@ -161,6 +162,7 @@ export const paymentDetailRoutes: SectionRoutes = (router, kit) => {
         receipts,
         timeline: timelineOf(m, row, events),
         manage: mayManage(visit.session.user.role),
+        webhookTarget: target,
         remaining: refundable instanceof ApiError || refundable.amount < 1 ? null : refundable.amount,
         form: extra.form ?? null,
         notice: noticeKey === null ? null : m[noticeKey],
