@@ -96,6 +96,42 @@ describe('the OpenAPI document', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('describes every parameter and every field of every request body, and keeps the fields described in the components', () => {
+    const document = buildOpenApiDocument(PUBLIC_URL);
+    const undescribed: string[] = [];
+    // biome-ignore lint/suspicious/noExplicitAny: the document read as plain JSON
+    const fieldsOf = (schema: any, at: string) => {
+      for (const [name, field] of Object.entries<Record<string, unknown>>(schema?.properties ?? {})) {
+        if (typeof field.description !== 'string') undescribed.push(`${at}.${name}`);
+      }
+    };
+    for (const [path, item] of Object.entries(document.paths)) {
+      // biome-ignore lint/suspicious/noExplicitAny: the document read as plain JSON
+      for (const [method, operation] of Object.entries<any>(item as object)) {
+        for (const parameter of operation.parameters ?? []) {
+          if (parameter.$ref === undefined && typeof parameter.description !== 'string') {
+            undescribed.push(`${method} ${path} ${parameter.in} ${parameter.name}`);
+          }
+        }
+        const body = operation.requestBody?.content?.['application/json']?.schema;
+        if (body !== undefined) fieldsOf(body, `${method} ${path} body`);
+      }
+    }
+    expect(undescribed).toEqual([]);
+    // biome-ignore lint/suspicious/noExplicitAny: the document read as plain JSON
+    const schemas = (document.components as { schemas: Record<string, any> }).schemas;
+    expect(schemas.Refund.properties.amount.description).toBe('Whole AMD.');
+    expect(schemas.Customer.properties.id.description).toMatch(/^The customer id/);
+    const create = document.paths['/api/v1/payments']?.post as {
+      requestBody: {
+        content: { 'application/json': { schema: { properties: Record<string, { description: string }> } } };
+      };
+    };
+    expect(create.requestBody.content['application/json'].schema.properties.return_url?.description).toContain(
+      'verified domains',
+    );
+  });
+
   it('answers every error code the table has with its status, and each listed status with the Error schema', () => {
     const document = buildOpenApiDocument(PUBLIC_URL);
     const created = document.paths['/api/v1/payments']?.post as { responses: Record<string, unknown> };

@@ -34,11 +34,24 @@ function responseSchema(schema: z.ZodType): JsonSchema {
   return embedded(z.toJSONSchema(schema, { target: TARGET, io: 'output', unrepresentable: 'any' }) as JsonSchema);
 }
 
+/**
+ * What the components are written with: each component's id and description from `components`,
+ * and the descriptions of their fields (`.describe()`, kept in zod's global registry). Reading
+ * `components` alone would drop every field's description.
+ */
+const componentMetadata = {
+  get(schema: z.core.$ZodType) {
+    const field = z.globalRegistry.get(schema);
+    const component = components.get(schema);
+    return field === undefined && component === undefined ? undefined : { ...field, ...component };
+  },
+} as unknown as typeof components;
+
 function componentSchemas(): Record<string, JsonSchema> {
   const generated = z.toJSONSchema(components, {
     target: TARGET,
     io: 'output',
-    metadata: components,
+    metadata: componentMetadata,
     uri: (id) => `${SCHEMAS_PATH}${id}`,
   }).schemas as Record<string, JsonSchema>;
   return Object.fromEntries(Object.entries(generated).map(([id, schema]) => [id, embedded(schema)]));

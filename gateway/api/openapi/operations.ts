@@ -305,7 +305,9 @@ export const OPERATIONS: readonly ApiOperation[] = [
     summary: 'Set the auto top-up of a counter',
     tag: 'Billing',
     caller: 'billing.configure',
-    params: z.object({ counter: z.enum(['transactions', 'receipts']) }),
+    params: z.object({
+      counter: z.enum(['transactions', 'receipts']).describe('The counter whose auto top-up is set.'),
+    }),
     body: { schema: autoTopupBodySchema, required: true },
     responses: ok('The setting as saved.', autoTopupSchema),
     errors: ['not_found', 'validation_failed'],

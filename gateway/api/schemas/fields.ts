@@ -89,3 +89,20 @@ export function hostName() {
 export function optional<S extends z.ZodType>(schema: S) {
   return schema.nullish().transform((v) => (v === null ? undefined : v));
 }
+
+/** A positive integer query parameter, read from its string: `name` must be between 1 and `max`. */
+function positiveIntegerParam(max: number, name: string) {
+  return z
+    .string()
+    .regex(/^\d+$/, { error: 'must be an integer' })
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= max, { error: `${name} must be between 1 and ${max}` });
+}
+
+/** `per_page` (1 to 100, default 25) and `page` (from 1): the paging of every list shaped like the payment list. */
+export function pageParams(items: string) {
+  return {
+    per_page: positiveIntegerParam(100, 'per_page').default(25).describe(`${items} per page, 1 to 100.`),
+    page: positiveIntegerParam(1_000_000, 'page').default(1).describe('The page, from 1.'),
+  };
+}

@@ -3,7 +3,7 @@
  * fixed `amount`, or a range `amount_min`..`amount_max` in which the buyer chooses; not both.
  */
 import { z } from 'zod';
-import { optional, optionalText } from './fields.js';
+import { optional, optionalText, pageParams } from './fields.js';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -18,19 +18,21 @@ export function createPaymentLinkSchema(maxAmount: number) {
   const amount = wholeAmd().max(maxAmount, { error: `must be at most ${maxAmount}` });
   return z
     .object({
-      amount: optional(amount),
-      amount_min: optional(amount),
-      amount_max: optional(amount),
-      currency: optional(z.literal('AMD', { error: 'must be AMD' })),
-      description: optionalText(500),
-      reusable: optional(z.boolean({ error: 'must be true or false' })),
+      amount: optional(amount).describe('The amount to pay, whole AMD; or leave it out and give a range.'),
+      amount_min: optional(amount).describe('With `amount_max`: the least the buyer may enter, whole AMD.'),
+      amount_max: optional(amount).describe('With `amount_min`: the most the buyer may enter (above `amount_min`).'),
+      currency: optional(z.literal('AMD', { error: 'must be AMD' })).describe('`AMD`, the only currency of links.'),
+      description: optionalText(500).describe("Shown on the link's page and kept with each of its payments."),
+      reusable: optional(z.boolean({ error: 'must be true or false' })).describe(
+        'true: every buyer may pay it; false (the default): it is paid once.',
+      ),
       expires_at: optional(
         z
           .string({ error: 'must be an ISO 8601 timestamp with an offset' })
           .refine((s) => ISO_INSTANT.test(s) && !Number.isNaN(Date.parse(s)), {
             error: 'must be an ISO 8601 timestamp with an offset',
           }),
-      ),
+      ).describe('When the link stops taking payments: ISO 8601 with an offset, in the future.'),
     })
     .superRefine((body, ctx) => {
       const ranged = body.amount_min !== undefined || body.amount_max !== undefined;
@@ -52,17 +54,6 @@ export function createPaymentLinkSchema(maxAmount: number) {
 
 export type CreatePaymentLinkBody = z.output<ReturnType<typeof createPaymentLinkSchema>>;
 
-function positiveIntegerParam(max: number, name: string) {
-  return z
-    .string()
-    .regex(/^\d+$/, { error: 'must be an integer' })
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= max, { error: `${name} must be between 1 and ${max}` });
-}
-
-export const listPaymentLinksSchema = z.object({
-  per_page: positiveIntegerParam(100, 'per_page').default(25),
-  page: positiveIntegerParam(1_000_000, 'page').default(1),
-});
+export const listPaymentLinksSchema = z.object(pageParams('Links'));
 
 export type ListPaymentLinksQuery = z.output<typeof listPaymentLinksSchema>;

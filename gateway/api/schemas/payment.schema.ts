@@ -14,7 +14,7 @@ import {
   quantityMilliOf,
 } from '../../domain/payment-items.js';
 import { isKnownProcessor } from '../../processors/registry.js';
-import { emailAddress, hostName, httpUrl, optional, text, wholeUnits } from './fields.js';
+import { emailAddress, hostName, httpUrl, optional, pageParams, text, wholeUnits } from './fields.js';
 
 /** What a request may name as `currency`: AMD, and the currencies with an exchange rate in force. */
 export interface CurrencyChoice {
@@ -54,12 +54,12 @@ function paymentItem() {
   return z
     .object(
       {
-        name: text(255),
-        quantity: quantity(),
-        unit_price: wholeUnits(BASE_CURRENCY),
-        classification_code: optional(text(20)),
-        code: optional(text(50)),
-        unit: optional(text(20)),
+        name: text(255).describe('What was bought, as the fiscal receipt prints it.'),
+        quantity: quantity().describe('How many: above 0, at most 3 decimals; default 1.'),
+        unit_price: wholeUnits(BASE_CURRENCY).describe('Price of one unit, whole AMD.'),
+        classification_code: optional(text(20)).describe('The ADG classification code of the goods or service.'),
+        code: optional(text(50)).describe("The merchant's own product code."),
+        unit: optional(text(20)).describe('Unit of measure, as printed (`pcs`, `kg`...).'),
       },
       { error: 'must be an object' },
     )
@@ -96,17 +96,27 @@ function createPaymentSchemaFor(currencies: CurrencyChoice) {
   return z
     .object(
       {
-        amount: wholeUnits(currencies.unit),
-        order_id: text(255),
-        return_url: httpUrl(),
-        domain: optional(hostName()),
+        amount: wholeUnits(currencies.unit).describe(
+          'Whole units of `currency` (AMD unless `currency` names another): no minor units.',
+        ),
+        order_id: text(255).describe(
+          "The merchant's order identifier. One payment of an order may be in progress or paid at a time; after a failed or expired attempt the order may be paid again.",
+        ),
+        return_url: httpUrl().describe(
+          'Where the buyer is sent back after paying. With a live key it must lie on one of the verified domains (subdomains included).',
+        ),
+        domain: optional(hostName()).describe(
+          'The verified domain the payment is for; inferred from `return_url` when left out.',
+        ),
         processor: optional(
           z
             .string({ error: 'must be a processor slug' })
             .max(50, { error: 'must be at most 50 characters' })
             .refine(isKnownProcessor, { error: 'is not a known processor' }),
+        ).describe('A processor slug that pre-selects the method; `sandbox` selects the test provider.'),
+        redirect_mode: optional(z.enum(['direct', 'hosted'], { error: 'must be "direct" or "hosted"' })).describe(
+          '`direct` (with `processor`) sends the buyer straight to the processor, skipping the hosted page.',
         ),
-        redirect_mode: optional(z.enum(['direct', 'hosted'], { error: 'must be "direct" or "hosted"' })),
         currency: optional(
           z
             .string({ error: 'must be a currency code' })
@@ -114,18 +124,28 @@ function createPaymentSchemaFor(currencies: CurrencyChoice) {
             .refine((s) => currencies.accepted.includes(s), {
               error: `is not supported; supported: ${currencies.accepted.join(', ')}`,
             }),
+        ).describe(
+          '`AMD` (the default), or a currency the operator has an exchange rate for: the rate in force is locked into the payment and `charge` says what is charged in AMD.',
         ),
-        callback_url: optional(httpUrl()),
-        cancel_url: optional(httpUrl()),
-        customer_email: optional(emailAddress()),
-        customer_name: optional(text(255)),
+        callback_url: optional(httpUrl()).describe(
+          "This payment's webhook target, instead of the domain's webhook URL; on a verified domain with a live key.",
+        ),
+        cancel_url: optional(httpUrl()).describe(
+          'Where the buyer goes on "cancel" at the checkout; on a verified domain with a live key.',
+        ),
+        customer_email: optional(emailAddress()).describe(
+          "The buyer's email: shows who paid; once paid, payments with the same email share one customer id.",
+        ),
+        customer_name: optional(text(255)).describe("The buyer's name."),
         customer_id: optional(
           z.union([text(255), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).transform(String)], {
             error: 'must be a string of at most 255 characters or a non-negative integer',
           }),
+        ).describe('A customer id the merchant names (read back as a string); the velocity limit counts by it.'),
+        description: optional(text(1000)).describe('Kept with the payment and shown to the buyer at the checkout.'),
+        items: optional(paymentItems()).describe(
+          'Order lines for the fiscal receipt (AMD payments only): 1 to 100, adding up to `amount` exactly.',
         ),
-        description: optional(text(1000)),
-        items: optional(paymentItems()),
       },
       { error: 'must be a JSON object' },
     )
@@ -184,23 +204,17 @@ function calendarDate() {
   );
 }
 
-function positiveIntegerParam(max: number, name: string) {
-  return z
-    .string()
-    .regex(/^\d+$/, { error: `must be an integer` })
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= max, { error: `${name} must be between 1 and ${max}` });
-}
-
 export const listPaymentsSchema = z
   .object({
-    status: z.enum(PAYMENT_STATUSES, { error: `must be one of ${PAYMENT_STATUSES.join(', ')}` }).optional(),
-    processor: text(50).optional(),
-    order_id: text(255).optional(),
-    from: calendarDate().optional(),
-    to: calendarDate().optional(),
-    per_page: positiveIntegerParam(100, 'per_page').default(25),
-    page: positiveIntegerParam(1_000_000, 'page').default(1),
+    status: z
+      .enum(PAYMENT_STATUSES, { error: `must be one of ${PAYMENT_STATUSES.join(', ')}` })
+      .optional()
+      .describe('Only payments in this status.'),
+    processor: text(50).optional().describe('Only payments of this processor slug.'),
+    order_id: text(255).optional().describe('Only payments of this order.'),
+    from: calendarDate().optional().describe('Created on or after this UTC day, `YYYY-MM-DD`.'),
+    to: calendarDate().optional().describe('Created on or before this UTC day, `YYYY-MM-DD`.'),
+    ...pageParams('Payments'),
   })
   .superRefine((q, ctx) => {
     if (q.from !== undefined && q.to !== undefined && q.from > q.to) {

@@ -27,9 +27,11 @@ const paymentMethodIdSchema = optionalText(MAX_PAYMENT_METHOD_ID_LENGTH);
 
 export const purchaseBodySchema = z.object(
   {
-    counter: counterSchema,
-    quantity: quantity(1, 'quantity'),
-    payment_method_id: paymentMethodIdSchema,
+    counter: counterSchema.describe('The counter to add units to.'),
+    quantity: quantity(1, 'quantity').describe(
+      'Units to buy, 1 to 1,000,000: a preset quantity is paid by card at `checkout_url`, any other by bank transfer with `reference`.',
+    ),
+    payment_method_id: paymentMethodIdSchema.describe('Reserved: leave it out.'),
   },
   { error: 'must be a JSON object' },
 );
@@ -37,10 +39,12 @@ export type PurchaseBody = z.output<typeof purchaseBodySchema>;
 
 export const autoTopupBodySchema = z.object(
   {
-    enabled: z.boolean({ error: typeMessage('true or false') }),
-    threshold_qty: quantity(0, 'threshold_qty'),
-    refill_qty: quantity(0, 'refill_qty'),
-    payment_method_id: paymentMethodIdSchema,
+    enabled: z.boolean({ error: typeMessage('true or false') }).describe('Whether auto top-up is on.'),
+    threshold_qty: quantity(0, 'threshold_qty').describe(
+      'When the balance falls to this, a purchase of `refill_qty` is prepared and its payment link emailed.',
+    ),
+    refill_qty: quantity(0, 'refill_qty').describe('Units of that purchase: at least the minimum purchase.'),
+    payment_method_id: paymentMethodIdSchema.describe('Reserved: leave it out.'),
   },
   { error: 'must be a JSON object' },
 );

@@ -17,10 +17,16 @@ const amount = z
 export const createReceiptSchema = z
   .object(
     {
-      domain: optional(hostName()),
-      items: paymentItems(),
-      cash_amount: optional(amount),
-      card_amount: optional(amount),
+      domain: optional(hostName()).describe(
+        "The domain whose fiscal register issues it; by default the account's only domain with fiscal receipts.",
+      ),
+      items: paymentItems().describe("The lines, as a payment's `items`; their value must be whole AMD."),
+      cash_amount: optional(amount).describe(
+        'Whole AMD paid in cash. With `card_amount` it adds up to the lines; with neither, all was cash.',
+      ),
+      card_amount: optional(amount).describe(
+        'Whole AMD paid by card; with only one of the two, the other is the rest.',
+      ),
     },
     { error: 'must be a JSON object' },
   )
@@ -51,21 +57,27 @@ export const createReceiptSchema = z
 export type CreateReceiptBody = z.output<typeof createReceiptSchema>;
 
 export const listReceiptsSchema = z.object({
-  payment_uuid: z.guid({ error: 'must be a payment uuid' }).optional(),
-  type: z.enum(['sale', 'return'], { error: 'must be "sale" or "return"' }).optional(),
+  payment_uuid: z.guid({ error: 'must be a payment uuid' }).optional().describe('Only the receipts of this payment.'),
+  type: z
+    .enum(['sale', 'return'], { error: 'must be "sale" or "return"' })
+    .optional()
+    .describe('Only sale or only return receipts.'),
   status: z
     .enum(['pending', 'unknown', 'issued', 'failed'], { error: 'must be one of pending, unknown, issued, failed' })
-    .optional(),
+    .optional()
+    .describe('Only receipts in this status.'),
   cursor: z
     .string()
     .regex(/^rct_[0-9a-f]{32}$/, { error: 'must be the next_cursor of the previous page' })
-    .optional(),
+    .optional()
+    .describe('The `next_cursor` of the previous page.'),
   per_page: z
     .string()
     .regex(/^\d+$/, { error: 'must be an integer' })
     .transform(Number)
     .refine((n) => n >= 1 && n <= 100, { error: 'per_page must be between 1 and 100' })
-    .default(25),
+    .default(25)
+    .describe('Receipts per page, 1 to 100.'),
 });
 
 export type ListReceiptsQuery = z.output<typeof listReceiptsSchema>;

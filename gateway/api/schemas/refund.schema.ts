@@ -25,7 +25,12 @@ const amountSchema = z
 const reasonSchema = optionalText(MAX_REFUND_REASON_LENGTH, 'a string');
 
 export const refundBodySchema = z.object(
-  { amount: amountSchema, reason: reasonSchema },
+  {
+    amount: amountSchema.describe(
+      'Whole AMD, at least 1, at most what remains to refund. Left out: the whole remaining amount (`null` is refused).',
+    ),
+    reason: reasonSchema.describe('At most 500 characters; sent with the `payment.refunded` webhook.'),
+  },
   { error: 'must be a JSON object' },
 );
 

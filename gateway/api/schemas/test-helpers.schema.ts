@@ -13,7 +13,8 @@ export const advanceClockSchema = z.object(
       .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an integer') })
       .int({ error: 'must be a whole number of seconds' })
       .min(1, { error: 'must be at least 1' })
-      .max(MAX_ADVANCE_SECONDS, { error: `must be at most ${MAX_ADVANCE_SECONDS}` }),
+      .max(MAX_ADVANCE_SECONDS, { error: `must be at most ${MAX_ADVANCE_SECONDS}` })
+      .describe('How far to move the manual clock forward, in whole seconds (at most ten years).'),
   },
   { error: 'must be a JSON object' },
 );
