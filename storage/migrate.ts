@@ -26,6 +26,7 @@ import * as paymentCounts from './migrations/0020-payment-counts.js';
 import * as paymentSearch from './migrations/0021-payment-search.js';
 import * as webhookDeliveryAttempts from './migrations/0022-webhook-delivery-attempts.js';
 import * as dashboardMailSends from './migrations/0023-dashboard-mail-sends.js';
+import * as merchantLanguage from './migrations/0024-merchant-language.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-core': core,
@@ -51,6 +52,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0021-payment-search': paymentSearch,
   '0022-webhook-delivery-attempts': webhookDeliveryAttempts,
   '0023-dashboard-mail-sends': dashboardMailSends,
+  '0024-merchant-language': merchantLanguage,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

@@ -25,6 +25,7 @@ import { findMerchant } from '../../storage/merchant.repository.js';
 import { autoTopupBodySchema } from '../api/schemas/purchase.schema.js';
 import { parseOr422 } from '../api/schemas/validation.js';
 import type { Principal } from '../auth/authenticate.js';
+import type { Language } from '../checkout/i18n/index.js';
 import { COUNTERS, type Counter, isCounter } from '../domain/billing.js';
 import { toApiInstant, toStoredInstant } from '../domain/clock.js';
 import { ApiError, validationFailed } from '../domain/errors.js';
@@ -129,16 +130,19 @@ export async function afterBalanceChange(
   if (!(await disarmAutoTopup(trx, change.merchantId, change.counter, purchase.id))) return;
   await insertPurchase(trx, purchase);
 
-  const content = autoTopupEmail({
-    counter: change.counter,
-    balance: change.balanceAfter,
-    threshold: Number(setting.threshold_qty),
-    quantity: Number(purchase.quantity),
-    amountAmd: Number(purchase.amount_amd),
-    payLink: purchase.method === 'card' ? purchasePayLink(deps.config.publicUrl, deps.secret, purchase.id) : null,
-    reference: purchase.reference ?? null,
-    purchaseId: purchase.id,
-  });
+  const content = autoTopupEmail(
+    {
+      counter: change.counter,
+      balance: change.balanceAfter,
+      threshold: Number(setting.threshold_qty),
+      quantity: Number(purchase.quantity),
+      amountAmd: Number(purchase.amount_amd),
+      payLink: purchase.method === 'card' ? purchasePayLink(deps.config.publicUrl, deps.secret, purchase.id) : null,
+      reference: purchase.reference ?? null,
+      purchaseId: purchase.id,
+    },
+    merchant.language,
+  );
   await queueMerchantEmail(deps, trx, {
     merchantId: change.merchantId,
     domainId: null,
@@ -164,35 +168,125 @@ export interface AutoTopupEmailInput {
   purchaseId: string;
 }
 
-/** Subject and plain-text body of the auto top-up email. */
-export function autoTopupEmail(input: AutoTopupEmailInput): { subject: string; text: string } {
+/** The words of the auto top-up email in each language of the service. */
+const AUTO_TOPUP_WORDS: Readonly<
+  Record<
+    Language,
+    {
+      readonly hello: string;
+      /** The counter as the balance's owner ("the balance of ..."). */
+      readonly counters: Readonly<Record<Counter, string>>;
+      /** The counter after a number of units. */
+      readonly unitsOf: Readonly<Record<Counter, string>>;
+      readonly subject: (counter: string, quantity: number) => string;
+      readonly intro: (counter: string, balance: number, threshold: number) => readonly string[];
+      readonly purchase: string;
+      readonly units: string;
+      readonly price: string;
+      readonly byCard: string;
+      readonly byTransfer: string;
+      readonly reference: string;
+      readonly amount: string;
+      readonly credited: string;
+      readonly once: readonly string[];
+    }
+  >
+> = {
+  en: {
+    hello: 'Hello,',
+    counters: { transactions: 'transactions', receipts: 'receipts' },
+    unitsOf: { transactions: 'transactions', receipts: 'receipts' },
+    subject: (counter, quantity) => `Top up your ${counter}: ${quantity} units ready to pay`,
+    intro: (counter, balance, threshold) => [
+      `Your ${counter} balance is down to ${balance} units, at or below the`,
+      `auto top-up threshold of ${threshold} you set. We prepared a purchase for you:`,
+    ],
+    purchase: 'Purchase:  ',
+    units: 'Units:     ',
+    price: 'Price:     ',
+    byCard: 'Pay by card with one click (the link stays valid until the purchase is paid):',
+    byTransfer: 'Pay by bank transfer, quoting this reference in the transfer details:',
+    reference: 'Reference: ',
+    amount: 'Amount:    ',
+    credited: 'The units are credited as soon as the transfer arrives.',
+    once: [
+      'We send this once each time the balance falls to the threshold; the next',
+      'email comes after a purchase lifts the balance above it again.',
+    ],
+  },
+  hy: {
+    hello: 'Բարև Ձեզ,',
+    counters: { transactions: 'գործարքների', receipts: 'կտրոնների' },
+    unitsOf: { transactions: 'գործարք', receipts: 'կտրոն' },
+    subject: (counter, quantity) => `Համալրեք ${counter} մնացորդը. ${quantity} միավոր պատրաստ է վճարման`,
+    intro: (counter, balance, threshold) => [
+      `Ձեր ${counter} մնացորդը նվազել է մինչև ${balance} միավոր՝ ձեր սահմանած`,
+      `ավտոմատ համալրման ${threshold} շեմին կամ դրանից ցածր։ Մենք պատրաստել ենք գնում՝`,
+    ],
+    purchase: 'Գնում՝     ',
+    units: 'Միավորներ՝ ',
+    price: 'Գին՝       ',
+    byCard: 'Վճարեք քարտով մեկ սեղմումով (հղումը գործում է մինչև գնման վճարումը)՝',
+    byTransfer: 'Վճարեք բանկային փոխանցումով՝ փոխանցման նպատակում նշելով այս հղումը՝',
+    reference: 'Հղում՝     ',
+    amount: 'Գումար՝    ',
+    credited: 'Միավորները հաշվեգրվում են փոխանցումը ստանալուն պես։',
+    once: [
+      'Այս նամակն ուղարկում ենք ամեն անգամ, երբ մնացորդն իջնում է շեմին. հաջորդը',
+      'կգա այն բանից հետո, երբ գնումը մնացորդը կրկին բարձրացնի շեմից վեր։',
+    ],
+  },
+  ru: {
+    hello: 'Здравствуйте!',
+    counters: { transactions: 'транзакций', receipts: 'чеков' },
+    unitsOf: { transactions: 'транзакций', receipts: 'чеков' },
+    subject: (counter, quantity) => `Пополните баланс ${counter}: ${quantity} единиц готовы к оплате`,
+    intro: (counter, balance, threshold) => [
+      `Баланс ${counter} снизился до ${balance} единиц — до заданного вами порога`,
+      `автопополнения (${threshold}) или ниже. Мы подготовили покупку:`,
+    ],
+    purchase: 'Покупка:   ',
+    units: 'Единиц:    ',
+    price: 'Цена:      ',
+    byCard: 'Оплатите картой в один клик (ссылка действует, пока покупка не оплачена):',
+    byTransfer: 'Оплатите банковским переводом, указав в назначении платежа этот код:',
+    reference: 'Код:       ',
+    amount: 'Сумма:     ',
+    credited: 'Единицы зачисляются, как только поступит перевод.',
+    once: [
+      'Мы отправляем это письмо каждый раз, когда баланс опускается до порога;',
+      'следующее придёт после того, как покупка снова поднимет баланс выше него.',
+    ],
+  },
+};
+
+/** Subject and plain-text body of the auto top-up email, in the account's language. */
+export function autoTopupEmail(
+  input: AutoTopupEmailInput,
+  language: Language = 'en',
+): { subject: string; text: string } {
+  const w = AUTO_TOPUP_WORDS[language];
+  const counter = w.counters[input.counter];
   const how =
     input.payLink !== null
-      ? ['Pay by card with one click (the link stays valid until the purchase is paid):', `  ${input.payLink}`]
-      : [
-          'Pay by bank transfer, quoting this reference in the transfer details:',
-          `  Reference:  ${input.reference ?? ''}`,
-          `  Amount:     ${input.amountAmd} AMD`,
-          'The units are credited as soon as the transfer arrives.',
-        ];
+      ? [w.byCard, `  ${input.payLink}`]
+      : [w.byTransfer, `  ${w.reference} ${input.reference ?? ''}`, `  ${w.amount} ${input.amountAmd} AMD`, w.credited];
   const text = [
-    'Hello,',
+    w.hello,
     '',
-    `Your ${input.counter} balance is down to ${input.balance} units, at or below the`,
-    `auto top-up threshold of ${input.threshold} you set. We prepared a purchase for you:`,
+    ...w.intro(counter, input.balance, input.threshold),
     '',
-    `  Purchase:   ${input.purchaseId}`,
-    `  Units:      ${input.quantity} ${input.counter}`,
-    `  Price:      ${input.amountAmd} AMD`,
+    `  ${w.purchase} ${input.purchaseId}`,
+    `  ${w.units} ${input.quantity} ${w.unitsOf[input.counter]}`,
+    `  ${w.price} ${input.amountAmd} AMD`,
     '',
     ...how,
     '',
-    'We send this once each time the balance falls to the threshold; the next',
-    'email comes after a purchase lifts the balance above it again.',
+    ...w.once,
     '',
     '--',
     'Payment Gateway',
     '',
   ].join('\n');
-  return { subject: `Top up your ${input.counter}: ${input.quantity} units ready to pay`, text };
+  return { subject: w.subject(counter, input.quantity), text };
 }

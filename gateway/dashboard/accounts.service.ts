@@ -27,6 +27,7 @@ import type { DashboardUserRow } from '../../storage/dashboard-user.table.js';
 import type { Executor } from '../../storage/database.js';
 import { isUniqueViolation } from '../../storage/errors.js';
 import { updateMerchant } from '../../storage/merchant.repository.js';
+import type { Language } from '../checkout/i18n/index.js';
 import { MINUTE_MS, toStoredInstant } from '../domain/clock.js';
 import { createMerchant } from '../merchants/merchant.service.js';
 import type { Deps } from '../runtime/deps.js';
@@ -73,6 +74,8 @@ export interface SignUpInput {
   readonly name: string;
   readonly email: string;
   readonly password: string;
+  /** The page's language: the account's emails from the service are written in it. */
+  readonly language?: Language;
 }
 
 export type SignUpResult =
@@ -95,7 +98,7 @@ export async function signUp(deps: Deps, input: SignUpInput): Promise<SignUpResu
   const taken: SignUpResult = { ok: true, email, mail: { to: email, kind: 'already_registered', token: null } };
   if ((await findDashboardUserByEmail(deps.db, email)) !== undefined) return taken;
 
-  const merchant = await createMerchant(deps, { name, email });
+  const merchant = await createMerchant(deps, { name, email, language: input.language });
   const testKey = merchant.keys[0]?.key;
   try {
     const token = await deps.transact(async (trx) => {

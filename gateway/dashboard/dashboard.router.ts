@@ -7,7 +7,8 @@
  * - `GET|POST /dashboard/verify-email`     confirm an address from a mailed link (`?token=`)
  * - `GET|POST /dashboard/reset`            ask for a password reset link
  * - `GET|POST /dashboard/reset/new`        set a new password from the link (`?token=`)
- * - `GET /dashboard/account`, `POST /dashboard/account/email`, `POST /dashboard/account/password`
+ * - `GET /dashboard/account`, `POST /dashboard/account/email`, `POST /dashboard/account/password`,
+ *   `POST /dashboard/account/email-language` (owners and admins: the language of the account's emails)
  * - the sections (API keys, domains, processors...), each from its own folder (sections.ts)
  *
  * Every POST checks the form token first (403 and nothing done without it); every answer carries
@@ -16,7 +17,10 @@
  * answer never takes longer because a mail was sent.
  */
 import { Router } from '@koa/router';
+import { findMerchant, updateMerchant } from '../../storage/merchant.repository.js';
 import type { GatewayContext, GatewayState } from '../api/context.js';
+import { isLanguage } from '../checkout/i18n/index.js';
+import { toStoredInstant } from '../domain/clock.js';
 import { sandboxPaymentCurl } from '../merchants/sandbox-curl.js';
 import type { Deps } from '../runtime/deps.js';
 import {
@@ -33,10 +37,11 @@ import {
 } from './accounts.service.js';
 import { SESSION_COOKIE } from './cookies.js';
 import type { DashboardMessages } from './i18n/index.js';
-import { type DashboardKit, type DashboardOptions, dashboardKit, type Visit } from './kit.js';
+import { type DashboardKit, type DashboardOptions, dashboardKit, type SignedInVisit, type Visit } from './kit.js';
 import { readChecklist, takeTestKey } from './onboarding.service.js';
 import { peekToken } from './one-time-tokens.js';
 import {
+  type AccountView,
   accountPage,
   confirmEmailPage,
   homePage,
@@ -46,7 +51,7 @@ import {
   signInPage,
   signUpPage,
 } from './pages.js';
-import { maySeeSecrets } from './roles.js';
+import { mayManage, maySeeSecrets } from './roles.js';
 import { SECTIONS } from './sections.js';
 import { endSession } from './sessions.js';
 import { PENDING_SIGN_IN_COOKIE, PENDING_SIGN_IN_MS } from './two-factor/pending-sign-ins.js';
@@ -59,6 +64,7 @@ const NOTICES: Readonly<Record<string, (t: DashboardMessages) => string>> = {
   'signed-out': (t) => t.signedOut,
   reset: (t) => t.passwordReset,
   'password-changed': (t) => t.passwordChanged,
+  'email-language-changed': (t) => t.emailLanguageChanged,
   'session-ended': (t) => t.sessionEnded,
 };
 
@@ -114,7 +120,7 @@ function coreRoutes(router: Router<GatewayState>, kit: DashboardKit): void {
   router.post('/dashboard/sign-up', formGuard, async (ctx) => {
     const visit = await begin(ctx);
     const input = { name: field(ctx, 'name'), email: field(ctx, 'email'), password: field(ctx, 'password') };
-    const result = await signUp(deps, input);
+    const result = await signUp(deps, { ...input, language: visit.shell.lang });
     if (!result.ok) {
       const view = { name: input.name, email: input.email, problems: result.problems };
       return send(ctx, visit.shell, 422, signUpPage(visit.shell, view));
@@ -253,17 +259,31 @@ function coreRoutes(router: Router<GatewayState>, kit: DashboardKit): void {
 
   const noProblems: FieldProblems = {};
 
-  router.get('/dashboard/account', async (ctx) => {
-    const visit = await signedIn(ctx, 'account');
-    if (visit === undefined) return;
-    const view = {
-      notice: noticeOf(ctx, visit.t),
+  /** The account page: the forms as the request left them; the account's email language for an owner or admin. */
+  const sendAccount = async (
+    ctx: GatewayContext,
+    visit: SignedInVisit,
+    status: number,
+    parts: Partial<Pick<AccountView, 'notice' | 'newEmail' | 'emailProblems' | 'passwordProblems' | 'languageProblem'>>,
+  ) => {
+    const merchant = mayManage(visit.session.user.role) ? await findMerchant(deps.db, visit.merchantId) : undefined;
+    const view: AccountView = {
+      notice: null,
       newEmail: '',
       emailProblems: noProblems,
       passwordProblems: noProblems,
+      languageProblem: false,
+      ...parts,
       twoFactorOn: visit.session.user.totp_enabled_at !== null,
+      emailLanguage: merchant?.language ?? null,
     };
-    send(ctx, visit.shell, 200, accountPage(visit.shell, view));
+    send(ctx, visit.shell, status, accountPage(visit.shell, view));
+  };
+
+  router.get('/dashboard/account', async (ctx) => {
+    const visit = await signedIn(ctx, 'account');
+    if (visit === undefined) return;
+    await sendAccount(ctx, visit, 200, { notice: noticeOf(ctx, visit.t) });
   });
 
   router.post('/dashboard/account/email', formGuard, async (ctx) => {
@@ -274,25 +294,9 @@ function coreRoutes(router: Router<GatewayState>, kit: DashboardKit): void {
       currentPassword: field(ctx, 'current_password'),
       newEmail,
     });
-    if (!result.ok) {
-      const view = {
-        notice: null,
-        newEmail,
-        emailProblems: result.problems,
-        passwordProblems: noProblems,
-        twoFactorOn: visit.session.user.totp_enabled_at !== null,
-      };
-      return send(ctx, visit.shell, 422, accountPage(visit.shell, view));
-    }
+    if (!result.ok) return sendAccount(ctx, visit, 422, { newEmail, emailProblems: result.problems });
     mail(visit.t, result.mail);
-    const view = {
-      notice: visit.t.changeEmailSent(result.mail.to),
-      newEmail: '',
-      emailProblems: noProblems,
-      passwordProblems: noProblems,
-      twoFactorOn: visit.session.user.totp_enabled_at !== null,
-    };
-    send(ctx, visit.shell, 200, accountPage(visit.shell, view));
+    await sendAccount(ctx, visit, 200, { notice: visit.t.changeEmailSent(result.mail.to) });
   });
 
   router.post('/dashboard/account/password', formGuard, async (ctx) => {
@@ -303,17 +307,17 @@ function coreRoutes(router: Router<GatewayState>, kit: DashboardKit): void {
       newPassword: field(ctx, 'password'),
       address: ctx.ip,
     });
-    if (!result.ok) {
-      const view = {
-        notice: null,
-        newEmail: '',
-        emailProblems: noProblems,
-        passwordProblems: result.problems,
-        twoFactorOn: visit.session.user.totp_enabled_at !== null,
-      };
-      return send(ctx, visit.shell, 422, accountPage(visit.shell, view));
-    }
+    if (!result.ok) return sendAccount(ctx, visit, 422, { passwordProblems: result.problems });
     setCookie(ctx, SESSION_COOKIE, result.sessionId);
     redirect(ctx, '/dashboard/account?notice=password-changed');
+  });
+
+  router.post('/dashboard/account/email-language', formGuard, async (ctx) => {
+    const visit = await kit.manager(ctx, 'account');
+    if (visit === undefined) return;
+    const language = field(ctx, 'language');
+    if (!isLanguage(language)) return sendAccount(ctx, visit, 422, { languageProblem: true });
+    await updateMerchant(deps.db, visit.merchantId, { language, updated_at: toStoredInstant(deps.clock.nowMs()) });
+    redirect(ctx, '/dashboard/account?notice=email-language-changed');
   });
 }

@@ -3,6 +3,7 @@
  * frame of gateway/dashboard/layout.ts.
  */
 import { escapeHtml } from '../checkout/html.js';
+import type { Language } from '../checkout/i18n/index.js';
 import type { FieldProblem, FieldProblems } from './accounts.service.js';
 import { alert, field, hidden, layout, notice, type Shell, summary } from './layout.js';
 import { CHECKLIST_ITEMS, type Checklist, type ChecklistItem } from './onboarding.service.js';
@@ -133,6 +134,36 @@ export interface AccountView {
   readonly passwordProblems: FieldProblems;
   /** Whether the user has two-step sign-in on (its card links to its page). */
   readonly twoFactorOn: boolean;
+  /** The language of the account's emails, for an owner or admin (who may change it); null: no card. */
+  readonly emailLanguage: Language | null;
+  /** The language posted was not one of the three. */
+  readonly languageProblem: boolean;
+}
+
+const LANGUAGE_NAMES: Readonly<Record<Language, string>> = { en: 'English', hy: 'Հայերեն', ru: 'Русский' };
+
+function emailLanguageCard(shell: Shell, view: AccountView): string {
+  if (view.emailLanguage === null) return '';
+  const { t } = shell;
+  const options = (Object.keys(LANGUAGE_NAMES) as Language[])
+    .map(
+      (language) =>
+        `<option value="${language}" lang="${language}"${language === view.emailLanguage ? ' selected' : ''}>${escapeHtml(LANGUAGE_NAMES[language])}</option>`,
+    )
+    .join('');
+  const error = view.languageProblem
+    ? `<p class="field-error" id="language-error">${escapeHtml(t.emailLanguageInvalid)}</p>`
+    : '';
+  const invalid = view.languageProblem ? ' aria-invalid="true" aria-describedby="language-error"' : '';
+  return `<section class="card" aria-labelledby="language-title">
+<h2 id="language-title">${escapeHtml(t.emailLanguageTitle)}</h2>
+<p class="hint">${escapeHtml(t.emailLanguageText)}</p>
+<form method="post" action="/dashboard/account/email-language" novalidate>${hidden(shell)}
+<label for="email-language">${escapeHtml(t.emailLanguageLabel)}</label>
+<select id="email-language" name="language"${invalid}>${options}</select>${error}
+<button type="submit">${escapeHtml(t.emailLanguageSave)}</button>
+</form>
+</section>`;
 }
 
 export function accountPage(shell: Shell, view: AccountView): string {
@@ -162,6 +193,7 @@ ${field(t, { name: 'password', label: t.newPassword, type: 'password', autocompl
 </form>
 </section>
 ${twoFactorCard(shell, view.twoFactorOn)}
+${emailLanguageCard(shell, view)}
 </div>`,
   );
 }

@@ -37,6 +37,7 @@ import type { Executor } from '../../storage/database.js';
 import { isUniqueViolation } from '../../storage/errors.js';
 import { findMerchant } from '../../storage/merchant.repository.js';
 import { insertMerchantEmail } from '../../storage/merchant-email.repository.js';
+import type { Language } from '../checkout/i18n/index.js';
 import { type AuditActor, recordAudit } from '../dashboard/audit/audit.service.js';
 import { toStoredInstant } from '../domain/clock.js';
 import type { Deps } from '../runtime/deps.js';
@@ -436,7 +437,8 @@ async function queueDecisionEmails(
   decision: { kind: 'verified' | 'rejected'; legalName: string | null; reason: string | null },
 ): Promise<QueuedEmail[]> {
   const recipients = await decisionRecipients(trx, merchantId);
-  const content = decisionEmail(decision, deps.config.publicUrl);
+  const language = (await findMerchant(trx, merchantId))?.language ?? 'en';
+  const content = decisionEmail(decision, deps.config.publicUrl, language);
   const nowMs = deps.clock.nowMs();
   const now = toStoredInstant(nowMs);
   const queued: QueuedEmail[] = [];
@@ -463,22 +465,80 @@ async function queueDecisionEmails(
   return queued;
 }
 
-/** Subject and plain text of the decision email (English, like the service's other emails). */
+/** The words of the decision email in each language of the service. */
+const DECISION_TEXTS: Readonly<
+  Record<
+    Language,
+    {
+      readonly verifiedSubject: string;
+      readonly verified: (legalName: string | null) => string;
+      readonly liveNow: string;
+      readonly rejectedSubject: string;
+      readonly rejected: (legalName: string | null) => string;
+      readonly reason: string;
+      readonly again: string;
+      readonly hello: string;
+    }
+  >
+> = {
+  en: {
+    hello: 'Hello,',
+    verifiedSubject: 'Your business is verified',
+    verified: (name) =>
+      name === null ? 'We verified your business.' : `We checked the details you sent and verified ${name}.`,
+    liveNow: 'You can now create live API keys and take live payments:',
+    rejectedSubject: 'Business verification: changes needed',
+    rejected: (name) => `We could not verify ${name ?? 'your business'} from the details you sent.`,
+    reason: 'Reason:',
+    again: 'Correct what is needed and send the form again:',
+  },
+  hy: {
+    hello: 'Բարև Ձեզ,',
+    verifiedSubject: 'Ձեր բիզնեսը հաստատված է',
+    verified: (name) =>
+      name === null
+        ? 'Մենք հաստատեցինք ձեր բիզնեսը։'
+        : `Մենք ստուգեցինք ձեր ուղարկած տվյալները և հաստատեցինք «${name}» ընկերությունը։`,
+    liveNow: 'Այժմ կարող եք ստեղծել live API բանալիներ և ընդունել իրական վճարումներ՝',
+    rejectedSubject: 'Բիզնեսի հաստատում. անհրաժեշտ են փոփոխություններ',
+    rejected: (name) =>
+      name === null
+        ? 'Ձեր ուղարկած տվյալներով չկարողացանք հաստատել ձեր բիզնեսը։'
+        : `Ձեր ուղարկած տվյալներով չկարողացանք հաստատել «${name}» ընկերությունը։`,
+    reason: 'Պատճառը՝',
+    again: 'Ուղղեք անհրաժեշտը և կրկին ուղարկեք ձևը՝',
+  },
+  ru: {
+    hello: 'Здравствуйте!',
+    verifiedSubject: 'Ваша компания подтверждена',
+    verified: (name) =>
+      name === null ? 'Мы подтвердили вашу компанию.' : `Мы проверили присланные данные и подтвердили «${name}».`,
+    liveNow: 'Теперь вы можете создавать боевые API-ключи и принимать реальные платежи:',
+    rejectedSubject: 'Подтверждение компании: нужны исправления',
+    rejected: (name) =>
+      name === null
+        ? 'Нам не удалось подтвердить вашу компанию по присланным данным.'
+        : `Нам не удалось подтвердить «${name}» по присланным данным.`,
+    reason: 'Причина:',
+    again: 'Исправьте необходимое и отправьте форму ещё раз:',
+  },
+};
+
+/** Subject and plain text of the decision email, in the account's language. */
 export function decisionEmail(
   decision: { kind: 'verified' | 'rejected'; legalName: string | null; reason: string | null },
   publicUrl: string,
+  language: Language = 'en',
 ): { subject: string; text: string } {
-  const business = decision.legalName === null ? 'your business' : decision.legalName;
+  const w = DECISION_TEXTS[language];
   if (decision.kind === 'verified') {
     return {
-      subject: 'Your business is verified',
+      subject: w.verifiedSubject,
       text: [
-        'Hello,',
+        w.hello,
         '',
-        decision.legalName === null
-          ? 'We verified your business.'
-          : `We checked the details you sent and verified ${decision.legalName}.`,
-        'You can now create live API keys and take live payments:',
+        w.verified(decision.legalName),
+        w.liveNow,
         `  ${publicUrl}/dashboard`,
         '',
         '--',
@@ -488,16 +548,16 @@ export function decisionEmail(
     };
   }
   return {
-    subject: 'Business verification: changes needed',
+    subject: w.rejectedSubject,
     text: [
-      'Hello,',
+      w.hello,
       '',
-      `We could not verify ${business} from the details you sent.`,
+      w.rejected(decision.legalName),
       '',
-      'Reason:',
+      w.reason,
       `  ${decision.reason ?? ''}`,
       '',
-      'Correct what is needed and send the form again:',
+      w.again,
       `  ${publicUrl}/dashboard/business`,
       '',
       '--',

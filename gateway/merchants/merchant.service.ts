@@ -14,6 +14,7 @@ import {
 import type { DomainRow } from '../../storage/domain.table.js';
 import { isUniqueViolation } from '../../storage/errors.js';
 import { findMerchant, insertMerchant, updateMerchant } from '../../storage/merchant.repository.js';
+import type { Language } from '../checkout/i18n/index.js';
 import { composeKey, type KeyAccess, keyHint } from '../domain/api-keys.js';
 import { DAY_MS, toStoredInstant } from '../domain/clock.js';
 import { isNeverVerifiable, normalizeHost } from '../domain/hosts.js';
@@ -59,6 +60,8 @@ export interface CreateMerchantInput {
   verifyDomains?: boolean;
   verifyBusiness?: boolean;
   unlimited?: boolean;
+  /** The language of the service's emails to the merchant (default English). */
+  language?: Language | undefined;
 }
 
 function slugOf(name: string): string {
@@ -158,6 +161,7 @@ export async function createMerchant(deps: Deps, input: CreateMerchantInput): Pr
         business_verified: input.verifyBusiness ? 1 : 0,
         unlimited: input.unlimited ? 1 : 0,
         rate_limit_per_minute: null,
+        language: input.language ?? 'en',
         created_at: now,
         updated_at: now,
       });

@@ -23,6 +23,7 @@ import {
   scheduleMerchantEmailRetry,
 } from '../../storage/merchant-email.repository.js';
 import type { MerchantEmailRow } from '../../storage/merchant-email.table.js';
+import type { Language } from '../checkout/i18n/index.js';
 import { HOUR_MS, MINUTE_MS, toStoredInstant } from '../domain/clock.js';
 import { maskedUrl } from '../domain/masked-url.js';
 import type { Deps } from '../runtime/deps.js';
@@ -73,7 +74,11 @@ export async function queueDeliveryFailureEmail(deps: Deps, trx: Executor, input
   if (!slot) return false;
   const merchant = await findMerchant(trx, input.merchantId);
   const domain = await trx.selectFrom('domains').select('host').where('id', '=', input.domainId).executeTakeFirst();
-  const content = deliveryFailureEmail(input, { domainHost: domain?.host ?? null, publicUrl: deps.config.publicUrl });
+  const content = deliveryFailureEmail(input, {
+    domainHost: domain?.host ?? null,
+    publicUrl: deps.config.publicUrl,
+    language: merchant?.language ?? 'en',
+  });
   await queueMerchantEmail(deps, trx, {
     merchantId: input.merchantId,
     domainId: input.domainId,
@@ -132,57 +137,202 @@ function displayUrl(raw: string): { url: string; host: string | null } {
   return { url: oneLine(masked, 500), host: new URL(masked).host };
 }
 
-function lastResult(input: DeliveryFailure): string {
+/** The words of the failed-delivery email in each language of the service. */
+interface DeliveryFailureWords {
+  readonly subject: (host: string) => string;
+  readonly hello: string;
+  readonly yourShop: (host: string | null) => string;
+  readonly intro: (shop: string) => readonly string[];
+  readonly whatFailed: string;
+  /** The labels of the list, each padded to one width. */
+  readonly labels: {
+    readonly url: string;
+    readonly event: string;
+    readonly order: string;
+    readonly payment: string;
+    readonly delivery: string;
+    readonly attempts: string;
+    readonly last: string;
+  };
+  readonly noAnswer: string;
+  readonly noUsableAnswer: (error: string) => string;
+  readonly readBack: readonly string[];
+  readonly checkTitle: string;
+  readonly checks: readonly string[];
+  readonly schedule: readonly string[];
+}
+
+const DELIVERY_FAILURE_WORDS: Readonly<Record<Language, DeliveryFailureWords>> = {
+  en: {
+    subject: (host) => `Action needed: webhook delivery to ${host} failed`,
+    hello: 'Hello,',
+    yourShop: (host) => (host === null ? 'your shop' : `your shop (${host})`),
+    intro: (shop) => [
+      `We could not deliver a webhook (a payment notification) to ${shop}`,
+      'and have stopped retrying it. Your shop may not know the latest state',
+      'of this payment yet, for example that it was paid or refunded.',
+    ],
+    whatFailed: 'What failed',
+    labels: {
+      url: 'Webhook URL:  ',
+      event: 'Event:        ',
+      order: 'Order ID:     ',
+      payment: 'Payment UUID: ',
+      delivery: 'Delivery ID:  ',
+      attempts: 'Attempts:     ',
+      last: 'Last result:  ',
+    },
+    noAnswer: 'no answer',
+    noUsableAnswer: (error) => `no usable answer: ${error}`,
+    readBack: [
+      'The payment itself is not affected. Read its current state with your',
+      'API key, and update the order in your shop if needed:',
+    ],
+    checkTitle: 'What to check on your webhook endpoint',
+    checks: [
+      '  - It answers with a 2xx status within 10 seconds. Do slow work after',
+      '    answering.',
+      '  - It answers itself: redirects (3xx) are not followed, so the URL must',
+      '    be the final address (watch for http -> https or trailing-slash',
+      '    redirects).',
+      '  - It is reachable from the internet at a public address. Private and',
+      '    local addresses (localhost, 10.x, 192.168.x ...) are refused.',
+      '  - No firewall, maintenance page or bot protection blocks our requests.',
+    ],
+    schedule: [
+      'Each delivery is retried three times, after 1, 5 and 30 minutes. We send',
+      'this email at most once every 6 hours per domain, so other deliveries',
+      'may have failed too: compare your recent orders with the gateway.',
+    ],
+  },
+  hy: {
+    subject: (host) => `Անհրաժեշտ է ձեր միջամտությունը. webhook-ը չհասավ ${host}`,
+    hello: 'Բարև Ձեզ,',
+    yourShop: (host) => (host === null ? 'ձեր խանութին' : `ձեր խանութին (${host})`),
+    intro: (shop) => [
+      `Մեզ չհաջողվեց webhook (վճարման ծանուցում) հասցնել ${shop},`,
+      'և մենք դադարեցրինք կրկնակի փորձերը։ Ձեր խանութը կարող է դեռ չիմանալ',
+      'այս վճարման վերջին վիճակը, օրինակ՝ որ այն վճարվել կամ վերադարձվել է։',
+    ],
+    whatFailed: 'Ինչը չստացվեց',
+    labels: {
+      url: 'Webhook URL՝     ',
+      event: 'Իրադարձություն՝  ',
+      order: 'Պատվերի ID՝      ',
+      payment: 'Վճարման UUID՝    ',
+      delivery: 'Առաքման ID՝      ',
+      attempts: 'Փորձեր՝          ',
+      last: 'Վերջին արդյունք՝ ',
+    },
+    noAnswer: 'պատասխան չկա',
+    noUsableAnswer: (error) => `օգտագործելի պատասխան չկա՝ ${error}`,
+    readBack: [
+      'Վճարումն ինքնին չի տուժել։ Կարդացեք դրա ընթացիկ վիճակը ձեր API',
+      'բանալիով և անհրաժեշտության դեպքում թարմացրեք պատվերը ձեր խանութում՝',
+    ],
+    checkTitle: 'Ինչ ստուգել ձեր webhook-ի հասցեում',
+    checks: [
+      '  - Այն պատասխանում է 2xx կարգավիճակով 10 վայրկյանի ընթացքում։ Երկար',
+      '    աշխատանքը կատարեք պատասխանելուց հետո։',
+      '  - Այն պատասխանում է ինքը. վերահղումներին (3xx) չենք հետևում, ուստի',
+      '    URL-ը պետք է լինի վերջնական հասցեն (ուշադրություն դարձրեք http -> https',
+      '    կամ վերջի «/»-ի վերահղումներին)։',
+      '  - Այն հասանելի է ինտերնետից՝ հանրային հասցեով։ Մասնավոր և տեղային',
+      '    հասցեները (localhost, 10.x, 192.168.x ...) մերժվում են։',
+      '  - Ոչ մի firewall, տեխնիկական աշխատանքների էջ կամ բոտերից պաշտպանություն',
+      '    չի արգելափակում մեր հարցումները։',
+    ],
+    schedule: [
+      'Յուրաքանչյուր առաքում կրկնվում է երեք անգամ՝ 1, 5 և 30 րոպե անց։ Այս',
+      'նամակն ուղարկում ենք յուրաքանչյուր դոմենի համար առավելագույնը 6 ժամը մեկ',
+      'անգամ, ուստի այլ առաքումներ նույնպես կարող էին չհաջողվել. համեմատեք ձեր',
+      'վերջին պատվերները վճարային դարպասի տվյալների հետ։',
+    ],
+  },
+  ru: {
+    subject: (host) => `Требуется действие: вебхук не доставлен на ${host}`,
+    hello: 'Здравствуйте!',
+    yourShop: (host) => (host === null ? 'ваш магазин' : `ваш магазин (${host})`),
+    intro: (shop) => [
+      `Нам не удалось доставить вебхук (уведомление о платеже) в ${shop},`,
+      'и мы прекратили повторные попытки. Возможно, магазин ещё не знает',
+      'последнего состояния этого платежа, например что он оплачен или возвращён.',
+    ],
+    whatFailed: 'Что не удалось',
+    labels: {
+      url: 'URL вебхука:        ',
+      event: 'Событие:            ',
+      order: 'ID заказа:          ',
+      payment: 'UUID платежа:       ',
+      delivery: 'ID доставки:        ',
+      attempts: 'Попыток:            ',
+      last: 'Последний результат:',
+    },
+    noAnswer: 'нет ответа',
+    noUsableAnswer: (error) => `нет пригодного ответа: ${error}`,
+    readBack: [
+      'Сам платёж не затронут. Запросите его текущее состояние своим',
+      'API-ключом и при необходимости обновите заказ в магазине:',
+    ],
+    checkTitle: 'Что проверить на адресе вебхука',
+    checks: [
+      '  - Он отвечает статусом 2xx в течение 10 секунд. Долгую работу',
+      '    выполняйте после ответа.',
+      '  - Он отвечает сам: переадресации (3xx) не выполняются, поэтому URL',
+      '    должен быть окончательным адресом (проверьте переадресации',
+      '    http -> https и на адрес с косой чертой в конце).',
+      '  - Он доступен из интернета по публичному адресу. Частные и локальные',
+      '    адреса (localhost, 10.x, 192.168.x ...) не принимаются.',
+      '  - Наши запросы не блокируют межсетевой экран, страница техработ',
+      '    или защита от ботов.',
+    ],
+    schedule: [
+      'Каждая доставка повторяется три раза: через 1, 5 и 30 минут. Это письмо',
+      'приходит не чаще раза в 6 часов на домен, поэтому могли не дойти и',
+      'другие доставки: сверьте последние заказы с данными шлюза.',
+    ],
+  },
+};
+
+function lastResult(input: DeliveryFailure, w: DeliveryFailureWords): string {
   const error = input.lastError === null ? null : oneLine(input.lastError, 300);
   if (input.lastStatusCode !== null) {
     return error === null ? `HTTP ${input.lastStatusCode}` : `HTTP ${input.lastStatusCode} (${error})`;
   }
-  return error === null ? 'no answer' : `no usable answer: ${error}`;
+  return error === null ? w.noAnswer : w.noUsableAnswer(error);
 }
 
-/** Subject and plain-text body of the failed-delivery email. Holds no key and no webhook secret. */
+/** Subject and plain-text body of the failed-delivery email, in the account's language. Holds no key and no webhook secret. */
 export function deliveryFailureEmail(
   input: DeliveryFailure,
-  context: { domainHost: string | null; publicUrl: string },
+  context: { domainHost: string | null; publicUrl: string; language?: Language },
 ): { subject: string; text: string } {
+  const w = DELIVERY_FAILURE_WORDS[context.language ?? 'en'];
   const target = displayUrl(input.url);
-  const shop = context.domainHost === null ? 'your shop' : `your shop (${context.domainHost})`;
   const orderId = oneLine(input.orderId, 200);
   const orderPath = `/api/v1/orders/${encodeURIComponent(input.orderId)}/payment`;
-  const subject = `Action needed: webhook delivery to ${oneLine(target.host ?? context.domainHost ?? 'your shop', 200)} failed`;
+  const subject = w.subject(oneLine(target.host ?? context.domainHost ?? w.yourShop(null), 200));
   const text = [
-    'Hello,',
+    w.hello,
     '',
-    `We could not deliver a webhook (a payment notification) to ${shop}`,
-    'and have stopped retrying it. Your shop may not know the latest state',
-    'of this payment yet, for example that it was paid or refunded.',
+    ...w.intro(w.yourShop(context.domainHost)),
     '',
-    'What failed',
-    `  Webhook URL:   ${target.url}`,
-    `  Event:         ${oneLine(input.event, 100)}`,
-    `  Order ID:      ${orderId}`,
-    `  Payment UUID:  ${input.paymentUuid}`,
-    `  Delivery ID:   ${input.deliveryId}`,
-    `  Attempts:      ${input.attempts}`,
-    `  Last result:   ${lastResult(input)}`,
+    w.whatFailed,
+    `  ${w.labels.url} ${target.url}`,
+    `  ${w.labels.event} ${oneLine(input.event, 100)}`,
+    `  ${w.labels.order} ${orderId}`,
+    `  ${w.labels.payment} ${input.paymentUuid}`,
+    `  ${w.labels.delivery} ${input.deliveryId}`,
+    `  ${w.labels.attempts} ${input.attempts}`,
+    `  ${w.labels.last} ${lastResult(input, w)}`,
     '',
-    'The payment itself is not affected. Read its current state with your',
-    'API key, and update the order in your shop if needed:',
+    ...w.readBack,
     `  GET ${context.publicUrl}${orderPath}`,
     '',
-    'What to check on your webhook endpoint',
-    '  - It answers with a 2xx status within 10 seconds. Do slow work after',
-    '    answering.',
-    '  - It answers itself: redirects (3xx) are not followed, so the URL must',
-    '    be the final address (watch for http -> https or trailing-slash',
-    '    redirects).',
-    '  - It is reachable from the internet at a public address. Private and',
-    '    local addresses (localhost, 10.x, 192.168.x ...) are refused.',
-    '  - No firewall, maintenance page or bot protection blocks our requests.',
+    w.checkTitle,
+    ...w.checks,
     '',
-    'Each delivery is retried three times, after 1, 5 and 30 minutes. We send',
-    'this email at most once every 6 hours per domain, so other deliveries',
-    'may have failed too: compare your recent orders with the gateway.',
+    ...w.schedule,
     '',
     '--',
     'Payment Gateway',

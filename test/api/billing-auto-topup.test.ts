@@ -304,6 +304,24 @@ describe.each(DIALECTS)('billing auto top-up on %s', (dialect) => {
     expect(mail.text).not.toContain('/pay?t=');
   });
 
+  it("writes the email in the account's language", async () => {
+    const owner = `owner-${Math.random().toString(36).slice(2, 8)}@shop.am`;
+    const shop = await liveShop(owner);
+    await db().updateTable('merchants').set({ language: 'ru' }).where('id', '=', shop.merchantId).execute();
+    expect((await put(shop.testKey, 'transactions', { enabled: true, threshold_qty: 2, refill_qty: 7 })).status).toBe(
+      200,
+    );
+    await pay(shop); // 3 → 2
+    const [purchase] = await autoPurchases(shop.merchantId);
+    await until('the transfer email', () => mailsTo(owner).length >= 1);
+    const mail = parseMessage(mailsTo(owner)[0]?.raw ?? '');
+    expect(mail.subject).toBe('Пополните баланс транзакций: 7 единиц готовы к оплате');
+    expect(mail.text).toContain('Баланс транзакций снизился до 2 единиц');
+    expect(mail.text).toContain(`Код:        ${purchase?.reference}`);
+    expect(mail.text).toContain('Сумма:      140 AMD');
+    expect(mail.text).not.toContain('Hello');
+  });
+
   it('sends nothing while disabled, nor when saved at or below the threshold until a credit lifts the balance', async () => {
     const shop = await liveShop('quiet@shop.am');
     await put(shop.testKey, 'transactions', { enabled: false, threshold_qty: 2, refill_qty: 500 });

@@ -50,6 +50,7 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
         '0021-payment-search',
         '0022-webhook-delivery-attempts',
         '0023-dashboard-mail-sends',
+        '0024-merchant-language',
       ],
     });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });

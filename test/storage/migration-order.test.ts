@@ -57,6 +57,7 @@ describe.each(DIALECTS)('migrations out of number order on %s', (dialect) => {
       '0021-payment-search',
       '0022-webhook-delivery-attempts',
       '0023-dashboard-mail-sends',
+      '0024-merchant-language',
     ]);
     expect(await migrateToLatest(inService)).toEqual([]);
 

@@ -68,5 +68,26 @@ export function parseMessage(raw: string): { headers: Map<string, string>; subje
   } else if (encoding === 'base64') {
     body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   }
-  return { headers, subject: headers.get('subject') ?? '', text: body.replace(/\r\n/g, '\n') };
+  return { headers, subject: decodeWords(headers.get('subject') ?? ''), text: body.replace(/\r\n/g, '\n') };
+}
+
+/**
+ * A header's RFC 2047 encoded words (`=?UTF-8?B?...?=`, `=?UTF-8?Q?...?=`) as text: how a mailer
+ * writes a subject that is not ASCII. Whitespace between two encoded words is not part of the text.
+ */
+function decodeWords(value: string): string {
+  return value
+    .replace(/(\?=)\s+(=\?)/g, '$1$2')
+    .replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g, (_, _charset: string, kind: string, data: string) =>
+      kind.toUpperCase() === 'B'
+        ? Buffer.from(data, 'base64').toString('utf8')
+        : Buffer.from(
+            data
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-Fa-f]{2})/g, (_m: string, hex: string) =>
+                String.fromCharCode(Number.parseInt(hex, 16)),
+              ),
+            'latin1',
+          ).toString('utf8'),
+    );
 }

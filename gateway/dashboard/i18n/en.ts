@@ -78,6 +78,13 @@ export const en: DashboardMessages = {
   changePasswordTitle: 'Password',
   changePassword: 'Change password',
   passwordChanged: 'Your password was changed; your other sessions were signed out.',
+  emailLanguageTitle: 'Language of the account’s emails',
+  emailLanguageText:
+    'The service writes its emails about this account (business verification, failed webhooks, auto top-up) in this language.',
+  emailLanguageLabel: 'Emails in',
+  emailLanguageSave: 'Save the language',
+  emailLanguageInvalid: 'Choose English, Armenian or Russian.',
+  emailLanguageChanged: 'The account’s emails will be written in the language you chose.',
 
   homeTitle: 'Get started',
   testKeyTitle: 'Your test key',

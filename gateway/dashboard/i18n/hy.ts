@@ -78,6 +78,13 @@ export const hy: DashboardMessages = {
   changePasswordTitle: 'Գաղտնաբառ',
   changePassword: 'Փոխել գաղտնաբառը',
   passwordChanged: 'Ձեր գաղտնաբառը փոխվեց․ մյուս նիստերն ավարտվեցին։',
+  emailLanguageTitle: 'Հաշվի նամակների լեզուն',
+  emailLanguageText:
+    'Ծառայությունն այս հաշվի մասին նամակները (բիզնեսի հաստատում, չհաջողված webhook-ներ, ավտոմատ համալրում) գրում է այս լեզվով։',
+  emailLanguageLabel: 'Նամակների լեզուն',
+  emailLanguageSave: 'Պահպանել լեզուն',
+  emailLanguageInvalid: 'Ընտրեք անգլերեն, հայերեն կամ ռուսերեն։',
+  emailLanguageChanged: 'Հաշվի նամակները կգրվեն ձեր ընտրած լեզվով։',
 
   homeTitle: 'Սկիզբ',
   testKeyTitle: 'Ձեր թեստային բանալին',

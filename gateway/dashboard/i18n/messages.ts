@@ -70,6 +70,12 @@ export interface DashboardMessages {
   readonly changePasswordTitle: string;
   readonly changePassword: string;
   readonly passwordChanged: string;
+  readonly emailLanguageTitle: string;
+  readonly emailLanguageText: string;
+  readonly emailLanguageLabel: string;
+  readonly emailLanguageSave: string;
+  readonly emailLanguageInvalid: string;
+  readonly emailLanguageChanged: string;
 
   readonly homeTitle: string;
   readonly testKeyTitle: string;

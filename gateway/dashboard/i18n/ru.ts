@@ -78,6 +78,13 @@ export const ru: DashboardMessages = {
   changePasswordTitle: 'Пароль',
   changePassword: 'Изменить пароль',
   passwordChanged: 'Пароль изменён; остальные сеансы завершены.',
+  emailLanguageTitle: 'Язык писем аккаунта',
+  emailLanguageText:
+    'На этом языке сервис пишет письма об этом аккаунте (подтверждение компании, недоставленные вебхуки, автопополнение).',
+  emailLanguageLabel: 'Язык писем',
+  emailLanguageSave: 'Сохранить язык',
+  emailLanguageInvalid: 'Выберите английский, армянский или русский.',
+  emailLanguageChanged: 'Письма аккаунта будут приходить на выбранном языке.',
 
   homeTitle: 'Начало',
   testKeyTitle: 'Ваш тестовый ключ',

@@ -86,6 +86,24 @@ describe('failed-delivery email content', () => {
     expect(subject).toBe('Action needed: webhook delivery to shop.example failed');
   });
 
+  it("is written in the account's language, with the same facts and masking", () => {
+    const failure = sampleFailure({ url: 'https://shop.example/wh?token=tok-s3cret' });
+    const hy = deliveryFailureEmail(failure, { ...context, language: 'hy' });
+    const ru = deliveryFailureEmail(failure, { ...context, language: 'ru' });
+    expect(hy.subject).toBe('Անհրաժեշտ է ձեր միջամտությունը. webhook-ը չհասավ shop.example');
+    expect(ru.subject).toBe('Требуется действие: вебхук не доставлен на shop.example');
+    expect(hy.text).toContain('Բարև Ձեզ,');
+    expect(ru.text).toContain('Последний результат: HTTP 503\n');
+    for (const { text } of [hy, ru]) {
+      expect(text).toContain('https://shop.example/wh?token=***');
+      expect(text).not.toContain('s3cret');
+      expect(text).toContain(failure.deliveryId);
+      expect(text).toContain(`GET ${PUBLIC_URL}/api/v1/orders/order-1001/payment`);
+      expect(text).not.toContain('What failed');
+    }
+    expect(deliveryFailureEmail(failure, context).text).toContain('What failed');
+  });
+
   it('refuses an SMTP_URL that is not smtp:// or smtps://, without echoing it', () => {
     const config = { smtpUrl: 'https://user:topsecret@mail.example', publicUrl: PUBLIC_URL };
     const make = () => createMailer(config as Parameters<typeof createMailer>[0], createLogger('silent'));
