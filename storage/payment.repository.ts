@@ -160,6 +160,8 @@ export interface PaymentListFilter {
   readonly status?: PaymentStatus;
   readonly processor?: string;
   readonly orderId?: string;
+  /** The payments carrying this customer id (index `payments_customer`). */
+  readonly customerId?: string;
   /** Inclusive lower bound of `created_at`, stored form. */
   readonly createdFrom?: string;
   /** Exclusive upper bound of `created_at`, stored form. */
@@ -178,12 +180,13 @@ function startOfDay(instant: string | undefined): boolean {
 
 /**
  * How many payments match: the sum of `payment_counts` rows (migration 0020), a few per day of the
- * range however many payments there are; with `order_id`, or bounds that are not whole UTC days,
- * the payments themselves are counted.
+ * range however many payments there are; with `order_id` or `customer_id` (each an index range of
+ * its own), or bounds that are not whole UTC days, the payments themselves are counted.
  */
 export async function countPayments(db: Executor, scope: PaymentScope, filter: PaymentListFilter): Promise<number> {
   if (
     filter.orderId !== undefined ||
+    filter.customerId !== undefined ||
     filter.search !== undefined ||
     !startOfDay(filter.createdFrom) ||
     !startOfDay(filter.createdBefore)
@@ -215,6 +218,7 @@ function matching(db: Executor, scope: PaymentScope, filter: PaymentListFilter) 
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.processor !== undefined) query = query.where('processor', '=', filter.processor);
   if (filter.orderId !== undefined) query = query.where('order_id', '=', filter.orderId);
+  if (filter.customerId !== undefined) query = query.where('customer_id', '=', filter.customerId);
   if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
   if (filter.createdBefore !== undefined) query = query.where('created_at', '<', filter.createdBefore);
   if (filter.search !== undefined) query = query.where('id', 'in', searchedIds(db, scope, filter.search));

@@ -394,13 +394,14 @@ const LAST_STORED_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /** The repository's filter of the list's query (`from`/`to` are whole UTC days): the API's and the dashboard's. */
 export function paymentListFilter(
-  query: Pick<ListPaymentsQuery, 'status' | 'processor' | 'order_id' | 'from' | 'to'>,
+  query: Pick<ListPaymentsQuery, 'status' | 'processor' | 'order_id' | 'customer_id' | 'from' | 'to'>,
 ): PaymentListFilter {
   const dayStart = (date: string): number => Date.parse(`${date}T00:00:00.000Z`);
   return {
     status: query.status,
     processor: query.processor,
     orderId: query.order_id,
+    customerId: query.customer_id,
     createdFrom: query.from === undefined ? undefined : toStoredInstant(dayStart(query.from)),
     // `to=9999-12-31` ends after the last storable instant: it bounds nothing.
     createdBefore:

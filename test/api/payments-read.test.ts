@@ -1,7 +1,7 @@
 /**
  * Reading payments over HTTP on both databases: `GET /api/v1/payments/{uuid}`,
  * `GET /api/v1/orders/{order_id}/payment` and the paginated list `GET /api/v1/payments` with every
- * filter, its Laravel paginator shape across pages, isolation between environments and merchants,
+ * filter (`customer_id` an addition), its Laravel paginator shape across pages, isolation between environments and merchants,
  * and 422 on bad parameters.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -525,6 +525,38 @@ describe.each(DIALECTS)('reading payments on %s', (dialect) => {
       expect((await list(m.testKey, 'order_id=order-7')).data).toEqual([]);
     });
 
+    it('filters by customer_id: the ids the merchant named and those the gateway gave, with the total and links', async () => {
+      const m = await t.merchant();
+      const named = await createMany(m.testKey, 3, { customer_id: 'crm-42' });
+      await create(m.testKey, { customer_id: 'crm-420' });
+      await create(m.testKey, { customer_id: 42 });
+      const page = await list(m.testKey, 'customer_id=crm-42&per_page=2');
+      expect(uuids(page)).toEqual([named[2]?.uuid, named[1]?.uuid]);
+      expect(page.meta.total).toBe(3);
+      expect(page.links.next).toBe(`${LIST_PATH}?customer_id=crm-42&per_page=2&page=2`);
+      expect(uuids(await list(m.testKey, 'customer_id=crm-42&per_page=2&page=2'))).toEqual([named[0]?.uuid]);
+      // A numeric id is read back as a string and found as one.
+      expect((await list(m.testKey, 'customer_id=42')).meta.total).toBe(1);
+      expect((await list(m.testKey, 'customer_id=crm-42&status=completed')).data).toEqual([]);
+
+      // The id the gateway gives a buyer once paid finds that buyer's payments.
+      const paidOnce = await create(m.testKey, { customer_email: 'ani@example.am' });
+      const paid = await t.call('POST', `/api/v1/test_helpers/payments/${paidOnce.uuid}/pay`, {
+        key: m.testKey,
+        body: { card_number: '4111 1111 1111 1111' },
+      });
+      expect(paid.status, paid.text).toBe(200);
+      const read = await t.call<Json>('GET', `/api/v1/payments/${paidOnce.uuid}`, { key: m.testKey });
+      const customerId = read.body.customer_id as string;
+      expect(customerId).toMatch(/^cus_/);
+      expect(uuids(await list(m.testKey, `customer_id=${customerId}`))).toEqual([paidOnce.uuid]);
+
+      // Another merchant's customer of the same id is not listed.
+      const other = await t.merchant();
+      await create(other.testKey, { customer_id: 'crm-42' });
+      expect((await list(m.testKey, 'customer_id=crm-42')).meta.total).toBe(3);
+    });
+
     it('filters by creation day with from and to, inclusive UTC days', async () => {
       const m = await t.merchant();
       // Midnight UTC two days ahead, and payments around its day's edges.
@@ -616,6 +648,8 @@ describe.each(DIALECTS)('reading payments on %s', (dialect) => {
       [`processor=${'p'.repeat(51)}`, 'processor'],
       ['processor=', 'processor'],
       [`order_id=${'o'.repeat(256)}`, 'order_id'],
+      [`customer_id=${'c'.repeat(256)}`, 'customer_id'],
+      ['customer_id=', 'customer_id'],
       ['order_id=a%00b', 'order_id'],
       ['processor=sand%07box', 'processor'],
       ['from=2026-13-01', 'from'],

@@ -212,6 +212,11 @@ export const listPaymentsSchema = z
       .describe('Only payments in this status.'),
     processor: text(50).optional().describe('Only payments of this processor slug.'),
     order_id: text(255).optional().describe('Only payments of this order.'),
+    customer_id: text(255)
+      .optional()
+      .describe(
+        'Only payments of this customer id: the `cus_…` the gateway gave a buyer, or one you named (an addition).',
+      ),
     from: calendarDate().optional().describe('Created on or after this UTC day, `YYYY-MM-DD`.'),
     to: calendarDate().optional().describe('Created on or before this UTC day, `YYYY-MM-DD`.'),
     ...pageParams('Payments'),
