@@ -16,6 +16,24 @@ async function json<T = Record<string, unknown>>(databaseUrl: string, ...args: s
   return JSON.parse(result.stdout) as T;
 }
 
+/** The account's audit log, oldest first; every row the operator's (no user, no address). */
+async function operatorRows(databaseUrl: string, merchantId: string) {
+  const handle = openDatabase(databaseUrl);
+  try {
+    const rows = await handle.db
+      .selectFrom('dashboard_audit_events')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+    for (const row of rows) expect(row).toMatchObject({ user_id: null, actor_email: null, address: null });
+    return rows;
+  } finally {
+    await handle.close();
+  }
+}
+
 describe.each(DIALECTS)('operator actions in the audit log (%s)', { timeout: CLI_TEST_TIMEOUT_MS * 4 }, (dialect) => {
   let database: TestDatabase;
 
@@ -51,29 +69,15 @@ describe.each(DIALECTS)('operator actions in the audit log (%s)', { timeout: CLI
     await json(url, 'domain', 'rotate-secret', '--merchant', merchant_id, '--host', 'garni.am');
     await json(url, 'business', 'verify', '--merchant', merchant_id);
 
-    const handle = openDatabase(url);
-    try {
-      const rows = await handle.db
-        .selectFrom('dashboard_audit_events')
-        .selectAll()
-        .where('merchant_id', '=', merchant_id)
-        .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc')
-        .execute();
-      const label = `${key.key.slice(0, 12)}…${key.key.slice(-4)}`;
-      expect(rows.map((row) => [row.action, row.subject])).toEqual([
-        ['api_key.created', label],
-        ['api_key.revoked', label],
-        ['webhook.secret_rotated', 'garni.am'],
-        ['business.verified', null],
-      ]);
-      for (const row of rows) {
-        expect(row).toMatchObject({ user_id: null, actor_email: null, address: null });
-      }
-      expect(JSON.stringify(rows)).not.toContain(key.key);
-    } finally {
-      await handle.close();
-    }
+    const rows = await operatorRows(url, merchant_id);
+    const label = `${key.key.slice(0, 12)}…${key.key.slice(-4)}`;
+    expect(rows.map((row) => [row.action, row.subject])).toEqual([
+      ['api_key.created', label],
+      ['api_key.revoked', label],
+      ['webhook.secret_rotated', 'garni.am'],
+      ['business.verified', null],
+    ]);
+    expect(JSON.stringify(rows)).not.toContain(key.key);
   });
 
   it('records domains added, processors switched and connect tokens made and revoked, each once', async () => {
@@ -99,29 +103,15 @@ describe.each(DIALECTS)('operator actions in the audit log (%s)', { timeout: CLI
     // Revoking again changes nothing, and logs nothing.
     await json(url, 'connect-token', 'revoke', '--id', token.id);
 
-    const handle = openDatabase(url);
-    try {
-      const rows = await handle.db
-        .selectFrom('dashboard_audit_events')
-        .selectAll()
-        .where('merchant_id', '=', merchant_id)
-        .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc')
-        .execute();
-      expect(rows.map((row) => [row.action, row.subject])).toEqual([
-        ['domain.added', 'sevan-boats.am'],
-        ['domain.verified', 'sevan-boats.am (operator)'],
-        ['domain.added', 'pending.sevan-boats.am'],
-        ['processor.enabled', 'sandbox on sevan-boats.am'],
-        ['processor.disabled', 'sandbox on sevan-boats.am'],
-        ['connect_token.created', `${token.id} (woocommerce, sevan-boats.am)`],
-        ['connect_token.revoked', `${token.id} (woocommerce, sevan-boats.am)`],
-      ]);
-      for (const row of rows) {
-        expect(row).toMatchObject({ user_id: null, actor_email: null, address: null });
-      }
-    } finally {
-      await handle.close();
-    }
+    const rows = await operatorRows(url, merchant_id);
+    expect(rows.map((row) => [row.action, row.subject])).toEqual([
+      ['domain.added', 'sevan-boats.am'],
+      ['domain.verified', 'sevan-boats.am (operator)'],
+      ['domain.added', 'pending.sevan-boats.am'],
+      ['processor.enabled', 'sandbox on sevan-boats.am'],
+      ['processor.disabled', 'sandbox on sevan-boats.am'],
+      ['connect_token.created', `${token.id} (woocommerce, sevan-boats.am)`],
+      ['connect_token.revoked', `${token.id} (woocommerce, sevan-boats.am)`],
+    ]);
   });
 });
