@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { openDatabase, redactUrl } from '../../storage/connect.js';
-import { findConnectToken } from '../../storage/connect-token.repository.js';
+import { findConnectTokenWithAccount } from '../../storage/connect-token.repository.js';
 import { migrateToLatest } from '../../storage/migrate.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { createConnectToken, listConnectTokens, revokeConnectToken } from '../connect/connect-token.service.js';
@@ -560,12 +560,11 @@ function plan(command: string, values: Values): (deps: Deps) => Promise<Output> 
     case 'connect-token revoke': {
       const id = required(values, 'id');
       return async (deps) => {
-        const before = await findConnectToken(deps.db, id);
+        const before = await findConnectTokenWithAccount(deps.db, id);
         const revoked = await revokeConnectToken(deps, id);
         if (before !== undefined && before.revoked_at === null) {
-          const listed = await listConnectTokens(deps, before.merchant_id);
-          const host = listed.connect_tokens.find((t) => t.id === id)?.domain ?? '-';
-          await operatorAudit(deps, before.merchant_id, 'connect_token.revoked', `${id} (${before.platform}, ${host})`);
+          const subject = `${id} (${before.platform}, ${before.domain_host ?? '-'})`;
+          await operatorAudit(deps, before.merchant_id, 'connect_token.revoked', subject);
         }
         return { json: revoked, text: `Connect token ${id} revoked at ${revoked.revoked_at}.` };
       };

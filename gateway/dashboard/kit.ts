@@ -4,7 +4,6 @@
  * check, background mail, and the audit log. The core routes (dashboard.router.ts) and each
  * section's routes (gateway/dashboard/<section>/) take one kit, made once per router.
  */
-
 import { claimMailSend } from '../../storage/dashboard-mail-send.repository.js';
 import type { GatewayContext } from '../api/context.js';
 import { type FormFields, readFormBody } from '../checkout/form-body.js';
