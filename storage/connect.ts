@@ -6,12 +6,47 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+} from 'kysely';
 import pg from 'pg';
 import type { Database, DialectName } from './database.js';
 import { withStatementCache } from './sqlite-statements.js';
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/gateway.sqlite';
+
+/**
+ * SQLite transactions that take the write lock at BEGIN (`begin immediate`), waiting for it up to
+ * the busy timeout. A plain BEGIN only reads until the first write; if another process (the
+ * operator's `bin/gateway` beside a running gateway) committed in between, that write fails at
+ * once with SQLITE_BUSY, which no busy timeout waits out. Every transaction here may write, and
+ * one process has one connection, so taking the lock first costs nothing.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #settings: SqliteDialectConfig;
+
+  constructor(settings: SqliteDialectConfig) {
+    super(settings);
+    this.#settings = settings;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#settings);
+  }
+}
 
 export interface DatabaseHandle<DB = Database> {
   readonly db: Kysely<DB>;
@@ -87,7 +122,7 @@ export function openDatabase<DB = Database>(url: string, options: { poolSize?: n
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   const statements = new Map<string, SQLite.Statement>();
   const readFirstValue = async (text: string): Promise<unknown> => {
     let statement = statements.get(text);

@@ -1,8 +1,11 @@
 /**
  * The transaction runner on both databases: units that arrive together on SQLite share one
  * commit, yet each unit is all-or-nothing and only its own caller sees its failure; on PostgreSQL a
- * unit the server aborts for a deadlock runs again.
+ * unit the server aborts for a deadlock runs again; on SQLite a transaction holds the write lock
+ * from its BEGIN, so another process writing the same file waits instead of breaking it.
  */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../storage/connect.js';
@@ -169,5 +172,58 @@ describe('transactions on postgres that the server aborts', () => {
       }),
     ).rejects.toMatchObject({ code: '23505' });
     expect(refused).toBe(1);
+  });
+});
+
+/** Another process writing to the same SQLite file: a worker thread with a connection of its own. */
+const OTHER_WRITER = `
+const { workerData, parentPort } = require('node:worker_threads');
+const Database = require(workerData.module);
+const db = new Database(workerData.path);
+db.pragma('busy_timeout = 5000');
+try {
+  db.prepare("insert into probe_lock values (2, 'the other process')").run();
+  parentPort.postMessage('written');
+} catch (error) {
+  parentPort.postMessage('refused: ' + error.message);
+}
+db.close();
+`;
+
+describe('transactions on sqlite beside another process', () => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+
+  beforeAll(async () => {
+    database = await freshDatabase('sqlite');
+    handle = openDatabase(database.url);
+    await sql`create table probe_lock (id integer primary key, who text not null)`.execute(handle.db);
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await database?.drop();
+  });
+
+  it('take the write lock at BEGIN: a process that writes meanwhile waits, and the transaction that read first still writes', async () => {
+    const transact = createTransactionRunner(handle.db, 'sqlite');
+    let other: Promise<unknown> | undefined;
+    await transact(async (trx) => {
+      await sql`select count(*) from probe_lock`.execute(trx);
+      const workerData = {
+        module: createRequire(import.meta.url).resolve('better-sqlite3'),
+        path: database.url.slice('sqlite:'.length),
+      };
+      other = new Promise((resolve) => new Worker(OTHER_WRITER, { eval: true, workerData }).once('message', resolve));
+      // The other process tries to write now. Had this transaction begun with a plain BEGIN, its
+      // write would commit, and the insert below would fail at once with SQLITE_BUSY.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sql`insert into probe_lock values (1, 'the gateway')`.execute(trx);
+    });
+    expect(await other).toBe('written');
+    const rows = await sql<{ id: number; who: string }>`select id, who from probe_lock order by id`.execute(handle.db);
+    expect(rows.rows).toEqual([
+      { id: 1, who: 'the gateway' },
+      { id: 2, who: 'the other process' },
+    ]);
   });
 });
