@@ -12,14 +12,10 @@ import { visibleText } from '../checkout/support.js';
 import { DIALECTS } from '../support/databases.js';
 import { GOOD_BUSINESS, postBusiness, samplePdf } from './business-support.js';
 import {
-  DashboardClient,
   type DashboardGateway,
-  linkIn,
   locationPath,
-  mailTo,
-  PASSWORD,
   signedInMember,
-  signIn,
+  signedInOwner,
   startDashboardGateway,
   uniqueEmail,
 } from './support.js';
@@ -34,28 +30,8 @@ describe.each(DIALECTS)('the language of the account emails (%s)', (dialect) => 
 
   const db = () => g.t.gateway.deps.db;
 
-  /** Signs up from the page in `lang`, confirms the address and signs in; answers the client and the account. */
-  async function signUpIn(lang: string): Promise<{ client: DashboardClient; merchantId: string }> {
-    const email = uniqueEmail(`lang-${lang}`);
-    const client = new DashboardClient(g.t.url);
-    expect((await client.get(`/dashboard/sign-up?lang=${lang}`)).status).toBe(200);
-    const signedUp = await client.submit('/dashboard/sign-up', '/dashboard/sign-up', {
-      name: 'Ararat Books',
-      email,
-      password: PASSWORD,
-    });
-    expect(signedUp.status, signedUp.text).toBe(200);
-    const link = linkIn((await mailTo(g.smtp, email, /./)).text, '/dashboard/verify-email');
-    const token = new URL(link, 'http://x').searchParams.get('token') ?? '';
-    expect((await client.submit(link, '/dashboard/verify-email', { token })).status).toBe(303);
-    expect((await signIn(client, email)).status).toBe(303);
-    const user = await db()
-      .selectFrom('dashboard_users')
-      .select('merchant_id')
-      .where('email', '=', email)
-      .executeTakeFirstOrThrow();
-    return { client, merchantId: user.merchant_id };
-  }
+  /** An owner signed up from the page in `lang`, signed in, and the account. */
+  const signUpIn = (lang: string) => signedInOwner(g, uniqueEmail(`lang-${lang}`), lang);
 
   const languageOf = async (merchantId: string) =>
     (await db().selectFrom('merchants').select('language').where('id', '=', merchantId).executeTakeFirstOrThrow())

@@ -116,6 +116,8 @@ export async function signUpAndConfirm(
   email: string,
   password = PASSWORD,
   client = new DashboardClient(g.t.url),
+  /** The confirmation mail's subject (English unless the client chose another language). */
+  confirmSubject = /Confirm your email/,
 ): Promise<DashboardClient> {
   const signedUp = await client.submit('/dashboard/sign-up', '/dashboard/sign-up', {
     name: 'Ararat Books',
@@ -123,7 +125,7 @@ export async function signUpAndConfirm(
     password,
   });
   expect(signedUp.status, signedUp.text).toBe(200);
-  const mail = await mailTo(g.smtp, email, /Confirm your email/);
+  const mail = await mailTo(g.smtp, email, confirmSubject);
   const link = linkIn(mail.text, '/dashboard/verify-email');
   const token = new URL(link, 'http://x').searchParams.get('token') ?? '';
   const confirmed = await client.submit(link, '/dashboard/verify-email', { token });
@@ -153,12 +155,15 @@ export function auditRows(g: DashboardGateway, merchantId: string, action: strin
     .execute();
 }
 
-/** A signed-in owner of a new account, and the account's merchant id. */
+/** A signed-in owner of a new account, and the account's merchant id; signed up in `lang` when given. */
 export async function signedInOwner(
   g: DashboardGateway,
   email = uniqueEmail(),
+  lang?: string,
 ): Promise<{ client: DashboardClient; merchantId: string; email: string }> {
-  const client = await signUpAndConfirm(g, email);
+  const start = new DashboardClient(g.t.url);
+  if (lang !== undefined) expect((await start.get(`/dashboard/sign-up?lang=${lang}`)).status).toBe(200);
+  const client = await signUpAndConfirm(g, email, PASSWORD, start, lang === undefined ? /Confirm your email/ : /./);
   const page = await signIn(client, email);
   expect(page.status, page.text).toBe(303);
   const user = await g.t.gateway.deps.db
