@@ -122,7 +122,7 @@ async function main(): Promise<void> {
     const completed = {
       ...newPaymentRow(deps, {
         merchant_id: merchant.merchant_id,
-        environment: 'test',
+        key_environment: 'test',
         sandbox: 1,
         domain_id: domain.id,
         order_id: 'bench-order',

@@ -27,6 +27,7 @@ import * as paymentSearch from './migrations/0021-payment-search.js';
 import * as webhookDeliveryAttempts from './migrations/0022-webhook-delivery-attempts.js';
 import * as dashboardMailSends from './migrations/0023-dashboard-mail-sends.js';
 import * as merchantLanguage from './migrations/0024-merchant-language.js';
+import * as sandboxPaymentsAreTest from './migrations/0025-sandbox-payments-are-test.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-core': core,
@@ -53,6 +54,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0022-webhook-delivery-attempts': webhookDeliveryAttempts,
   '0023-dashboard-mail-sends': dashboardMailSends,
   '0024-merchant-language': merchantLanguage,
+  '0025-sandbox-payments-are-test': sandboxPaymentsAreTest,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

@@ -135,13 +135,3 @@ export async function listLinkPayments(db: Executor, linkId: string, limit: numb
     .limit(limit)
     .execute();
 }
-
-/** Whether the payment was made through a payment link. */
-export async function isPaymentLinkPayment(db: Executor, paymentId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('payment_link_payments')
-    .select('payment_id')
-    .where('payment_id', '=', paymentId)
-    .executeTakeFirst();
-  return row !== undefined;
-}

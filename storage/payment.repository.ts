@@ -1,7 +1,7 @@
-import { sql, type Updateable } from 'kysely';
+import { type Expression, type ExpressionBuilder, type SqlBool, sql, type Updateable } from 'kysely';
 import type { Charge } from '../gateway/domain/fx.js';
 import type { Environment, Payment, PaymentItem, PaymentStatus } from '../gateway/domain/payment.js';
-import type { Executor } from './database.js';
+import type { Database, Executor } from './database.js';
 import type { NewPaymentRow, PaymentRow, PaymentTable, StoredPaymentItem } from './payment.table.js';
 
 /** The stored form of a payment's order lines (`payments.items`); null for none. */
@@ -115,45 +115,73 @@ export async function lockBuyerPayments(db: Executor, key: bigint): Promise<void
   await sql`select pg_advisory_xact_lock(${key.toString()}::bigint)`.execute(db);
 }
 
-/** Records are always read within one merchant and one environment: nothing else is visible. */
+/**
+ * Records are always read within one merchant and one environment: nothing else is visible. A
+ * payment's environment is its livemode (`test` for every sandbox payment, whichever key made it).
+ */
 export interface PaymentScope {
   readonly merchantId: string;
+  /** The environment lists and counts show. */
   readonly environment: Environment;
+  /**
+   * Single payments (by uuid or order) are also read among the sandbox payments a live key made
+   * (`processor: sandbox`): a live API key reads back its own. Lists and counts never show them.
+   */
+  readonly readsOwnSandbox?: boolean;
   /** Connect tokens see only the payments of their own domain. */
   readonly domainId?: string;
 }
 
+/**
+ * Where one read (by uuid or order) looks, in order: the scope's environment, then, for a live key
+ * that reads its own, the sandbox payments live keys made.
+ */
+function readablePlaces(
+  scope: PaymentScope,
+): Array<(eb: ExpressionBuilder<Database, 'payments'>) => Expression<SqlBool>> {
+  const places = [(eb: ExpressionBuilder<Database, 'payments'>) => eb('environment', '=', scope.environment)];
+  if (scope.readsOwnSandbox === true && scope.environment === 'live') {
+    places.push((eb) => eb.and([eb('environment', '=', 'test'), eb('key_environment', '=', 'live')]));
+  }
+  return places;
+}
+
 export async function findPayment(db: Executor, scope: PaymentScope, id: string): Promise<Payment | undefined> {
+  const places = readablePlaces(scope);
   let query = db
     .selectFrom('payments')
     .selectAll()
     .where('id', '=', id)
     .where('merchant_id', '=', scope.merchantId)
-    .where('environment', '=', scope.environment);
+    .where((eb) => eb.or(places.map((place) => place(eb))));
   if (scope.domainId !== undefined) query = query.where('domain_id', '=', scope.domainId);
   const row = await query.executeTakeFirst();
   return row === undefined ? undefined : rowToPayment(row);
 }
 
 /**
- * The payment of an order: the completed or refunded one if any, else the newest attempt.
+ * The payment of an order: the completed or refunded one if any, else the newest attempt; a live
+ * key's live payments of the order come before its sandbox ones.
  */
 export async function findPaymentForOrder(
   db: Executor,
   scope: PaymentScope,
   orderId: string,
 ): Promise<Payment | undefined> {
-  let query = db
-    .selectFrom('payments')
-    .selectAll()
-    .where('merchant_id', '=', scope.merchantId)
-    .where('environment', '=', scope.environment)
-    .where('order_id', '=', orderId);
-  if (scope.domainId !== undefined) query = query.where('domain_id', '=', scope.domainId);
-  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(50).execute();
-  const paid = rows.find((r) => r.status === 'completed' || r.status === 'refunded');
-  const row = paid ?? rows[0];
-  return row === undefined ? undefined : rowToPayment(row);
+  for (const place of readablePlaces(scope)) {
+    let query = db
+      .selectFrom('payments')
+      .selectAll()
+      .where('merchant_id', '=', scope.merchantId)
+      .where(place)
+      .where('order_id', '=', orderId);
+    if (scope.domainId !== undefined) query = query.where('domain_id', '=', scope.domainId);
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(50).execute();
+    const paid = rows.find((r) => r.status === 'completed' || r.status === 'refunded');
+    const row = paid ?? rows[0];
+    if (row !== undefined) return rowToPayment(row);
+  }
+  return undefined;
 }
 
 export interface PaymentListFilter {

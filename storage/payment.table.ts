@@ -4,8 +4,18 @@ import type { PaymentStatus } from '../gateway/domain/payment.js';
 export interface PaymentTable {
   id: string;
   merchant_id: string;
+  /**
+   * The payment's livemode: `test` for every sandbox payment (`sandbox` = 1), `live` otherwise.
+   * Lists, counts, totals and exports show one environment.
+   */
   environment: 'live' | 'test';
+  /** 1 when no bank is contacted: a test key's payment, or a live key's with `processor: sandbox`. */
   sandbox: number;
+  /**
+   * The environment of the key (or payment link) that made the payment: a live key reads back the
+   * sandbox payments it made, one at a time, though they are listed with the test ones.
+   */
+  key_environment: 'live' | 'test';
   domain_id: string;
   order_id: string;
   /**

@@ -6,11 +6,11 @@
  *   `service_settings` (`billing_house_merchant_id`). Card purchases are real live payments on its
  *   hosted domain, paid through the same hosted checkout as any other payment. The operator enables
  *   real processors on that hosted domain (`processor enable --host <house hosted domain>`); the
- *   sandbox it always offers makes a sandbox payment, which credits nothing.
+ *   sandbox it always has is never offered to these live payments, and never pays one.
  * - A card purchase's one-click link `{PUBLIC_URL}/billing/purchases/{id}/pay?t={token}` stays usable
  *   while the purchase is pending: it forwards to the checkout of the purchase's current house
- *   payment, and makes a fresh one when that payment expired (checkouts expire after 20 minutes),
- *   failed, or was paid in the sandbox. The token is HMAC-SHA256(service secret, purchase id), so a
+ *   payment, and makes a fresh one when that payment expired (checkouts expire after 20 minutes)
+ *   or failed. The token is HMAC-SHA256(service secret, purchase id), so a
  *   link cannot be made up for another purchase.
  * - Bank-transfer purchases carry a reference like `GW-7K3M-9Q2D` (an alphabet without 0/O, 1/I/L
  *   and U), unique, typed by the operator into `bin/gateway purchase credit --reference`.
@@ -162,7 +162,7 @@ export async function newPurchaseRow(
 /**
  * A live payment on the house account that pays `purchase`: order id = the purchase id, returning
  * to the purchase's link (which then says the purchase is paid). It does not hold its order
- * (`active_order_id` null), so an expired or sandbox-paid attempt never blocks a fresh one; a
+ * (`active_order_id` null), so an expired or failed attempt never blocks a fresh one; a
  * purchase is credited once however many of its payments complete (see purchases.service.ts).
  */
 export function housePaymentRow(
@@ -174,7 +174,7 @@ export function housePaymentRow(
 ): PaymentRow {
   return newPaymentRow(deps, {
     merchant_id: house.merchantId,
-    environment: 'live',
+    key_environment: 'live',
     sandbox: 0,
     domain_id: house.domainId,
     order_id: purchase.id,

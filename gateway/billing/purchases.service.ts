@@ -7,8 +7,8 @@
  *
  * A purchase is credited exactly once: `pending` → `paid` is a conditional update, and only the
  * caller that made it writes the ledger row (`purchase`/`purchase`/purchase id; the unique index
- * `billing_ledger_once` is the backstop) and tells auto top-up about the new balance. A sandbox
- * payment of a purchase (the buyer chose the sandbox on the checkout) credits nothing.
+ * `billing_ledger_once` is the backstop) and tells auto top-up about the new balance. A purchase's
+ * payments are live, never paid by the sandbox; a sandbox payment would credit nothing.
  */
 
 import { recordLedgerEntry } from '../../storage/billing.repository.js';

@@ -5,9 +5,8 @@
  */
 
 import { type CheckoutRecord, findCheckoutByToken, listEnabledProcessors } from '../../storage/checkout.repository.js';
-import { isPaymentLinkPayment } from '../../storage/payment-link.repository.js';
 import { DAY_MS, toStoredInstant } from '../domain/clock.js';
-import { FAILURE_CODES, type FailureCode } from '../domain/payment-lifecycle.js';
+import { FAILURE_CODES, type FailureCode, processorFitsEnvironment } from '../domain/payment-lifecycle.js';
 import { expireIfDueNow } from '../payments/lifecycle.service.js';
 import { domainProcessors, isKnownProcessor, type ProcessorSlug } from '../processors/registry.js';
 import type { Deps } from '../runtime/deps.js';
@@ -50,19 +49,17 @@ export async function lookUpCheckout(deps: Deps, token: string): Promise<Checkou
 
 /**
  * The methods a buyer may choose, in the domain's configured order (`processor enable --position`).
- * A sandbox payment can only be paid on the test page. Otherwise: the processors enabled on the
- * payment's domain that the gateway knows, plus the sandbox on the account's hosted domain (it
- * always offers the sandbox, last unless placed).
+ * A payment's environment is fixed at creation: a sandbox payment can only be paid on the test
+ * page, and a live one only at the live processors enabled on its domain that the gateway knows,
+ * never at the sandbox (even where it is installed: the account's hosted domain, or a merchant's
+ * domain where the sandbox is enabled for `processor: sandbox` payments).
  */
 export async function offeredMethods(deps: Deps, record: CheckoutRecord): Promise<ProcessorSlug[]> {
   if (record.payment.sandbox) return ['sandbox'];
   const enabled = await listEnabledProcessors(deps.db, record.payment.domainId);
-  const methods = domainProcessors(enabled, record.hostedDomain).filter(isKnownProcessor);
-  // A live payment link's payment is paid for real: a test card must not pay it (docs/decisions.md "Payment links").
-  if (record.hostedDomain && (await isPaymentLinkPayment(deps.db, record.payment.uuid))) {
-    return methods.filter((slug) => slug !== 'sandbox');
-  }
-  return methods;
+  return domainProcessors(enabled, record.hostedDomain)
+    .filter(isKnownProcessor)
+    .filter((slug) => processorFitsEnvironment(record.payment, slug));
 }
 
 export function failureCodeOf(code: string | null): FailureCode {

@@ -32,6 +32,15 @@ export function canApply(transition: Transition, from: PaymentStatus): boolean {
   return (TRANSITIONS[transition].from as readonly PaymentStatus[]).includes(from);
 }
 
+/**
+ * A payment's environment is fixed at creation (docs/decisions.md "Live and test payments"): a
+ * sandbox payment is paid through the sandbox only, and a live payment never through the sandbox,
+ * so no test card can pay a live payment and nothing turns a live payment into a test one.
+ */
+export function processorFitsEnvironment(payment: { readonly sandbox: boolean }, processor: string): boolean {
+  return payment.sandbox === (processor === 'sandbox');
+}
+
 /** Why a payment was not paid. Recorded on the payment as `failure_code`. */
 export const FAILURE_CODES = [
   'declined',

@@ -420,7 +420,7 @@ async function createLinkPayment(
       const orderId = singleUseOrderId ?? `${row.id}-${sequence}`;
       const payment = newPaymentRow(deps, {
         merchant_id: row.merchant_id,
-        environment: row.environment,
+        key_environment: row.environment,
         sandbox: sandbox ? 1 : 0,
         domain_id: row.domain_id,
         order_id: orderId,

@@ -18,7 +18,12 @@ import type { PaymentRow } from '../../storage/payment.table.js';
 import { onPaymentCompleted } from '../billing/on-payment-completed.js';
 import { toStoredInstant } from '../domain/clock.js';
 import type { Payment } from '../domain/payment.js';
-import { FINAL_STATUSES, type ProviderResult, TRANSITIONS } from '../domain/payment-lifecycle.js';
+import {
+  FINAL_STATUSES,
+  type ProviderResult,
+  processorFitsEnvironment,
+  TRANSITIONS,
+} from '../domain/payment-lifecycle.js';
 import type { ProcessorSlug } from '../processors/registry.js';
 import { emitWithReceipt, receiptForCompletedPayment } from '../receipts/receipts.service.js';
 import type { Deps } from '../runtime/deps.js';
@@ -99,9 +104,10 @@ async function expireIfDue(
 }
 
 /**
- * The buyer chose `processor` on the checkout: pending → processing. Choosing a sandbox method makes
- * the payment a sandbox payment. A payment already past its expiry expires instead. Repeating the
- * choice (a reload, a double click) answers the payment as it is.
+ * The buyer chose `processor` on the checkout: pending → processing. A payment already past its
+ * expiry expires instead. Repeating the choice (a reload, a double click) answers the payment as it
+ * is, and so does a processor of the other environment (the sandbox for a live payment, a bank for
+ * a sandbox one): the environment fixed at creation never changes.
  */
 export async function startProcessing(deps: Deps, paymentId: string, processor: ProcessorSlug): Promise<Payment> {
   return transactEmitting(deps, (trx) => startProcessingIn(deps, trx, paymentId, processor));
@@ -118,10 +124,10 @@ export async function startProcessingIn(
   const expired = await expireIfDue(deps, trx, paymentId, now);
   if (expired !== undefined) return rowToPayment(expired);
   const before = await currentRow(trx, paymentId);
+  if (!processorFitsEnvironment({ sandbox: before.sandbox === 1 }, processor)) return rowToPayment(before);
   const started = await transitionPayment(trx, paymentId, TRANSITIONS.start_processing.from, {
     status: 'processing',
     processor,
-    sandbox: before.sandbox === 1 || processor === 'sandbox' ? 1 : 0,
     updated_at: now,
   });
   return rowToPayment(started ?? before);
@@ -156,6 +162,9 @@ async function applyResult(deps: Deps, trx: Executor, paymentId: string, result:
   switch (result.kind) {
     case 'paid': {
       if (before.status === 'completed' || before.status === 'refunded' || before.status === 'pending') break;
+      // Only the environment's own processors may pay it: the sandbox never pays a live payment.
+      const payer = before.processor ?? result.processor;
+      if (payer !== undefined && !processorFitsEnvironment({ sandbox: before.sandbox === 1 }, payer)) break;
       const customerId =
         before.customer_id ??
         (await findOrCreateCustomer(trx, {

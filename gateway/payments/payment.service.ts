@@ -52,10 +52,16 @@ import { assertVelocityAllows, type VelocityCheck } from './velocity.js';
 /** A payment is payable for 20 minutes; after that it expires. */
 export const PAYMENT_TTL_MS = 20 * MINUTE_MS;
 
-/** What the caller may see: its merchant's payments of its environment; a connect token's, of its domain only. */
+/**
+ * What the caller may see: its merchant's payments of its environment (a live API key also reads
+ * back, one at a time, the sandbox payments it made with `processor: sandbox`); a connect token's,
+ * of its domain and its environment only.
+ */
 export function scopeOf(principal: Principal): PaymentScope {
   const scope = { merchantId: principal.merchantId, environment: principal.environment };
-  return principal.kind === 'connect_token' ? { ...scope, domainId: principal.domain.id } : scope;
+  return principal.kind === 'connect_token'
+    ? { ...scope, domainId: principal.domain.id }
+    : { ...scope, readsOwnSandbox: true };
 }
 
 /**
@@ -239,6 +245,12 @@ async function preparePayment(
   }
 
   const enabled = domain.processors;
+  if (live && principal.kind === 'connect_token' && body.processor === 'sandbox') {
+    // A store's connection is live or test for good: its sandbox payments go through a test token.
+    throw validationFailed({
+      processor: ['cannot be sandbox with a live connect token: a test connect token makes sandbox payments'],
+    });
+  }
   if (live) {
     if (body.processor !== undefined && !enabled.includes(body.processor)) {
       throw new ApiError(
@@ -251,6 +263,15 @@ async function preparePayment(
       throw new ApiError('no_payment_method_configured', `No processor is enabled for ${domain.host}.`, {
         details: { domain: domain.host, enabled_processors: enabled },
       });
+    }
+    // A live payment is paid at a live processor only: the sandbox never pays it (docs/decisions.md
+    // "Live and test payments"). With the sandbox alone, a live key makes test payments when asked.
+    if (body.processor !== 'sandbox' && !enabled.some((slug) => slug !== 'sandbox')) {
+      throw new ApiError(
+        'no_payment_method_configured',
+        `No live processor is enabled for ${domain.host}: the sandbox there only takes payments created with "processor": "sandbox" (test payments).`,
+        { details: { domain: domain.host, enabled_processors: enabled } },
+      );
     }
   }
 
@@ -266,7 +287,7 @@ async function preparePayment(
     deps,
     {
       merchant_id: principal.merchantId,
-      environment: principal.environment,
+      key_environment: principal.environment,
       sandbox: sandbox ? 1 : 0,
       domain_id: domain.id,
       order_id: body.order_id,
@@ -304,7 +325,7 @@ async function preparePayment(
 export type NewPaymentFields = Pick<
   PaymentRow,
   | 'merchant_id'
-  | 'environment'
+  | 'key_environment'
   | 'sandbox'
   | 'domain_id'
   | 'order_id'
@@ -332,7 +353,9 @@ export interface PaymentConversion {
 /**
  * A new pending payment: a fresh id and checkout token, nothing paid or refunded yet, payable for
  * `PAYMENT_TTL_MS`. Used for merchants' payments and the house account's purchase payments alike.
- * A conversion locks its rate at this instant into `charge`; `items` are the order lines sent.
+ * Its environment is its livemode (a sandbox payment is a test payment, listed, counted and
+ * exported with the test ones, whichever key made it). A conversion locks its rate at this instant
+ * into `charge`; `items` are the order lines sent.
  */
 export function newPaymentRow(
   deps: Deps,
@@ -349,6 +372,7 @@ export function newPaymentRow(
   return {
     id: deps.ids.uuid(nowMs),
     ...fields,
+    environment: fields.sandbox === 1 ? 'test' : 'live',
     refunded_amount: 0,
     refund_reserved_amount: 0,
     price_amount: conversion?.amount ?? null,

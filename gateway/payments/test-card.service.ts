@@ -16,6 +16,8 @@ export type TestCardPayment =
 export async function payWithTestCard(deps: Deps, payment: Payment, cardNumber: unknown): Promise<TestCardPayment> {
   const card = readCardNumber(cardNumber);
   if (!card.ok) return { ok: false, reason: card.reason };
+  // A live payment is never paid by a test card, whatever its status (docs/decisions.md "Live and test payments").
+  if (!payment.sandbox) return { ok: true, payment };
   let current = payment;
   if (current.status === 'pending') current = await startProcessing(deps, current.uuid, 'sandbox');
   if (current.status !== 'processing' || current.processor !== 'sandbox') {

@@ -16,7 +16,15 @@ import {
 } from '../../gateway/merchants/merchant.service.js';
 import { CLI_TEST_TIMEOUT_MS, gateway } from '../support/cli.js';
 import { DIALECTS } from '../support/databases.js';
-import { expectErrorBody, paymentBody, startTestGateway, type TestGateway, uniqueHost } from '../support/gateway.js';
+import {
+  enableLiveProcessor,
+  expectErrorBody,
+  LIVE_MERCHANT_IDRAM,
+  paymentBody,
+  startTestGateway,
+  type TestGateway,
+  uniqueHost,
+} from '../support/gateway.js';
 
 type Json = Record<string, unknown>;
 
@@ -134,7 +142,9 @@ describe.each(DIALECTS)('account changes made with the CLI, on %s', { timeout: C
       '--host',
       second,
       '--processor',
-      'sandbox',
+      'idram',
+      '--config',
+      JSON.stringify(LIVE_MERCHANT_IDRAM),
     );
     const res = await createLive(m.liveKey, second);
     expect(res.status, res.text).toBe(201);
@@ -145,23 +155,13 @@ describe.each(DIALECTS)('account changes made with the CLI, on %s', { timeout: C
     const m = await liveMerchant(host);
     expect((await createLive(m.liveKey, host)).status).toBe(201);
     const pays = async () => (await createLive(m.liveKey, host)).status === 201;
-    await cliWhile(pays, 'processor', 'disable', '--merchant', m.merchantId, '--host', host, '--processor', 'sandbox');
+    await cliWhile(pays, 'processor', 'disable', '--merchant', m.merchantId, '--host', host, '--processor', 'idram');
     expectErrorBody(await createLive(m.liveKey, host), 422, 'no_payment_method_configured', [
       'domain',
       'enabled_processors',
     ]);
     const refused = async () => (await createLive(m.liveKey, host)).status === 422;
-    await cliWhile(
-      refused,
-      'processor',
-      'enable',
-      '--merchant',
-      m.merchantId,
-      '--host',
-      host,
-      '--processor',
-      'sandbox',
-    );
+    await cliWhile(refused, 'processor', 'enable', '--merchant', m.merchantId, '--host', host, '--processor', 'idram');
     expect((await createLive(m.liveKey, host)).status).toBe(201);
   });
 
@@ -248,17 +248,12 @@ describe('two gateway instances on one PostgreSQL', () => {
     const added = uniqueHost();
     expectErrorBody(await create(second, added), 403, 'domain_not_registered', ['domain']);
     await addDomain(first.gateway.deps, { merchantId: m.merchantId, host: added, verified: true });
-    await setProcessorEnabled(first.gateway.deps, {
-      merchantId: m.merchantId,
-      host: added,
-      processor: 'sandbox',
-      enabled: true,
-    });
+    await enableLiveProcessor(first.gateway.deps, m.merchantId, added);
     expect((await create(second, added)).status).toBe(201);
     await setProcessorEnabled(first.gateway.deps, {
       merchantId: m.merchantId,
       host: added,
-      processor: 'sandbox',
+      processor: 'idram',
       enabled: false,
     });
     expectErrorBody(await create(second, added), 422, 'no_payment_method_configured', ['domain', 'enabled_processors']);

@@ -5,9 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { afterBalanceChange } from '../../gateway/billing/auto-topup.service.js';
-import { addDomain, setProcessorEnabled } from '../../gateway/merchants/merchant.service.js';
+import { addDomain } from '../../gateway/merchants/merchant.service.js';
 import { DIALECTS } from '../support/databases.js';
 import {
+  enableLiveProcessor,
   expectErrorBody,
   PUBLIC_URL,
   paymentBody,
@@ -67,7 +68,7 @@ describe.each(DIALECTS)('billing auto top-up on %s', (dialect) => {
     const m = await t.merchant({ verifyBusiness: true, ...(email ? { email } : {}) });
     const deps = t.gateway.deps;
     await addDomain(deps, { merchantId: m.merchantId, host, verified: true });
-    await setProcessorEnabled(deps, { merchantId: m.merchantId, host, processor: 'sandbox', enabled: true });
+    await enableLiveProcessor(deps, m.merchantId, host);
     return { ...m, host, liveKey: await t.key(m.merchantId, 'live') };
   };
 

@@ -16,6 +16,7 @@ import type { LedgerEntry, LedgerPage } from '../support/billing-shape.js';
 import { DIALECTS } from '../support/databases.js';
 import {
   type ApiResponse,
+  enableLiveProcessor,
   PUBLIC_URL,
   paymentBody,
   startTestGateway,
@@ -48,6 +49,7 @@ function helpers(get: () => TestGateway) {
       const m = await t().merchant({ verifyBusiness: true, unlimited: true });
       await addDomain(deps, { merchantId: m.merchantId, host, verified: true });
       await setProcessorEnabled(deps, { merchantId: m.merchantId, host, processor: 'sandbox', enabled: true });
+      await enableLiveProcessor(deps, m.merchantId, host);
       const liveKey = (await createApiKey(deps, { merchantId: m.merchantId, environment: 'live', access: 'full' })).key;
       return { merchantId: m.merchantId, host, liveKey, testKey: m.testKey };
     },

@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUSE_ACCOUNT_NAME, HOUSE_SETTING } from '../../gateway/billing/house-account.js';
-import { applyProviderResult, startProcessing } from '../../gateway/payments/lifecycle.service.js';
+import { applyProviderResult, expireIfDueNow, startProcessing } from '../../gateway/payments/lifecycle.service.js';
+import { PAYMENT_TTL_MS } from '../../gateway/payments/payment.service.js';
 import { DIALECTS } from '../support/databases.js';
 import { expectErrorBody, PUBLIC_URL, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { completeLivePayment, livePaymentsRouter } from '../support/live-payments.js';
@@ -352,19 +353,33 @@ describe.each(DIALECTS)('billing purchases on %s', (dialect) => {
     expect(second.reconciliation_flag).toBe('duplicate_completion');
   });
 
-  it('credits nothing for a sandbox completion of a purchase payment, and the link offers a fresh checkout', async () => {
+  it('never lets the sandbox pay a purchase payment, so nothing is credited without money', async () => {
     const m = await verified();
     const before = await available(m.testKey, 'transactions');
     const p = (await purchase(m.testKey, { counter: 'transactions', quantity: 100 })).body;
     const [payment] = await housePayments(p.id as string);
+    const id = payment?.id as string;
     const deps = t.gateway.deps;
-    await startProcessing(deps, payment?.id as string, 'sandbox');
-    const paid = await applyProviderResult(deps, payment?.id as string, {
+
+    // The house account's hosted domain has the sandbox, but a purchase payment is live.
+    const page = await open(`${PUBLIC_URL}/checkout/${payment?.checkout_token}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).not.toContain('value="sandbox"');
+    expect(await startProcessing(deps, id, 'sandbox')).toMatchObject({
+      status: 'pending',
+      sandbox: false,
+      processor: null,
+    });
+    // Expired unpaid, then a sandbox answer that would otherwise complete it late: it stays expired.
+    t.clock.advance(PAYMENT_TTL_MS + 1_000);
+    expect(await expireIfDueNow(deps, id)).toMatchObject({ status: 'expired' });
+    const answered = await applyProviderResult(deps, id, {
       kind: 'paid',
       rrn: '123456789012',
       cardLast4: '4242',
+      processor: 'sandbox',
     });
-    expect(paid).toMatchObject({ status: 'completed', sandbox: true });
+    expect(answered).toMatchObject({ status: 'expired', sandbox: false, completedAt: null });
 
     expect(await available(m.testKey, 'transactions')).toBe(before);
     expect(await purchaseLedger(p.id as string)).toHaveLength(0);

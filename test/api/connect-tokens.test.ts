@@ -643,21 +643,48 @@ describe.each(DIALECTS)('connect tokens on %s', (dialect) => {
       expect(introspected.body).toMatchObject({ environment: 'live', livemode: true, domain: host });
     });
 
-    it('a live token without a processor enabled on its domain is 422 no_payment_method_configured', async () => {
+    it('a live token without a live processor enabled on its domain is 422 no_payment_method_configured', async () => {
       const host = uniqueHost('live');
       const m = await t.liveMerchant(host);
+      const token = await issue(m.merchantId, host, { environment: 'live' });
+      const create = () =>
+        t.call('POST', '/api/v1/payments', {
+          ...connect(token),
+          body: paymentBody({ return_url: `https://${host}/done` }),
+        });
+      // The sandbox alone never pays a live payment.
+      await setProcessorEnabled(t.gateway.deps, { merchantId: m.merchantId, host, processor: 'idram', enabled: false });
+      const sandboxOnly = await create();
+      expectErrorBody(sandboxOnly, 422, 'no_payment_method_configured', ['domain', 'enabled_processors']);
+      expect(sandboxOnly.body.enabled_processors).toEqual(['sandbox']);
       await setProcessorEnabled(t.gateway.deps, {
         merchantId: m.merchantId,
         host,
         processor: 'sandbox',
         enabled: false,
       });
+      const none = await create();
+      expectErrorBody(none, 422, 'no_payment_method_configured', ['domain', 'enabled_processors']);
+      expect(none.body.enabled_processors).toEqual([]);
+    });
+
+    it('a live token makes live payments only: `processor: sandbox` is 422, its test token makes those', async () => {
+      const host = uniqueHost('live');
+      const m = await t.liveMerchant(host);
       const token = await issue(m.merchantId, host, { environment: 'live' });
       const res = await t.call('POST', '/api/v1/payments', {
         ...connect(token),
-        body: paymentBody({ return_url: `https://${host}/done` }),
+        body: paymentBody({ return_url: `https://${host}/done`, processor: 'sandbox' }),
       });
-      expectErrorBody(res, 422, 'no_payment_method_configured', ['domain', 'enabled_processors']);
+      expectErrorBody(res, 422, 'validation_failed', ['errors']);
+      expect(Object.keys(res.body.errors as Json)).toEqual(['processor']);
+      const testToken = await issue(m.merchantId, host, { environment: 'test' });
+      const sandbox = await t.call('POST', '/api/v1/payments', {
+        ...connect(testToken),
+        body: paymentBody({ return_url: `https://${host}/done`, processor: 'sandbox' }),
+      });
+      expect(sandbox.status, sandbox.text).toBe(201);
+      expect(sandbox.body.livemode).toBe(false);
     });
   });
 

@@ -184,7 +184,7 @@ describe.each(DIALECTS)('sandbox test helpers on %s', (dialect) => {
       });
     });
 
-    it('a live-key sandbox payment is paid by the same code path and emits livemode false', async () => {
+    it('a live-key sandbox payment is paid by the same code path, emits livemode false and is a test payment', async () => {
       const host = uniqueHost('helpers');
       const live = await t.liveMerchant(host);
       const created = await create(
@@ -199,7 +199,7 @@ describe.each(DIALECTS)('sandbox test helpers on %s', (dialect) => {
       const completed = await read(created.uuid, live.liveKey);
       const [written, ...more] = await events(created.uuid);
       expect(more).toEqual([]);
-      expect(written).toMatchObject({ merchant_id: live.merchantId, environment: 'live', livemode: 0 });
+      expect(written).toMatchObject({ merchant_id: live.merchantId, environment: 'test', livemode: 0 });
       expect(written?.payload).toEqual(expectedStatusEvent(completed));
       const customer = await t.gateway.deps.db
         .selectFrom('customers')
@@ -208,7 +208,7 @@ describe.each(DIALECTS)('sandbox test helpers on %s', (dialect) => {
         .executeTakeFirstOrThrow();
       expect(customer).toMatchObject({
         merchant_id: live.merchantId,
-        environment: 'live',
+        environment: 'test',
         email: 'live.buyer@example.am',
       });
     });

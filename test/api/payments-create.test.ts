@@ -8,6 +8,7 @@ import { addDomain, setProcessorEnabled } from '../../gateway/merchants/merchant
 import { DIALECTS } from '../support/databases.js';
 import {
   type ApiResponse,
+  enableLiveProcessor,
   expectErrorBody,
   PUBLIC_URL,
   paymentBody,
@@ -221,9 +222,11 @@ describe.each(DIALECTS)('POST /api/v1/payments on %s', (dialect) => {
         livemode: false,
       });
       const row = await storedRow(res.body.uuid as string);
+      // A test payment from the start, made by a live key.
       expect(row).toMatchObject({
-        environment: 'live',
+        environment: 'test',
         sandbox: 1,
+        key_environment: 'live',
         redirect_mode: 'direct',
         callback_url: `https://api.${host}/gateway/webhook`,
         cancel_url: `https://${host}/cart`,
@@ -238,7 +241,60 @@ describe.each(DIALECTS)('POST /api/v1/payments on %s', (dialect) => {
       expect(res.status, res.text).toBe(201);
       expect(res.body.livemode).toBe(true);
       expect(res.body.processor).toBeNull();
-      expect((await storedRow(res.body.uuid as string)).sandbox).toBe(0);
+      expect(await storedRow(res.body.uuid as string)).toMatchObject({
+        environment: 'live',
+        sandbox: 0,
+        key_environment: 'live',
+      });
+    });
+
+    it('lists a live key’s sandbox payment with the test payments; the live key reads it back alone', async () => {
+      const host = uniqueHost();
+      const m = await t.liveMerchant(host);
+      const orderId = `sandbox-by-live-${host}`;
+      const res = await create(
+        m.liveKey,
+        paymentBody({ return_url: `https://${host}/done`, processor: 'sandbox', order_id: orderId }),
+      );
+      expect(res.status, res.text).toBe(201);
+      const uuid = String(res.body.uuid);
+      const listed = async (key: string) => {
+        const list = await t.call<{ data: Array<{ uuid: string }> }>('GET', `/api/v1/payments?order_id=${orderId}`, {
+          key,
+        });
+        expect(list.status, list.text).toBe(200);
+        return list.body.data.map((p) => p.uuid);
+      };
+      expect(await listed(m.liveKey)).toEqual([]);
+      expect(await listed(m.testKey)).toEqual([uuid]);
+      for (const path of [`/api/v1/payments/${uuid}`, `/api/v1/orders/${orderId}/payment`]) {
+        const read = await t.call('GET', path, { key: m.liveKey });
+        expect(read.status, read.text).toBe(200);
+        expect(read.body).toMatchObject({ uuid, livemode: false });
+      }
+      // A live payment of the same order is another order's environment: it is created, and the
+      // live key's order read answers it before the sandbox one.
+      const real = await create(m.liveKey, paymentBody({ return_url: `https://${host}/done`, order_id: orderId }));
+      expect(real.status, real.text).toBe(201);
+      const byOrder = await t.call('GET', `/api/v1/orders/${orderId}/payment`, { key: m.liveKey });
+      expect(byOrder.body).toMatchObject({ uuid: real.body.uuid, livemode: true });
+      expect(await listed(m.liveKey)).toEqual([real.body.uuid]);
+    });
+
+    it('refuses a live key a live payment on a domain where only the sandbox is enabled', async () => {
+      const host = uniqueHost();
+      const m = await t.liveMerchant(host);
+      await setProcessorEnabled(t.gateway.deps, { merchantId: m.merchantId, host, processor: 'idram', enabled: false });
+      const refused = await create(m.liveKey, paymentBody({ return_url: `https://${host}/done` }));
+      expect(refused.status, refused.text).toBe(422);
+      expect(refused.body).toMatchObject({ error: 'no_payment_method_configured', enabled_processors: ['sandbox'] });
+      expect(String(refused.body.message)).toContain('"processor": "sandbox"');
+      const sandbox = await create(
+        m.liveKey,
+        paymentBody({ return_url: `https://${host}/done`, processor: 'sandbox' }),
+      );
+      expect(sandbox.status, sandbox.text).toBe(201);
+      expect(sandbox.body.livemode).toBe(false);
     });
 
     it('never shows customer_email or customer_name in any response', async () => {
@@ -833,18 +889,13 @@ describe.each(DIALECTS)('POST /api/v1/payments on %s', (dialect) => {
       expect((await create(m.liveKey, paymentBody({ return_url: `https://${later}/done` }))).status).toBe(403);
 
       await addDomain(t.gateway.deps, { merchantId: m.merchantId, host: later, verified: true });
-      await setProcessorEnabled(t.gateway.deps, {
-        merchantId: m.merchantId,
-        host: later,
-        processor: 'sandbox',
-        enabled: true,
-      });
+      await enableLiveProcessor(t.gateway.deps, m.merchantId, later);
       expect((await create(m.liveKey, paymentBody({ return_url: `https://${later}/done` }))).status).toBe(201);
 
       await setProcessorEnabled(t.gateway.deps, {
         merchantId: m.merchantId,
         host: later,
-        processor: 'sandbox',
+        processor: 'idram',
         enabled: false,
       });
       const refused = await create(m.liveKey, paymentBody({ return_url: `https://${later}/done` }));

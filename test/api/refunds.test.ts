@@ -632,7 +632,7 @@ describe.each(DIALECTS)('refunds on %s', (dialect) => {
   });
 
   describe('a live key', () => {
-    it('refunds a live sandbox payment; the event says livemode false', async () => {
+    it('refunds a live key’s sandbox payment, a test payment: the event says livemode false', async () => {
       const host = uniqueHost('refunds');
       const live = await t.liveMerchant(host);
       const created = await create(
@@ -649,12 +649,14 @@ describe.each(DIALECTS)('refunds on %s', (dialect) => {
       expect((await read(created.uuid, live.liveKey)).refunded_amount).toBe(2500);
       const [event, ...more] = await refundEvents(created.uuid);
       expect(more).toEqual([]);
-      expect(event).toMatchObject({ merchant_id: live.merchantId, environment: 'live', livemode: 0 });
+      expect(event).toMatchObject({ merchant_id: live.merchantId, environment: 'test', livemode: 0 });
       expect(event?.payload.livemode).toBe(false);
       const [stored] = await refundRows(created.uuid);
-      expect(stored).toMatchObject({ environment: 'live', merchant_id: live.merchantId, status: 'succeeded' });
-      // The test key of the same merchant does not see the live payment.
-      expectError(await refund(created.uuid, { amount: 1 }, { key: live.testKey }), 404, 'not_found');
+      expect(stored).toMatchObject({ environment: 'test', merchant_id: live.merchantId, status: 'succeeded' });
+      // A test payment: the test key of the same merchant sees it and may refund it too.
+      const byTestKey = await refund(created.uuid, { amount: 1 }, { key: live.testKey });
+      expect(byTestKey.status, byTestKey.text).toBe(201);
+      expect(byTestKey.body).toMatchObject({ refunded_amount: 2501 });
     });
   });
 

@@ -172,16 +172,80 @@ describe.each(DIALECTS)('hosted checkout (%s)', (dialect) => {
       );
     });
 
-    it('offers the methods enabled on a verified domain of a live payment', async () => {
+    it('offers a live payment the live processors of its domain, never the sandbox installed there', async () => {
       const host = uniqueHost();
-      const live = await t.liveMerchant(host);
+      const live = await t.liveMerchant(host); // the sandbox and Idram installed
       const payment = await createPayment(t, live.liveKey, { return_url: `https://${host}/done` });
       expect(payment.livemode).toBe(true);
       const page = await getPage(t, checkoutPath(payment));
       expect(page.status).toBe(200);
       expect(visibleText(page.text)).toContain(host);
       expect(visibleText(page.text)).not.toContain('Test mode');
-      expect(page.text).toContain('value="sandbox"');
+      expect(page.text).toContain('value="idram"');
+      expect(page.text).not.toContain('value="sandbox"');
+      expect(visibleText(page.text)).not.toContain('Test card');
+    });
+
+    it('never lets a test card pay a live payment, whichever way the buyer tries', async () => {
+      const host = uniqueHost();
+      const live = await t.liveMerchant(host);
+      const payment = await createPayment(t, live.liveKey, { return_url: `https://${host}/done` });
+      const page = await getPage(t, checkoutPath(payment));
+
+      // A hand-made choice of the sandbox is refused: the methods again, with the reason.
+      const chose = await postForm(t, formAction(page.text), {
+        form_token: formToken(page.text),
+        processor: 'sandbox',
+      });
+      expect(chose.status).toBe(422);
+      expect(chose.text).not.toContain('value="sandbox"');
+
+      // The test page leads back to the payment's page, and a test card posted there (even with a
+      // form token the test page would have issued) charges nothing.
+      const test = await getPage(t, checkoutPath(payment, '/sandbox'));
+      expect(test.status).toBe(303);
+      expect(test.location).toBe(`${PUBLIC_URL}${checkoutPath(payment)}`);
+      const posted = await postForm(t, checkoutPath(payment, '/sandbox'), {
+        form_token: issueFormToken(SECRET, tokenOf(payment), 'sandbox', t.clock.nowMs()),
+        card_number: '4111 1111 1111 1111',
+      });
+      expect(posted.status).toBe(303);
+      expect(posted.location).toBe(`${PUBLIC_URL}${checkoutPath(payment)}`);
+
+      // The test helpers answer a live key 404.
+      const helper = await t.call('POST', `/api/v1/test_helpers/payments/${String(payment.uuid)}/pay`, {
+        key: live.liveKey,
+        body: { card_number: '4111 1111 1111 1111' },
+      });
+      expect(helper.status).toBe(404);
+
+      expect(await readPayment(t, live.liveKey, payment.uuid)).toMatchObject({
+        status: 'pending',
+        livemode: true,
+        processor: null,
+        completed_at: null,
+      });
+      const again = await getPage(t, checkoutPath(payment));
+      expect(again.text).toContain('value="idram"');
+      expect(again.text).not.toContain('value="sandbox"');
+    });
+
+    it('makes a live key’s `processor: sandbox` payment a test payment from the start, paid on the test page', async () => {
+      const host = uniqueHost();
+      const live = await t.liveMerchant(host);
+      const payment = await createPayment(t, live.liveKey, {
+        return_url: `https://${host}/done`,
+        processor: 'sandbox',
+      });
+      expect(payment.livemode).toBe(false);
+      const test = await openTestPage(t, payment);
+      expect(visibleText(test.text)).toContain('Test mode');
+      await payOnTestPage(t, test, '4111 1111 1111 1111');
+      expect(await readPayment(t, live.liveKey, payment.uuid)).toMatchObject({
+        status: 'completed',
+        livemode: false,
+        processor: 'sandbox',
+      });
     });
 
     it('speaks English, Armenian and Russian: ?lang= first, then Accept-Language', async () => {

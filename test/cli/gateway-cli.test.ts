@@ -51,6 +51,7 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
         '0022-webhook-delivery-attempts',
         '0023-dashboard-mail-sends',
         '0024-merchant-language',
+        '0025-sandbox-payments-are-test',
       ],
     });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });

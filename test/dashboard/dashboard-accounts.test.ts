@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDomain, setProcessorEnabled, verifyBusiness } from '../../gateway/merchants/merchant.service.js';
 import { visibleText } from '../checkout/support.js';
 import { DIALECTS } from '../support/databases.js';
+import { enableLiveProcessor } from '../support/gateway.js';
 import {
   DashboardClient,
   type DashboardGateway,
@@ -115,6 +116,10 @@ describe.each(DIALECTS)('dashboard accounts (%s)', (dialect) => {
     });
     await verifyBusiness(deps, user.merchant_id);
     await g.t.key(user.merchant_id, 'live');
+    // The sandbox never pays a live payment: installing it is no way to take live payments.
+    const sandboxOnly = await client.get('/dashboard');
+    expect(sandboxOnly.text).toContain('<li class="todo" data-item="processor_enabled">');
+    await enableLiveProcessor(deps, user.merchant_id, 'ararat-books.am');
     const after = await client.get('/dashboard');
     for (const item of ['domain_added', 'domain_verified', 'processor_enabled', 'business_verified', 'live_key']) {
       expect(after.text).toContain(`<li class="done" data-item="${item}">`);

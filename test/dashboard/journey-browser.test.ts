@@ -2,8 +2,9 @@
  * The way to a store taking payments, in one go, in headless Chromium (SQLite), as a shop owner
  * walks it from the first page: sign in, follow the checklist to Domains, add the shop's domain and
  * verify it by its DNS TXT record (a local DNS server the test controls), install the sandbox from
- * Processors, create a WooCommerce connect token for the domain, and see the checklist tick
- * "domain added", "domain verified" and "processor enabled". The token works on the API.
+ * Processors (the checklist's "processor enabled" stays to do: the sandbox never pays a live
+ * payment), configure Idram, create a WooCommerce connect token for the domain, and see the
+ * checklist tick "domain added", "domain verified" and "processor enabled". The token works on the API.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +39,7 @@ describe('from sign-in to a connect token (sqlite)', { timeout: TIMEOUT }, () =>
 
   const state = (page: Page, item: string) => page.locator(`li[data-item="${item}"]`).getAttribute('class');
 
-  it('adds and verifies a domain, installs the sandbox and creates a connect token', async () => {
+  it('adds and verifies a domain, installs the sandbox and a live processor, and creates a connect token', async () => {
     const email = uniqueEmail();
     await signUpAndConfirm(g, email);
     const page = await b.open();
@@ -65,6 +66,17 @@ describe('from sign-in to a connect token (sqlite)', { timeout: TIMEOUT }, () =>
     await page.getByRole('button', { name: 'Install Sandbox (test cards)' }).click();
     await page.getByText('Sandbox (test cards) is enabled.').waitFor();
     await expectAccessible(page, { phone: false });
+    // The sandbox never pays a live payment: the checklist waits for a live processor.
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Get started' }).click();
+    await page.getByRole('heading', { name: 'Get started' }).waitFor();
+    expect(await state(page, 'processor_enabled')).toBe('todo');
+    await page.locator('li[data-item="processor_enabled"] a').click();
+    await page.getByRole('link', { name: `Manage processors ${host}` }).click();
+    await page.getByRole('link', { name: 'Configure Idram' }).click();
+    await page.getByLabel('IdramID (EDP_REC_ACCOUNT)').fill('110000601');
+    await page.getByLabel('Secret key (SECRET_KEY)').fill('idram-secret-key-for-tests');
+    await page.getByRole('button', { name: 'Save settings and enable' }).click();
+    await page.getByText('Idram settings were saved, and it is enabled.').waitFor();
 
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Connect tokens' }).click();
     await page.getByLabel('Domain').selectOption(host);

@@ -58,6 +58,7 @@ describe.each(DIALECTS)('migrations out of number order on %s', (dialect) => {
       '0022-webhook-delivery-attempts',
       '0023-dashboard-mail-sends',
       '0024-merchant-language',
+      '0025-sandbox-payments-are-test',
     ]);
     expect(await migrateToLatest(inService)).toEqual([]);
 

@@ -26,6 +26,7 @@ function paymentRow(id: string, overrides: Partial<NewPaymentRow> = {}): NewPaym
     merchant_id: 'm1',
     environment: 'test',
     sandbox: 1,
+    key_environment: 'test',
     domain_id: 'd1',
     order_id: `order-${id}`,
     active_order_id: `order-${id}`,
@@ -116,7 +117,16 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
     await insertPayment(db, paymentRow('p3', { order_id: 'o-1', active_order_id: null, status: 'failed' }));
     await insertPayment(db, paymentRow('p4', { order_id: 'o-1', active_order_id: null, status: 'expired' }));
     // The same order id in the other environment is another order.
-    await insertPayment(db, paymentRow('p5', { order_id: 'o-1', active_order_id: 'o-1', environment: 'live' }));
+    await insertPayment(
+      db,
+      paymentRow('p5', {
+        order_id: 'o-1',
+        active_order_id: 'o-1',
+        environment: 'live',
+        sandbox: 0,
+        key_environment: 'live',
+      }),
+    );
   });
 
   it('verifies a host for one merchant only', async () => {

@@ -18,6 +18,7 @@ import {
   setProcessorEnabled,
 } from '../../gateway/merchants/merchant.service.js';
 import type { ProcessorHttp } from '../../gateway/processors/http.js';
+import type { Deps } from '../../gateway/runtime/deps.js';
 import type { HttpTimeouts } from '../../gateway/runtime/http-timeouts.js';
 import { createLogger } from '../../gateway/runtime/logger.js';
 import { type Gateway, startGateway } from '../../gateway/runtime/start.js';
@@ -25,6 +26,23 @@ import type { DialectName } from '../../storage/database.js';
 import { watchGatewayContract } from './contract.js';
 import { freshDatabase, type TestDatabase } from './databases.js';
 import { type ApiResponse, type RequestOptions, requestJson } from './http.js';
+
+/** The Idram settings of `liveMerchant`'s domain (no Idram is reached: its page is never opened). */
+export const LIVE_MERCHANT_IDRAM = { rec_account: '110000601', secret_key: 'idram-secret-key-for-tests' } as const;
+
+/**
+ * Enables Idram on a domain with `LIVE_MERCHANT_IDRAM`: a live processor, so live keys may take
+ * payments there (the sandbox never pays a live payment).
+ */
+export async function enableLiveProcessor(deps: Deps, merchantId: string, host: string): Promise<void> {
+  await setProcessorEnabled(deps, {
+    merchantId,
+    host,
+    processor: 'idram',
+    enabled: true,
+    config: JSON.stringify(LIVE_MERCHANT_IDRAM),
+  });
+}
 
 /** 2026-11-21T10:00:30Z: half a minute into a rate-limit window. */
 export const TEST_START_MS = Date.UTC(2026, 10, 21, 10, 0, 30);
@@ -52,7 +70,10 @@ export interface TestGateway {
   call<T = Record<string, unknown>>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>;
   merchant(input?: Partial<CreateMerchantInput>): Promise<TestMerchant>;
   key(merchantId: string, environment: 'live' | 'test', access?: 'full' | 'payments'): Promise<string>;
-  /** A verified business with a verified domain `host` that has the sandbox enabled, and a live key. */
+  /**
+   * A verified business with a verified domain `host` that has the sandbox and Idram
+   * (`enableLiveProcessor`) enabled, and a live key.
+   */
   liveMerchant(host: string, access?: 'full' | 'payments'): Promise<TestMerchant & { liveKey: string }>;
   close(): Promise<void>;
 }
@@ -133,6 +154,7 @@ export async function startTestGateway(dialect: DialectName, options: TestGatewa
       const m = await merchant({ verifyBusiness: true });
       await addDomain(deps, { merchantId: m.merchantId, host, verified: true });
       await setProcessorEnabled(deps, { merchantId: m.merchantId, host, processor: 'sandbox', enabled: true });
+      await enableLiveProcessor(deps, m.merchantId, host);
       return { ...m, liveKey: await key(m.merchantId, 'live', access) };
     },
     async close() {

@@ -136,12 +136,13 @@ const en: ProcessorsMessages = {
   noLiveNothing:
     'No processor is enabled here, so every live payment for this domain is refused with the error no_payment_method_configured.',
   noLiveSandboxOnly:
-    'Only the sandbox is enabled here: it moves no money, and a live payment that names any other processor is refused with the error no_payment_method_configured.',
+    'Only the sandbox is enabled here. It moves no money and never pays a live payment: a live key’s payment for this domain is refused with the error no_payment_method_configured, unless it is created with "processor": "sandbox", which makes it a test payment.',
   noLiveWhat: 'To take real payments, configure a live processor below with the settings your bank or wallet gave you.',
   unverifiedTitle: 'This domain is not verified',
   unverifiedText:
     'Live payments are taken only for verified domains: until this one is verified, they are refused with domain_not_registered. Verify it on its domain page.',
-  hostedLiveText: 'The hosted domain is for test payments and payment links; it always offers the sandbox.',
+  hostedLiveText:
+    'The hosted domain is for test payments and payment links; it always offers the sandbox to test payments, never to live ones.',
 
   settingsTitle: (name, host) => `${name} on ${host}`,
   settingsIntro: 'Enter the settings your provider gave you. Saving them enables the processor on this domain.',
@@ -235,14 +236,14 @@ const hy: ProcessorsMessages = {
   noLiveNothing:
     'Այստեղ միացված համակարգ չկա, ուստի այս դոմենի յուրաքանչյուր իրական վճարում մերժվում է no_payment_method_configured սխալով։',
   noLiveSandboxOnly:
-    'Այստեղ միացված է միայն ավազարկղը. այն գումար չի շարժում, և իրական վճարումը, որը նշում է այլ համակարգ, մերժվում է no_payment_method_configured սխալով։',
+    'Այստեղ միացված է միայն ավազարկղը։ Այն գումար չի շարժում և երբեք չի վճարում իրական վճարումը. այս դոմենի համար իրական բանալիով ստեղծված վճարումը մերժվում է no_payment_method_configured սխալով, եթե այն ստեղծված չէ "processor": "sandbox" դաշտով, որը այն դարձնում է փորձնական վճարում։',
   noLiveWhat:
     'Իրական վճարումներ ընդունելու համար ստորև կարգավորեք իրական համակարգ՝ ձեր բանկի կամ դրամապանակի տրամադրած տվյալներով։',
   unverifiedTitle: 'Այս դոմենը հաստատված չէ',
   unverifiedText:
     'Իրական վճարումներն ընդունվում են միայն հաստատված դոմենների համար. մինչ այս դոմենի հաստատումը դրանք մերժվում են domain_not_registered սխալով։ Հաստատեք այն դոմենի էջում։',
   hostedLiveText:
-    'Հյուրընկալվող դոմենը փորձնական վճարումների և վճարման հղումների համար է. այն միշտ առաջարկում է ավազարկղը։',
+    'Հյուրընկալվող դոմենը փորձնական վճարումների և վճարման հղումների համար է. այն միշտ առաջարկում է ավազարկղը փորձնական վճարումներին, երբեք՝ իրականներին։',
 
   settingsTitle: (name, host) => `${name}՝ ${host}`,
   settingsIntro: 'Մուտքագրեք ձեր մատակարարի տրամադրած կարգավորումները։ Պահելով՝ համակարգը միանում է այս դոմենում։',
@@ -339,14 +340,14 @@ const ru: ProcessorsMessages = {
   noLiveNothing:
     'Здесь не включена ни одна система, поэтому каждый боевой платёж этого домена отклоняется с ошибкой no_payment_method_configured.',
   noLiveSandboxOnly:
-    'Здесь включена только песочница: она не двигает деньги, а боевой платёж, в котором указана другая система, отклоняется с ошибкой no_payment_method_configured.',
+    'Здесь включена только песочница. Она не двигает деньги и никогда не оплачивает боевой платёж: платёж боевого ключа для этого домена отклоняется с ошибкой no_payment_method_configured, если он не создан с "processor": "sandbox" — тогда это тестовый платёж.',
   noLiveWhat:
     'Чтобы принимать настоящие платежи, настройте ниже боевую систему с данными, которые выдал ваш банк или кошелёк.',
   unverifiedTitle: 'Этот домен не подтверждён',
   unverifiedText:
     'Боевые платежи принимаются только для подтверждённых доменов: пока этот домен не подтверждён, они отклоняются с ошибкой domain_not_registered. Подтвердите его на странице домена.',
   hostedLiveText:
-    'Размещённый домен предназначен для тестовых платежей и платёжных ссылок; он всегда предлагает песочницу.',
+    'Размещённый домен предназначен для тестовых платежей и платёжных ссылок; он всегда предлагает песочницу тестовым платежам, но никогда — боевым.',
 
   settingsTitle: (name, host) => `${name} на ${host}`,
   settingsIntro: 'Введите настройки, которые выдал ваш провайдер. После сохранения система включается на этом домене.',

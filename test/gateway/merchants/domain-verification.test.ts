@@ -10,11 +10,11 @@ import {
   type VerificationOptions,
   verifyDomain,
 } from '../../../gateway/merchants/domain-verification.service.js';
-import { addDomain, OperatorError, setProcessorEnabled } from '../../../gateway/merchants/merchant.service.js';
+import { addDomain, OperatorError } from '../../../gateway/merchants/merchant.service.js';
 import type { Deps } from '../../../gateway/runtime/deps.js';
 import { DIALECTS } from '../../support/databases.js';
 import { TestDnsServer } from '../../support/dns-server.js';
-import { paymentBody, startTestGateway, type TestGateway } from '../../support/gateway.js';
+import { enableLiveProcessor, paymentBody, startTestGateway, type TestGateway } from '../../support/gateway.js';
 import { freePort } from '../../support/ports.js';
 import { SITE_CA, VerificationSite } from '../../support/verification-site.js';
 
@@ -129,7 +129,7 @@ describe.each(DIALECTS)('domain verification on %s', (dialect) => {
     it('verifies a domain whose record holds the value (in chunks, among others); it takes live payments at once', async () => {
       const host = siteHost();
       const merchantId = await merchantWith(host);
-      await setProcessorEnabled(deps, { merchantId, host, processor: 'sandbox', enabled: true });
+      await enableLiveProcessor(deps, merchantId, host);
       const liveKey = await t.key(merchantId, 'live');
       const pay = () =>
         t.call('POST', '/api/v1/payments', {
