@@ -6,15 +6,23 @@
  * existing address gets a mail instead), sign-in says "email or password is wrong" after spending
  * the same scrypt time, and a reset request answers alike whether a mail left or not. What to mail
  * is answered as an `Outgoing` (the caller words and sends it, after the answer is decided).
+ *
+ * A sign-in attempt (a password here, a code of two-step sign-in) is reserved under the limits
+ * before anything is checked (`reserveSignInAttempt`): its row is written first and counts as a
+ * failure, so attempts posted together, to any instance, can refuse each other but never get more
+ * checks than the limits allow. A refused attempt's row is taken back, so that a locked-out
+ * attacker's further tries do not push the end of the lock on; a right password or code takes its
+ * row back too; a wrong one leaves it as the failure.
  */
 
 import { insertOnboardingKey } from '../../storage/dashboard-onboarding-key.repository.js';
 import {
   clearSignInFailures,
-  countSignInFailures,
-  insertSignInFailure,
-  pruneSignInFailures,
+  keepSignInFailure,
+  releaseSignInAttempt,
+  reserveSignInAttempt,
 } from '../../storage/dashboard-sign-in-failure.repository.js';
+import type { DashboardSignInFailureTable } from '../../storage/dashboard-sign-in-failure.table.js';
 import { deleteUserPendingSignIns } from '../../storage/dashboard-two-factor.repository.js';
 import {
   findDashboardUser,
@@ -43,6 +51,30 @@ export const SIGN_IN_WINDOW_MS = 15 * MINUTE_MS;
 export const SIGN_IN_LIMIT_PER_ACCOUNT = 5;
 /** Failed sign-ins from one address in the window after which it is locked. */
 export const SIGN_IN_LIMIT_PER_ADDRESS = 20;
+
+/** A sign-in attempt reserved under the limits: its row counts as a failure until it is taken back. */
+export type SignInAttempt = DashboardSignInFailureTable;
+
+/**
+ * Reserves an attempt of `email` from `address` before its password or code is checked; null when
+ * sign-in is locked for either (nothing may be checked then). Answered with `settleSignInAttempt`.
+ */
+export async function reserveSignIn(deps: Deps, email: string, address: string): Promise<SignInAttempt | null> {
+  const nowMs = deps.clock.nowMs();
+  const attempt = { id: deps.ids.uuid(nowMs), email, address, failed_at: toStoredInstant(nowMs) };
+  const since = toStoredInstant(nowMs - SIGN_IN_WINDOW_MS);
+  const limits = { email: SIGN_IN_LIMIT_PER_ACCOUNT, address: SIGN_IN_LIMIT_PER_ADDRESS };
+  return (await reserveSignInAttempt(deps.db, attempt, since, limits)) ? attempt : null;
+}
+
+/**
+ * Settles a reserved attempt once checked: a failed one stays counted, one that was not a failure
+ * (a right password or code, or nothing checked after all) is taken back.
+ */
+export async function settleSignInAttempt(deps: Deps, attempt: SignInAttempt, failed: boolean): Promise<void> {
+  if (failed) await keepSignInFailure(deps.db, attempt);
+  else await releaseSignInAttempt(deps.db, attempt.id);
+}
 
 export type OutgoingKind = 'verify_email' | 'change_email' | 'reset_password' | 'already_registered';
 
@@ -197,24 +229,14 @@ export async function signIn(
   input: { readonly email: string; readonly password: string; readonly address: string },
 ): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase().slice(0, 254);
-  const nowMs = deps.clock.nowMs();
-  const since = toStoredInstant(nowMs - SIGN_IN_WINDOW_MS);
-  const failures = await countSignInFailures(deps.db, email, input.address, since);
-  if (failures.email >= SIGN_IN_LIMIT_PER_ACCOUNT || failures.address >= SIGN_IN_LIMIT_PER_ADDRESS) {
-    return { kind: 'locked' };
-  }
+  const attempt = await reserveSignIn(deps, email, input.address);
+  if (attempt === null) return { kind: 'locked' };
   const user = email === '' ? undefined : await findDashboardUserByEmail(deps.db, email);
   const right = await verifyPassword(input.password.slice(0, 1000), user?.password_hash);
-  if (user === undefined || !right) {
-    await pruneSignInFailures(deps.db, since);
-    await insertSignInFailure(deps.db, {
-      id: deps.ids.uuid(nowMs),
-      email,
-      address: input.address,
-      failed_at: toStoredInstant(nowMs),
-    });
-    return { kind: 'wrong' };
-  }
+  // A right password is no failure: its reservation goes (for two-step sign-in too, where the
+  // failures already counted stay until the code is right).
+  await settleSignInAttempt(deps, attempt, user === undefined || !right);
+  if (user === undefined || !right) return { kind: 'wrong' };
   if (user.email_verified_at === null) {
     await clearSignInFailures(deps.db, email);
     const token = await deps.transact((trx) => issueToken(deps, trx, user.id, 'verify_email', user.email));

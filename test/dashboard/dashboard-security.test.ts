@@ -1,13 +1,15 @@
 /**
  * The dashboard's defences over HTTP on both databases: form tokens on every state-changing route,
  * cookie flags, session rotation and expiry (on the gateway's manual clock), page headers, no
- * account enumeration, throttled sign-ins per account and per address, at most a few mails an hour
- * to one address, and no secret in the logs.
+ * account enumeration, throttled sign-ins per account and per address (also for sign-ins posted
+ * together, to one instance or to two on one PostgreSQL), at most a few mails an hour to one
+ * address, and no secret in the logs.
  */
 
 import { Secret, TOTP } from 'otpauth';
 import type pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIGN_IN_LIMIT_PER_ACCOUNT, SIGN_IN_LIMIT_PER_ADDRESS } from '../../gateway/dashboard/accounts.service.js';
 import { MAIL_LIMIT_PER_RECIPIENT, MAIL_WINDOW_MS } from '../../gateway/dashboard/kit.js';
 import { HOUR_MS, MINUTE_MS } from '../../gateway/domain/clock.js';
 import { addDomain } from '../../gateway/merchants/merchant.service.js';
@@ -47,6 +49,96 @@ let addressCounter = 0;
 function clientFrom(g: DashboardGateway): DashboardClient {
   addressCounter += 1;
   return new DashboardClient(g.t.url, { 'X-Forwarded-For': `203.0.113.${addressCounter}` });
+}
+
+let burstCounter = 0;
+/**
+ * Posts `count` wrong passwords at once after each client fetched its form: the i-th to `urls[i %
+ * urls.length]`, for `emailOf(i)`, from `addressOf(i)`. Answers the statuses, each 401 (the password
+ * was checked and is wrong) or 429 (locked: nothing checked).
+ */
+async function wrongPasswordsTogether(
+  urls: readonly string[],
+  count: number,
+  emailOf: (i: number) => string,
+  addressOf: (i: number) => string,
+): Promise<number[]> {
+  const ready = await Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const client = new DashboardClient(urls[i % urls.length] as string, { 'X-Forwarded-For': addressOf(i) });
+      return { client, token: formToken((await client.get('/dashboard/sign-in')).text) };
+    }),
+  );
+  const answers = await Promise.all(
+    ready.map(({ client, token }, i) =>
+      client.post('/dashboard/sign-in', { form_token: token, email: emailOf(i), password: `wrong guess ${i}` }),
+    ),
+  );
+  const statuses = answers.map((answer) => answer.status);
+  for (const status of statuses) expect([401, 429]).toContain(status);
+  return statuses;
+}
+
+/** The failed sign-ins kept for `email`, or from `address`. */
+async function failuresOf(g: DashboardGateway, column: 'email' | 'address', value: string): Promise<number> {
+  const rows = await g.t.gateway.deps.db
+    .selectFrom('dashboard_sign_in_failures')
+    .select('id')
+    .where(column, '=', value)
+    .execute();
+  return rows.length;
+}
+
+/**
+ * 40 wrong passwords for one account, from 40 addresses, posted together over `urls`: at most 5 are
+ * checked, each kept as a failure; with the failures topped up to 5 one by one, the owner's right
+ * password is refused as locked.
+ */
+async function accountPasswordsTogether(g: DashboardGateway, urls: readonly string[]): Promise<void> {
+  const email = uniqueEmail('together');
+  await signUpAndConfirm(g, email, PASSWORD, clientFrom(g));
+  burstCounter += 1;
+  const statuses = await wrongPasswordsTogether(
+    urls,
+    40,
+    () => email,
+    (i) => `198.18.${burstCounter}.${i + 1}`,
+  );
+  const checked = statuses.filter((status) => status === 401).length;
+  expect(checked, `${checked} of 40 passwords checked`).toBeLessThanOrEqual(SIGN_IN_LIMIT_PER_ACCOUNT);
+  expect(await failuresOf(g, 'email', email)).toBe(checked);
+  for (let i = checked; i < SIGN_IN_LIMIT_PER_ACCOUNT; i += 1) {
+    expect((await signIn(clientFrom(g), email, `one more guess ${i}`)).status).toBe(401);
+  }
+  expect(await failuresOf(g, 'email', email)).toBe(SIGN_IN_LIMIT_PER_ACCOUNT);
+  expect((await signIn(clientFrom(g), email)).status).toBe(429);
+}
+
+/**
+ * 40 wrong sign-ins from one address, each with its own email, posted together over `urls`: at most
+ * 20 are checked; with the failures topped up to 20, the address is locked, for a right password too.
+ */
+async function addressPasswordsTogether(g: DashboardGateway, urls: readonly string[]): Promise<void> {
+  const email = uniqueEmail('owner');
+  await signUpAndConfirm(g, email, PASSWORD, clientFrom(g));
+  burstCounter += 1;
+  const address = `198.19.${burstCounter}.1`;
+  const statuses = await wrongPasswordsTogether(
+    urls,
+    40,
+    (i) => uniqueEmail(`guess${i}`),
+    () => address,
+  );
+  const checked = statuses.filter((status) => status === 401).length;
+  expect(checked, `${checked} of 40 passwords checked`).toBeLessThanOrEqual(SIGN_IN_LIMIT_PER_ADDRESS);
+  expect(await failuresOf(g, 'address', address)).toBe(checked);
+  for (let i = checked; i < SIGN_IN_LIMIT_PER_ADDRESS; i += 1) {
+    const client = new DashboardClient(g.t.url, { 'X-Forwarded-For': address });
+    expect((await signIn(client, uniqueEmail('late'), 'guessing')).status).toBe(401);
+  }
+  expect(await failuresOf(g, 'address', address)).toBe(SIGN_IN_LIMIT_PER_ADDRESS);
+  expect((await signIn(new DashboardClient(g.t.url, { 'X-Forwarded-For': address }), email)).status).toBe(429);
+  expect((await signIn(clientFrom(g), email)).status).toBe(303);
 }
 
 describe.each(DIALECTS)('dashboard security (%s)', (dialect) => {
@@ -322,6 +414,39 @@ describe.each(DIALECTS)('dashboard security (%s)', (dialect) => {
     expect(locked.status).toBe(429);
     expect(visibleText(locked.text)).toContain('Too many failed sign-ins.');
     expect((await signIn(clientFrom(g), email)).status).toBe(303);
+  });
+
+  it('checks at most 5 passwords of one account posted together', { timeout: 120_000 }, async () => {
+    await accountPasswordsTogether(g, [g.t.url]);
+  });
+
+  it('checks at most 20 passwords from one address posted together', { timeout: 120_000 }, async () => {
+    await addressPasswordsTogether(g, [g.t.url]);
+  });
+});
+
+describe('dashboard sign-in limits with two instances on one PostgreSQL', () => {
+  let g: DashboardGateway;
+  let second: TestGateway;
+
+  beforeAll(async () => {
+    g = await startDashboardGateway('postgres', { env: { TRUST_PROXY: '1' } });
+    second = await startTestGateway('postgres', {
+      databaseUrl: g.t.gateway.deps.config.databaseUrl,
+      env: { TRUST_PROXY: '1' },
+    });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await g?.close();
+  });
+
+  it('checks at most 5 passwords of one account posted together to both', { timeout: 120_000 }, async () => {
+    await accountPasswordsTogether(g, [g.t.url, second.url]);
+  });
+
+  it('checks at most 20 passwords from one address posted together to both', { timeout: 120_000 }, async () => {
+    await addressPasswordsTogether(g, [g.t.url, second.url]);
   });
 });
 

@@ -2,16 +2,19 @@
  * Two-step sign-in over HTTP on both databases: setup (a wrong code refused, a right one turns it
  * on, recovery codes shown once), sign-in asking for the code (codes computed with otpauth at the
  * gateway's manual clock), a code used once, one step of drift either way, recovery codes used
- * once, wrong codes throttled with wrong passwords, the pending sign-in's five minutes, turning it
- * off, the audit log, and the secret sealed at rest.
+ * once, wrong codes throttled with wrong passwords (also when posted together, to one instance or
+ * to two on one PostgreSQL), the pending sign-in's five minutes, turning it off, the audit log, and
+ * the secret sealed at rest.
  */
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SIGN_IN_LIMIT_PER_ACCOUNT } from '../../gateway/dashboard/accounts.service.js';
 import { totpSecretContext } from '../../gateway/dashboard/two-factor/two-factor.service.js';
 import { MINUTE_MS } from '../../gateway/domain/clock.js';
 import { sha256Hex } from '../../gateway/runtime/hashing.js';
 import { formToken } from '../checkout/support.js';
 import { DIALECTS } from '../support/databases.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import {
   DashboardClient,
   type DashboardGateway,
@@ -53,6 +56,143 @@ function clientFrom(g: DashboardGateway, address?: string): DashboardClient {
   return new DashboardClient(g.t.url, { 'X-Forwarded-For': address ?? `198.51.100.${addressCounter}` });
 }
 
+/** The steps of the tests on the gateway `g()`: an owner signed in, setup, the password step, a code. */
+function twoStepHelpers(g: () => DashboardGateway) {
+  async function owner(address?: string): Promise<{ client: DashboardClient; email: string; address: string }> {
+    const email = uniqueEmail();
+    const client = await signUpAndConfirm(g(), email, PASSWORD, clientFrom(g(), address));
+    expect((await signIn(client, email)).status).toBe(303);
+    return { client, email, address: client.headers['X-Forwarded-For'] as string };
+  }
+
+  /** Sets up two-step sign-in for the signed-in client; answers the secret and the recovery codes. */
+  async function enrol(client: DashboardClient): Promise<{ secret: string; codes: string[] }> {
+    const page = await client.get(PAGE);
+    expect(page.status, page.text).toBe(200);
+    const secret = secretOn(page);
+    const done = await client.post(`${PAGE}/enable`, {
+      form_token: formToken(page.text),
+      code: codeAt(secret, g().t.clock.nowMs()),
+      current_password: PASSWORD,
+    });
+    expect(done.status, done.text).toBe(200);
+    return { secret, codes: recoveryCodesOn(done) };
+  }
+
+  /** Signs in with the password in a new client from `address`: answers the client at the second step. */
+  async function passwordStep(email: string, address?: string): Promise<DashboardClient> {
+    const client = clientFrom(g(), address);
+    const page = await signIn(client, email);
+    expect(page.status, page.text).toBe(303);
+    expect(locationPath(page)).toBe(STEP);
+    return client;
+  }
+
+  function enterCode(client: DashboardClient, code: string): Promise<Page> {
+    return client.submit(STEP, STEP, { code });
+  }
+
+  return { owner, enrol, passwordStep, enterCode };
+}
+
+/** A 6-digit code that is none of the codes of `secret` accepted at `ms` (one step either way). */
+function wrongCodeAt(secret: string, ms: number): string {
+  const accepted = [-1, 0, 1].map((step) => codeAt(secret, ms + step * STEP_MS));
+  return ['123456', '654321', '111111', '222222'].find((code) => !accepted.includes(code)) as string;
+}
+
+/**
+ * Posts `fields` to `path` `count` times at once, as the browser `from` (its cookies and address,
+ * the form token of its page `page`), the i-th to `instances[i % instances.length]`. Answers the statuses.
+ */
+async function postedTogether(
+  from: DashboardClient,
+  instances: readonly TestGateway[],
+  page: string,
+  path: string,
+  fields: Record<string, string>,
+  count: number,
+): Promise<number[]> {
+  const token = formToken((await from.get(page)).text);
+  const browsers = instances.map((t) => {
+    const browser = new DashboardClient(t.url, from.headers);
+    for (const [name, value] of from.cookies) browser.cookies.set(name, value);
+    return browser;
+  });
+  const answers = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      (browsers[i % browsers.length] as DashboardClient).post(path, { form_token: token, ...fields }),
+    ),
+  );
+  return answers.map((answer) => answer.status);
+}
+
+/** The failed sign-ins kept for `email`. */
+async function failuresOf(g: DashboardGateway, email: string): Promise<number> {
+  const rows = await g.t.gateway.deps.db
+    .selectFrom('dashboard_sign_in_failures')
+    .select('id')
+    .where('email', '=', email)
+    .execute();
+  return rows.length;
+}
+
+/**
+ * 30 wrong codes for one pending sign-in posted together over `instances` (the first is `g`): at
+ * most 5 are checked (401), the others are locked out (429); with the failures topped up to 5 one
+ * by one, the right code is refused as locked.
+ */
+async function pendingCodesTogether(g: DashboardGateway, instances: readonly TestGateway[]): Promise<void> {
+  const { owner, enrol, passwordStep, enterCode } = twoStepHelpers(() => g);
+  const { client, email } = await owner();
+  const { secret } = await enrol(client);
+  for (const t of instances) t.clock.advance(STEP_MS);
+  const wrong = wrongCodeAt(secret, g.t.clock.nowMs());
+  const attacker = await passwordStep(email);
+  const statuses = await postedTogether(attacker, instances, STEP, STEP, { code: wrong }, 30);
+  for (const status of statuses) expect([401, 429]).toContain(status);
+  const checked = statuses.filter((status) => status === 401).length;
+  expect(checked, `${checked} of 30 codes checked`).toBeLessThanOrEqual(SIGN_IN_LIMIT_PER_ACCOUNT);
+  expect(await failuresOf(g, email)).toBe(checked);
+  for (let i = checked; i < SIGN_IN_LIMIT_PER_ACCOUNT; i += 1) {
+    expect((await enterCode(attacker, wrong)).status).toBe(401);
+  }
+  const locked = await enterCode(attacker, codeAt(secret, g.t.clock.nowMs()));
+  expect(locked.status).toBe(429);
+  expect(locked.text).toContain('Too many failed sign-ins');
+  expect(await failuresOf(g, email)).toBe(SIGN_IN_LIMIT_PER_ACCOUNT);
+}
+
+/**
+ * 30 requests to turn two-step sign-in off, with the right password and a wrong code, posted
+ * together over `instances`: at most 5 codes are checked (422), the others are locked out (429);
+ * with the failures topped up to 5, the right code is refused as locked and it stays on.
+ */
+async function disableCodesTogether(g: DashboardGateway, instances: readonly TestGateway[]): Promise<void> {
+  const { owner, enrol } = twoStepHelpers(() => g);
+  const { client, email } = await owner();
+  const { secret } = await enrol(client);
+  for (const t of instances) t.clock.advance(STEP_MS);
+  const wrong = wrongCodeAt(secret, g.t.clock.nowMs());
+  const fields = { code: wrong, current_password: PASSWORD };
+  const statuses = await postedTogether(client, instances, PAGE, `${PAGE}/disable`, fields, 30);
+  for (const status of statuses) expect([422, 429]).toContain(status);
+  const checked = statuses.filter((status) => status === 422).length;
+  expect(checked, `${checked} of 30 codes checked`).toBeLessThanOrEqual(SIGN_IN_LIMIT_PER_ACCOUNT);
+  expect(await failuresOf(g, email)).toBe(checked);
+  for (let i = checked; i < SIGN_IN_LIMIT_PER_ACCOUNT; i += 1) {
+    expect((await client.submit(PAGE, `${PAGE}/disable`, fields)).status).toBe(422);
+  }
+  const right = { code: codeAt(secret, g.t.clock.nowMs()), current_password: PASSWORD };
+  expect((await client.submit(PAGE, `${PAGE}/disable`, right)).status).toBe(429);
+  const user = await g.t.gateway.deps.db
+    .selectFrom('dashboard_users')
+    .select('totp_enabled_at')
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
+  expect(user.totp_enabled_at).not.toBeNull();
+}
+
 describe.each(DIALECTS)('two-step sign-in (%s)', (dialect) => {
   let g: DashboardGateway;
 
@@ -66,42 +206,10 @@ describe.each(DIALECTS)('two-step sign-in (%s)', (dialect) => {
   const now = () => g.t.clock.nowMs();
   const db = () => g.t.gateway.deps.db;
 
-  async function owner(address?: string): Promise<{ client: DashboardClient; email: string; address: string }> {
-    const email = uniqueEmail();
-    const client = await signUpAndConfirm(g, email, PASSWORD, clientFrom(g, address));
-    expect((await signIn(client, email)).status).toBe(303);
-    return { client, email, address: client.headers['X-Forwarded-For'] as string };
-  }
+  const { owner, enrol, passwordStep, enterCode } = twoStepHelpers(() => g);
 
   async function userRow(email: string) {
     return db().selectFrom('dashboard_users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
-  }
-
-  /** Sets up two-step sign-in for the signed-in client; answers the secret and the recovery codes. */
-  async function enrol(client: DashboardClient): Promise<{ secret: string; codes: string[] }> {
-    const page = await client.get(PAGE);
-    expect(page.status, page.text).toBe(200);
-    const secret = secretOn(page);
-    const done = await client.post(`${PAGE}/enable`, {
-      form_token: formToken(page.text),
-      code: codeAt(secret, now()),
-      current_password: PASSWORD,
-    });
-    expect(done.status, done.text).toBe(200);
-    return { secret, codes: recoveryCodesOn(done) };
-  }
-
-  /** Signs in with the password in a new client from `address`: answers the client at the second step. */
-  async function passwordStep(email: string, address?: string): Promise<DashboardClient> {
-    const client = clientFrom(g, address);
-    const page = await signIn(client, email);
-    expect(page.status, page.text).toBe(303);
-    expect(locationPath(page)).toBe(STEP);
-    return client;
-  }
-
-  function enterCode(client: DashboardClient, code: string): Promise<Page> {
-    return client.submit(STEP, STEP, { code });
   }
 
   it('sets up two-step sign-in: a wrong code is refused, a right one turns it on, recovery codes are shown once', async () => {
@@ -303,6 +411,14 @@ describe.each(DIALECTS)('two-step sign-in (%s)', (dialect) => {
     expect(failures).toHaveLength(0);
   });
 
+  it('checks at most 5 codes of one pending sign-in posted together', { timeout: 60_000 }, async () => {
+    await pendingCodesTogether(g, [g.t]);
+  });
+
+  it('checks at most 5 codes given to turn it off posted together', { timeout: 120_000 }, async () => {
+    await disableCodesTogether(g, [g.t]);
+  });
+
   it('ends the pending sign-in after five minutes, and after its use', async () => {
     const { client, email } = await owner();
     const { secret } = await enrol(client);
@@ -475,5 +591,30 @@ describe.each(DIALECTS)('two-step sign-in (%s)', (dialect) => {
     expect(codes).toHaveLength(10);
     g.t.clock.advance(STEP_MS);
     expect((await enterCode(await passwordStep(viewerEmail), codeAt(secret, now()))).status).toBe(303);
+  });
+});
+
+describe('two-step sign-in limits with two instances on one PostgreSQL', () => {
+  let g: DashboardGateway;
+  let second: TestGateway;
+
+  beforeAll(async () => {
+    g = await startDashboardGateway('postgres', { env: { TRUST_PROXY: '1' } });
+    second = await startTestGateway('postgres', {
+      databaseUrl: g.t.gateway.deps.config.databaseUrl,
+      env: { TRUST_PROXY: '1' },
+    });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await g?.close();
+  });
+
+  it('checks at most 5 codes of one pending sign-in posted together to both', { timeout: 60_000 }, async () => {
+    await pendingCodesTogether(g, [g.t, second]);
+  });
+
+  it('checks at most 5 codes given to turn it off posted together to both', { timeout: 120_000 }, async () => {
+    await disableCodesTogether(g, [g.t, second]);
   });
 });

@@ -5,17 +5,13 @@
  * a code is asked (see pending-sign-ins.ts): a 6-digit code within one 30-second step of the
  * gateway's clock, or an unused recovery code. A code works once: the last accepted step is
  * recorded, and only later steps are accepted after it. Wrong codes are failed sign-ins, counted
- * with wrong passwords.
+ * with wrong passwords, and each code is reserved under their limits before it is checked (see
+ * accounts.service.ts).
  *
  * The secret is kept sealed (AES-256-GCM under the service secret, bound to the user) in
  * `dashboard_users.totp_secret`, from the setup page on; `totp_enabled_at` says whether it is on.
  */
 import { Secret, TOTP } from 'otpauth';
-import {
-  countSignInFailures,
-  insertSignInFailure,
-  pruneSignInFailures,
-} from '../../../storage/dashboard-sign-in-failure.repository.js';
 import {
   advanceTotpStep,
   countUnusedRecoveryCodes,
@@ -30,13 +26,7 @@ import type { DashboardUserRow } from '../../../storage/dashboard-user.table.js'
 import type { Executor } from '../../../storage/database.js';
 import { toStoredInstant } from '../../domain/clock.js';
 import type { Deps } from '../../runtime/deps.js';
-import {
-  openSignedInSession,
-  SIGN_IN_LIMIT_PER_ACCOUNT,
-  SIGN_IN_LIMIT_PER_ADDRESS,
-  SIGN_IN_WINDOW_MS,
-  type SignedIn,
-} from '../accounts.service.js';
+import { openSignedInSession, reserveSignIn, type SignedIn, settleSignInAttempt } from '../accounts.service.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { DASHBOARD_DICTIONARIES } from '../i18n/index.js';
 import { verifyPassword } from '../passwords.js';
@@ -209,25 +199,6 @@ export type ChangeResult =
   | { readonly kind: 'stale' }
   | { readonly kind: 'done'; readonly recoveryCodes: readonly string[] };
 
-/** Whether sign-in is paused for the email or the address (the limits of wrong passwords). */
-async function signInLocked(deps: Deps, email: string, address: string): Promise<boolean> {
-  const since = toStoredInstant(deps.clock.nowMs() - SIGN_IN_WINDOW_MS);
-  const failures = await countSignInFailures(deps.db, email, address, since);
-  return failures.email >= SIGN_IN_LIMIT_PER_ACCOUNT || failures.address >= SIGN_IN_LIMIT_PER_ADDRESS;
-}
-
-/** Counts a wrong code as a failed sign-in of the account from the address. */
-async function recordWrongCode(deps: Deps, email: string, address: string): Promise<void> {
-  const nowMs = deps.clock.nowMs();
-  await pruneSignInFailures(deps.db, toStoredInstant(nowMs - SIGN_IN_WINDOW_MS));
-  await insertSignInFailure(deps.db, {
-    id: deps.ids.uuid(nowMs),
-    email,
-    address,
-    failed_at: toStoredInstant(nowMs),
-  });
-}
-
 /**
  * The password and a second factor, asked before turning it off or making new recovery codes. A
  * wrong code counts as a failed sign-in, so codes cannot be guessed here either.
@@ -239,21 +210,26 @@ async function confirmChange(
   change: (trx: Executor) => Promise<readonly string[]>,
 ): Promise<ChangeResult> {
   if (user.totp_enabled_at === null) return { kind: 'stale' };
-  if (await signInLocked(deps, user.email, input.address)) return { kind: 'locked' };
+  const attempt = await reserveSignIn(deps, user.email, input.address);
+  if (attempt === null) return { kind: 'locked' };
   const problems: TwoFactorProblems = {};
   if (input.currentPassword === '') problems.current_password = 'required';
   else if (!(await verifyPassword(input.currentPassword.slice(0, 1000), user.password_hash))) {
     problems.current_password = 'wrong_password';
   }
   if (compact(input.code) === '') problems.code = 'required';
-  if (Object.keys(problems).length > 0) return { kind: 'problems', problems };
+  if (Object.keys(problems).length > 0) {
+    // No code was checked: nothing to count.
+    await settleSignInAttempt(deps, attempt, false);
+    return { kind: 'problems', problems };
+  }
   const result = await deps.transact(async (trx) => {
     if (!(await useSecondFactor(deps, trx, user, input.code))) {
       return { kind: 'problems', problems: { code: 'wrong_code' } } as const;
     }
     return { kind: 'done', recoveryCodes: await change(trx) } as const;
   });
-  if (result.kind === 'problems') await recordWrongCode(deps, user.email, input.address);
+  await settleSignInAttempt(deps, attempt, result.kind === 'problems');
   return result;
 }
 
@@ -330,19 +306,26 @@ export async function completeSignIn(
     await deletePendingSignIn(deps.db, pending.id_hash);
     return { kind: 'expired' };
   }
-  if (await signInLocked(deps, user.email, input.address)) return { kind: 'locked' };
+  const attempt = await reserveSignIn(deps, user.email, input.address);
+  if (attempt === null) return { kind: 'locked' };
+  let opened: SignedIn | null;
   try {
-    const opened = await deps.transact(async (trx) => {
+    opened = await deps.transact(async (trx) => {
       if (!(await useSecondFactor(deps, trx, user, input.code))) return null;
       if (!(await deletePendingSignIn(trx, pending.id_hash))) throw new PendingSignInGone();
       return openSignedInSession(deps, trx, user, input.address);
     });
-    if (opened !== null) return { kind: 'signed_in', ...opened };
   } catch (error) {
-    if (error instanceof PendingSignInGone) return { kind: 'expired' };
+    // A right code for a sign-in used meanwhile is no failure.
+    if (error instanceof PendingSignInGone) {
+      await settleSignInAttempt(deps, attempt, false);
+      return { kind: 'expired' };
+    }
     throw error;
   }
-  await recordWrongCode(deps, user.email, input.address);
+  // Opening the session cleared the account's failures, this reservation among them.
+  if (opened !== null) return { kind: 'signed_in', ...opened };
+  await settleSignInAttempt(deps, attempt, true);
   return { kind: 'wrong' };
 }
 
