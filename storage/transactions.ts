@@ -13,7 +13,8 @@
  * transactions each change a payment twice; without the retry the buyer would get a 500 for a
  * conflict the database resolves by itself a moment later.
  */
-import type { Kysely } from 'kysely';
+import { createHash } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
 import type { Database, DialectName, Executor } from './database.js';
 
 export type TransactionRunner = <T>(work: (trx: Executor) => Promise<T>) => Promise<T>;
@@ -40,6 +41,18 @@ interface Unit {
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/**
+ * Holds a lock named `name` until the transaction `trx` ends, so transactions that take it, on any
+ * instance, run one after the other: on PostgreSQL a transaction-scoped advisory lock on 64 bits of
+ * the name's SHA-256; on SQLite nothing more is needed, a transaction holding the database's write
+ * lock from its BEGIN (storage/connect.ts).
+ */
+export async function holdNamedLock(trx: Executor, dialect: DialectName, name: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  const key = createHash('sha256').update(name).digest().readBigInt64BE(0);
+  await sql`select pg_advisory_xact_lock(${key.toString()}::bigint)`.execute(trx);
+}
 
 export function createTransactionRunner(db: Kysely<Database>, dialect: DialectName): TransactionRunner {
   if (dialect === 'postgres') return (work) => retryingConflicts(() => db.transaction().execute(work));

@@ -3,9 +3,8 @@
  * merchant whose test key is printed once with a ready-to-paste curl. Stops cleanly on SIGINT or
  * SIGTERM: no new connections, requests in flight finish, then the database closes.
  */
-import { countMerchants } from '../../storage/merchant.repository.js';
 import type { Config } from '../config.js';
-import { createMerchant } from '../merchants/merchant.service.js';
+import { createDemoMerchantIfEmpty } from '../merchants/merchant.service.js';
 import { sandboxPaymentCurl } from '../merchants/sandbox-curl.js';
 import { startGateway } from '../runtime/start.js';
 
@@ -13,8 +12,9 @@ export async function serve(config: Config): Promise<number> {
   const gateway = await startGateway({ config });
   const { deps } = gateway;
   const lines = [`Payment gateway listening on ${config.publicUrl} (database: ${deps.dialect})`];
-  if ((await countMerchants(deps.db)) === 0) {
-    const demo = await createMerchant(deps, { name: 'Demo Shop' });
+  // Instances started together on one empty database make one demo merchant: one prints its key.
+  const demo = await createDemoMerchantIfEmpty(deps);
+  if (demo !== null) {
     const key = demo.keys[0]?.key ?? '';
     lines.push(
       '',

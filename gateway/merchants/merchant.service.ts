@@ -13,7 +13,8 @@ import {
 } from '../../storage/domain.repository.js';
 import type { DomainRow } from '../../storage/domain.table.js';
 import { isUniqueViolation } from '../../storage/errors.js';
-import { findMerchant, insertMerchant, updateMerchant } from '../../storage/merchant.repository.js';
+import { countMerchants, findMerchant, insertMerchant, updateMerchant } from '../../storage/merchant.repository.js';
+import { holdNamedLock } from '../../storage/transactions.js';
 import type { Language } from '../checkout/i18n/index.js';
 import { composeKey, type KeyAccess, keyHint } from '../domain/api-keys.js';
 import { DAY_MS, toStoredInstant } from '../domain/clock.js';
@@ -137,6 +138,34 @@ async function createKey(
 }
 
 export async function createMerchant(deps: Deps, input: CreateMerchantInput): Promise<CreatedMerchant> {
+  const write = writeMerchant(deps, input);
+  try {
+    return await deps.db.transaction().execute(write);
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new OperatorError('one of the domains is already verified for another merchant');
+    throw error;
+  }
+}
+
+/**
+ * The demo merchant `serve` makes on an empty database (a test key to try the API at once); null
+ * when the database holds a merchant already. Instances started together on one empty database
+ * make one: the count and the creation run in one transaction under the first-start lock.
+ */
+export async function createDemoMerchantIfEmpty(deps: Deps): Promise<CreatedMerchant | null> {
+  const write = writeMerchant(deps, { name: DEMO_MERCHANT_NAME });
+  return deps.transact(async (trx) => {
+    await holdNamedLock(trx, deps.dialect, 'gateway:first-start');
+    if ((await countMerchants(trx)) > 0) return null;
+    return write(trx);
+  });
+}
+
+export const DEMO_MERCHANT_NAME = 'Demo Shop';
+
+/** Checks `input`, then answers the work that writes the merchant, its domains and its test key. */
+function writeMerchant(deps: Deps, input: CreateMerchantInput): (trx: Executor) => Promise<CreatedMerchant> {
   const name = input.name.trim();
   if (name === '' || name.length > 200) throw new OperatorError('--name must be 1 to 200 characters');
   if (input.email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(input.email)) {
@@ -147,56 +176,49 @@ export async function createMerchant(deps: Deps, input: CreateMerchantInput): Pr
     const local = hosts.find(isNeverVerifiable);
     if (local !== undefined) throw new OperatorError(`${local} can never be verified (localhost and IP addresses)`);
   }
-  const nowMs = deps.clock.nowMs();
-  const now = toStoredInstant(nowMs);
-  const merchantId = deps.ids.uuid(nowMs);
-  const hostedHost = `${slugOf(name)}-${sha256Hex(merchantId).slice(0, 6)}.${publicHostname(deps)}`;
-
-  try {
-    return await deps.db.transaction().execute(async (trx) => {
-      await insertMerchant(trx, {
-        id: merchantId,
-        name,
-        email: input.email ?? null,
-        business_verified: input.verifyBusiness ? 1 : 0,
-        unlimited: input.unlimited ? 1 : 0,
-        rate_limit_per_minute: null,
-        language: input.language ?? 'en',
-        created_at: now,
-        updated_at: now,
-      });
-      const domains: CreatedMerchant['domains'] = [];
-      const hostedId = deps.ids.uuid(nowMs);
-      const hostedSecret = newWebhookSecret(deps);
-      await insertDomain(trx, domainRow(deps, hostedId, merchantId, hostedHost, true, true, null, hostedSecret, now));
-      await upsertDomainProcessor(
-        trx,
-        { domain_id: hostedId, processor: 'sandbox', enabled: 1, config: null, position: null },
-        now,
-      );
-      domains.push({ host: hostedHost, verified: true, hosted: true, webhook_secret: hostedSecret });
-      for (const host of new Set(hosts)) {
-        const secret = newWebhookSecret(deps);
-        const verified = input.verifyDomains === true;
-        await insertDomain(
-          trx,
-          domainRow(deps, deps.ids.uuid(nowMs), merchantId, host, false, verified, null, secret, now),
-        );
-        domains.push({ host, verified, hosted: false, webhook_secret: secret });
-      }
-      const key = await createKey(deps, trx, merchantId, 'test', 'full', nowMs);
-      return {
-        merchant_id: merchantId,
-        hosted_domain: hostedHost,
-        keys: [{ key: key.key, environment: key.environment, access: key.access }],
-        domains,
-      };
+  return async (trx) => {
+    const nowMs = deps.clock.nowMs();
+    const now = toStoredInstant(nowMs);
+    const merchantId = deps.ids.uuid(nowMs);
+    const hostedHost = `${slugOf(name)}-${sha256Hex(merchantId).slice(0, 6)}.${publicHostname(deps)}`;
+    await insertMerchant(trx, {
+      id: merchantId,
+      name,
+      email: input.email ?? null,
+      business_verified: input.verifyBusiness ? 1 : 0,
+      unlimited: input.unlimited ? 1 : 0,
+      rate_limit_per_minute: null,
+      language: input.language ?? 'en',
+      created_at: now,
+      updated_at: now,
     });
-  } catch (error) {
-    if (isUniqueViolation(error))
-      throw new OperatorError('one of the domains is already verified for another merchant');
-    throw error;
-  }
+    const domains: CreatedMerchant['domains'] = [];
+    const hostedId = deps.ids.uuid(nowMs);
+    const hostedSecret = newWebhookSecret(deps);
+    await insertDomain(trx, domainRow(deps, hostedId, merchantId, hostedHost, true, true, null, hostedSecret, now));
+    await upsertDomainProcessor(
+      trx,
+      { domain_id: hostedId, processor: 'sandbox', enabled: 1, config: null, position: null },
+      now,
+    );
+    domains.push({ host: hostedHost, verified: true, hosted: true, webhook_secret: hostedSecret });
+    for (const host of new Set(hosts)) {
+      const secret = newWebhookSecret(deps);
+      const verified = input.verifyDomains === true;
+      await insertDomain(
+        trx,
+        domainRow(deps, deps.ids.uuid(nowMs), merchantId, host, false, verified, null, secret, now),
+      );
+      domains.push({ host, verified, hosted: false, webhook_secret: secret });
+    }
+    const key = await createKey(deps, trx, merchantId, 'test', 'full', nowMs);
+    return {
+      merchant_id: merchantId,
+      hosted_domain: hostedHost,
+      keys: [{ key: key.key, environment: key.environment, access: key.access }],
+      domains,
+    };
+  };
 }
 
 /** A new domain's row; its webhook secret is sealed. */

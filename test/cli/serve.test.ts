@@ -1,13 +1,17 @@
 /**
  * `gateway serve` (what `npm start` runs) as a newcomer meets it: on an empty database it prints the
- * base URL, a demo test key and a curl that works; on later starts it prints no key; it stops cleanly.
+ * base URL, a demo test key and a curl that works; on later starts it prints no key; two instances
+ * started together on one empty PostgreSQL print one key between them; it stops cleanly.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freshDatabase } from '../support/databases.js';
+import { TEST_GATEWAY_SECRET } from '../support/gateway.js';
 import { freePort } from '../support/ports.js';
 
 interface Started {
@@ -76,6 +80,33 @@ describe('gateway serve', () => {
     const second = await startServe(env);
     expect(second.output).not.toContain('sk_test_');
     expect(await stop(second)).toBe(0);
+  });
+
+  it('prints one demo key when two instances start together on one empty PostgreSQL', async () => {
+    const database = await freshDatabase('postgres');
+    try {
+      const env = (port: number) => ({
+        PORT: String(port),
+        DATABASE_URL: database.url,
+        GATEWAY_SECRET: TEST_GATEWAY_SECRET,
+      });
+      const started = await Promise.all([startServe(env(await freePort())), startServe(env(await freePort()))]);
+      // The key is printed once and again in the curl, by one instance only.
+      const printing = started.filter((s) => s.output.includes('sk_test_'));
+      expect(printing).toHaveLength(1);
+      expect(new Set(printing[0]?.output.match(/sk_test_[A-Za-z0-9_-]{43}/g)).size).toBe(1);
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ name: string }>('select name from merchants');
+        expect(rows).toEqual([{ name: 'Demo Shop' }]);
+      } finally {
+        await client.end();
+      }
+      for (const s of started) expect(await stop(s)).toBe(0);
+    } finally {
+      await database.drop();
+    }
   });
 
   it('refuses a bad configuration with a clear message', async () => {
