@@ -15,6 +15,7 @@ import type { DomainRow } from '../../storage/domain.table.js';
 import { isUniqueViolation } from '../../storage/errors.js';
 import { findMerchant, insertMerchant, updateMerchant } from '../../storage/merchant.repository.js';
 import type { Language } from '../checkout/i18n/index.js';
+import { ACCOUNT_NAME_MAX_LENGTH, type AccountNameProblem, accountNameProblem } from '../domain/account-name.js';
 import { composeKey, type KeyAccess, keyHint } from '../domain/api-keys.js';
 import { DAY_MS, toStoredInstant } from '../domain/clock.js';
 import { isNeverVerifiable, normalizeHost } from '../domain/hosts.js';
@@ -63,6 +64,14 @@ export interface CreateMerchantInput {
   /** The language of the service's emails to the merchant (default English). */
   language?: Language | undefined;
 }
+
+/** Why `--name` was refused, in the operator's words (the dashboard words its own). */
+const NAME_PROBLEMS: Readonly<Record<AccountNameProblem, string>> = {
+  required: `--name must be 1 to ${ACCOUNT_NAME_MAX_LENGTH} characters`,
+  too_long: `--name must be 1 to ${ACCOUNT_NAME_MAX_LENGTH} characters`,
+  forbidden_characters: '--name may not hold < or >, nor control or invisible characters',
+  looks_like_link: '--name may not look like a web address (no "://" or "www.")',
+};
 
 function slugOf(name: string): string {
   const slug = name
@@ -138,7 +147,8 @@ async function createKey(
 
 export async function createMerchant(deps: Deps, input: CreateMerchantInput): Promise<CreatedMerchant> {
   const name = input.name.trim();
-  if (name === '' || name.length > 200) throw new OperatorError('--name must be 1 to 200 characters');
+  const nameProblem = accountNameProblem(name);
+  if (nameProblem !== null) throw new OperatorError(NAME_PROBLEMS[nameProblem]);
   if (input.email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(input.email)) {
     throw new OperatorError(`--email "${input.email}" is not an email address`);
   }
