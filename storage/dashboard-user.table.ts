@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { MemberRole } from '../gateway/domain/access.js';
 
-export type DashboardRole = 'owner' | 'admin' | 'viewer';
+export type DashboardRole = MemberRole;
 
 /** A person who signs in to the dashboard, of one merchant (see migration 0012). */
 export interface DashboardUserTable {

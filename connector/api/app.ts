@@ -48,13 +48,16 @@ import type { ShopifyRuntime } from '../../plugins/shopify/runtime.js';
 import { receiveShopifyWebhook } from '../../plugins/shopify/webhooks.js';
 import {
   acceptManualCredentials,
+  authenticatePluginCall,
   completeKeyExchange,
-  connectionForToken,
   describeConnection,
+  introspectToken,
+  type PluginCaller,
   reconnect,
   registerConnection,
   removeConnection,
   requireKeyExchangePlatform,
+  requireToken,
 } from '../connections/connection.service.js';
 import { asConnectorError, ConnectorError, errorDetail, validationFailed } from '../errors.js';
 import { deferStoreWork, payForOrder, readBackOrder, type StoreWork } from '../orders/order.service.js';
@@ -159,17 +162,17 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
   });
 
   router.post('/v1/connections', async (ctx) => {
+    // The token first: one the gateway refuses is 401 whatever the body says.
+    const token = requireToken(ctx.get('X-Service-Connect') || undefined);
+    const info = await introspectToken(deps, token);
     const body = parse(schemas.connection, await readJson(ctx));
-    const token = ctx.get('X-Service-Connect').trim();
-    if (token === '')
-      throw new ConnectorError(401, 'invalid_connect_token', 'Send the connect token in X-Service-Connect.');
-    const result = await registerConnection(deps, token, body);
+    const result = await registerConnection(deps, token, body, undefined, info);
     ctx.status = result.created ? 201 : 200;
     ctx.body = result.connection;
   });
 
   router.get('/v1/connection', async (ctx) => {
-    ctx.body = await describeConnection(deps, await connection(ctx));
+    ctx.body = await describeConnection(deps, await caller(ctx));
   });
 
   router.post('/v1/connection/reconnect', async (ctx) => {
@@ -449,8 +452,16 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
     return shopify;
   }
 
+  /**
+   * The plugin's call, its connect token accepted by the gateway (asked on every call, before
+   * anything about the connection is read or answered: connection.service.ts authenticatePluginCall).
+   */
+  async function caller(ctx: Context): Promise<PluginCaller> {
+    return authenticatePluginCall(deps, ctx.get('X-Service-Connect') || undefined, () => admitIntrospection(ctx.ip));
+  }
+
   async function connection(ctx: Context): Promise<StoreConnection> {
-    return connectionForToken(deps, ctx.get('X-Service-Connect') || undefined, () => admitIntrospection(ctx.ip));
+    return (await caller(ctx)).connection;
   }
   return app;
 }

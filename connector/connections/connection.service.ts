@@ -103,9 +103,13 @@ export async function introspectToken(deps: ConnectorDeps, token: string): Promi
   }
 }
 
-/** A gateway refusal as the connector passes it on; no answer becomes 502 `gateway_unavailable`. */
+/**
+ * A gateway refusal as the connector passes it on; no answer becomes 502 `gateway_unavailable`, a
+ * refused token the one 401 of {@link refusedToken}.
+ */
 export function fromGatewayError(error: unknown): unknown {
   if (!(error instanceof GatewayError)) return error;
+  if (error.status === 401) return refusedToken();
   if (error.status === 0 || error.status >= 500) {
     return new ConnectorError(502, 'gateway_unavailable', 'The payment gateway did not answer; try again shortly.');
   }
@@ -121,8 +125,9 @@ export async function registerConnection(
   token: string,
   body: { store_url: string; return_url?: string },
   granted?: AppGrant,
+  introspected?: ConnectTokenInfo,
 ): Promise<{ created: boolean; connection: ConnectionResponse }> {
-  const info = await introspectToken(deps, token);
+  const info = introspected ?? (await introspectToken(deps, token));
   const driver = platformDriver(info.platform);
   if (driver === undefined) {
     throw new ConnectorError(422, 'unsupported_platform', `The connector does not serve ${info.platform} stores yet.`);
@@ -210,38 +215,13 @@ export async function registerConnection(
 }
 
 /**
- * `GET /v1/connection`: asks the gateway about the token every time. A token it refuses answers 401
- * (and the connection is marked `token_revoked`); a gateway that does not answer still describes the
- * connection, with `health.gateway: unreachable`.
+ * `GET /v1/connection`, for a caller {@link authenticatePluginCall} let through (it asked the gateway
+ * about the token): a gateway that did not answer still describes the connection, with
+ * `health.gateway: unreachable`.
  */
-export async function describeConnection(
-  deps: ConnectorDeps,
-  connection: StoreConnection,
-): Promise<ConnectionDescription> {
-  let gateway: 'ok' | 'unreachable' = 'ok';
-  try {
-    await gatewayOf(deps, connection).connectToken();
-  } catch (error) {
-    if (!(error instanceof GatewayError)) throw error;
-    if (error.status === 401) {
-      throw new ConnectorError(
-        401,
-        'invalid_connect_token',
-        'The gateway refused this connect token: it was revoked or has expired.',
-      );
-    }
-    if (!error.retryable) throw fromGatewayError(error);
-    gateway = 'unreachable';
-  }
-  let current = (await findConnection(deps.db, connection.id)) ?? connection;
-  if (gateway === 'ok' && current.status === 'token_revoked') {
-    // The gateway accepts the token again (a refusal it no longer makes): the connection is back.
-    await updateConnection(deps.db, current.id, {
-      status: statusWithToken(current),
-      updated_at: toStoredInstant(deps.clock.nowMs()),
-    });
-    current = (await findConnection(deps.db, connection.id)) ?? current;
-  }
+export async function describeConnection(deps: ConnectorDeps, caller: PluginCaller): Promise<ConnectionDescription> {
+  const { gateway } = caller;
+  const current = (await findConnection(deps.db, caller.connection.id)) ?? caller.connection;
   return {
     ...responseOf(deps, current),
     last_webhook_at: current.last_webhook_at,
@@ -439,28 +419,91 @@ export async function completeKeyExchange(deps: ConnectorDeps, platform: string,
   await acceptCredentials(deps, connection, delivery.credentials, 400);
 }
 
-/**
- * The connection a plugin's call belongs to, found by its connect token. `beforeAskingGateway` runs
- * before an unknown token is checked with the gateway (the caller limits how often that happens).
- */
-export async function connectionForToken(
-  deps: ConnectorDeps,
-  token: string | undefined,
-  beforeAskingGateway: () => void = () => {},
-): Promise<StoreConnection> {
-  if (token === undefined || token.trim() === '') {
+/** A plugin's call whose connect token the gateway accepts, and the connection it belongs to. */
+export interface PluginCaller {
+  readonly connection: StoreConnection;
+  /** `unreachable`: the gateway did not answer, and the connector's last word from it was not a refusal. */
+  readonly gateway: 'ok' | 'unreachable';
+}
+
+/** The one refusal of a token the gateway does not accept: it tells nothing about any connection. */
+export function refusedToken(): ConnectorError {
+  return new ConnectorError(
+    401,
+    'invalid_connect_token',
+    'The gateway refused this connect token: it is unknown, revoked or has expired.',
+  );
+}
+
+/** The connect token of a plugin's call, or 401 when there is none. */
+export function requireToken(token: string | undefined): string {
+  const trimmed = token?.trim() ?? '';
+  if (trimmed === '') {
     throw new ConnectorError(401, 'invalid_connect_token', 'Send the connect token in the X-Service-Connect header.');
   }
-  const connection = await findConnectionByTokenHash(deps.db, sha256Hex(token.trim()));
-  if (connection !== undefined && !connectionEnded(connection.status)) return connection;
-  // Unknown here: tell a token the gateway refuses apart from a good one that was never registered.
-  beforeAskingGateway();
-  await introspectToken(deps, token.trim());
-  throw new ConnectorError(
-    404,
-    'connection_not_found',
-    'This connect token has no store connection yet: register the store with POST /v1/connections.',
-  );
+  return trimmed;
+}
+
+/**
+ * Authenticates a plugin's call: the connect token is checked with the gateway
+ * (`GET /api/v1/connect_token`) on every call, before anything about its connection is read or
+ * answered, so a token the gateway refuses (unknown, revoked, expired) gets 401
+ * `invalid_connect_token` on every route, whatever its connection's state.
+ *
+ * - Unknown here (or its connection ended): 401 when the gateway refuses it, else 404
+ *   `connection_not_found` (a good token never registered).
+ * - A registered token the gateway refuses: 401, and the connection is marked `token_revoked`.
+ *   One it accepts again after a refusal gets its connection back to its earlier status.
+ * - The gateway does not answer (or limits the connector, 429): the call goes on with the
+ *   connection as known, unless its last word was a refusal (`token_revoked`): then 401.
+ *
+ * `beforeAskingGateway` runs before the gateway is asked about a token that is unknown here or was
+ * refused last time (the caller limits how often one address may do that, so bad tokens cannot
+ * spend the gateway's per-address limit on failed authentications for every store).
+ */
+export async function authenticatePluginCall(
+  deps: ConnectorDeps,
+  rawToken: string | undefined,
+  beforeAskingGateway: () => void = () => {},
+): Promise<PluginCaller> {
+  const token = requireToken(rawToken);
+  const connection = await findConnectionByTokenHash(deps.db, sha256Hex(token));
+  if (connection === undefined || connectionEnded(connection.status)) {
+    beforeAskingGateway();
+    await introspectToken(deps, token);
+    throw new ConnectorError(
+      404,
+      'connection_not_found',
+      'This connect token has no store connection yet: register the store with POST /v1/connections.',
+    );
+  }
+  if (connection.status === 'token_revoked') beforeAskingGateway();
+  return checkConnectionToken(deps, connection);
+}
+
+/**
+ * Asks the gateway whether it still accepts the connection's connect token (see
+ * {@link authenticatePluginCall}): 401 `invalid_connect_token` when it refuses it now, or did the
+ * last time and does not answer now.
+ */
+export async function checkConnectionToken(deps: ConnectorDeps, connection: StoreConnection): Promise<PluginCaller> {
+  try {
+    // Through watchGateway: a 401 marks the connection `token_revoked`.
+    await gatewayOf(deps, connection).connectToken();
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    if (error.status === 401) throw refusedToken();
+    if (!error.retryable) throw fromGatewayError(error);
+    if (connection.status === 'token_revoked') throw refusedToken();
+    return { connection, gateway: 'unreachable' };
+  }
+  if (connection.status !== 'token_revoked') return { connection, gateway: 'ok' };
+  // The gateway accepts the token again (a refusal it no longer makes): the connection is back.
+  await updateConnection(deps.db, connection.id, {
+    status: statusWithToken(connection),
+    updated_at: toStoredInstant(deps.clock.nowMs()),
+  });
+  return { connection: (await findConnection(deps.db, connection.id)) ?? connection, gateway: 'ok' };
 }
 
 export function connectTokenOf(deps: ConnectorDeps, connection: StoreConnection): string {

@@ -36,6 +36,7 @@ import type { Executor } from '../../storage/database.js';
 import { isUniqueViolation } from '../../storage/errors.js';
 import { updateMerchant } from '../../storage/merchant.repository.js';
 import type { Language } from '../checkout/i18n/index.js';
+import { type AccountNameProblem, accountNameProblem } from '../domain/account-name.js';
 import { MINUTE_MS, toStoredInstant } from '../domain/clock.js';
 import { createMerchant } from '../merchants/merchant.service.js';
 import type { Deps } from '../runtime/deps.js';
@@ -89,6 +90,10 @@ export type FieldProblem =
   | 'required'
   | 'invalid_email'
   | 'too_long'
+  /** A business name with `<`, `>`, control or invisible characters (gateway/domain/account-name.ts). */
+  | 'name_characters'
+  /** A business name that reads as a web address (`://`, `www.`). */
+  | 'name_link'
   | PasswordProblem
   | 'wrong_password'
   | 'email_taken';
@@ -101,6 +106,14 @@ export function normalizeEmail(raw: string): string | null {
   const email = raw.trim().toLowerCase();
   return email.length <= 254 && EMAIL_PATTERN.test(email) ? email : null;
 }
+
+/** The sign-up form's word for each reason a business name is refused. */
+const NAME_PROBLEMS: Readonly<Record<AccountNameProblem, FieldProblem>> = {
+  required: 'required',
+  too_long: 'too_long',
+  forbidden_characters: 'name_characters',
+  looks_like_link: 'name_link',
+};
 
 export interface SignUpInput {
   readonly name: string;
@@ -117,8 +130,8 @@ export type SignUpResult =
 export async function signUp(deps: Deps, input: SignUpInput): Promise<SignUpResult> {
   const problems: FieldProblems = {};
   const name = input.name.trim();
-  if (name === '') problems.name = 'required';
-  else if (name.length > 200) problems.name = 'too_long';
+  const nameProblem = accountNameProblem(name);
+  if (nameProblem !== null) problems.name = NAME_PROBLEMS[nameProblem];
   const email = normalizeEmail(input.email);
   if (email === null) problems.email = input.email.trim() === '' ? 'required' : 'invalid_email';
   const weak = passwordProblem(input.password, input.email);

@@ -7,15 +7,19 @@
  * - `viewer`: reads pages, never sees a secret (keys, webhook secrets, tokens), changes nothing.
  */
 import type { DashboardRole } from '../../storage/dashboard-user.table.js';
+import { maySeeSecrets as readerMaySeeSecrets } from '../domain/access.js';
 
 /** Whether the role may change anything on the account (and see secrets). */
 export function mayManage(role: DashboardRole): boolean {
   return role === 'owner' || role === 'admin';
 }
 
-/** Whether the role may see secrets (a webhook secret on request, a key or token when created). */
+/**
+ * Whether the role may see secrets (a webhook secret on request, a key or token when created, a
+ * webhook URL's credentials): the one rule of gateway/domain/access.ts.
+ */
 export function maySeeSecrets(role: DashboardRole): boolean {
-  return mayManage(role);
+  return readerMaySeeSecrets({ kind: 'dashboard_member', role });
 }
 
 /** Whether the role may read the audit log. */

@@ -44,3 +44,31 @@ export function mayPerform(credential: CredentialKind, operation: Operation): bo
       );
   }
 }
+
+/** A dashboard member's role (docs/dashboard.md "Team"). */
+export type MemberRole = 'owner' | 'admin' | 'viewer';
+
+/**
+ * Who reads an answer, a page or a file that may hold a secret: an API credential, a signed-in
+ * dashboard member, or the operator (the CLI, run on the service's host).
+ */
+export type SecretReader = CredentialKind | { kind: 'dashboard_member'; role: MemberRole } | { kind: 'operator' };
+
+/**
+ * Whether `reader` may see secrets as they were set: a webhook URL's user name, password and query
+ * values, a webhook secret on request, a key or a token when it is created. Full-access keys, owners,
+ * admins and the operator may; payments-only keys, connect tokens and viewers may not (they see
+ * such a URL masked, see masked-url.ts).
+ */
+export function maySeeSecrets(reader: SecretReader): boolean {
+  switch (reader.kind) {
+    case 'api_key':
+      return reader.access === 'full';
+    case 'connect_token':
+      return false;
+    case 'dashboard_member':
+      return reader.role === 'owner' || reader.role === 'admin';
+    case 'operator':
+      return true;
+  }
+}

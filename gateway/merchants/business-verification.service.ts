@@ -40,6 +40,7 @@ import { insertMerchantEmail } from '../../storage/merchant-email.repository.js'
 import type { Language } from '../checkout/i18n/index.js';
 import { type AuditActor, recordAudit } from '../dashboard/audit/audit.service.js';
 import { toStoredInstant } from '../domain/clock.js';
+import { nameInMail } from '../notifications/mail-names.js';
 import type { Deps } from '../runtime/deps.js';
 import { OperatorError, verifyBusiness } from './merchant.service.js';
 
@@ -498,13 +499,13 @@ const DECISION_TEXTS: Readonly<
     verified: (name) =>
       name === null
         ? 'Մենք հաստատեցինք ձեր բիզնեսը։'
-        : `Մենք ստուգեցինք ձեր ուղարկած տվյալները և հաստատեցինք «${name}» ընկերությունը։`,
+        : `Մենք ստուգեցինք ձեր ուղարկած տվյալները և հաստատեցինք ${name} ընկերությունը։`,
     liveNow: 'Այժմ կարող եք ստեղծել live API բանալիներ և ընդունել իրական վճարումներ՝',
     rejectedSubject: 'Բիզնեսի հաստատում. անհրաժեշտ են փոփոխություններ',
     rejected: (name) =>
       name === null
         ? 'Ձեր ուղարկած տվյալներով չկարողացանք հաստատել ձեր բիզնեսը։'
-        : `Ձեր ուղարկած տվյալներով չկարողացանք հաստատել «${name}» ընկերությունը։`,
+        : `Ձեր ուղարկած տվյալներով չկարողացանք հաստատել ${name} ընկերությունը։`,
     reason: 'Պատճառը՝',
     again: 'Ուղղեք անհրաժեշտը և կրկին ուղարկեք ձևը՝',
   },
@@ -512,13 +513,13 @@ const DECISION_TEXTS: Readonly<
     hello: 'Здравствуйте!',
     verifiedSubject: 'Ваша компания подтверждена',
     verified: (name) =>
-      name === null ? 'Мы подтвердили вашу компанию.' : `Мы проверили присланные данные и подтвердили «${name}».`,
+      name === null ? 'Мы подтвердили вашу компанию.' : `Мы проверили присланные данные и подтвердили ${name}.`,
     liveNow: 'Теперь вы можете создавать боевые API-ключи и принимать реальные платежи:',
     rejectedSubject: 'Подтверждение компании: нужны исправления',
     rejected: (name) =>
       name === null
         ? 'Нам не удалось подтвердить вашу компанию по присланным данным.'
-        : `Нам не удалось подтвердить «${name}» по присланным данным.`,
+        : `Нам не удалось подтвердить ${name} по присланным данным.`,
     reason: 'Причина:',
     again: 'Исправьте необходимое и отправьте форму ещё раз:',
   },
@@ -531,13 +532,15 @@ export function decisionEmail(
   language: Language = 'en',
 ): { subject: string; text: string } {
   const w = DECISION_TEXTS[language];
+  // The legal name is the merchant's text: quoted and neutralised like every name a mail prints.
+  const legalName = decision.legalName === null ? null : nameInMail(decision.legalName, language);
   if (decision.kind === 'verified') {
     return {
       subject: w.verifiedSubject,
       text: [
         w.hello,
         '',
-        w.verified(decision.legalName),
+        w.verified(legalName),
         w.liveNow,
         `  ${publicUrl}/dashboard`,
         '',
@@ -552,7 +555,7 @@ export function decisionEmail(
     text: [
       w.hello,
       '',
-      w.rejected(decision.legalName),
+      w.rejected(legalName),
       '',
       w.reason,
       `  ${decision.reason ?? ''}`,

@@ -16,6 +16,7 @@ import { isUniqueViolation } from '../../storage/errors.js';
 import { countMerchants, findMerchant, insertMerchant, updateMerchant } from '../../storage/merchant.repository.js';
 import { holdNamedLock } from '../../storage/transactions.js';
 import type { Language } from '../checkout/i18n/index.js';
+import { ACCOUNT_NAME_MAX_LENGTH, type AccountNameProblem, accountNameProblem } from '../domain/account-name.js';
 import { composeKey, type KeyAccess, keyHint } from '../domain/api-keys.js';
 import { DAY_MS, toStoredInstant } from '../domain/clock.js';
 import { isNeverVerifiable, normalizeHost } from '../domain/hosts.js';
@@ -64,6 +65,14 @@ export interface CreateMerchantInput {
   /** The language of the service's emails to the merchant (default English). */
   language?: Language | undefined;
 }
+
+/** Why `--name` was refused, in the operator's words (the dashboard words its own). */
+const NAME_PROBLEMS: Readonly<Record<AccountNameProblem, string>> = {
+  required: `--name must be 1 to ${ACCOUNT_NAME_MAX_LENGTH} characters`,
+  too_long: `--name must be 1 to ${ACCOUNT_NAME_MAX_LENGTH} characters`,
+  forbidden_characters: '--name may not hold < or >, nor control or invisible characters',
+  looks_like_link: '--name may not look like a web address (no "://" or "www.")',
+};
 
 function slugOf(name: string): string {
   const slug = name
@@ -167,7 +176,8 @@ export const DEMO_MERCHANT_NAME = 'Demo Shop';
 /** Checks `input`, then answers the work that writes the merchant, its domains and its test key. */
 function writeMerchant(deps: Deps, input: CreateMerchantInput): (trx: Executor) => Promise<CreatedMerchant> {
   const name = input.name.trim();
-  if (name === '' || name.length > 200) throw new OperatorError('--name must be 1 to 200 characters');
+  const nameProblem = accountNameProblem(name);
+  if (nameProblem !== null) throw new OperatorError(NAME_PROBLEMS[nameProblem]);
   if (input.email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(input.email)) {
     throw new OperatorError(`--email "${input.email}" is not an email address`);
   }

@@ -3,6 +3,10 @@
  * (an addition to the spec). It is where an integrator sees an event that had no target, a
  * delivery still retrying and why, or one that failed for good. Each delivery lists its attempts
  * (`attempt_log`, oldest first; table `webhook_delivery_attempts`).
+ *
+ * A delivery's and an attempt's `url` is the webhook target as the reader may see it
+ * (`webhookUrlShownTo`): as set for a full-access key, an owner or an admin; masked for a
+ * payments-only key, a connect token and a viewer (the URL may carry a password or a token).
  */
 import { listPaymentEvents } from '../../storage/outbox-event.repository.js';
 import { findPayment } from '../../storage/payment.repository.js';
@@ -11,9 +15,11 @@ import type { WebhookDeliveryRow } from '../../storage/webhook-delivery.table.js
 import { listDeliveryAttempts } from '../../storage/webhook-delivery-attempt.repository.js';
 import type { WebhookDeliveryAttemptRow } from '../../storage/webhook-delivery-attempt.table.js';
 import type { Principal } from '../auth/authenticate.js';
+import type { SecretReader } from '../domain/access.js';
 import { toApiInstant } from '../domain/clock.js';
 import { ApiError } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
+import { webhookUrlShownTo } from '../domain/masked-url.js';
 import { scopeOf } from '../payments/payment.service.js';
 import type { Deps } from '../runtime/deps.js';
 import type { EventBody } from './events.js';
@@ -55,11 +61,11 @@ export interface EventView {
   deliveries: DeliveryView[];
 }
 
-function toAttemptView(row: WebhookDeliveryAttemptRow): AttemptView {
+function toAttemptView(reader: SecretReader, row: WebhookDeliveryAttemptRow): AttemptView {
   return {
     attempt: row.attempt,
     at: toApiInstant(row.started_at) as string,
-    url: row.url,
+    url: webhookUrlShownTo(reader, row.url),
     http_status: row.http_status,
     duration_ms: row.duration_ms,
     error: row.error,
@@ -67,10 +73,14 @@ function toAttemptView(row: WebhookDeliveryAttemptRow): AttemptView {
   };
 }
 
-function toDeliveryView(row: WebhookDeliveryRow, attempts: readonly WebhookDeliveryAttemptRow[]): DeliveryView {
+function toDeliveryView(
+  reader: SecretReader,
+  row: WebhookDeliveryRow,
+  attempts: readonly WebhookDeliveryAttemptRow[],
+): DeliveryView {
   return {
     delivery_id: row.id,
-    url: row.url,
+    url: webhookUrlShownTo(reader, row.url),
     status: row.status,
     attempts: row.attempts,
     next_attempt_at: row.status === 'pending' ? toApiInstant(row.next_attempt_at) : null,
@@ -78,7 +88,7 @@ function toDeliveryView(row: WebhookDeliveryRow, attempts: readonly WebhookDeliv
     last_status_code: row.last_status_code,
     last_error: row.last_error,
     delivered_at: toApiInstant(row.delivered_at),
-    attempt_log: attempts.filter((a) => a.delivery_id === row.id).map(toAttemptView),
+    attempt_log: attempts.filter((a) => a.delivery_id === row.id).map((a) => toAttemptView(reader, a)),
   };
 }
 
@@ -89,11 +99,14 @@ export async function listPaymentEventLog(
 ): Promise<{ data: EventView[] }> {
   const payment = isUuid(uuid) ? await findPayment(deps.db, scopeOf(principal), uuid) : undefined;
   if (payment === undefined) throw new ApiError('not_found', `No payment ${uuid} for this key.`);
-  return { data: await eventLogOf(deps, payment.uuid) };
+  return { data: await eventLogOf(deps, payment.uuid, principal) };
 }
 
-/** The events of a payment already found in the caller's scope (the API's, or the dashboard's account), oldest first. */
-export async function eventLogOf(deps: Deps, paymentUuid: string): Promise<EventView[]> {
+/**
+ * The events of a payment already found in the caller's scope (the API's, or the dashboard's
+ * account), oldest first, with the webhook targets as `reader` may see them.
+ */
+export async function eventLogOf(deps: Deps, paymentUuid: string, reader: SecretReader): Promise<EventView[]> {
   const events = await listPaymentEvents(deps.db, paymentUuid);
   const deliveries = await listEventDeliveries(
     deps.db,
@@ -109,6 +122,6 @@ export async function eventLogOf(deps: Deps, paymentUuid: string): Promise<Event
     livemode: e.livemode === 1,
     created_at: toApiInstant(e.created_at) as string,
     body: JSON.parse(e.payload) as EventBody,
-    deliveries: deliveries.filter((d) => d.event_id === e.id).map((d) => toDeliveryView(d, attempts)),
+    deliveries: deliveries.filter((d) => d.event_id === e.id).map((d) => toDeliveryView(reader, d, attempts)),
   }));
 }

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import {
   type ConnectionDescription,
+  checkConnectionToken,
   connectTokenOf,
   credentialsOf,
   describeConnection,
@@ -149,7 +150,8 @@ export async function readSettings(deps: ConnectorDeps, shop: string): Promise<S
   return {
     shop,
     install: { status: row.status, installed_at: row.installed_at, uninstalled_at: row.uninstalled_at },
-    connection: connection === null ? null : await describeConnection(deps, connection),
+    connection:
+      connection === null ? null : await describeConnection(deps, await checkConnectionToken(deps, connection)),
     settings:
       settings === null
         ? null

@@ -327,6 +327,32 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
     expect(second.code).toBe(1);
     expect(second.stderr).toContain('already verified for another merchant');
   });
+
+  it('refuses an account name with markup or a web address, creating nothing', async () => {
+    const countMerchants = async () => {
+      const handle = openDatabase(url);
+      try {
+        const row = await handle.db
+          .selectFrom('merchants')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
+        return Number(row.n);
+      } finally {
+        await handle.close();
+      }
+    };
+    const before = await countMerchants();
+    for (const [name, message] of [
+      ['<a href="http://evil.test/x">CLICK</a>', '--name may not hold < or >, nor control or invisible characters'],
+      ['Visit www.evil.test', '--name may not look like a web address (no "://" or "www.")'],
+    ] as const) {
+      const refused = await gateway(url, 'merchant', 'create', '--name', name, '--json');
+      expect(refused.code, refused.stderr).toBe(1);
+      expect(refused.stdout).toBe('');
+      expect(JSON.parse(refused.stderr)).toEqual({ error: message });
+    }
+    expect(await countMerchants()).toBe(before);
+  });
 });
 
 describe('bin/gateway command line errors', { timeout: CLI_TEST_TIMEOUT_MS }, () => {

@@ -135,6 +135,8 @@ describe.each(DIALECTS)('plugin requests make no store call (%s)', (dialect) => 
     // The webhook is lost (the connector is down while the buyer pays): the return handler finds it.
     await connector.stop();
     await pay(created.body.payment_uuid);
+    // The delivery attempt is over (it found nobody) before the connector is back.
+    await gw.gateway.scheduler.runDueNow();
     await connector.start();
 
     const before = store.requests.length;

@@ -153,6 +153,52 @@ describe.each(DIALECTS)('dashboard accounts (%s)', (dialect) => {
     expect(users).toEqual([]);
   });
 
+  it('refuses a business name with markup or a web address, in the form language, creating nothing', async () => {
+    const client = new DashboardClient(g.t.url);
+    const merchantsBefore = await g.t.gateway.deps.db.selectFrom('merchants').select('id').execute();
+    for (const [lang, name, message] of [
+      [
+        'en',
+        '<a href="http://evil.test/x">CLICK</a>',
+        'A business name may not hold &lt; or &gt;, line breaks or invisible characters.',
+      ],
+      ['en', 'Visit www.evil.test', 'A business name may not look like a web address (no “://” or “www.”).'],
+      [
+        'ru',
+        '<a href="http://evil.test/x">CLICK</a>',
+        'Название бизнеса не может содержать &lt; или &gt;, переводы строк или невидимые символы.',
+      ],
+      ['ru', 'Shop http://evil.test', 'Название бизнеса не может выглядеть как веб-адрес (без «://» и «www.»).'],
+      [
+        'hy',
+        'Shop <b>',
+        'Բիզնեսի անվանումը չի կարող պարունակել &lt; կամ &gt; նշաններ, տողադարձեր կամ անտեսանելի նիշեր։',
+      ],
+      ['hy', 'www.evil.test', 'Բիզնեսի անվանումը չի կարող նմանվել վեբ հասցեի (առանց «://» կամ «www.»)։'],
+    ] as const) {
+      const email = uniqueEmail();
+      const refused = await client.submit(`/dashboard/sign-up?lang=${lang}`, '/dashboard/sign-up', {
+        name,
+        email,
+        password: PASSWORD,
+      });
+      expect(refused.status, `${lang} ${name}`).toBe(422);
+      expect(refused.text).toContain(message);
+      expect(refused.text).toMatch(/<input id="f-name" name="name"[^>]*aria-invalid="true"/);
+      // The name typed is given back escaped, never as markup.
+      expect(refused.text).not.toContain('<a href="http://evil.test/x">');
+      const users = await g.t.gateway.deps.db
+        .selectFrom('dashboard_users')
+        .select('id')
+        .where('email', '=', email)
+        .execute();
+      expect(users).toEqual([]);
+    }
+    expect(await g.t.gateway.deps.db.selectFrom('merchants').select('id').execute()).toHaveLength(
+      merchantsBefore.length,
+    );
+  });
+
   it('resets a password through the mailed link, once, ending every session', async () => {
     const email = uniqueEmail();
     const client = await signUpAndConfirm(g, email);

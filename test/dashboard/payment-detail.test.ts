@@ -174,6 +174,31 @@ describe.each(DIALECTS)('dashboard payment page (%s)', (dialect) => {
     expect((await apiEvents(payment.uuid))[0]?.deliveries).toHaveLength(1);
   });
 
+  it("shows the webhook target's credentials to owners and admins, and to a viewer only masked", async () => {
+    receiver.replyWith({ status: 200 });
+    const port = new URL(receiver.url).port;
+    const clear = `http://hook-user:hook-pass@127.0.0.1:${port}/hooks?token=abc123&mode=live`;
+    const masked = `http://***:***@127.0.0.1:${port}/hooks?token=***&amp;mode=***`;
+    const payment = await paidPayment({ callback_url: clear });
+    const path = `/dashboard/payments/${payment.uuid}`;
+    const admin = await signedInMember(g, m.merchantId, 'admin');
+    /** The target cells of the deliveries table and of the attempts table. */
+    const targets = (html: string) => [...html.matchAll(/<code class="pd-wrap">([^<]*)<\/code>/g)].map((c) => c[1]);
+
+    for (const reader of [owner, admin]) {
+      const page = await reader.get(path);
+      expect(page.status, page.text).toBe(200);
+      expect(targets(page.text)).toEqual([clear.replace('&', '&amp;'), clear.replace('&', '&amp;')]);
+    }
+    const page = await viewer.get(path);
+    expect(page.status, page.text).toBe(200);
+    expect(targets(page.text)).toEqual([masked, masked]);
+    for (const secret of ['hook-user', 'hook-pass', 'abc123']) expect(page.text).not.toContain(secret);
+    // The rest of what a viewer reads about the delivery is there.
+    expect(page.text).toContain('Delivered');
+    expect(page.text).toContain('HTTP 200');
+  });
+
   it('resends an event after the receiver failed: failed attempts, then a new delivery, on the page and the API', async () => {
     receiver.replyWith({ status: 500 });
     const payment = await paidPayment();

@@ -76,7 +76,7 @@ describe.each(DIALECTS)('dashboard team (%s)', (dialect) => {
     expect(team.text).toContain(email);
     expect(team.text).toContain('Pending invitations');
 
-    const mail = await mailTo(g.smtp, email, /You are invited to the Ararat Books dashboard/);
+    const mail = await mailTo(g.smtp, email, /You are invited to the "Ararat Books" dashboard/);
     expect(mail.text).toContain(owner.email);
     expect(mail.text).toContain('as Viewer');
     const link = linkIn(mail.text, '/dashboard/invitation');
@@ -199,6 +199,45 @@ describe.each(DIALECTS)('dashboard team (%s)', (dialect) => {
           .executeTakeFirstOrThrow()
       ).merchant_id,
     ).toBe(elsewhere.merchantId);
+  });
+
+  it('names an account whose stored name holds a link quoted and defanged in the invitation mail', async () => {
+    const owner = await signedInOwner(g);
+    // An account named before names were checked: written straight to its row.
+    const hostile = '<a href="http://evil.test/x">CLICK</a>';
+    await db().updateTable('merchants').set({ name: hostile }).where('id', '=', owner.merchantId).execute();
+    for (const [lang, shown, subject] of [
+      [
+        'en',
+        `"‹a href='http[:]//evil[.]test/x'›CLICK‹/a›"`,
+        `You are invited to the "‹a href='http[:]//evil[.]test/x'›CLICK‹/a›" dashboard`,
+      ],
+      [
+        'ru',
+        '«‹a href="http[:]//evil[.]test/x"›CLICK‹/a›»',
+        'Вас пригласили в панель «‹a href="http[:]//evil[.]test/x"›CLICK‹/a›»',
+      ],
+    ] as const) {
+      const email = uniqueEmail(`invited-${lang}`);
+      const invited = await owner.client.submit(`/dashboard/team?lang=${lang}`, '/dashboard/team/invitations', {
+        email,
+        role: 'viewer',
+      });
+      expect(invited.status, invited.text).toBe(303);
+      const mail = await mailTo(g.smtp, email, /./);
+      expect(mail.subject).toBe(subject);
+      expect(mail.text).toContain(shown);
+      for (const part of [mail.subject, mail.text]) {
+        expect(part).not.toContain('<');
+        expect(part).not.toContain('>');
+        expect(part).not.toContain('evil.test');
+        expect(part).not.toContain('http://evil');
+      }
+      // The one address in the mail is the invitation's own link.
+      const addresses = [...mail.text.matchAll(/[a-z][a-z0-9+.-]*:\/\/\S+/gi)].map((match) => match[0]);
+      expect(addresses).toHaveLength(1);
+      expect(addresses[0]).toContain('/dashboard/invitation?token=');
+    }
   });
 
   it('lets an admin invite an admin, and refuses a weak password on the link page', async () => {

@@ -229,7 +229,11 @@ export const webhookDeliveryBodySchema = eventBodySchema
 export const deliverySchema = z
   .object({
     delivery_id: uuid(),
-    url: z.string(),
+    url: z
+      .string()
+      .describe(
+        "The webhook target (the payment's `callback_url`, else its domain's webhook URL), as set for a full-access key; for a payments-only key or a connect token, its user name, password and query values are `***` and its fragment is dropped.",
+      ),
     status: z.enum(['pending', 'delivered', 'failed']),
     attempts: z.int(),
     next_attempt_at: nullableInstant(),
@@ -242,7 +246,11 @@ export const deliverySchema = z
         z.object({
           attempt: z.int().describe('1 for the first attempt.'),
           at: instant().describe('When the attempt started.'),
-          url: z.string().describe('The target of this attempt.'),
+          url: z
+            .string()
+            .describe(
+              "The target of this attempt, masked as the delivery's `url` is for callers other than full-access keys.",
+            ),
           http_status: z.int().nullable().describe('Null when no answer came.'),
           duration_ms: z.int().min(0),
           error: z.string().nullable().describe('Short, credentials in URLs hidden; null when delivered.'),

@@ -20,7 +20,7 @@ import type { DomainRow } from '../../../storage/domain.table.js';
 import type { GatewayContext } from '../../api/context.js';
 import { toStoredInstant } from '../../domain/clock.js';
 import { isIpLiteral, normalizeHost } from '../../domain/hosts.js';
-import { maskedUrl } from '../../domain/masked-url.js';
+import { maskedUrl, webhookUrlShownTo } from '../../domain/masked-url.js';
 import { getDomainVerification, verifyDomain } from '../../merchants/domain-verification.service.js';
 import {
   addDomain,
@@ -147,11 +147,10 @@ export const domainsRoutes: SectionRoutes = (router, kit) => {
     const verification = hosted ? null : await getDomainVerification(deps, input);
     const settings = await getWebhookSettings(deps, input);
     const canManage = mayManage(visit.session.user.role);
-    // A URL may carry a token in its query: people who may not see secrets see it masked.
-    const shownSettings =
-      canManage || settings.webhook_url === null
-        ? settings
-        : { ...settings, webhook_url: maskedUrl(settings.webhook_url) ?? settings.webhook_url };
+    // A URL may carry a password or a token: people who may not see secrets see it masked.
+    const reader = { kind: 'dashboard_member', role: visit.session.user.role } as const;
+    const shownUrl = settings.webhook_url === null ? null : webhookUrlShownTo(reader, settings.webhook_url);
+    const shownSettings = { ...settings, webhook_url: shownUrl };
     const view: DomainView = {
       host: domain.host,
       hosted,
@@ -161,7 +160,7 @@ export const domainsRoutes: SectionRoutes = (router, kit) => {
       canManage,
       notice: extra.notice ?? (status === 200 ? noticeOf(ctx, m, domain.host) : null),
       error: extra.error ?? null,
-      url: extra.url ?? settings.webhook_url ?? '',
+      url: extra.url ?? shownUrl ?? '',
       urlProblem: extra.urlProblem,
       revealed: extra.revealed ?? null,
       test: extra.test ?? null,

@@ -108,6 +108,8 @@ export const en: DashboardMessages = {
     required: 'Fill this in.',
     invalid_email: 'This is not an email address.',
     too_long: 'This is too long.',
+    name_characters: 'A business name may not hold < or >, line breaks or invisible characters.',
+    name_link: 'A business name may not look like a web address (no “://” or “www.”).',
     too_short: 'Use at least 10 characters.',
     is_email: 'Do not use your email address as the password.',
     wrong_password: 'This is not your current password.',

@@ -14,6 +14,9 @@
  *                                                               with it: refunds through the API's
  *                                                               refund service under that key
  *
+ * Webhook targets (deliveries and attempts) are shown in clear to owners and admins and masked to
+ * viewers, by the one rule of gateway/domain/masked-url.ts.
+ *
  * A payment is looked up within the signed-in account: another account's, an unknown id or one that
  * is not a uuid are the same 404. With `?environment=test|live`, a payment of the other environment
  * is a 404 too (the payments list links with the environment it shows).
@@ -132,7 +135,8 @@ export const paymentDetailRoutes: SectionRoutes = (router, kit) => {
   ) => {
     const m = paymentDetailText(visit.shell);
     const [events, refunds, sale, target] = await Promise.all([
-      eventLogOf(deps, row.id),
+      // The deliveries' and attempts' targets as this member may see them (viewers: masked).
+      eventLogOf(deps, row.id, { kind: 'dashboard_member', role: visit.session.user.role }),
       listPaymentRefunds(deps.db, row.id),
       findSaleReceiptOfPayment(deps.db, row.id),
       currentWebhookTarget(deps.db, row),

@@ -12,6 +12,7 @@
  */
 import type { GatewayContext } from '../../api/context.js';
 import { toStoredInstant } from '../../domain/clock.js';
+import { nameInMail } from '../../notifications/mail-names.js';
 import type { AuditActor } from '../audit/audit.service.js';
 import { SESSION_COOKIE } from '../cookies.js';
 import type { Language } from '../i18n/index.js';
@@ -81,14 +82,16 @@ export const teamRoutes: SectionRoutes = (router, kit) => {
   const sendInvitation = (visit: SignedInVisit, mail: InvitationMail) => {
     const m = TEAM_MESSAGES[visit.shell.lang];
     const link = `${kit.publicUrl}/dashboard/invitation?token=${mail.token}`;
+    // The account's name as mails print it: quoted, and nothing in it a mail client would make a link of.
+    const account = nameInMail(mail.accountName, visit.shell.lang);
     const text = m.mailText({
-      account: mail.accountName,
+      account,
       role: m.roles[mail.role],
       inviter: visit.session.user.email,
       link,
       days: INVITATION_TTL_MS / 86_400_000,
     });
-    kit.sendMail({ to: mail.to, subject: m.mailSubject(mail.accountName), text }, 'invitation');
+    kit.sendMail({ to: mail.to, subject: m.mailSubject(account), text }, 'invitation');
   };
 
   router.get('/dashboard/team', async (ctx) => {
