@@ -47,17 +47,20 @@ import { acceptRefundSession, driveRefund } from '../../plugins/shopify/payments
 import type { ShopifyRuntime } from '../../plugins/shopify/runtime.js';
 import { receiveShopifyWebhook } from '../../plugins/shopify/webhooks.js';
 import {
+  ASK_GATEWAY_NOW,
   acceptManualCredentials,
   authenticatePluginCall,
   completeKeyExchange,
   describeConnection,
   introspectToken,
+  MAY_USE_RECENT_ANSWER,
   type PluginCaller,
   reconnect,
   registerConnection,
   removeConnection,
   requireKeyExchangePlatform,
   requireToken,
+  type TokenCheck,
 } from '../connections/connection.service.js';
 import { asConnectorError, ConnectorError, errorDetail, validationFailed } from '../errors.js';
 import { deferStoreWork, payForOrder, readBackOrder, type StoreWork } from '../orders/order.service.js';
@@ -172,15 +175,15 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
   });
 
   router.get('/v1/connection', async (ctx) => {
-    ctx.body = await describeConnection(deps, await caller(ctx));
+    ctx.body = await describeConnection(deps, await caller(ctx, ASK_GATEWAY_NOW));
   });
 
   router.post('/v1/connection/reconnect', async (ctx) => {
-    ctx.body = await reconnect(deps, await connection(ctx));
+    ctx.body = await reconnect(deps, await connection(ctx, ASK_GATEWAY_NOW));
   });
 
   router.post('/v1/connection/credentials', async (ctx) => {
-    const conn = await connection(ctx);
+    const conn = await connection(ctx, ASK_GATEWAY_NOW);
     // Before the body: a Shopify connection is told how it connects, whatever it sent.
     requireKeyExchangePlatform(conn, 'POST /v1/connection/credentials');
     const body = parse(schemas.credentials, await readJson(ctx));
@@ -188,7 +191,7 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
   });
 
   router.delete('/v1/connection', async (ctx) => {
-    ctx.body = await removeConnection(deps, await connection(ctx));
+    ctx.body = await removeConnection(deps, await connection(ctx, ASK_GATEWAY_NOW));
   });
 
   // The Shopify app (plugins/shopify): answered 404 when Shopify is not configured.
@@ -453,15 +456,18 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
   }
 
   /**
-   * The plugin's call, its connect token accepted by the gateway (asked on every call, before
-   * anything about the connection is read or answered: connection.service.ts authenticatePluginCall).
+   * The plugin's call, its connect token accepted by the gateway (asked before anything about the
+   * connection is read or answered: connection.service.ts authenticatePluginCall). The connection's
+   * own routes (its health, new keys, removal) always ask now; orders, refunds and reconciliation
+   * take an acceptance of a few seconds ago.
    */
-  async function caller(ctx: Context): Promise<PluginCaller> {
-    return authenticatePluginCall(deps, ctx.get('X-Service-Connect') || undefined, () => admitIntrospection(ctx.ip));
+  async function caller(ctx: Context, check: TokenCheck = MAY_USE_RECENT_ANSWER): Promise<PluginCaller> {
+    const token = ctx.get('X-Service-Connect') || undefined;
+    return authenticatePluginCall(deps, token, () => admitIntrospection(ctx.ip), check);
   }
 
-  async function connection(ctx: Context): Promise<StoreConnection> {
-    return (await caller(ctx)).connection;
+  async function connection(ctx: Context, check: TokenCheck = MAY_USE_RECENT_ANSWER): Promise<StoreConnection> {
+    return (await caller(ctx, check)).connection;
   }
   return app;
 }

@@ -457,6 +457,11 @@ export function requireToken(token: string | undefined): string {
  * - The gateway does not answer (or limits the connector, 429): the call goes on with the
  *   connection as known, unless its last word was a refusal (`token_revoked`): then 401.
  *
+ * With `MAY_USE_RECENT_ANSWER`, an acceptance stands for a few seconds (accepted-tokens.ts): a
+ * plugin's burst of order calls asks the gateway once, since each question counts in the merchant's
+ * per-minute limit there. Any call the gateway refuses marks the connection `token_revoked`, which
+ * is asked again at once.
+ *
  * `beforeAskingGateway` runs before the gateway is asked about a token that is unknown here or was
  * refused last time (the caller limits how often one address may do that, so bad tokens cannot
  * spend the gateway's per-address limit on failed authentications for every store).
@@ -465,6 +470,7 @@ export async function authenticatePluginCall(
   deps: ConnectorDeps,
   rawToken: string | undefined,
   beforeAskingGateway: () => void = () => {},
+  check: TokenCheck = ASK_GATEWAY_NOW,
 ): Promise<PluginCaller> {
   const token = requireToken(rawToken);
   const connection = await findConnectionByTokenHash(deps.db, sha256Hex(token));
@@ -478,25 +484,42 @@ export async function authenticatePluginCall(
     );
   }
   if (connection.status === 'token_revoked') beforeAskingGateway();
-  return checkConnectionToken(deps, connection);
+  return checkConnectionToken(deps, connection, check);
 }
+
+/** Whether a plugin call may take the gateway's acceptance of its token of a few seconds ago. */
+export type TokenCheck = { readonly recentAnswer: boolean };
+export const ASK_GATEWAY_NOW: TokenCheck = { recentAnswer: false };
+export const MAY_USE_RECENT_ANSWER: TokenCheck = { recentAnswer: true };
 
 /**
  * Asks the gateway whether it still accepts the connection's connect token (see
  * {@link authenticatePluginCall}): 401 `invalid_connect_token` when it refuses it now, or did the
  * last time and does not answer now.
  */
-export async function checkConnectionToken(deps: ConnectorDeps, connection: StoreConnection): Promise<PluginCaller> {
+export async function checkConnectionToken(
+  deps: ConnectorDeps,
+  connection: StoreConnection,
+  check: TokenCheck = ASK_GATEWAY_NOW,
+): Promise<PluginCaller> {
+  // Accepted a moment ago (accepted-tokens.ts), and refused by no call since: not asked again.
+  const nowMs = deps.clock.nowMs();
+  const recent = check.recentAnswer && deps.acceptedTokens.accepted(connection.token_hash, nowMs);
+  if (connection.status !== 'token_revoked' && recent) {
+    return { connection, gateway: 'ok' };
+  }
   try {
     // Through watchGateway: a 401 marks the connection `token_revoked`.
     await gatewayOf(deps, connection).connectToken();
   } catch (error) {
+    deps.acceptedTokens.forget(connection.token_hash);
     if (!(error instanceof GatewayError)) throw error;
     if (error.status === 401) throw refusedToken();
     if (!error.retryable) throw fromGatewayError(error);
     if (connection.status === 'token_revoked') throw refusedToken();
     return { connection, gateway: 'unreachable' };
   }
+  deps.acceptedTokens.remember(connection.token_hash, nowMs);
   if (connection.status !== 'token_revoked') return { connection, gateway: 'ok' };
   // The gateway accepts the token again (a refusal it no longer makes): the connection is back.
   await updateConnection(deps.db, connection.id, {

@@ -7,6 +7,7 @@ import type { Sealer } from '../../gateway/runtime/sealing.js';
 import type { ShopifyRuntime } from '../../plugins/shopify/runtime.js';
 import type { DialectName } from '../../storage/database.js';
 import type { ConnectorConfig } from '../config.js';
+import type { AcceptedTokens } from '../connections/accepted-tokens.js';
 import type { GatewayClient } from '../gateway-client/client.js';
 import type { ConnectorMetrics } from '../observability/connector-metrics.js';
 import type { StorePlatform } from '../platforms/platform.js';
@@ -21,6 +22,8 @@ export interface ConnectorDeps {
   readonly logger: Logger;
   /** Encrypts tokens and platform credentials at rest. */
   readonly sealer: Sealer;
+  /** Connect tokens the gateway accepted a moment ago (plugin calls ask it once per burst). */
+  readonly acceptedTokens: AcceptedTokens;
   /** Work that runs after a request answered (store calls a plugin must not wait for). */
   readonly background: BackgroundTasks;
   /** A gateway client authenticated with a connect token. */

@@ -18,6 +18,7 @@ import { createShopifyRuntime } from '../../plugins/shopify/runtime.js';
 import { openDatabase } from '../../storage/connect.js';
 import { createConnectorApp } from '../api/app.js';
 import type { ConnectorConfig } from '../config.js';
+import { AcceptedTokens } from '../connections/accepted-tokens.js';
 import { createGatewayClient } from '../gateway-client/client.js';
 import { type DueWorkResult, runDueWork } from '../jobs/due-work.js';
 import { ConnectorMetrics } from '../observability/connector-metrics.js';
@@ -113,6 +114,7 @@ export async function openConnector(
     metrics,
     ...(shopify ? { shopify } : {}),
     background: createBackgroundTasks(logger),
+    acceptedTokens: new AcceptedTokens(),
     gateway: (connectToken) =>
       measuredGatewayClient(
         createGatewayClient({

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConnectorConfig } from '../../connector/config.js';
+import { ACCEPTED_TOKEN_TTL_MS } from '../../connector/connections/accepted-tokens.js';
 import { keyExchangeProblems } from '../../connector/connections/connection-health.js';
 import { STORE_UNAUTHORIZED_MESSAGE } from '../../connector/errors.js';
 import { type Connector, startConnector } from '../../connector/runtime/start.js';
@@ -175,6 +176,42 @@ describe.each(DIALECTS)('connection health (%s)', (dialect) => {
       expect(unreachable.status).toBe(200);
       expect(unreachable.body.health.gateway).toBe('unreachable');
       expect(unreachable.body.status).toBe('active');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('asks the gateway about the token once per burst of order calls, again after a few seconds or any refusal', async () => {
+    const { store, token, tokenId } = await connectedStore();
+    try {
+      const order = store.addOrder({ total: '1200.00' });
+      gw.clock.advance(ACCEPTED_TOKEN_TTL_MS);
+      const asked = (from: number) => callsWith(token, from).filter((c) => c === 'GET /api/v1/connect_token').length;
+      const before = gatewayCalls.length;
+      expect((await checkout(token, store, order.id, '1200.00')).status).toBe(201);
+      for (let i = 0; i < 3; i++) {
+        expect((await call('GET', `/v1/orders/${order.id}/payment`, token)).status).toBe(200);
+      }
+      expect(asked(before)).toBe(1);
+      // The connection's own page always asks.
+      expect((await call('GET', '/v1/connection', token)).status).toBe(200);
+      expect(asked(before)).toBe(2);
+      gw.clock.advance(ACCEPTED_TOKEN_TTL_MS);
+      expect((await call('GET', `/v1/orders/${order.id}/payment`, token)).status).toBe(200);
+      expect(asked(before)).toBe(3);
+
+      // Revoked: the first order call within the few seconds reaches the gateway, which refuses it;
+      // from then on every call is refused before anything is read.
+      await revokeConnectToken(gw.gateway.deps, tokenId);
+      const first = await call('GET', `/v1/orders/${order.id}/payment`, token);
+      expect(first.status).toBe(401);
+      const next = await call('GET', `/v1/orders/${order.id}/payment`, token);
+      expect(next.status).toBe(401);
+      expect(next.body).toEqual({
+        error: 'invalid_connect_token',
+        message: expect.any(String),
+        request_id: expect.any(String),
+      });
     } finally {
       await store.close();
     }
