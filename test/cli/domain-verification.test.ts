@@ -6,11 +6,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../connector/gateway-client/webhook-verification.js';
-import { addDomain, setProcessorEnabled } from '../../gateway/merchants/merchant.service.js';
+import { addDomain } from '../../gateway/merchants/merchant.service.js';
 import { CLI_TEST_TIMEOUT_MS, type CliResult, gatewayWith } from '../support/cli.js';
 import { DIALECTS } from '../support/databases.js';
 import { TestDnsServer } from '../support/dns-server.js';
-import { paymentBody, startTestGateway, type TestGateway, uniqueHost } from '../support/gateway.js';
+import {
+  enableLiveProcessor,
+  paymentBody,
+  startTestGateway,
+  type TestGateway,
+  uniqueHost,
+} from '../support/gateway.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 describe.each(DIALECTS)(
@@ -49,7 +55,7 @@ describe.each(DIALECTS)(
       merchantId = m.merchantId;
       secret = (await addDomain(deps, { merchantId, host, verified: false, webhookUrl: `${receiver.url}/hooks` }))
         .webhook_secret;
-      await setProcessorEnabled(deps, { merchantId, host, processor: 'sandbox', enabled: true });
+      await enableLiveProcessor(deps, merchantId, host);
       liveKey = await t.key(merchantId, 'live');
     });
     afterAll(async () => {

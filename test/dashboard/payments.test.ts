@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_COLUMNS, csvCell } from '../../gateway/dashboard/payments/payments.csv.js';
 import { addDomain, setProcessorEnabled, verifyBusiness } from '../../gateway/merchants/merchant.service.js';
 import { DIALECTS } from '../support/databases.js';
-import { paymentBody, uniqueHost } from '../support/gateway.js';
+import { enableLiveProcessor, paymentBody, uniqueHost } from '../support/gateway.js';
 import { parseCsv } from './payments-support.js';
 import {
   auditRows,
@@ -154,6 +154,7 @@ describe.each(DIALECTS)('dashboard payments list (%s)', (dialect) => {
     await verifyBusiness(deps, owner.merchantId);
     await addDomain(deps, { merchantId: owner.merchantId, host, verified: true });
     await setProcessorEnabled(deps, { merchantId: owner.merchantId, host, processor: 'sandbox', enabled: true });
+    await enableLiveProcessor(deps, owner.merchantId, host);
     const liveKey = await g.t.key(owner.merchantId, 'live');
     const live = await create(liveKey, { order_id: 'live-1', return_url: `https://${host}/done` });
     const defaulted = await owner.client.get('/dashboard/payments');
@@ -163,6 +164,19 @@ describe.each(DIALECTS)('dashboard payments list (%s)', (dialect) => {
     expect(listed(testPage.text)).toEqual([]);
     const liveSearch = await owner.client.get(`/dashboard/payments?env=live&q=${live.uuid}`);
     expect(listed(liveSearch.text)).toEqual([live.uuid]);
+
+    // A live key's `processor: sandbox` payment is a test payment: listed with the test ones only.
+    const sandbox = await create(liveKey, {
+      order_id: 'live-key-sandbox',
+      return_url: `https://${host}/done`,
+      processor: 'sandbox',
+    });
+    expect(listed((await owner.client.get('/dashboard/payments?env=live&q=live-key-sandbox')).text)).toEqual([]);
+    expect(listed((await owner.client.get('/dashboard/payments?env=test&q=live-key-sandbox')).text)).toEqual([
+      sandbox.uuid,
+    ]);
+    const liveCsv = parseCsv((await owner.client.get('/dashboard/payments/export.csv?env=live')).text);
+    expect(liveCsv.map((r) => r[0])).not.toContain(sandbox.uuid);
   });
 
   it('exports the CSV the API lists for the same filters, streamed, with escaping; viewers may export', async () => {
