@@ -107,6 +107,10 @@ describe.each(DIALECTS)('dashboard processors (%s)', (dialect) => {
     const created = await livePayment('sandbox');
     expect(created.status, created.text).toBe(201);
     expect(created.body.livemode).toBe(false);
+    // The sandbox never pays a live payment: one that names no processor is refused, as the box says.
+    const live = await livePayment();
+    expect(live.status, live.text).toBe(422);
+    expect(live.body).toMatchObject({ error: 'no_payment_method_configured', enabled_processors: ['sandbox'] });
     expect(await listEnabledProcessors(g.t.gateway.deps.db, await domainId())).toEqual(['sandbox']);
   });
 
@@ -181,12 +185,13 @@ describe.each(DIALECTS)('dashboard processors (%s)', (dialect) => {
     expect(visibleText(view.text)).toContain('The checkout order was changed.');
     const order = /<ol class="proc-order" id="checkout-order">(.*?)<\/ol>/s.exec(view.text)?.[1] ?? '';
     expect(order.indexOf('Idram')).toBeLessThan(order.indexOf('Sandbox'));
-    // The hosted checkout of a live payment on the domain offers them in that order.
+    // The hosted checkout of a live payment on the domain offers the live ones in that order, never
+    // the sandbox (it pays only payments created with `processor: sandbox`).
     const payment = await livePayment();
     expect(payment.status, payment.text).toBe(201);
     const checkout = await fetch(String(payment.body.checkout_url).replace(/^https?:\/\/[^/]+/, g.t.url));
     const methods = [...(await checkout.text()).matchAll(/name="processor" value="([a-z]+)"/g)].map((m) => m[1]);
-    expect(methods).toEqual(['idram', 'sandbox']);
+    expect(methods).toEqual(['idram']);
     // At the top already: nothing moves.
     await owner.submit(page(), `${page()}/idram/move`, { direction: 'up' });
     expect(await listEnabledProcessors(g.t.gateway.deps.db, await domainId())).toEqual(['idram', 'sandbox']);
