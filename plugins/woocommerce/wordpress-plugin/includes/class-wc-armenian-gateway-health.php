@@ -52,6 +52,7 @@ final class WC_Armenian_Gateway_Health {
 	 */
 	public static function forget() {
 		delete_transient( self::TRANSIENT );
+		WC_Armenian_Gateway_Connector::forget_unreachable();
 	}
 
 	/**
@@ -68,7 +69,7 @@ final class WC_Armenian_Gateway_Health {
 		if ( ! $connector->is_configured() ) {
 			return array();
 		}
-		$problems = self::problems_of( $connector->request( 'GET', '/v1/connection', null, WC_Armenian_Gateway_Connector::PAGE_TIMEOUT ) );
+		$problems = self::problems_of( $connector->page_request( 'GET', '/v1/connection' ) );
 		set_transient( self::TRANSIENT, array( 'problems' => $problems ), self::CACHE_SECONDS );
 		return $problems;
 	}
@@ -251,7 +252,7 @@ final class WC_Armenian_Gateway_Health {
 	public static function reconnect() {
 		self::authorize( self::RECONNECT_ACTION );
 		self::forget();
-		$result = WC_Armenian_Gateway_Connector::from_settings()->request( 'POST', '/v1/connection/reconnect', array() );
+		$result = WC_Armenian_Gateway_Connector::from_settings()->request( 'POST', '/v1/connection/reconnect', array(), WC_Armenian_Gateway_Connector::ACTION_TIMEOUT );
 		$url    = $result->is_ok() ? $result->field( 'authorize_url' ) : '';
 		if ( preg_match( '#^https?://#i', $url ) ) {
 			$host = (string) wp_parse_url( $url, PHP_URL_HOST );
@@ -288,7 +289,7 @@ final class WC_Armenian_Gateway_Health {
 	public static function remove() {
 		self::authorize( self::REMOVE_ACTION );
 		self::forget();
-		$result = WC_Armenian_Gateway_Connector::from_settings()->request( 'DELETE', '/v1/connection' );
+		$result = WC_Armenian_Gateway_Connector::from_settings()->request( 'DELETE', '/v1/connection', null, WC_Armenian_Gateway_Connector::ACTION_TIMEOUT );
 		if ( $result->is_ok() || $result->is_error( 'connection_not_found' ) ) {
 			$settings = get_option( WC_Armenian_Gateway_Connector::SETTINGS_OPTION, array() );
 			if ( is_array( $settings ) ) {

@@ -91,7 +91,7 @@ final class WC_Armenian_Gateway_Order_Panel {
 			WC_Armenian_Gateway_Admin_Format::notice( (string) $flash['type'], (string) $flash['message'], '', 'inline armenian-gateway-check-result' );
 		}
 
-		$result = WC_Armenian_Gateway_Connector::from_settings()->request( 'GET', self::payment_path( $order ), null, WC_Armenian_Gateway_Connector::PAGE_TIMEOUT );
+		$result = WC_Armenian_Gateway_Connector::from_settings()->page_request( 'GET', self::payment_path( $order ) );
 		if ( ! $result->is_ok() ) {
 			WC_Armenian_Gateway_Admin_Format::notice( 'error', self::error_message( $result ), '', 'inline' );
 		} elseif ( ! isset( $result->body['payment_uuid'] ) || null === $result->body['payment_uuid'] ) {
@@ -163,12 +163,8 @@ final class WC_Armenian_Gateway_Order_Panel {
 	 * @return string
 	 */
 	private static function error_message( WC_Armenian_Gateway_Response $result ) {
-		if ( $result->is_error( WC_Armenian_Gateway_Response::TRANSPORT_ERROR ) ) {
-			return sprintf(
-				/* translators: %d: seconds. */
-				__( 'The connector did not answer within %d seconds, so the payment cannot be shown. Check the connection on the payment method settings page, then reload this page.', 'armenian-payment-gateway' ),
-				WC_Armenian_Gateway_Connector::PAGE_TIMEOUT
-			);
+		if ( $result->is_error( WC_Armenian_Gateway_Response::TRANSPORT_ERROR ) || $result->is_error( WC_Armenian_Gateway_Connector::TIMEOUT_ERROR ) ) {
+			return __( 'The connector did not answer in time, so the payment cannot be shown. Check the connection on the payment method settings page, then reload this page.', 'armenian-payment-gateway' );
 		}
 		/* translators: %s: the connector's error message. */
 		return sprintf( __( 'The payment could not be read: %s', 'armenian-payment-gateway' ), WC_Armenian_Gateway_Connector::admin_error_message( $result ) );
@@ -213,7 +209,10 @@ final class WC_Armenian_Gateway_Order_Panel {
 			wp_die( esc_html__( 'The order was not found.', 'armenian-payment-gateway' ), '', array( 'response' => 404 ) );
 		}
 
-		$result = WC_Armenian_Gateway_Connector::from_settings()->request( 'GET', self::payment_path( $order ), null, WC_Armenian_Gateway_Connector::PAGE_TIMEOUT );
+		$result = WC_Armenian_Gateway_Connector::from_settings()->request( 'GET', self::payment_path( $order ), null, WC_Armenian_Gateway_Connector::ACTION_TIMEOUT );
+		if ( $result->is_ok() ) {
+			WC_Armenian_Gateway_Connector::forget_unreachable();
+		}
 		WC_Armenian_Gateway_Admin_Format::flash( 'check_' . $order->get_id(), self::check_outcome( $result ) );
 		wp_safe_redirect( $order->get_edit_order_url() );
 		exit;

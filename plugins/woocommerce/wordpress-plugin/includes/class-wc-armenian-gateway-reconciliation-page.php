@@ -127,7 +127,8 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 				'to'     => self::instant( $to, true ),
 				'repair' => $repair,
 				'wait'   => false,
-			)
+			),
+			WC_Armenian_Gateway_Connector::ACTION_TIMEOUT
 		);
 		$args = array(
 			'from' => $from,
@@ -186,7 +187,7 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 		self::render_form( $from, $to, false, __( 'Check for mismatches', 'armenian-payment-gateway' ), 'button-primary' );
 
 		if ( '' !== $run_id ) {
-			$result = $connector->request( 'GET', '/v1/reconciliation/' . rawurlencode( $run_id ), null, WC_Armenian_Gateway_Connector::PAGE_TIMEOUT );
+			$result = $connector->page_request( 'GET', '/v1/reconciliation/' . rawurlencode( $run_id ) );
 			if ( $result->is_ok() ) {
 				echo '<div class="armenian-gateway-this-run"><h2>' . esc_html__( 'This run', 'armenian-payment-gateway' ) . '</h2>';
 				self::render_run( $result->body, true );
@@ -198,7 +199,7 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 		}
 
 		echo '<h2>' . esc_html__( 'Last automatic run', 'armenian-payment-gateway' ) . '</h2>';
-		$result = $connector->request( 'GET', '/v1/reconciliation?trigger=scheduled&limit=1', null, WC_Armenian_Gateway_Connector::PAGE_TIMEOUT );
+		$result = $connector->page_request( 'GET', '/v1/reconciliation?trigger=scheduled&limit=1' );
 		if ( ! $result->is_ok() ) {
 			/* translators: %s: the connector's error message. */
 			WC_Armenian_Gateway_Admin_Format::notice( 'error', sprintf( __( 'The last automatic run could not be read: %s', 'armenian-payment-gateway' ), WC_Armenian_Gateway_Connector::admin_error_message( $result ) ) );

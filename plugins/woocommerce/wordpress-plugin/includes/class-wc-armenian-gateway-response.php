@@ -113,7 +113,7 @@ final class WC_Armenian_Gateway_Response {
 	/**
 	 * A string field of the body, or the default.
 	 *
-	 * @param string $key     Field name.
+	 * @param string $key      Field name.
 	 * @param string $fallback Value when the field is missing or not scalar.
 	 * @return string
 	 */

@@ -169,6 +169,8 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	 * @return bool Whether the settings were saved.
 	 */
 	public function process_admin_options() {
+		// Saving (and showing the page after it) waits for the connector at most this long in all.
+		WC_Armenian_Gateway_Connector::limit_to( WC_Armenian_Gateway_Connector::ACTION_TIMEOUT );
 		$manual_key = $this->take_posted_manual_key();
 		$saved      = parent::process_admin_options();
 		WC_Armenian_Gateway_Health::forget();
@@ -221,7 +223,7 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 				'message' => $manual_key['error'],
 			);
 		} else {
-			$result = $this->call_connector( 'POST', '/v1/connection/credentials', $manual_key );
+			$result = $this->call_connector( 'POST', '/v1/connection/credentials', $manual_key, WC_Armenian_Gateway_Connector::ACTION_TIMEOUT );
 			if ( $result->is_ok() ) {
 				$saved['connection']  = $result->body;
 				$saved['credentials'] = array(
@@ -254,7 +256,8 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			array(
 				'store_url'  => home_url(),
 				'return_url' => admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . $this->id ),
-			)
+			),
+			WC_Armenian_Gateway_Connector::ACTION_TIMEOUT
 		);
 		if ( $result->is_ok() ) {
 			delete_option( self::CONNECT_RESULT_OPTION );
@@ -302,7 +305,7 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			$this->render_notice( empty( $saved['credentials']['ok'] ) ? 'error' : 'success', (string) $saved['credentials']['message'] );
 		}
 
-		$result = $this->call_connector( 'GET', '/v1/connection' );
+		$result = $this->connector()->page_request( 'GET', '/v1/connection' );
 		if ( $result->is_error( 'connection_not_found' ) ) {
 			$this->render_notice( 'info', __( 'This store is not connected yet: save the settings to connect it.', 'armenian-payment-gateway' ) );
 			return;
@@ -784,8 +787,16 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	 * @return WC_Armenian_Gateway_Response
 	 */
 	private function call_connector( $method, $path, $body = null, $timeout = self::TIMEOUT ) {
-		$connector = new WC_Armenian_Gateway_Connector( $this->connect_token(), $this->connector_url() );
-		return $connector->request( $method, $path, $body, $timeout );
+		return $this->connector()->request( $method, $path, $body, $timeout );
+	}
+
+	/**
+	 * The connector client with this gateway's token and URL.
+	 *
+	 * @return WC_Armenian_Gateway_Connector
+	 */
+	private function connector() {
+		return new WC_Armenian_Gateway_Connector( $this->connect_token(), $this->connector_url() );
 	}
 
 	/**

@@ -10,7 +10,8 @@
  * cancel (WooCommerce's own cancel handler on the cart URL), page (one admin request: `path`, `method`,
  * `get`, `post`, see admin.php), and no_woocommerce (WordPress without WooCommerce).
  * Options: `storage` (hpos or posts), `caps` (the user's capabilities), `order` (order fields),
- * `transients` (set before the run), `settings`, `store_currency`, `order_id`, `order_key`, `currency`.
+ * `transients` (set before the run), `settings`, `store_currency`, `order_id`, `order_key`, `currency`,
+ * `local_connector` (false: no ARMENIAN_GATEWAY_ALLOW_LOCAL_CONNECTOR, as on a production site).
  */
 
 $scenario = isset( $argv[1] ) ? $argv[1] : '';
@@ -92,6 +93,10 @@ register_shutdown_function(
 
 $GLOBALS['harness']['scenario'] = $scenario;
 define( 'ABSPATH', __DIR__ . '/' );
+// The fake connector listens on 127.0.0.1: a development site's wp-config.php says so. `local_connector: false` is a production site.
+if ( ! isset( $options['local_connector'] ) || false !== $options['local_connector'] ) {
+	define( 'ARMENIAN_GATEWAY_ALLOW_LOCAL_CONNECTOR', true );
+}
 $plugin_file = __DIR__ . '/../../../../plugins/woocommerce/wordpress-plugin/armenian-payment-gateway.php';
 
 if ( 'no_woocommerce' === $scenario ) {

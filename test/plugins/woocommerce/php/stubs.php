@@ -1,8 +1,8 @@
 <?php
 /**
  * Minimal stand-ins for the WordPress functions and classes the plugin uses. They record what the
- * plugin does (hooks, redirects, options, scripts) in $GLOBALS['harness'], and wp_remote_request makes
- * real HTTP calls with PHP streams. WooCommerce's part is in stubs-woocommerce.php.
+ * plugin does (hooks, redirects, options, scripts) in $GLOBALS['harness'], and wp_safe_remote_request
+ * checks the URL as WordPress does, then makes real HTTP calls with PHP streams. WooCommerce's part is in stubs-woocommerce.php.
  */
 
 $GLOBALS['harness'] = array(
@@ -45,6 +45,16 @@ function do_action( $hook, ...$args ) {
 	foreach ( isset( $GLOBALS['harness']['hooks'][ $hook ] ) ? $GLOBALS['harness']['hooks'][ $hook ] : array() as $callback ) {
 		call_user_func_array( $callback, $args );
 	}
+}
+
+function remove_filter( $hook, $callback, $priority = 10 ) {
+	foreach ( isset( $GLOBALS['harness']['hooks'][ $hook ] ) ? $GLOBALS['harness']['hooks'][ $hook ] : array() as $index => $registered ) {
+		if ( $registered === $callback ) {
+			unset( $GLOBALS['harness']['hooks'][ $hook ][ $index ] );
+			return true;
+		}
+	}
+	return false;
 }
 
 function has_action( $hook ) {
@@ -363,7 +373,85 @@ function is_wp_error( $thing ) {
 	return $thing instanceof WP_Error;
 }
 
-function wp_remote_request( $url, $args = array() ) {
+/**
+ * WordPress's wp_http_validate_url() (6.x, wp-includes/http.php), line for line: http(s) only, no user
+ * information, a host that resolves to a public address unless it is the site's own host or the
+ * `http_request_host_is_external` filter allows it, and ports 80, 443 and 8080 unless
+ * `http_allowed_safe_ports` adds one.
+ */
+function wp_http_validate_url( $url ) {
+	if ( ! is_string( $url ) || '' === $url || is_numeric( $url ) ) {
+		return false;
+	}
+	if ( ! preg_match( '#^https?://#i', $url ) ) {
+		return false;
+	}
+	$parsed_url = parse_url( $url );
+	if ( ! $parsed_url || empty( $parsed_url['host'] ) ) {
+		return false;
+	}
+	if ( isset( $parsed_url['user'] ) || isset( $parsed_url['pass'] ) ) {
+		return false;
+	}
+	if ( false !== strpbrk( $parsed_url['host'], ':#?[]' ) ) {
+		return false;
+	}
+	$parsed_home = parse_url( home_url() );
+	$same_host   = isset( $parsed_home['host'] ) && strtolower( $parsed_home['host'] ) === strtolower( $parsed_url['host'] );
+	$host        = trim( $parsed_url['host'], '.' );
+	if ( ! $same_host ) {
+		if ( preg_match( '#^(([1-9]?\d|1\d\d|25[0-5]|2[0-4]\d)\.){3}([1-9]?\d|1\d\d|25[0-5]|2[0-4]\d)$#', $host ) ) {
+			$ip = $host;
+		} else {
+			$ip = gethostbyname( $host );
+			if ( $ip === $host ) {
+				return false;
+			}
+		}
+		if ( $ip ) {
+			$parts = array_map( 'intval', explode( '.', $ip ) );
+			if ( 127 === $parts[0] || 10 === $parts[0] || 0 === $parts[0]
+				|| ( 172 === $parts[0] && 16 <= $parts[1] && 31 >= $parts[1] )
+				|| ( 192 === $parts[0] && 168 === $parts[1] )
+			) {
+				if ( ! apply_filters( 'http_request_host_is_external', false, $host, $url ) ) {
+					return false;
+				}
+			}
+		}
+	}
+	if ( empty( $parsed_url['port'] ) ) {
+		return $url;
+	}
+	$port          = $parsed_url['port'];
+	$allowed_ports = apply_filters( 'http_allowed_safe_ports', array( 80, 443, 8080 ), $host, $url );
+	if ( is_array( $allowed_ports ) && in_array( $port, $allowed_ports, true ) ) {
+		return $url;
+	}
+	if ( $parsed_home && $same_host && isset( $parsed_home['port'] ) && $parsed_home['port'] === $port ) {
+		return $url;
+	}
+	return false;
+}
+
+/**
+ * wp_safe_remote_request: the URL must pass wp_http_validate_url (WordPress answers "A valid URL was
+ * not provided." otherwise), then a real request with PHP streams. There is no wp_remote_request:
+ * the plugin must never make an unchecked request.
+ */
+function wp_safe_remote_request( $url, $args = array() ) {
+	// Recorded without header values: the connect token is one of them.
+	$GLOBALS['harness']['http'][] = array(
+		'method'              => isset( $args['method'] ) ? $args['method'] : 'GET',
+		'url'                 => $url,
+		'timeout'             => isset( $args['timeout'] ) ? $args['timeout'] : null,
+		'limit_response_size' => isset( $args['limit_response_size'] ) ? $args['limit_response_size'] : null,
+		'redirection'         => isset( $args['redirection'] ) ? $args['redirection'] : null,
+		'header_names'        => array_keys( isset( $args['headers'] ) ? $args['headers'] : array() ),
+	);
+	if ( false === wp_http_validate_url( $url ) ) {
+		return new WP_Error( 'http_request_failed', 'A valid URL was not provided.' );
+	}
 	$headers = array();
 	foreach ( isset( $args['headers'] ) ? $args['headers'] : array() as $name => $value ) {
 		$headers[] = $name . ': ' . $value;
@@ -371,13 +459,6 @@ function wp_remote_request( $url, $args = array() ) {
 	if ( isset( $args['user-agent'] ) ) {
 		$headers[] = 'User-Agent: ' . $args['user-agent'];
 	}
-	// Recorded without header values: the connect token is one of them.
-	$GLOBALS['harness']['http'][] = array(
-		'method'       => isset( $args['method'] ) ? $args['method'] : 'GET',
-		'url'          => $url,
-		'timeout'      => isset( $args['timeout'] ) ? $args['timeout'] : null,
-		'header_names' => array_keys( isset( $args['headers'] ) ? $args['headers'] : array() ),
-	);
 	$context = stream_context_create(
 		array(
 			'http' => array(
@@ -390,10 +471,19 @@ function wp_remote_request( $url, $args = array() ) {
 			),
 		)
 	);
-	$body = @file_get_contents( $url, false, $context );
+	$started = microtime( true );
+	$body    = @file_get_contents( $url, false, $context );
 	if ( false === $body ) {
-		$error = error_get_last();
-		return new WP_Error( 'http_request_failed', $error ? $error['message'] : 'The request failed.' );
+		$error   = error_get_last();
+		$message = $error ? $error['message'] : 'The request failed.';
+		// As cURL words it (WordPress's transport): the connect or read timeout.
+		if ( microtime( true ) - $started >= ( isset( $args['timeout'] ) ? (float) $args['timeout'] : 5.0 ) - 0.05 ) {
+			$message = 'cURL error 28: Operation timed out after ' . (int) ( 1000 * ( microtime( true ) - $started ) ) . ' milliseconds with 0 bytes received';
+		}
+		return new WP_Error( 'http_request_failed', $message );
+	}
+	if ( isset( $args['limit_response_size'] ) && strlen( $body ) > $args['limit_response_size'] ) {
+		$body = substr( $body, 0, $args['limit_response_size'] );
 	}
 	$response_headers = function_exists( 'http_get_last_response_headers' ) ? http_get_last_response_headers() : $http_response_header;
 	$code             = 0;
