@@ -382,7 +382,7 @@ describe('loading the plugin', () => {
       available: true,
       fields: ['enabled', 'title', 'description', 'connect_token', 'connector_url', 'test_mode'],
     });
-    expect(outcome.gateway?.field_type.connect_token).toBe('password');
+    expect(outcome.gateway?.field_type.connect_token).toBe('connect_token');
     expect(outcome.gateway?.field_type.test_mode).toBe('checkbox');
     expect(outcome.blocks).toEqual({
       class: 'WC_Armenian_Gateway_Blocks',
@@ -721,7 +721,7 @@ describe('the settings page', () => {
     });
     expect(outcome.options.woocommerce_armenian_gateway_settings.connector_url).toBe(connector.url);
     expect(outcome.settings_errors).toEqual([
-      `The connector URL must start with https:// (or http:// for a local test). The previous connector URL (${connector.url}) is kept.`,
+      `The connector URL must be a full address starting with https://. The previous connector URL (${connector.url}) is kept.`,
     ]);
     // The store stays connected through the URL that works; the method stays at checkout.
     expect(connector.requests.map((r) => r.path)).toEqual(['/v1/connections', '/v1/connection']);
@@ -1233,6 +1233,119 @@ describe('reconnecting and removing the connection', () => {
     const clerk = await action('armenian_gateway_reconnect', { caps: [] });
     expect(clerk.died?.status).toBe(403);
     expect(connector.requests).toEqual([]);
+  });
+});
+
+describe('attacks that fail', () => {
+  const SETTINGS_PAGE = { get: { page: 'wc-settings', tab: 'checkout', section: 'armenian_gateway' } };
+  const save = (url: string, extra: Record<string, unknown> = {}) =>
+    harness('settings', {
+      post: {
+        woocommerce_armenian_gateway_enabled: '1',
+        woocommerce_armenian_gateway_connect_token: '',
+        woocommerce_armenian_gateway_connector_url: url,
+        woocommerce_armenian_gateway_test_mode: '1',
+      },
+      ...extra,
+    });
+
+  it('the connect token is never in the settings page source, and an empty field keeps the saved token', async () => {
+    // harness() also fails the test if the token appears anywhere in what the plugin printed.
+    const outcome = await page('/wp-admin/admin.php', SETTINGS_PAGE);
+    expect(outcome.output).toMatch(
+      /<input class="input-text regular-input" type="password" name="woocommerce_armenian_gateway_connect_token" id="woocommerce_armenian_gateway_connect_token" value="" autocomplete="new-password" placeholder="Saved \(hidden\)\. Paste a new token to replace it\." \/>/,
+    );
+    connector.reset();
+    const saved = await save(connector.url);
+    expect(saved.options.woocommerce_armenian_gateway_settings.connect_token).toBe('[set]');
+    expect(connector.requests[0]?.headers['x-service-connect']).toBe(TOKEN);
+  });
+
+  it.each([
+    ['http://connector.example.am', 'must start with https://'],
+    ['https://user:secret@connector.example.am', 'must not carry a user name'],
+    ['https://169.254.169.254', 'must be a public address'],
+    ['https://10.0.0.5:8443', 'must be a public address'],
+    ['ftp://connector.example.am', 'must be a full address starting with https://'],
+  ])(
+    'a connector URL the token must not travel to is refused on save (%s), and the working one kept',
+    async (url, why) => {
+      const outcome = await save(url, { local_connector: false });
+      expect(outcome.options.woocommerce_armenian_gateway_settings.connector_url).toBe(connector.url);
+      expect(outcome.settings_errors).toHaveLength(1);
+      expect(outcome.settings_errors[0]).toContain(why);
+      expect(outcome.settings_errors[0]).toContain(`The previous connector URL (${connector.url}) is kept.`);
+    },
+  );
+
+  it('a bare host is saved as an https address, not http', async () => {
+    const outcome = await save('connector.example.am', { local_connector: false });
+    expect(outcome.settings_errors).toEqual([]);
+    expect(outcome.options.woocommerce_armenian_gateway_settings.connector_url).toBe('https://connector.example.am');
+  });
+
+  it('an http connector URL saved before is never called on a production site: not at checkout, not in the admin', async () => {
+    const settings = { connector_url: connector.url.replace('127.0.0.1', 'connector.example.am') };
+    const payment = await harness('payment', { settings, local_connector: false });
+    expect(payment.result).toEqual({ result: 'failure' });
+    const admin = await harness('admin', { settings, local_connector: false });
+    expect(admin.output).toContain('must start with https://');
+    expect([...payment.http, ...admin.http]).toEqual([]);
+  });
+
+  it('server-side request forgery: WordPress refuses the request to a loopback or private connector and says so without detail', async () => {
+    const port = new URL(connector.url).port;
+    const outcome = await harness('admin', {
+      settings: { connector_url: `https://127.0.0.1:${port}` },
+      local_connector: false,
+    });
+    expect(connector.requests).toEqual([]);
+    expect(outcome.output).toContain(
+      'WordPress refused to call the connector URL: it must be a public address on port 443 (or 80 or 8080).',
+    );
+    // The notice says nothing about the network (the form below shows the saved URL itself).
+    expect(outcome.output.split('<table class="form-table">')[0]).not.toContain(port);
+  });
+
+  it('every call asks WordPress to check the URL, follows no redirect and reads a bounded answer', async () => {
+    const outcome = await harness('payment');
+    expect(outcome.http).toEqual([
+      expect.objectContaining({
+        redirection: 0,
+        limit_response_size: 2_097_152,
+        url: `${connector.url}/v1/orders/123/payment`,
+      }),
+    ]);
+  });
+
+  it.each([
+    'https://evil.example/wc-auth/v1/authorize?app_name=x',
+    'http://shop.test.evil.example/wc-auth/v1/authorize',
+    'http://shop.test/wp-login.php?redirect_to=https://evil.example',
+    'https://shop.test/wc-auth/v1/authorize',
+    'http://shop.test:8443/wc-auth/v1/authorize',
+  ])('"Reconnect" never sends the shop owner to an approval link that is not the store’s own (%s)', async (link) => {
+    connector.answer('POST /v1/connection/reconnect', {
+      status: 200,
+      body: { ...connectionState({ status: 'awaiting_keys' }), authorize_url: link },
+    });
+    const outcome = await page('/wp-admin/admin-post.php', {
+      get: { action: 'armenian_gateway_reconnect', _wpnonce: nonce('armenian_gateway_reconnect') },
+    });
+    expect(outcome.redirect).toBe(PLUGIN_SETTINGS_URL);
+    expect((outcome as unknown as Json).unsafe_redirect).toBeUndefined();
+    expect(outcome.options._transient_armenian_gateway_connection_1.message).toContain(
+      'without an approval link to this store',
+    );
+
+    connector.answer('GET /v1/connection', {
+      status: 200,
+      body: { ...connectionState({ status: 'awaiting_keys' }), authorize_url: link },
+    });
+    const settings = await harness('admin');
+    expect(settings.output).not.toContain('Connect WooCommerce</a>');
+    expect(settings.output).not.toContain(link.replaceAll('&', '&amp;'));
+    expect(settings.output).toContain('is not this store&#039;s WooCommerce approval page');
   });
 });
 

@@ -150,6 +150,11 @@ final class WC_Armenian_Gateway_Connector {
 			return __( 'The connector URL must not carry a user name, a password, a query or a fragment.', 'armenian-payment-gateway' );
 		}
 		$scheme = strtolower( (string) $parts['scheme'] );
+		$host   = trim( (string) $parts['host'], '[]' );
+		if ( ! self::local_connector_allowed() && false !== filter_var( $host, FILTER_VALIDATE_IP ) && ! self::is_loopback_host( $host )
+			&& false === filter_var( $host, FILTER_VALIDATE_IP, FILTER_FLAG_NO_PRIV_RANGE | FILTER_FLAG_NO_RES_RANGE ) ) {
+			return __( 'The connector URL must be a public address: this site does not call private or reserved network addresses.', 'armenian-payment-gateway' );
+		}
 		if ( 'https' === $scheme ) {
 			return '';
 		}

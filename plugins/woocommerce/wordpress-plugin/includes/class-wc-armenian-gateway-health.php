@@ -208,6 +208,36 @@ final class WC_Armenian_Gateway_Health {
 	}
 
 	/**
+	 * The connector's approval link when it is this store's own WooCommerce approval page
+	 * (`<home>/wc-auth/v1/authorize`, same scheme, host and port as the store), else ''.
+	 *
+	 * @param mixed $url The connector's `authorize_url`.
+	 * @return string
+	 */
+	public static function approval_url( $url ) {
+		if ( ! is_string( $url ) || '' === $url ) {
+			return '';
+		}
+		$link  = wp_parse_url( $url );
+		$store = wp_parse_url( home_url( '/' ) );
+		if ( ! is_array( $link ) || ! is_array( $store ) || isset( $link['user'] ) || isset( $link['pass'] ) || isset( $link['fragment'] ) ) {
+			return '';
+		}
+		foreach ( array( 'scheme', 'host', 'port' ) as $part ) {
+			$ours   = isset( $store[ $part ] ) ? strtolower( (string) $store[ $part ] ) : '';
+			$theirs = isset( $link[ $part ] ) ? strtolower( (string) $link[ $part ] ) : '';
+			if ( $ours !== $theirs ) {
+				return '';
+			}
+		}
+		$path = isset( $store['path'] ) ? untrailingslashit( (string) $store['path'] ) : '';
+		if ( ! isset( $link['path'] ) || $path . '/wc-auth/v1/authorize' !== $link['path'] ) {
+			return '';
+		}
+		return $url;
+	}
+
+	/**
 	 * The plugin's settings page.
 	 *
 	 * @return string
@@ -253,21 +283,14 @@ final class WC_Armenian_Gateway_Health {
 		self::authorize( self::RECONNECT_ACTION );
 		self::forget();
 		$result = WC_Armenian_Gateway_Connector::from_settings()->request( 'POST', '/v1/connection/reconnect', array(), WC_Armenian_Gateway_Connector::ACTION_TIMEOUT );
-		$url    = $result->is_ok() ? $result->field( 'authorize_url' ) : '';
-		if ( preg_match( '#^https?://#i', $url ) ) {
-			$host = (string) wp_parse_url( $url, PHP_URL_HOST );
-			add_filter(
-				'allowed_redirect_hosts',
-				function ( $hosts ) use ( $host ) {
-					$hosts[] = $host;
-					return $hosts;
-				}
-			);
+		$url    = $result->is_ok() ? self::approval_url( $result->field( 'authorize_url' ) ) : '';
+		if ( '' !== $url ) {
+			// The store's own host: wp_safe_redirect allows it without widening allowed_redirect_hosts.
 			wp_safe_redirect( $url );
 			exit;
 		}
 		if ( $result->is_ok() ) {
-			$result = WC_Armenian_Gateway_Response::failure( $result->status, WC_Armenian_Gateway_Response::INVALID_RESPONSE, __( 'The connector answered without an approval link.', 'armenian-payment-gateway' ) );
+			$result = WC_Armenian_Gateway_Response::failure( $result->status, WC_Armenian_Gateway_Response::INVALID_RESPONSE, __( 'The connector answered without an approval link to this store\'s WooCommerce approval page.', 'armenian-payment-gateway' ) );
 		}
 		WC_Armenian_Gateway_Connector::log( 'warning', 'Reconnecting the store failed', $result );
 		WC_Armenian_Gateway_Admin_Format::flash(

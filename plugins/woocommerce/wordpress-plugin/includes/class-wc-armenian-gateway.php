@@ -100,8 +100,8 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			),
 			'connect_token' => array(
 				'title'       => __( 'Connect token', 'armenian-payment-gateway' ),
-				'type'        => 'password',
-				'description' => __( 'The connect token issued for this store. A test token takes test payments only; a live token takes real payments.', 'armenian-payment-gateway' ),
+				'type'        => 'connect_token',
+				'description' => __( 'The connect token issued for this store. A test token takes test payments only; a live token takes real payments. The saved token is never shown: leave the field empty to keep it.', 'armenian-payment-gateway' ),
 				'default'     => '',
 			),
 			'connector_url' => array(
@@ -129,7 +129,27 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	 * @return string
 	 */
 	public function validate_connect_token_field( $key, $value ) {
-		return (string) preg_replace( '/\s+/', '', wp_unslash( (string) $value ) );
+		$token = (string) preg_replace( '/\s+/', '', wp_unslash( is_scalar( $value ) ? (string) $value : '' ) );
+		// The field is always shown empty: empty means "keep the saved token".
+		return '' === $token ? (string) $this->get_option( 'connect_token', '' ) : $token;
+	}
+
+	/**
+	 * The connect token's field: a password input that never carries the saved token (WooCommerce's
+	 * `password` type prints it in the page source as its value), with a placeholder saying one is saved.
+	 *
+	 * @param string $key  Field key.
+	 * @param array  $data Field definition.
+	 * @return string
+	 */
+	public function generate_connect_token_html( $key, $data ) {
+		$field = $this->get_field_key( $key );
+		$saved = '' !== $this->connect_token();
+		ob_start();
+		echo '<tr valign="top"><th scope="row" class="titledesc"><label for="' . esc_attr( $field ) . '">' . esc_html( $data['title'] ) . '</label></th><td class="forminp"><fieldset>';
+		echo '<input class="input-text regular-input" type="password" name="' . esc_attr( $field ) . '" id="' . esc_attr( $field ) . '" value="" autocomplete="new-password" placeholder="' . esc_attr( $saved ? __( 'Saved (hidden). Paste a new token to replace it.', 'armenian-payment-gateway' ) : '' ) . '" />';
+		echo '<p class="description">' . esc_html( $data['description'] ) . '</p></fieldset></td></tr>';
+		return (string) ob_get_clean();
 	}
 
 	/**
@@ -140,13 +160,18 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	 * @return string
 	 */
 	public function validate_connector_url_field( $key, $value ) {
-		$value = trim( wp_unslash( (string) $value ) );
+		$value = trim( wp_unslash( is_scalar( $value ) ? (string) $value : '' ) );
 		if ( '' === $value ) {
 			return '';
 		}
-		$url = esc_url_raw( $value, array( 'http', 'https' ) );
-		if ( '' === $url ) {
-			$message = __( 'The connector URL must start with https:// (or http:// for a local test).', 'armenian-payment-gateway' );
+		// A bare host is an https address (esc_url_raw would make it http://).
+		if ( ! preg_match( '#^[a-z][a-z0-9+.-]*:#i', $value ) ) {
+			$value = 'https://' . $value;
+		}
+		$url     = esc_url_raw( $value, array( 'http', 'https' ) );
+		$problem = '' === $url ? __( 'The connector URL must be a full address starting with https://.', 'armenian-payment-gateway' ) : WC_Armenian_Gateway_Connector::url_problem( $url );
+		if ( '' !== $problem ) {
+			$message  = $problem;
 			$previous = (string) $this->get_option( 'connector_url', '' );
 			if ( '' !== $previous ) {
 				/* translators: %s: the connector URL kept. */
@@ -339,10 +364,13 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			echo '<div class="notice notice-warning inline"><p>';
 			echo esc_html__( 'One step left: let the connector update your orders. Open the link, approve the access, and you will come back here.', 'armenian-payment-gateway' );
 			echo '</p>';
-			if ( ! empty( $connection['authorize_url'] ) ) {
-				echo '<p><a class="button button-primary" href="' . esc_url( (string) $connection['authorize_url'] ) . '">';
+			$approval = WC_Armenian_Gateway_Health::approval_url( isset( $connection['authorize_url'] ) ? $connection['authorize_url'] : '' );
+			if ( '' !== $approval ) {
+				echo '<p><a class="button button-primary" href="' . esc_url( $approval ) . '">';
 				echo esc_html__( 'Connect WooCommerce', 'armenian-payment-gateway' );
 				echo '</a></p>';
+			} elseif ( isset( $connection['authorize_url'] ) ) {
+				echo '<p>' . esc_html__( 'The connector sent an approval link that is not this store\'s WooCommerce approval page, so it is not shown. Contact whoever runs the connector.', 'armenian-payment-gateway' ) . '</p>';
 			}
 			echo '</div>';
 		} elseif ( 'store_unauthorized' === $status ) {

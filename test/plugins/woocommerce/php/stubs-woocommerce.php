@@ -91,9 +91,27 @@ class WC_Settings_API {
 		$this->errors[] = $error;
 	}
 
-	/** The form itself is WooCommerce's; the harness prints a placeholder (never the field values). */
+	public function get_field_key( $key ) {
+		return $this->plugin_id . $this->id . '_' . $key;
+	}
+
+	/**
+	 * The form as WooCommerce prints it: `generate_{type}_html` when the gateway has one, else
+	 * WooCommerce's own input, whose value is the saved option (a `password` field included).
+	 */
 	public function admin_options() {
-		echo '<table class="form-table"><!-- settings fields --></table>';
+		echo '<table class="form-table">';
+		foreach ( $this->form_fields as $key => $field ) {
+			$method = 'generate_' . $field['type'] . '_html';
+			if ( method_exists( $this, $method ) ) {
+				echo $this->$method( $key, $field );
+				continue;
+			}
+			$type  = 'checkbox' === $field['type'] ? 'checkbox' : ( 'password' === $field['type'] ? 'password' : 'text' );
+			$value = 'checkbox' === $field['type'] ? 'yes' : $this->get_option( $key );
+			echo '<tr><th><label for="' . esc_attr( $this->get_field_key( $key ) ) . '">' . esc_html( $field['title'] ) . '</label></th><td><input type="' . $type . '" name="' . esc_attr( $this->get_field_key( $key ) ) . '" id="' . esc_attr( $this->get_field_key( $key ) ) . '" value="' . esc_attr( $value ) . '" /></td></tr>';
+		}
+		echo '</table>';
 	}
 }
 
