@@ -23,10 +23,12 @@ import {
   connection,
   connectionState,
   FakeConnector,
+  findings,
   type Json,
   PAYMENT_UUID,
   paymentState,
   refusal,
+  SCHEDULED_RUN,
   TOKEN,
 } from './fake-connector.js';
 
@@ -795,7 +797,9 @@ describe('the settings page', () => {
     const active = await harness('admin');
     expect(active.output).not.toContain('armenian-gateway-manual-key');
     expect(active.output).toContain('Remove connection');
-    expect(active.output).toContain('window.confirm(');
+    // The confirmation is assets/js/admin.js's, not an inline onclick.
+    expect(active.output).toContain('data-armenian-gateway-confirm="Remove this store&#039;s connection?');
+    expect(active.output).not.toContain('onclick');
   });
 
   it('sends a manual key once to POST /v1/connection/credentials and keeps it nowhere', async () => {
@@ -1044,13 +1048,16 @@ describe('the reconciliation page', () => {
     const get = { page: SLUG, from: '2026-11-16', to: '2026-11-23', run: 'run-1' };
     // The harness is one PHP process per request: the fake connector keeps the run between them.
     const running = await page('/wp-admin/admin.php', { get });
-    expect(running.output).toContain('<meta http-equiv="refresh" content="3" />');
+    // assets/js/admin.js reloads the page (no <meta refresh>, no inline script).
+    expect(running.output).toContain('data-armenian-gateway-reload="3"');
+    expect(running.output).toContain('/wp-content/plugins/wordpress-plugin/assets/js/admin.js?ver=0.1.0');
+    expect(running.output).not.toContain('http-equiv');
     expect(running.output).toContain('Running: the connector is comparing the orders with the gateway.');
 
     const finished = await page('/wp-admin/admin.php', { get });
-    expect(finished.output).not.toContain('http-equiv="refresh"');
+    expect(finished.output).not.toContain('data-armenian-gateway-reload');
     for (const text of [
-      '12 orders checked, 2 mismatches:',
+      '12 orders checked. 2 mismatches:',
       '<td>Paid at the gateway, unpaid in the store</td>',
       '<td><a href="http://shop.test/wp-admin/admin.php?page=wc-orders&amp;action=edit&amp;id=123">#1042</a></td>',
       `<td><code>${PAYMENT_UUID}</code></td>`,
@@ -1059,7 +1066,7 @@ describe('the reconciliation page', () => {
       '<td>#1043</td>',
       '1 mismatch can be repaired safely',
       'Repair the safe ones',
-      '<input type="hidden" name="repair" value="1" />',
+      '<input type="hidden" name="repair_run" value="run-1" />',
     ]) {
       expect(finished.output).toContain(text);
     }
@@ -1068,15 +1075,32 @@ describe('the reconciliation page', () => {
     expect(paths).toContain('GET /v1/reconciliation?trigger=scheduled&limit=1');
   });
 
-  it('repairs the safe ones over the same range and shows that run’s result', async () => {
-    const outcome = await start({ from: '2026-11-16', to: '2026-11-23', repair: '1' });
-    expect(only(connector.requests).body).toEqual({
-      from: '2026-11-16T00:00:00Z',
-      to: '2026-11-23T23:59:59Z',
+  it('repairs the safe ones over exactly the range of the run shown, and shows that run’s result', async () => {
+    await start({ from: '2026-11-16', to: '2026-11-23' });
+    connector.reset();
+    connector.runs.runningReads = 0;
+    // The run the page showed, as the connector keeps it: its own UTC instants.
+    connector.answer('GET /v1/reconciliation/run-7', {
+      status: 200,
+      body: {
+        ...SCHEDULED_RUN,
+        id: 'run-7',
+        trigger: 'plugin',
+        from: '2026-11-15T20:00:00Z',
+        to: '2026-11-23T19:59:59Z',
+      },
+    });
+    const outcome = await start({ from: '2026-11-16', to: '2026-11-23', repair_run: 'run-7' });
+    expect(connector.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /v1/reconciliation/run-7',
+      'POST /v1/reconciliation',
+    ]);
+    expect(connector.requests[1]?.body).toEqual({
+      from: '2026-11-15T20:00:00Z',
+      to: '2026-11-23T19:59:59Z',
       repair: true,
       wait: false,
     });
-    connector.runs.runningReads = 0;
     const shown = await page('/wp-admin/admin.php', { get: { page: SLUG, run: 'run-1' } });
     expect(shown.output).toContain('<td>Repaired: the order was marked paid.</td>');
     expect(shown.output).not.toContain('Repair the safe ones');
@@ -1091,7 +1115,7 @@ describe('the reconciliation page', () => {
       '/v1/reconciliation?trigger=scheduled&limit=1',
     ]);
     expect(outcome.output).toContain('Last automatic run');
-    expect(outcome.output).toContain('14 orders checked, 1 mismatch:');
+    expect(outcome.output).toContain('14 orders checked. 1 mismatch:');
     expect(outcome.output).toContain('<td>Paid twice</td>');
     // Only this page's own run offers the repair.
     expect(outcome.output).not.toContain('Repair the safe ones');
@@ -1121,8 +1145,9 @@ describe('the reconciliation page', () => {
 });
 
 describe('the connection health notice', () => {
+  /** A WooCommerce screen (WooCommerce > Status), where the notice shows. */
   const dashboard = (extra: Record<string, unknown> = {}, url?: string) =>
-    harness('page', { path: '/wp-admin/index.php', ...extra }, url);
+    harness('page', { path: '/wp-admin/admin.php', get: { page: 'wc-status' }, ...extra }, url);
   const health = (body: Json) => connector.answer('GET /v1/connection', { status: 200, body });
 
   it('says nothing when all is well, and keeps the check for five minutes', async () => {
@@ -1131,6 +1156,17 @@ describe('the connection health notice', () => {
     expect(outcome.http[0]?.timeout).toBeLessThanOrEqual(1.5);
     expect(outcome.output).not.toContain('armenian-gateway-health');
     expect(outcome.transient_writes).toEqual([['armenian_gateway_health', 300]]);
+  });
+
+  it('is not shown, and asks nothing, on screens that are not WooCommerce’s (the Dashboard, Posts)', async () => {
+    health(connectionState({ status: 'token_revoked' }));
+    for (const path of ['/wp-admin/index.php', '/wp-admin/edit.php']) {
+      const outcome = await harness('page', { path });
+      expect(outcome.output).not.toContain('armenian-gateway-health');
+    }
+    expect(connector.requests).toEqual([]);
+    const plugins = await harness('page', { path: '/wp-admin/plugins.php' });
+    expect(plugins.output).toContain('notice-error armenian-gateway-health is-dismissible');
   });
 
   it('answers from the cached check without calling the connector', async () => {
@@ -1145,6 +1181,11 @@ describe('the connection health notice', () => {
     const closed = `http://127.0.0.1:${await freePort()}`;
     const outcome = await dashboard({}, closed);
     expect(outcome.output).toContain('The connector could not be reached. Check the connector URL.');
+    // A failed check is kept one minute, so the next pages do not wait for the connector again.
+    expect(outcome.transient_writes).toEqual([
+      ['armenian_gateway_unreachable', 60],
+      ['armenian_gateway_health', 60],
+    ]);
     // Nothing about the network a shop manager could probe it with.
     expect(outcome.output).not.toContain(new URL(closed).port);
     expect(outcome.output).not.toMatch(/refused|errno|cURL|Connection/i);
@@ -1155,7 +1196,7 @@ describe('the connection health notice', () => {
   it('tells when the token was revoked', async () => {
     connector.answer('GET /v1/connection', refusal(401, 'invalid_connect_token', 'Revoked.'));
     const outcome = await dashboard();
-    expect(outcome.output).toContain('notice-error armenian-gateway-health');
+    expect(outcome.output).toContain('notice-error armenian-gateway-health is-dismissible');
     expect(outcome.output).toContain('Get a new connect token for this store');
   });
 
@@ -1234,6 +1275,343 @@ describe('reconnecting and removing the connection', () => {
     expect(clerk.died?.status).toBe(403);
     expect(connector.requests).toEqual([]);
   });
+});
+
+describe('a connector that does not answer, or answers late: admin pages never wait more than ~2 s', () => {
+  const PAGES: Array<[string, string, Record<string, unknown>]> = [
+    [
+      'the settings page',
+      '/wp-admin/admin.php',
+      { get: { page: 'wc-settings', tab: 'checkout', section: 'armenian_gateway' } },
+    ],
+    ['the order page (HPOS)', '/wp-admin/admin.php', { get: { page: 'wc-orders', action: 'edit', id: '123' } }],
+    [
+      'the order page (posts storage)',
+      '/wp-admin/post.php',
+      { storage: 'posts', get: { post: '123', action: 'edit' } },
+    ],
+    [
+      'the reconciliation page with a run',
+      '/wp-admin/admin.php',
+      { get: { page: 'armenian-gateway-reconciliation', run: 'run-1' } },
+    ],
+  ];
+
+  async function timed(path: string, options: Record<string, unknown>): Promise<[HarnessRun, number]> {
+    const started = performance.now();
+    const outcome = await page(path, options);
+    return [outcome, performance.now() - started];
+  }
+
+  it.each(PAGES)(
+    '%s answers within 2 s when the connector takes the request and never answers',
+    async (_, path, options) => {
+      connector.silence();
+      const [outcome, ms] = await timed(path, options);
+      expect(ms).toBeLessThan(2_000);
+      expect(outcome.output).toMatch(/did not answer in time/);
+      // One call waited (the health notice's); the page's own calls knew at once.
+      expect(connector.requests).toHaveLength(1);
+      expect(outcome.options._transient_armenian_gateway_unreachable).toBe(1);
+    },
+  );
+
+  it('the next pages within a minute do not wait at all, and a save asks again', async () => {
+    connector.silence();
+    const unreachable = { armenian_gateway_unreachable: 1 };
+    const [outcome, ms] = await timed('/wp-admin/admin.php', {
+      get: { page: 'wc-orders', action: 'edit', id: '123' },
+      transients: unreachable,
+    });
+    expect(ms).toBeLessThan(1_000);
+    expect(connector.requests).toEqual([]);
+    expect(outcome.output).toContain('The connector did not answer in time, so the payment cannot be shown.');
+    connector.reset();
+    const saved = await harness('settings', { transients: unreachable, post: {} });
+    expect(saved.options._transient_armenian_gateway_unreachable).toBeUndefined();
+  });
+
+  it('a connector that answers within the budget is shown; one that answers after it is not waited for', async () => {
+    connector.answer('GET /v1/orders/123/payment', { status: 200, body: paymentState('123'), delayMs: 600 });
+    connector.answer('GET /v1/connection', { status: 200, body: connectionState() });
+    const HPOS = { get: { page: 'wc-orders', action: 'edit', id: '123' } };
+    const [late, lateMs] = await timed('/wp-admin/admin.php', HPOS);
+    expect(late.output).toContain(`<td>${PAYMENT_UUID}</td>`);
+    expect(lateMs).toBeLessThan(2_000);
+
+    connector.reset();
+    connector.answer('GET /v1/orders/123/payment', { status: 200, body: paymentState('123'), delayMs: 5_000 });
+    const [tooLate, tooLateMs] = await timed('/wp-admin/admin.php', HPOS);
+    expect(tooLate.output).not.toContain(`<td>${PAYMENT_UUID}</td>`);
+    expect(tooLate.output).toContain('did not answer in time');
+    expect(tooLateMs).toBeLessThan(2_000);
+  });
+
+  it('saving the settings waits at most 8 s in all for a connector that does not answer', async () => {
+    connector.silence();
+    const started = performance.now();
+    const outcome = await harness('settings', {
+      post: {
+        woocommerce_armenian_gateway_enabled: '1',
+        woocommerce_armenian_gateway_connector_url: connector.url,
+        armenian_gateway_consumer_key: 'ck_manual',
+        armenian_gateway_consumer_secret: 'cs_good_secret',
+      },
+    });
+    const ms = performance.now() - started;
+    expect(ms).toBeLessThan(9_000);
+    expect(ms).toBeGreaterThan(7_500);
+    // The connect call took the whole budget: the key was not sent, the page did not wait again.
+    expect(connector.requests.map((r) => r.path)).toEqual(['/v1/connections']);
+    expect(outcome.output).toContain('did not answer in time');
+  });
+});
+
+describe('a connector that answers garbage: every page and flow shows a message, never a warning or a critical error', () => {
+  /** Values a field can take that are not what the contract says. harness() fails on any PHP warning, notice or throw. */
+  const GARBAGE: unknown[] = [
+    [],
+    {},
+    ['x', 1],
+    { a: { b: [] } },
+    12345,
+    -1.5,
+    true,
+    null,
+    '',
+    'Array',
+    '2026-13-45T99:99:99Z',
+  ];
+
+  /** Each mutant replaces every field of `base` with a garbage value; across the mutants every field takes every value. */
+  function mutants(base: Json): Json[] {
+    const keys = Object.keys(base);
+    return GARBAGE.map((_, i) => Object.fromEntries(keys.map((key, j) => [key, GARBAGE[(i + j) % GARBAGE.length]])));
+  }
+
+  /** The base with one nested object or list replaced: by each mutant of its first item, and by a list of garbage. */
+  function nested(base: Json, key: string, inner?: string): Json[] {
+    const holder = (inner === undefined ? base : base[inner]) as Json;
+    const list = holder[key];
+    const first = (Array.isArray(list) ? list[0] : list) as Json;
+    const put = (value: unknown): Json =>
+      inner === undefined ? { ...base, [key]: value } : { ...base, [inner]: { ...holder, [key]: value } };
+    return [
+      put(GARBAGE),
+      ...(typeof first === 'object' && first !== null
+        ? mutants(first).map((m) => put(Array.isArray(list) ? [m] : m))
+        : []),
+    ];
+  }
+
+  const RAW = ['not json', '[]', '"a string"', '123', 'null', '{"a":', `${'['.repeat(600)}${']'.repeat(600)}`];
+
+  async function survives(route: string, bodies: Json[], run: () => Promise<HarnessRun>): Promise<void> {
+    for (const body of bodies) {
+      connector.reset();
+      connector.answer(route, { status: 200, body });
+      const outcome = await run();
+      expect(outcome.died, JSON.stringify(body)).toBeNull();
+    }
+    for (const raw of RAW) {
+      connector.reset();
+      connector.answer(route, { status: 200, body: null, raw });
+      expect((await run()).died).toBeNull();
+    }
+  }
+
+  const settingsPage = () =>
+    page('/wp-admin/admin.php', { get: { page: 'wc-settings', tab: 'checkout', section: 'armenian_gateway' } });
+  const orderPage = () => page('/wp-admin/admin.php', { get: { page: 'wc-orders', action: 'edit', id: '123' } });
+
+  it('GET /v1/connection: the settings page and the health notice', async () => {
+    const base = {
+      ...connectionState(
+        { status: 'awaiting_keys' },
+        { gateway: 'unreachable', store: 'unreachable', webhooks: 'stale' },
+        ['callback_not_https'],
+      ),
+      authorize_url: authorizeUrl(),
+    };
+    const bodies = [
+      ...mutants(base),
+      ...nested(base, 'health'),
+      ...nested(base, 'store_error', 'health'),
+      ...nested(base, 'key_exchange'),
+      ...nested(base, 'problems', 'key_exchange'),
+    ];
+    await survives('GET /v1/connection', bodies, settingsPage);
+    // A status the plugin does not know is said in words, not shown raw when it is not text.
+    connector.reset();
+    connector.answer('GET /v1/connection', { status: 200, body: { ...base, status: ['active'] } });
+    expect((await settingsPage()).output).not.toContain('Connected<');
+  });
+
+  it('GET /v1/orders/{id}/payment: the order panel, "Check now" and the buyer’s return', async () => {
+    const base = paymentState('123', { flag: 'paid_twice' });
+    const bodies = [...mutants(base), ...nested(base, 'refunds')];
+    await survives('GET /v1/orders/123/payment', bodies, orderPage);
+    await survives('GET /v1/orders/123/payment', bodies.slice(0, 4), () =>
+      page('/wp-admin/admin-post.php', {
+        get: {
+          action: 'armenian_gateway_check_payment',
+          order_id: '123',
+          _wpnonce: nonce('armenian_gateway_check_payment_123'),
+        },
+      }),
+    );
+    for (const body of bodies.slice(0, 6)) {
+      connector.reset();
+      connector.answer('GET /v1/orders/123/payment', { status: 200, body });
+      const back = await harness('return', { get: { apg_order: '123', apg_key: 'wc_order_k3y' } });
+      expect(back.redirect).toMatch(/^http:\/\/shop\.test\/checkout\//);
+    }
+  });
+
+  it('GET /v1/reconciliation/{id} and the last automatic run: the reconciliation page, with a finding that is not an object', async () => {
+    const base = { ...SCHEDULED_RUN, id: 'run-1', findings: findings(false) } as unknown as Json;
+    const bodies = [
+      ...mutants(base),
+      ...nested(base, 'findings'),
+      { ...base, findings: ['a string', 42, null, ...findings(false)] },
+    ];
+    const reconciliation = () =>
+      page('/wp-admin/admin.php', { get: { page: 'armenian-gateway-reconciliation', run: 'run-1' } });
+    await survives('GET /v1/reconciliation/run-1', bodies, reconciliation);
+    await survives(
+      'GET /v1/reconciliation?trigger=scheduled&limit=1',
+      [{ data: GARBAGE }, ...GARBAGE.map((data) => ({ data }))],
+      reconciliation,
+    );
+    // The findings that are objects are still listed.
+    connector.reset();
+    connector.answer('GET /v1/reconciliation/run-1', {
+      status: 200,
+      body: { ...base, findings: ['a string', 42, ...findings(false)] },
+    });
+    expect((await reconciliation()).output).toContain('12 orders checked. 2 mismatches:'.replace('12', '14'));
+  });
+
+  it('POST answers: checkout, saving the settings, a refund, starting a run', async () => {
+    const checkout = { order_id: '123', payment_uuid: PAYMENT_UUID, status: 'pending', checkout_url: CHECKOUT_URL };
+    for (const body of mutants(checkout)) {
+      connector.reset();
+      connector.answer('POST /v1/orders/123/payment', { status: 201, body });
+      const outcome = await harness('payment');
+      expect(['success', 'failure']).toContain((outcome.result as Json).result);
+    }
+    await survives('POST /v1/connections', mutants(connection()), () => harness('settings', { post: {} }));
+    await survives('POST /v1/orders/123/refunds', mutants({ refund_uuid: 'r-1', amount: 500 }), () =>
+      harness('refund', { amount: '500', refunds: [77] }),
+    );
+    await survives('POST /v1/reconciliation', mutants({ id: 'run-1', status: 'running' }), () =>
+      page('/wp-admin/admin-post.php', {
+        method: 'POST',
+        post: {
+          action: 'armenian_gateway_reconcile',
+          _wpnonce: nonce('armenian_gateway_reconcile'),
+          from: '2026-11-16',
+          to: '2026-11-23',
+        },
+      }),
+    );
+  });
+
+  it('a date that does not exist in the form (2026-13-45, 2026-02-30) is replaced by the default range, not thrown on', async () => {
+    for (const bad of ['2026-13-45', '2026-02-30', '0000-00-00']) {
+      connector.reset();
+      const outcome = await page('/wp-admin/admin-post.php', {
+        method: 'POST',
+        post: {
+          action: 'armenian_gateway_reconcile',
+          _wpnonce: nonce('armenian_gateway_reconcile'),
+          from: bad,
+          to: bad,
+        },
+      });
+      expect(outcome.redirect).toContain('run=run-1');
+      const body = only(connector.requests).body as Json;
+      expect(body.from).toMatch(/^\d{4}-\d{2}-\d{2}T00:00:00Z$/);
+      expect(body.from).not.toContain(bad);
+    }
+    const shown = await page('/wp-admin/admin.php', {
+      get: { page: 'armenian-gateway-reconciliation', from: '2026-13-45' },
+    });
+    expect(shown.output).not.toContain('2026-13-45');
+  });
+});
+
+describe('the reconciliation page in a time zone east of UTC (Asia/Yerevan, UTC+4)', () => {
+  const YEREVAN = { options: { timezone_string: 'Asia/Yerevan' } };
+
+  it('checks the local days chosen, as UTC instants', async () => {
+    await page('/wp-admin/admin-post.php', {
+      ...YEREVAN,
+      method: 'POST',
+      post: {
+        action: 'armenian_gateway_reconcile',
+        _wpnonce: nonce('armenian_gateway_reconcile'),
+        from: '2026-11-16',
+        to: '2026-11-23',
+      },
+    });
+    expect(only(connector.requests).body).toEqual({
+      from: '2026-11-15T20:00:00Z',
+      to: '2026-11-23T19:59:59Z',
+      repair: false,
+      wait: false,
+    });
+  });
+
+  it('"Repair the safe ones" repairs exactly the run’s range, never the wider one its UTC dates read as local days would make', async () => {
+    connector.answer('GET /v1/reconciliation/run-9', {
+      status: 200,
+      body: {
+        ...SCHEDULED_RUN,
+        id: 'run-9',
+        trigger: 'plugin',
+        from: '2026-11-15T20:00:00Z',
+        to: '2026-11-23T19:59:59Z',
+      },
+    });
+    await page('/wp-admin/admin-post.php', {
+      ...YEREVAN,
+      method: 'POST',
+      post: {
+        action: 'armenian_gateway_reconcile',
+        _wpnonce: nonce('armenian_gateway_reconcile'),
+        from: '2026-11-16',
+        to: '2026-11-23',
+        repair_run: 'run-9',
+      },
+    });
+    const repair = connector.requests.find((r) => r.method === 'POST');
+    // Cutting the run's UTC times to dates and reading them in Yerevan would have sent 2026-11-14T20:00:00Z.
+    expect(repair?.body).toEqual({
+      from: '2026-11-15T20:00:00Z',
+      to: '2026-11-23T19:59:59Z',
+      repair: true,
+      wait: false,
+    });
+  });
+
+  it.each(['../connection', 'run-1?trigger=scheduled', 'run 1', 'x'.repeat(65), '%2e%2e'])(
+    'a run id that is not one (%s) never reaches the connector’s path',
+    async (bad) => {
+      const shown = await page('/wp-admin/admin.php', { get: { page: 'armenian-gateway-reconciliation', run: bad } });
+      expect(shown.output).toContain('That is not a reconciliation run of this store.');
+      const repaired = await page('/wp-admin/admin-post.php', {
+        method: 'POST',
+        post: { action: 'armenian_gateway_reconcile', _wpnonce: nonce('armenian_gateway_reconcile'), repair_run: bad },
+      });
+      expect(repaired.options._transient_armenian_gateway_reconciliation_1.message).toContain(
+        'not a reconciliation run',
+      );
+      expect(connector.requests.map((r) => r.path).filter((path) => path.startsWith('/v1/reconciliation'))).toEqual([
+        '/v1/reconciliation?trigger=scheduled&limit=1',
+      ]);
+    },
+  );
 });
 
 describe('attacks that fail', () => {

@@ -9,7 +9,8 @@ defined( 'ABSPATH' ) || exit;
 
 /**
  * Asks the connector how the connection is (`GET /v1/connection`, which asks the gateway), keeps
- * the answer a few minutes, and tells shop managers on every admin screen what is wrong and what to do.
+ * the answer a few minutes, and tells shop managers on WooCommerce's screens (and the Plugins
+ * screen) what is wrong and what to do, in notices they can dismiss.
  */
 final class WC_Armenian_Gateway_Health {
 
@@ -22,6 +23,11 @@ final class WC_Armenian_Gateway_Health {
 	 * Seconds a health check is kept.
 	 */
 	const CACHE_SECONDS = 300;
+
+	/**
+	 * Seconds a health check that got no answer from the connector is kept.
+	 */
+	const FAILURE_CACHE_SECONDS = 60;
 
 	/**
 	 * The admin-post action that starts the key exchange again.
@@ -43,8 +49,22 @@ final class WC_Armenian_Gateway_Health {
 	 */
 	public static function register() {
 		add_action( 'admin_notices', array( __CLASS__, 'render_notices' ) );
+		add_action( 'admin_enqueue_scripts', array( __CLASS__, 'enqueue_admin_script' ) );
 		add_action( 'admin_post_' . self::RECONNECT_ACTION, array( __CLASS__, 'reconnect' ) );
 		add_action( 'admin_post_' . self::REMOVE_ACTION, array( __CLASS__, 'remove' ) );
+	}
+
+	/**
+	 * `admin_enqueue_scripts`: assets/js/admin.js on the payment settings and reconciliation screens
+	 * (the confirmation of "Remove connection", the reload while a run is running).
+	 *
+	 * @param string $hook_suffix The screen's hook suffix.
+	 */
+	public static function enqueue_admin_script( $hook_suffix ) {
+		if ( ! in_array( $hook_suffix, array( 'woocommerce_page_wc-settings', 'woocommerce_page_' . WC_Armenian_Gateway_Reconciliation_Page::SLUG ), true ) ) {
+			return;
+		}
+		wp_enqueue_script( 'armenian-gateway-admin', plugins_url( 'assets/js/admin.js', ARMENIAN_GATEWAY_FILE ), array(), ARMENIAN_GATEWAY_VERSION, true );
 	}
 
 	/**
@@ -69,8 +89,9 @@ final class WC_Armenian_Gateway_Health {
 		if ( ! $connector->is_configured() ) {
 			return array();
 		}
-		$problems = self::problems_of( $connector->page_request( 'GET', '/v1/connection' ) );
-		set_transient( self::TRANSIENT, array( 'problems' => $problems ), self::CACHE_SECONDS );
+		$result   = $connector->page_request( 'GET', '/v1/connection' );
+		$problems = self::problems_of( $result );
+		set_transient( self::TRANSIENT, array( 'problems' => $problems ), $result->is_ok() ? self::CACHE_SECONDS : self::FAILURE_CACHE_SECONDS );
 		return $problems;
 	}
 
@@ -96,8 +117,8 @@ final class WC_Armenian_Gateway_Health {
 			);
 		}
 		$connection = $result->body;
-		$status     = isset( $connection['status'] ) ? (string) $connection['status'] : '';
-		$health     = isset( $connection['health'] ) && is_array( $connection['health'] ) ? $connection['health'] : array();
+		$status     = WC_Armenian_Gateway_Response::text_of( $connection, 'status' );
+		$health     = WC_Armenian_Gateway_Response::array_of( $connection, 'health' );
 		$problems   = array();
 		if ( 'token_revoked' === $status ) {
 			$problems[] = array( 'code' => 'token_revoked' );
@@ -105,19 +126,19 @@ final class WC_Armenian_Gateway_Health {
 		if ( 'store_unauthorized' === $status ) {
 			$problems[] = array( 'code' => 'store_unauthorized' );
 		}
-		if ( isset( $health['gateway'] ) && 'unreachable' === $health['gateway'] ) {
+		if ( 'unreachable' === WC_Armenian_Gateway_Response::text_of( $health, 'gateway' ) ) {
 			$problems[] = array( 'code' => 'gateway_unreachable' );
 		}
-		if ( isset( $health['store'] ) && 'unreachable' === $health['store'] ) {
+		if ( 'unreachable' === WC_Armenian_Gateway_Response::text_of( $health, 'store' ) ) {
 			$problems[] = array(
 				'code'   => 'store_unreachable',
-				'detail' => isset( $health['store_error']['message'] ) ? (string) $health['store_error']['message'] : '',
+				'detail' => WC_Armenian_Gateway_Response::text_of( WC_Armenian_Gateway_Response::array_of( $health, 'store_error' ), 'message' ),
 			);
 		}
-		if ( isset( $health['webhooks'] ) && 'stale' === $health['webhooks'] ) {
+		if ( 'stale' === WC_Armenian_Gateway_Response::text_of( $health, 'webhooks' ) ) {
 			$problems[] = array(
 				'code'   => 'webhooks_stale',
-				'detail' => isset( $connection['last_webhook_at'] ) ? (string) $connection['last_webhook_at'] : '',
+				'detail' => WC_Armenian_Gateway_Response::text_of( $connection, 'last_webhook_at' ),
 			);
 		}
 		return $problems;
@@ -127,7 +148,7 @@ final class WC_Armenian_Gateway_Health {
 	 * `admin_notices`: one notice per problem, for shop managers, and the result of the last action.
 	 */
 	public static function render_notices() {
-		if ( ! current_user_can( self::CAPABILITY ) ) {
+		if ( ! current_user_can( self::CAPABILITY ) || ! self::on_woocommerce_screen() ) {
 			return;
 		}
 		$flash = WC_Armenian_Gateway_Admin_Format::take_flash( 'connection' );
@@ -137,6 +158,21 @@ final class WC_Armenian_Gateway_Health {
 		foreach ( self::problems() as $problem ) {
 			self::render_problem( $problem );
 		}
+	}
+
+	/**
+	 * True on WooCommerce's own screens (its settings, orders, reports, the plugin's pages) and the
+	 * Plugins screen: the notice is about the shop, and other screens never wait for the connector.
+	 *
+	 * @return bool
+	 */
+	private static function on_woocommerce_screen() {
+		$screen = function_exists( 'get_current_screen' ) ? get_current_screen() : null;
+		if ( ! is_object( $screen ) || ! isset( $screen->id ) ) {
+			return false;
+		}
+		$ids = function_exists( 'wc_get_screen_ids' ) ? (array) wc_get_screen_ids() : array();
+		return 'plugins' === $screen->id || in_array( $screen->id, $ids, true ) || 0 === strpos( (string) $screen->id, 'woocommerce_page_' );
 	}
 
 	/**
@@ -152,22 +188,22 @@ final class WC_Armenian_Gateway_Health {
 			case 'connector_unreachable':
 				/* translators: %s: why the connector could not be reached. */
 				$message = sprintf( __( '%s Buyers cannot pay with this method until the connector answers. If the connector URL in the settings is right, the connector is down: contact whoever runs it.', 'armenian-payment-gateway' ), $detail );
-				WC_Armenian_Gateway_Admin_Format::notice( 'error', $prefix . $message, $settings, 'armenian-gateway-health' );
+				WC_Armenian_Gateway_Admin_Format::notice( 'error', $prefix . $message, $settings, 'armenian-gateway-health is-dismissible' );
 				return;
 			case 'token_revoked':
-				WC_Armenian_Gateway_Admin_Format::notice( 'error', $prefix . self::token_revoked_message(), $settings, 'armenian-gateway-health' );
+				WC_Armenian_Gateway_Admin_Format::notice( 'error', $prefix . self::token_revoked_message(), $settings, 'armenian-gateway-health is-dismissible' );
 				return;
 			case 'store_unauthorized':
 				$button = '<a class="button button-primary" href="' . esc_url( self::reconnect_url() ) . '">' . esc_html__( 'Reconnect', 'armenian-payment-gateway' ) . '</a> ' . $settings;
-				WC_Armenian_Gateway_Admin_Format::notice( 'error', $prefix . self::store_unauthorized_message(), $button, 'armenian-gateway-health' );
+				WC_Armenian_Gateway_Admin_Format::notice( 'error', $prefix . self::store_unauthorized_message(), $button, 'armenian-gateway-health is-dismissible' );
 				return;
 			case 'gateway_unreachable':
-				WC_Armenian_Gateway_Admin_Format::notice( 'warning', $prefix . self::gateway_unreachable_message(), '', 'armenian-gateway-health' );
+				WC_Armenian_Gateway_Admin_Format::notice( 'warning', $prefix . self::gateway_unreachable_message(), '', 'armenian-gateway-health is-dismissible' );
 				return;
 			case 'store_unreachable':
 				/* translators: %s: the connector's last error with the store. */
 				$message = sprintf( __( 'the connector could not reach your store\'s REST API (%s). Orders are marked paid once it can. Check that the store answers at /wp-json/wc/v3 from the internet and that no security plugin or firewall blocks it.', 'armenian-payment-gateway' ), '' !== $detail ? $detail : __( 'no answer', 'armenian-payment-gateway' ) );
-				WC_Armenian_Gateway_Admin_Format::notice( 'warning', $prefix . $message, '', 'armenian-gateway-health' );
+				WC_Armenian_Gateway_Admin_Format::notice( 'warning', $prefix . $message, '', 'armenian-gateway-health is-dismissible' );
 				return;
 			case 'webhooks_stale':
 				$message = sprintf(
@@ -175,7 +211,7 @@ final class WC_Armenian_Gateway_Health {
 					__( 'the gateway\'s payment notifications stopped reaching the connector (last one: %s). Orders are still updated, but only when the connector checks the gateway, a few minutes late. Ask whoever runs the connector to check that the gateway can reach its public address.', 'armenian-payment-gateway' ),
 					'' !== $detail ? WC_Armenian_Gateway_Admin_Format::datetime( $detail ) : __( 'never', 'armenian-payment-gateway' )
 				);
-				WC_Armenian_Gateway_Admin_Format::notice( 'warning', $prefix . $message, '', 'armenian-gateway-health' );
+				WC_Armenian_Gateway_Admin_Format::notice( 'warning', $prefix . $message, '', 'armenian-gateway-health is-dismissible' );
 				return;
 		}
 	}

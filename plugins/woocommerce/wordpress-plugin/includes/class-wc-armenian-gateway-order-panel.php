@@ -94,7 +94,7 @@ final class WC_Armenian_Gateway_Order_Panel {
 		$result = WC_Armenian_Gateway_Connector::from_settings()->page_request( 'GET', self::payment_path( $order ) );
 		if ( ! $result->is_ok() ) {
 			WC_Armenian_Gateway_Admin_Format::notice( 'error', self::error_message( $result ), '', 'inline' );
-		} elseif ( ! isset( $result->body['payment_uuid'] ) || null === $result->body['payment_uuid'] ) {
+		} elseif ( '' === $result->field( 'payment_uuid' ) ) {
 			echo '<p>' . esc_html__( 'The gateway has no payment for this order yet.', 'armenian-payment-gateway' ) . '</p>';
 		} else {
 			self::render_payment( $result->body );
@@ -113,8 +113,8 @@ final class WC_Armenian_Gateway_Order_Panel {
 	 * @param array $payment The connector's answer.
 	 */
 	private static function render_payment( array $payment ) {
-		$currency = isset( $payment['currency'] ) ? (string) $payment['currency'] : 'AMD';
-		$env      = isset( $payment['environment'] ) ? (string) $payment['environment'] : '';
+		$currency = WC_Armenian_Gateway_Response::text_of( $payment, 'currency', 'AMD' );
+		$env      = WC_Armenian_Gateway_Response::text_of( $payment, 'environment' );
 		$rows     = array(
 			__( 'Payment', 'armenian-payment-gateway' )         => WC_Armenian_Gateway_Admin_Format::text( $payment['payment_uuid'] ),
 			__( 'Status', 'armenian-payment-gateway' )          => WC_Armenian_Gateway_Admin_Format::text( isset( $payment['status'] ) ? $payment['status'] : null ),
@@ -124,7 +124,7 @@ final class WC_Armenian_Gateway_Order_Panel {
 			__( 'Refunded', 'armenian-payment-gateway' )        => WC_Armenian_Gateway_Admin_Format::amount( isset( $payment['refunded_amount'] ) ? $payment['refunded_amount'] : 0, $currency ),
 			__( 'Environment', 'armenian-payment-gateway' )     => 'live' === $env ? __( 'live', 'armenian-payment-gateway' ) : ( 'test' === $env ? __( 'test (no real money)', 'armenian-payment-gateway' ) : '—' ),
 			__( 'Last webhook', 'armenian-payment-gateway' )    => isset( $payment['last_webhook_at'] ) && null !== $payment['last_webhook_at'] ? WC_Armenian_Gateway_Admin_Format::datetime( $payment['last_webhook_at'] ) : __( 'none received', 'armenian-payment-gateway' ),
-			__( 'Store update', 'armenian-payment-gateway' )    => WC_Armenian_Gateway_Admin_Format::store_sync( isset( $payment['store_sync'] ) ? (string) $payment['store_sync'] : '' ),
+			__( 'Store update', 'armenian-payment-gateway' )    => WC_Armenian_Gateway_Admin_Format::store_sync( WC_Armenian_Gateway_Response::text_of( $payment, 'store_sync' ) ),
 		);
 		echo '<table class="widefat striped armenian-gateway-payment"><tbody>';
 		foreach ( $rows as $label => $value ) {
@@ -132,7 +132,7 @@ final class WC_Armenian_Gateway_Order_Panel {
 		}
 		echo '</tbody></table>';
 
-		$refunds = isset( $payment['refunds'] ) && is_array( $payment['refunds'] ) ? $payment['refunds'] : array();
+		$refunds = WC_Armenian_Gateway_Response::objects_of( $payment, 'refunds' );
 		if ( ! empty( $refunds ) ) {
 			echo '<p><strong>' . esc_html__( 'Refunds', 'armenian-payment-gateway' ) . '</strong></p><ul class="armenian-gateway-refunds">';
 			foreach ( $refunds as $refund ) {
@@ -143,16 +143,19 @@ final class WC_Armenian_Gateway_Order_Panel {
 					WC_Armenian_Gateway_Admin_Format::text( isset( $refund['status'] ) ? $refund['status'] : null ),
 					WC_Armenian_Gateway_Admin_Format::datetime( isset( $refund['created_at'] ) ? $refund['created_at'] : null )
 				);
-				if ( ! empty( $refund['reason'] ) ) {
-					$line .= ' (' . (string) $refund['reason'] . ')';
+				$reason = WC_Armenian_Gateway_Response::text_of( $refund, 'reason' );
+				if ( '' !== $reason ) {
+					/* translators: 1: the refund's amount, status and date, 2: the reason given. */
+					$line = sprintf( __( '%1$s (%2$s)', 'armenian-payment-gateway' ), $line, $reason );
 				}
 				echo '<li title="' . esc_attr( WC_Armenian_Gateway_Admin_Format::text( isset( $refund['uuid'] ) ? $refund['uuid'] : null ) ) . '">' . esc_html( $line ) . '</li>';
 			}
 			echo '</ul>';
 		}
 
-		if ( ! empty( $payment['flag'] ) ) {
-			WC_Armenian_Gateway_Admin_Format::notice( 'warning', WC_Armenian_Gateway_Admin_Format::flag( (string) $payment['flag'] ), '', 'inline armenian-gateway-flag' );
+		$flag = WC_Armenian_Gateway_Response::text_of( $payment, 'flag' );
+		if ( '' !== $flag ) {
+			WC_Armenian_Gateway_Admin_Format::notice( 'warning', WC_Armenian_Gateway_Admin_Format::flag( $flag ), '', 'inline armenian-gateway-flag' );
 		}
 	}
 
@@ -232,17 +235,17 @@ final class WC_Armenian_Gateway_Order_Panel {
 				'message' => self::error_message( $result ),
 			);
 		}
-		if ( ! empty( $result->body['repaired'] ) ) {
+		if ( true === ( isset( $result->body['repaired'] ) ? $result->body['repaired'] : null ) ) {
 			return array(
 				'type'    => 'success',
 				'message' => __( 'Repaired: the payment was completed at the gateway, and the order is being marked paid.', 'armenian-payment-gateway' ),
 			);
 		}
-		if ( ! empty( $result->body['flag'] ) ) {
+		if ( '' !== $result->field( 'flag' ) ) {
 			return array(
 				'type'    => 'warning',
 				/* translators: %s: what is wrong and what to do. */
-				'message' => sprintf( __( 'Nothing could be repaired automatically: %s', 'armenian-payment-gateway' ), WC_Armenian_Gateway_Admin_Format::flag( (string) $result->body['flag'] ) ),
+				'message' => sprintf( __( 'Nothing could be repaired automatically: %s', 'armenian-payment-gateway' ), WC_Armenian_Gateway_Admin_Format::flag( $result->field( 'flag' ) ) ),
 			);
 		}
 		return array(

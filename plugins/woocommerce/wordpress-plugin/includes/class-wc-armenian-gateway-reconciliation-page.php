@@ -31,7 +31,7 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 	const DEFAULT_DAYS = 7;
 
 	/**
-	 * Seconds between two reloads of the page while a run is running.
+	 * Seconds between two reloads of the page while a run is running (assets/js/admin.js reloads it).
 	 */
 	const REFRESH_SECONDS = 3;
 
@@ -76,8 +76,42 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 	 * @return string
 	 */
 	private static function date_field( array $source, $name, $fallback ) {
-		$value = isset( $source[ $name ] ) ? sanitize_text_field( wp_unslash( $source[ $name ] ) ) : '';
-		return preg_match( '/^\d{4}-\d{2}-\d{2}$/', $value ) ? $value : $fallback;
+		$value = isset( $source[ $name ] ) && is_string( $source[ $name ] ) ? sanitize_text_field( wp_unslash( $source[ $name ] ) ) : '';
+		return self::is_date( $value ) ? $value : $fallback;
+	}
+
+	/**
+	 * True for a `Y-m-d` date that exists (2026-02-29 and 2026-13-45 do not).
+	 *
+	 * @param string $value The value.
+	 * @return bool
+	 */
+	private static function is_date( $value ) {
+		return 1 === preg_match( '/^(\d{4})-(\d{2})-(\d{2})$/', (string) $value, $m ) && checkdate( (int) $m[2], (int) $m[3], (int) $m[1] );
+	}
+
+	/**
+	 * True for a reconciliation run id as the connector makes them (a UUID; letters, digits, `-`
+	 * and `_`, at most 64): anything else never reaches the connector's path.
+	 *
+	 * @param mixed $id The value.
+	 * @return bool
+	 */
+	public static function is_run_id( $id ) {
+		return is_string( $id ) && 1 === preg_match( '/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/', $id );
+	}
+
+	/**
+	 * True for the ISO 8601 UTC instant the connector answers (`2026-11-23T20:00:00Z`, with or
+	 * without fractions), on a date that exists.
+	 *
+	 * @param mixed $value The value.
+	 * @return bool
+	 */
+	private static function is_instant( $value ) {
+		return is_string( $value )
+			&& 1 === preg_match( '/^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?Z$/', $value, $m )
+			&& checkdate( (int) $m[2], (int) $m[3], (int) $m[1] );
 	}
 
 	/**
@@ -114,32 +148,39 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 		list( $default_from, $default_to ) = self::default_range();
 		$from                              = self::date_field( $_POST, 'from', $default_from );
 		$to                                = self::date_field( $_POST, 'to', $default_to );
-		$repair                            = isset( $_POST['repair'] ) && '1' === sanitize_text_field( wp_unslash( $_POST['repair'] ) );
+		$repair_run                        = isset( $_POST['repair_run'] ) && is_string( $_POST['repair_run'] ) ? sanitize_text_field( wp_unslash( $_POST['repair_run'] ) ) : '';
 		if ( $from > $to ) {
 			list( $from, $to ) = array( $to, $from );
 		}
+		$connector = WC_Armenian_Gateway_Connector::from_settings();
+		WC_Armenian_Gateway_Connector::limit_to( WC_Armenian_Gateway_Connector::ACTION_TIMEOUT );
 
-		$result = WC_Armenian_Gateway_Connector::from_settings()->request(
-			'POST',
-			'/v1/reconciliation',
-			array(
+		if ( '' !== $repair_run ) {
+			// Repairs exactly what that run checked: its own UTC instants, not days read again in the site's time zone.
+			$result = self::repair_body( $connector, $repair_run );
+			$body   = $result->is_ok() ? $result->body : null;
+		} else {
+			$body   = array(
 				'from'   => self::instant( $from, false ),
 				'to'     => self::instant( $to, true ),
-				'repair' => $repair,
+				'repair' => false,
 				'wait'   => false,
-			),
-			WC_Armenian_Gateway_Connector::ACTION_TIMEOUT
-		);
+			);
+			$result = null;
+		}
+		if ( null !== $body ) {
+			$result = $connector->request( 'POST', '/v1/reconciliation', $body, WC_Armenian_Gateway_Connector::ACTION_TIMEOUT );
+		}
 		$args = array(
 			'from' => $from,
 			'to'   => $to,
 		);
 		$id   = $result->is_ok() ? $result->field( 'id' ) : '';
-		if ( '' !== $id ) {
+		if ( self::is_run_id( $id ) ) {
 			$args['run'] = $id;
 		} else {
 			if ( $result->is_ok() ) {
-				$result = WC_Armenian_Gateway_Response::failure( $result->status, WC_Armenian_Gateway_Response::INVALID_RESPONSE, __( 'The connector answered without a run id.', 'armenian-payment-gateway' ) );
+				$result = WC_Armenian_Gateway_Response::failure( $result->status, WC_Armenian_Gateway_Response::INVALID_RESPONSE, __( 'The connector answered without a valid run id.', 'armenian-payment-gateway' ) );
 			}
 			WC_Armenian_Gateway_Connector::log( 'warning', 'Starting a reconciliation failed', $result );
 			WC_Armenian_Gateway_Admin_Format::flash(
@@ -156,6 +197,38 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 	}
 
 	/**
+	 * The body of the repair of run `$id`: `repair: true` over that run's exact `from` and `to`
+	 * (read back from the connector), or why it cannot be made.
+	 *
+	 * @param WC_Armenian_Gateway_Connector $connector The client.
+	 * @param string                        $id        The run id.
+	 * @return WC_Armenian_Gateway_Response The body to post (as a success), or a failure.
+	 */
+	private static function repair_body( WC_Armenian_Gateway_Connector $connector, $id ) {
+		if ( ! self::is_run_id( $id ) ) {
+			return WC_Armenian_Gateway_Response::failure( 0, 'invalid_run', __( 'That is not a reconciliation run of this store.', 'armenian-payment-gateway' ) );
+		}
+		$run = $connector->request( 'GET', '/v1/reconciliation/' . $id, null, WC_Armenian_Gateway_Connector::ACTION_TIMEOUT );
+		if ( ! $run->is_ok() ) {
+			return $run;
+		}
+		$from = isset( $run->body['from'] ) ? $run->body['from'] : null;
+		$to   = isset( $run->body['to'] ) ? $run->body['to'] : null;
+		if ( ! self::is_instant( $from ) || ! self::is_instant( $to ) ) {
+			return WC_Armenian_Gateway_Response::failure( $run->status, WC_Armenian_Gateway_Response::INVALID_RESPONSE, __( 'The connector answered a run without its range.', 'armenian-payment-gateway' ) );
+		}
+		return WC_Armenian_Gateway_Response::success(
+			200,
+			array(
+				'from'   => $from,
+				'to'     => $to,
+				'repair' => true,
+				'wait'   => false,
+			)
+		);
+	}
+
+	/**
 	 * The page.
 	 */
 	public static function render() {
@@ -166,7 +239,7 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 		list( $default_from, $default_to ) = self::default_range();
 		$from                              = self::date_field( $_GET, 'from', $default_from );
 		$to                                = self::date_field( $_GET, 'to', $default_to );
-		$run_id                            = isset( $_GET['run'] ) ? sanitize_text_field( wp_unslash( $_GET['run'] ) ) : '';
+		$run_id                            = isset( $_GET['run'] ) && is_string( $_GET['run'] ) ? sanitize_text_field( wp_unslash( $_GET['run'] ) ) : '';
 		// phpcs:enable
 		$connector = WC_Armenian_Gateway_Connector::from_settings();
 
@@ -184,13 +257,15 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 			return;
 		}
 
-		self::render_form( $from, $to, false, __( 'Check for mismatches', 'armenian-payment-gateway' ), 'button-primary' );
+		self::render_form( $from, $to, '', __( 'Check for mismatches', 'armenian-payment-gateway' ), 'button-primary' );
 
-		if ( '' !== $run_id ) {
-			$result = $connector->page_request( 'GET', '/v1/reconciliation/' . rawurlencode( $run_id ) );
+		if ( '' !== $run_id && ! self::is_run_id( $run_id ) ) {
+			WC_Armenian_Gateway_Admin_Format::notice( 'error', __( 'That is not a reconciliation run of this store.', 'armenian-payment-gateway' ) );
+		} elseif ( '' !== $run_id ) {
+			$result = $connector->page_request( 'GET', '/v1/reconciliation/' . $run_id );
 			if ( $result->is_ok() ) {
 				echo '<div class="armenian-gateway-this-run"><h2>' . esc_html__( 'This run', 'armenian-payment-gateway' ) . '</h2>';
-				self::render_run( $result->body, true );
+				self::render_run( $result->body, true, $from, $to );
 				echo '</div>';
 			} else {
 				/* translators: %s: the connector's error message. */
@@ -204,13 +279,13 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 			/* translators: %s: the connector's error message. */
 			WC_Armenian_Gateway_Admin_Format::notice( 'error', sprintf( __( 'The last automatic run could not be read: %s', 'armenian-payment-gateway' ), WC_Armenian_Gateway_Connector::admin_error_message( $result ) ) );
 		} else {
-			$runs = isset( $result->body['data'] ) && is_array( $result->body['data'] ) ? $result->body['data'] : array();
+			$runs = WC_Armenian_Gateway_Response::array_of( $result->body, 'data' );
 			$last = isset( $runs[0] ) && is_array( $runs[0] ) ? $runs[0] : null;
 			if ( null === $last ) {
 				echo '<p class="armenian-gateway-no-scheduled-run">' . esc_html__( 'The connector has not run an automatic reconciliation for this store yet (it runs once an hour over the last day, and repairs the safe findings).', 'armenian-payment-gateway' ) . '</p>';
 			} else {
 				echo '<div class="armenian-gateway-scheduled-run">';
-				self::render_run( $last, false );
+				self::render_run( $last, false, $from, $to );
 				echo '</div>';
 			}
 		}
@@ -222,16 +297,16 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 	 *
 	 * @param string $from   Y-m-d.
 	 * @param string $to     Y-m-d.
-	 * @param bool   $repair Send `repair: true`.
+	 * @param string $repair The run whose safe findings to repair, or '' for a new check.
 	 * @param string $label  The button's label.
 	 * @param string $class  The button's class.
 	 */
 	private static function render_form( $from, $to, $repair, $label, $class ) {
-		echo '<form method="post" action="' . esc_url( admin_url( 'admin-post.php' ) ) . '" class="armenian-gateway-reconcile-form' . ( $repair ? ' armenian-gateway-repair-form' : '' ) . '">';
+		echo '<form method="post" action="' . esc_url( admin_url( 'admin-post.php' ) ) . '" class="armenian-gateway-reconcile-form' . ( '' !== $repair ? ' armenian-gateway-repair-form' : '' ) . '">';
 		echo '<input type="hidden" name="action" value="' . esc_attr( self::RUN_ACTION ) . '" />';
 		wp_nonce_field( self::RUN_ACTION );
-		if ( $repair ) {
-			echo '<input type="hidden" name="repair" value="1" />';
+		if ( '' !== $repair ) {
+			echo '<input type="hidden" name="repair_run" value="' . esc_attr( $repair ) . '" />';
 			echo '<input type="hidden" name="from" value="' . esc_attr( $from ) . '" />';
 			echo '<input type="hidden" name="to" value="' . esc_attr( $to ) . '" />';
 		} else {
@@ -246,51 +321,53 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 
 	/**
 	 * One run: its state, its findings, and the repair button when there is something to repair.
+	 * Every field is read as untrusted (a bad one shows as a dash, never a warning).
 	 *
-	 * @param array $run        The connector's run object.
-	 * @param bool  $actionable Offer the repair (and refresh while running).
+	 * @param array  $run        The connector's run object.
+	 * @param bool   $actionable Offer the repair (and reload while running).
+	 * @param string $from       The form's first day (Y-m-d), kept on the page after the repair.
+	 * @param string $to         The form's last day (Y-m-d).
 	 */
-	private static function render_run( array $run, $actionable ) {
-		$status = isset( $run['status'] ) ? (string) $run['status'] : 'finished';
-		$from   = isset( $run['from'] ) ? (string) $run['from'] : '';
-		$to     = isset( $run['to'] ) ? (string) $run['to'] : '';
+	private static function render_run( array $run, $actionable, $from, $to ) {
+		$status = WC_Armenian_Gateway_Response::text_of( $run, 'status', 'finished' );
 		echo '<div class="armenian-gateway-run" data-status="' . esc_attr( $status ) . '">';
 		echo '<p>' . esc_html(
 			sprintf(
 				/* translators: 1: start of the range, 2: end of the range, 3: when the run started. */
 				__( 'Orders created from %1$s to %2$s, checked at %3$s.', 'armenian-payment-gateway' ),
-				WC_Armenian_Gateway_Admin_Format::datetime( $from ),
-				WC_Armenian_Gateway_Admin_Format::datetime( $to ),
-				WC_Armenian_Gateway_Admin_Format::datetime( isset( $run['started_at'] ) ? $run['started_at'] : null )
+				WC_Armenian_Gateway_Admin_Format::datetime( WC_Armenian_Gateway_Response::text_of( $run, 'from' ) ),
+				WC_Armenian_Gateway_Admin_Format::datetime( WC_Armenian_Gateway_Response::text_of( $run, 'to' ) ),
+				WC_Armenian_Gateway_Admin_Format::datetime( WC_Armenian_Gateway_Response::text_of( $run, 'started_at' ) )
 			)
 		) . '</p>';
 
 		if ( 'running' === $status ) {
-			if ( $actionable ) {
-				echo '<meta http-equiv="refresh" content="' . esc_attr( (string) self::REFRESH_SECONDS ) . '" />';
-			}
-			WC_Armenian_Gateway_Admin_Format::notice( 'info', __( 'Running: the connector is comparing the orders with the gateway. This page reloads by itself until it is done.', 'armenian-payment-gateway' ), '', 'inline armenian-gateway-running' );
-			echo '</div>';
+			$extra = $actionable ? ' data-armenian-gateway-reload="' . esc_attr( (string) self::REFRESH_SECONDS ) . '"' : '';
+			echo '<div class="notice notice-info inline armenian-gateway-running"' . $extra . '><p>'; // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- $extra is built from esc_attr().
+			echo esc_html__( 'Running: the connector is comparing the orders with the gateway. This page reloads by itself until it is done.', 'armenian-payment-gateway' );
+			echo '</p></div></div>';
 			return;
 		}
 		if ( 'failed' === $status ) {
 			/* translators: %s: what could not be reached. */
-			WC_Armenian_Gateway_Admin_Format::notice( 'error', sprintf( __( 'The run failed: %s Try again in a few minutes.', 'armenian-payment-gateway' ), WC_Armenian_Gateway_Admin_Format::text( isset( $run['error'] ) ? $run['error'] : null ) ), '', 'inline armenian-gateway-failed' );
+			WC_Armenian_Gateway_Admin_Format::notice( 'error', sprintf( __( 'The run failed: %s Try again in a few minutes.', 'armenian-payment-gateway' ), WC_Armenian_Gateway_Admin_Format::text( WC_Armenian_Gateway_Response::text_of( $run, 'error' ) ) ), '', 'inline armenian-gateway-failed' );
 			echo '</div>';
 			return;
 		}
 
-		$findings = isset( $run['findings'] ) && is_array( $run['findings'] ) ? $run['findings'] : array();
-		$checked  = isset( $run['orders_checked'] ) ? (int) $run['orders_checked'] : 0;
+		$findings = WC_Armenian_Gateway_Response::objects_of( $run, 'findings' );
+		$checked  = max( 0, (int) WC_Armenian_Gateway_Response::text_of( $run, 'orders_checked', '0' ) );
+		/* translators: %d: number of orders. */
+		$checked_text = sprintf( _n( '%d order checked.', '%d orders checked.', $checked, 'armenian-payment-gateway' ), $checked );
 		if ( empty( $findings ) ) {
-			/* translators: %d: number of orders. */
-			WC_Armenian_Gateway_Admin_Format::notice( 'success', sprintf( _n( '%d order checked: everything matches.', '%d orders checked: everything matches.', $checked, 'armenian-payment-gateway' ), $checked ), '', 'inline armenian-gateway-clean' );
+			WC_Armenian_Gateway_Admin_Format::notice( 'success', $checked_text . ' ' . __( 'Everything matches.', 'armenian-payment-gateway' ), '', 'inline armenian-gateway-clean' );
 			echo '</div>';
 			return;
 		}
 
-		/* translators: 1: number of orders, 2: number of findings. */
-		echo '<p>' . esc_html( sprintf( _n( '%1$d orders checked, %2$d mismatch:', '%1$d orders checked, %2$d mismatches:', count( $findings ), 'armenian-payment-gateway' ), $checked, count( $findings ) ) ) . '</p>';
+		$count = count( $findings );
+		/* translators: %d: number of mismatches. */
+		echo '<p>' . esc_html( $checked_text . ' ' . sprintf( _n( '%d mismatch:', '%d mismatches:', $count, 'armenian-payment-gateway' ), $count ) ) . '</p>';
 		echo '<table class="widefat striped armenian-gateway-findings"><thead><tr>';
 		foreach ( array( __( 'Mismatch', 'armenian-payment-gateway' ), __( 'Order', 'armenian-payment-gateway' ), __( 'Payment', 'armenian-payment-gateway' ), __( 'Detail', 'armenian-payment-gateway' ), __( 'What will be done', 'armenian-payment-gateway' ) ) as $heading ) {
 			echo '<th scope="col">' . esc_html( $heading ) . '</th>';
@@ -298,15 +375,16 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 		echo '</tr></thead><tbody>';
 		$repairable = 0;
 		foreach ( $findings as $finding ) {
-			$repaired = isset( $finding['action'] ) && 'repaired' === $finding['action'];
-			if ( ! empty( $finding['repairable'] ) && ! $repaired ) {
+			$repaired = 'repaired' === WC_Armenian_Gateway_Response::text_of( $finding, 'action' );
+			if ( isset( $finding['repairable'] ) && true === $finding['repairable'] && ! $repaired ) {
 				++$repairable;
 			}
 			self::render_finding( $finding, $repaired );
 		}
 		echo '</tbody></table>';
 
-		if ( $actionable && $repairable > 0 && 'finished' === $status ) {
+		$run_id = WC_Armenian_Gateway_Response::text_of( $run, 'id' );
+		if ( $actionable && $repairable > 0 && 'finished' === $status && self::is_run_id( $run_id ) ) {
 			echo '<p>' . esc_html(
 				sprintf(
 					/* translators: %d: number of findings. */
@@ -314,7 +392,7 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 					$repairable
 				)
 			) . '</p>';
-			self::render_form( substr( $from, 0, 10 ), substr( $to, 0, 10 ), true, __( 'Repair the safe ones', 'armenian-payment-gateway' ), 'button-primary' );
+			self::render_form( $from, $to, $run_id, __( 'Repair the safe ones', 'armenian-payment-gateway' ), 'button-primary' );
 		}
 		echo '</div>';
 	}
@@ -326,15 +404,16 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 	 * @param bool  $repaired This run repaired it.
 	 */
 	private static function render_finding( array $finding, $repaired ) {
-		$order_id = isset( $finding['store_order_id'] ) ? (string) $finding['store_order_id'] : '';
-		$number   = isset( $finding['order_number'] ) && '' !== (string) $finding['order_number'] ? (string) $finding['order_number'] : $order_id;
+		$order_id = WC_Armenian_Gateway_Response::text_of( $finding, 'store_order_id' );
+		$number   = WC_Armenian_Gateway_Response::text_of( $finding, 'order_number', $order_id );
 		$order    = '' !== $order_id && function_exists( 'wc_get_order' ) ? wc_get_order( (int) $order_id ) : false;
-		$advice   = isset( $finding['advice'] ) ? (string) $finding['advice'] : '';
+		$advice   = WC_Armenian_Gateway_Response::text_of( $finding, 'advice' );
 		if ( $repaired ) {
 			$advice = __( 'Repaired: the order was marked paid.', 'armenian-payment-gateway' );
 		}
-		echo '<tr class="armenian-gateway-finding" data-kind="' . esc_attr( isset( $finding['kind'] ) ? (string) $finding['kind'] : '' ) . '">';
-		echo '<td>' . esc_html( WC_Armenian_Gateway_Admin_Format::finding_kind( isset( $finding['kind'] ) ? (string) $finding['kind'] : '' ) ) . '</td>';
+		$kind     = WC_Armenian_Gateway_Response::text_of( $finding, 'kind' );
+		echo '<tr class="armenian-gateway-finding" data-kind="' . esc_attr( $kind ) . '">';
+		echo '<td>' . esc_html( WC_Armenian_Gateway_Admin_Format::finding_kind( $kind ) ) . '</td>';
 		if ( $order ) {
 			echo '<td><a href="' . esc_url( $order->get_edit_order_url() ) . '">#' . esc_html( $number ) . '</a></td>';
 		} else {

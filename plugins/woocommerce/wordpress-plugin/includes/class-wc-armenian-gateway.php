@@ -353,9 +353,10 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	 * @param array $connection The connector's connection object.
 	 */
 	private function render_connection( array $connection ) {
-		$status      = isset( $connection['status'] ) ? (string) $connection['status'] : '';
-		$environment = isset( $connection['environment'] ) ? (string) $connection['environment'] : '';
-		$problems    = isset( $connection['key_exchange']['problems'] ) && is_array( $connection['key_exchange']['problems'] ) ? $connection['key_exchange']['problems'] : array();
+		$status       = WC_Armenian_Gateway_Response::text_of( $connection, 'status' );
+		$environment  = WC_Armenian_Gateway_Response::text_of( $connection, 'environment' );
+		$key_exchange = WC_Armenian_Gateway_Response::array_of( $connection, 'key_exchange' );
+		$problems     = WC_Armenian_Gateway_Response::strings_of( $key_exchange, 'problems' );
 
 		echo '<div class="armenian-gateway-connection">';
 		if ( 'active' === $status ) {
@@ -383,7 +384,7 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			$this->render_notice( 'warning', sprintf( __( 'Connection status: %s', 'armenian-payment-gateway' ), $status ) );
 		}
 
-		if ( isset( $connection['health']['gateway'] ) && 'unreachable' === $connection['health']['gateway'] ) {
+		if ( 'unreachable' === WC_Armenian_Gateway_Response::text_of( WC_Armenian_Gateway_Response::array_of( $connection, 'health' ), 'gateway' ) ) {
 			$this->render_notice( 'warning', WC_Armenian_Gateway_Health::gateway_unreachable_message() );
 		}
 
@@ -402,12 +403,12 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 		}
 
 		if ( 'active' !== $status && 'token_revoked' !== $status ) {
-			$callback = isset( $connection['key_exchange']['callback_url'] ) ? (string) $connection['key_exchange']['callback_url'] : '';
+			$callback = WC_Armenian_Gateway_Response::text_of( $key_exchange, 'callback_url' );
 			$this->render_key_exchange_problems( $problems, $callback );
 			$this->render_manual_key_fields( ! empty( $problems ) || 'store_unauthorized' === $status );
 		}
 
-		echo '<p><a class="button armenian-gateway-remove" href="' . esc_url( WC_Armenian_Gateway_Health::remove_url() ) . '" onclick="return window.confirm(' . esc_attr( wp_json_encode( __( 'Remove this store\'s connection? The connector stops updating your orders and forgets the store\'s keys. Checkout stops working until you save the settings again.', 'armenian-payment-gateway' ) ) ) . ');">';
+		echo '<p><a class="button armenian-gateway-remove" href="' . esc_url( WC_Armenian_Gateway_Health::remove_url() ) . '" data-armenian-gateway-confirm="' . esc_attr__( 'Remove this store\'s connection? The connector stops updating your orders and forgets the store\'s keys. Checkout stops working until you save the settings again.', 'armenian-payment-gateway' ) . '">';
 		echo esc_html__( 'Remove connection', 'armenian-payment-gateway' );
 		echo '</a></p>';
 		echo '</div>';

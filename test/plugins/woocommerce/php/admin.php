@@ -17,6 +17,7 @@ function harness_admin_request( $path, $gateway ) {
 	do_action( 'admin_menu' );
 	$method = isset( $_SERVER['REQUEST_METHOD'] ) ? $_SERVER['REQUEST_METHOD'] : 'GET';
 	$page   = isset( $_GET['page'] ) ? (string) $_GET['page'] : '';
+	$GLOBALS['harness_screen'] = harness_screen_id( $path, $page );
 
 	if ( '/wp-admin/admin-post.php' === $path ) {
 		$action = isset( $_REQUEST['action'] ) ? (string) $_REQUEST['action'] : '';
@@ -82,6 +83,29 @@ function harness_admin_request( $path, $gateway ) {
 }
 
 /**
+ * The screen id WordPress gives the page (get_current_screen()->id).
+ *
+ * @param string $path The URL path.
+ * @param string $page The `page` query argument.
+ * @return string|null
+ */
+function harness_screen_id( $path, $page ) {
+	if ( '/wp-admin/admin-post.php' === $path ) {
+		return null;
+	}
+	if ( '/wp-admin/post.php' === $path ) {
+		return 'shop_order';
+	}
+	if ( '/wp-admin/plugins.php' === $path ) {
+		return 'plugins';
+	}
+	if ( '/wp-admin/admin.php' === $path && '' !== $page ) {
+		return 'woocommerce_page_' . $page;
+	}
+	return 'dashboard';
+}
+
+/**
  * The order edit page: `add_meta_boxes` with the screen id and the order (HPOS) or its post, then
  * the side meta boxes of that screen next to the order's details.
  *
@@ -123,6 +147,7 @@ function harness_order_edit_page( $screen_id, $object, $order ) {
  * @param callable $body  Prints the content.
  */
 function harness_admin_chrome( $title, $body ) {
+	do_action( 'admin_enqueue_scripts', isset( $GLOBALS['harness_screen'] ) ? (string) $GLOBALS['harness_screen'] : '' );
 	echo '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>' . esc_html( '' !== $title ? $title : 'Admin' ) . ' ‹ Shop — WordPress</title><style>' . harness_admin_css() . '</style></head>';
 	echo '<body class="wp-admin"><div id="adminmenu"><div class="menu-item">Dashboard</div><div class="menu-item">Orders</div><div class="menu-item current">WooCommerce</div><div class="menu-item">Plugins</div></div>';
 	echo '<div id="wpcontent"><div id="wpbody-content"><div class="wrap">';
@@ -133,7 +158,12 @@ function harness_admin_chrome( $title, $body ) {
 	do_action( 'admin_notices' );
 	echo '</div>';
 	call_user_func( $body );
-	echo '</div></div></div></body></html>';
+	echo '</div></div></div>';
+	// The footer scripts, as WordPress prints them.
+	foreach ( isset( $GLOBALS['harness']['enqueued'] ) ? $GLOBALS['harness']['enqueued'] : array() as $handle => $script ) {
+		echo '<script src="' . esc_url( $script['src'] . '?ver=' . $script['ver'] ) . '" id="' . esc_attr( $handle ) . '-js"></script>';
+	}
+	echo '</body></html>';
 }
 
 /** A little of wp-admin's look, for readable screenshots. */

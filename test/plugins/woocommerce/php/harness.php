@@ -11,7 +11,8 @@
  * `get`, `post`, see admin.php), and no_woocommerce (WordPress without WooCommerce).
  * Options: `storage` (hpos or posts), `caps` (the user's capabilities), `order` (order fields),
  * `transients` (set before the run), `settings`, `store_currency`, `order_id`, `order_key`, `currency`,
- * `local_connector` (false: no ARMENIAN_GATEWAY_ALLOW_LOCAL_CONNECTOR, as on a production site).
+ * `local_connector` (false: no ARMENIAN_GATEWAY_ALLOW_LOCAL_CONNECTOR, as on a production site),
+ * `options` (WordPress options set before the run, e.g. `timezone_string`).
  */
 
 $scenario = isset( $argv[1] ) ? $argv[1] : '';
@@ -134,6 +135,9 @@ $order = new WC_Order(
 );
 foreach ( isset( $options['order'] ) ? $options['order'] : array() as $field => $value ) {
 	$order->$field = $value;
+}
+foreach ( isset( $options['options'] ) ? $options['options'] : array() as $name => $value ) {
+	update_option( $name, $value );
 }
 foreach ( isset( $options['transients'] ) ? $options['transients'] : array() as $name => $value ) {
 	set_transient( $name, $value );

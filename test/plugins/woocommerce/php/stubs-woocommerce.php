@@ -335,6 +335,11 @@ class WC_Order {
 	}
 }
 
+/** WooCommerce's own screens (wc_get_screen_ids, abridged): its pages, orders and products. */
+function wc_get_screen_ids() {
+	return array( 'woocommerce_page_wc-settings', 'woocommerce_page_wc-orders', 'woocommerce_page_wc-reports', 'woocommerce_page_wc-status', 'shop_order', 'edit-shop_order', 'product', 'edit-product' );
+}
+
 /** hpos (the default of WooCommerce 8.2+) or posts. */
 function harness_order_storage() {
 	return isset( $GLOBALS['harness_storage'] ) ? $GLOBALS['harness_storage'] : 'hpos';

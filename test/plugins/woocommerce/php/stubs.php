@@ -15,6 +15,7 @@ $GLOBALS['harness'] = array(
 	'options'          => array(),
 	'post_meta_writes' => array(),
 	'scripts'          => array(),
+	'enqueued'         => array(),
 	'features'         => array(),
 	'errors'           => array(),
 	'meta_boxes'       => array(),
@@ -98,8 +99,10 @@ function wp_date( $format, $timestamp = null ) {
 	return gmdate( $format, null === $timestamp ? time() : $timestamp );
 }
 
+/** The site's time zone: the `timezone_string` option (Settings > General), UTC when unset. */
 function wp_timezone() {
-	return new DateTimeZone( 'UTC' );
+	$zone = get_option( 'timezone_string', '' );
+	return new DateTimeZone( is_string( $zone ) && '' !== $zone ? $zone : 'UTC' );
 }
 
 function wp_parse_url( $url, $component = -1 ) {
@@ -179,7 +182,7 @@ function plugin_dir_path( $file ) {
 }
 
 function plugin_dir_url( $file ) {
-	return 'http://shop.test/wp-content/plugins/' . basename( dirname( $file ) ) . '/';
+	return harness_site_url() . '/wp-content/plugins/' . basename( dirname( $file ) ) . '/';
 }
 
 function plugins_url( $path, $plugin_file ) {
@@ -281,6 +284,10 @@ function wp_nonce_field( $action = -1, $name = '_wpnonce', $referer = true, $dis
 
 // Admin screens.
 
+function get_current_screen() {
+	return isset( $GLOBALS['harness_screen'] ) && null !== $GLOBALS['harness_screen'] ? (object) array( 'id' => $GLOBALS['harness_screen'] ) : null;
+}
+
 function add_meta_box( $id, $title, $callback, $screen = null, $context = 'advanced', $priority = 'default' ) {
 	foreach ( (array) $screen as $one ) {
 		$GLOBALS['harness_meta_boxes'][] = array( $id, $title, $callback, $one, $context );
@@ -320,6 +327,14 @@ function wp_register_script( $handle, $src, $deps = array(), $ver = false, $in_f
 		'ver'  => $ver,
 	);
 	return true;
+}
+
+function wp_enqueue_script( $handle, $src = '', $deps = array(), $ver = false, $in_footer = false ) {
+	$GLOBALS['harness']['enqueued'][ $handle ] = array(
+		'src'       => $src,
+		'ver'       => $ver,
+		'in_footer' => $in_footer,
+	);
 }
 
 function wp_set_script_translations( $handle, $domain, $path = '' ) {
