@@ -3,16 +3,15 @@
  * Plugin Name:          Armenian Payment Gateway
  * Description:          Take payments with Armenian wallets and bank cards through the Armenian Payment Gateway hosted checkout. Refunds from the WooCommerce admin.
  * Version:              0.1.0
- * Requires at least:    6.2
+ * Requires at least:    6.5
  * Requires PHP:         7.4
  * Requires Plugins:     woocommerce
  * WC requires at least: 8.0
- * WC tested up to:      9.8
+ * WC tested up to:      11.3
  * Author:               Armenian Payment Gateway
  * License:              GPL-2.0-or-later
  * License URI:          https://www.gnu.org/licenses/gpl-2.0.html
  * Text Domain:          armenian-payment-gateway
- * Domain Path:          /languages
  *
  * @package ArmenianPaymentGateway
  */
@@ -48,14 +47,6 @@ function armenian_gateway_load() {
 	}
 }
 add_action( 'plugins_loaded', 'armenian_gateway_load' );
-
-/**
- * Loads the plugin's translations (on `init`, as WordPress expects).
- */
-function armenian_gateway_load_textdomain() {
-	load_plugin_textdomain( 'armenian-payment-gateway', false, dirname( plugin_basename( __FILE__ ) ) . '/languages' );
-}
-add_action( 'init', 'armenian_gateway_load_textdomain' );
 
 /**
  * Adds the gateway to WooCommerce's payment methods.

@@ -92,7 +92,10 @@ interface HarnessRun {
     field_type: Record<string, string>;
   };
   readonly output: string;
-  readonly orders: Record<string, { meta: Record<string, string>; saves: number; notes: string[]; status: string }>;
+  readonly orders: Record<
+    string,
+    { meta: Record<string, string>; saves: number; notes: string[]; status: string; transaction_id: string }
+  >;
   readonly meta_boxes: Array<{ id: string; title: string; screen: string; context: string; priority: string }>;
   readonly submenu_pages: Array<{ parent: string; page_title: string; capability: string; slug: string }>;
   readonly settings_errors: string[];
@@ -286,7 +289,7 @@ interface RegisteredMethod {
   label: Element;
   content: Element;
   edit: Element;
-  canMakePayment: () => unknown;
+  canMakePayment: (args?: Json) => unknown;
   ariaLabel: string;
   supports: { features: unknown };
 }
@@ -341,12 +344,15 @@ describe('the Blocks script (assets/js/blocks.js)', () => {
       testMode: true,
       testModeNotice: 'Test mode: no real money.',
       supports: ['products', 'refunds'],
+      currency: 'AMD',
     });
     expect(settingNames).toEqual(['armenian_gateway_data']);
     expect(method.name).toBe('armenian_gateway');
     expect(textOf(method.label)).toBe('Card & wallet');
     expect(method.ariaLabel).toBe('Card & wallet');
-    expect(method.canMakePayment()).toBe(true);
+    // As the classic checkout: a cart in AMD only.
+    expect(method.canMakePayment({ cartTotals: { currency_code: 'AMD', total_price: '150000' } })).toBe(true);
+    expect(method.canMakePayment({ cartTotals: { currency_code: 'USD', total_price: '1000' } })).toBe(false);
     expect(method.supports.features).toEqual(['products', 'refunds']);
     expect(textOf(method.content)).toBe('Pay on a secure page. Test mode: no real money.');
     expect(textOf(method.edit)).toBe(textOf(method.content));
@@ -368,7 +374,6 @@ describe('loading the plugin', () => {
     expect(outcome.loaded_before_plugins_loaded).toBe(false);
     expect(outcome.hook_names).toEqual([
       'plugins_loaded',
-      'init',
       'before_woocommerce_init',
       'woocommerce_blocks_payment_method_type_registration',
     ]);
@@ -397,6 +402,7 @@ describe('loading the plugin', () => {
         testMode: true,
         testModeNotice: expect.stringContaining('Test mode'),
         supports: ['products', 'refunds'],
+        currency: 'AMD',
       },
     });
     const script = outcome.scripts['armenian-gateway-blocks'];
@@ -415,6 +421,21 @@ describe('loading the plugin', () => {
     expect(outcome.output).toBe(
       '<div class="notice notice-error"><p>Armenian Payment Gateway needs WooCommerce to be installed and active.</p></div>',
     );
+  });
+
+  it('is active in the Checkout block only as in the classic checkout: enabled, set up, a usable connector URL, a store in AMD', async () => {
+    expect((await harness('bootstrap')).blocks?.active).toBe(true);
+    for (const options of [
+      { settings: { enabled: 'no' } },
+      { settings: { connect_token: '' } },
+      { settings: { connector_url: '' } },
+      { settings: { connector_url: 'http://connector.example.am' }, local_connector: false },
+      { store_currency: 'USD' },
+    ]) {
+      const outcome = await harness('bootstrap', options);
+      expect(outcome.blocks?.active, JSON.stringify(options)).toBe(false);
+      expect(outcome.gateway?.available, JSON.stringify(options)).toBe(false);
+    }
   });
 
   it('shows no test notice when test mode is off', async () => {
@@ -457,6 +478,8 @@ describe('process_payment', () => {
 
     expect(outcome.result).toEqual({ result: 'success', redirect: CHECKOUT_URL });
     expect(outcome.orders['123']?.meta).toEqual({ _armenian_gateway_payment_uuid: PAYMENT_UUID });
+    // WooCommerce's own field for the gateway's payment id.
+    expect(outcome.orders['123']?.transaction_id).toBe(PAYMENT_UUID);
     expect(outcome.orders['123']?.saves).toBe(1);
     expect(outcome.post_meta_writes).toEqual([]);
     expect(outcome.notices).toEqual([]);
@@ -779,9 +802,9 @@ describe('the settings page', () => {
     const outcome = await harness('admin');
     expect(outcome.output).toContain('cannot work with this connector');
     expect(outcome.output).toContain('https://connector.example/woocommerce/auth/callback');
-    expect(outcome.output).toContain('it is not an https address');
-    expect(outcome.output).toContain('its host is localhost or a private address');
-    expect(outcome.output).not.toContain('its port is not');
+    expect(outcome.output).toContain('<li>The address is not https: WooCommerce sends keys only over https.</li>');
+    expect(outcome.output).toContain('The address&#039;s host is localhost or a private address');
+    expect(outcome.output).not.toContain('port is not');
     expect(outcome.output).toContain('<details class="armenian-gateway-manual-key" open>');
   });
 
@@ -1683,6 +1706,46 @@ describe('attacks that fail', () => {
     );
     // The notice says nothing about the network (the form below shows the saved URL itself).
     expect(outcome.output.split('<table class="form-table">')[0]).not.toContain(port);
+  });
+
+  it.each([
+    ['http (unencrypted)', `http://gateway.example/checkout/${PAYMENT_UUID}`],
+    ['not the payment page', 'https://gateway.example/wp-login.php'],
+    ['a script', 'javascript:alert(document.cookie)'],
+    ['user information', `https://gateway.example@evil.example/checkout/${PAYMENT_UUID}`],
+    ['another host than the store’s gateway', `https://evil.example/checkout/${PAYMENT_UUID}`],
+  ])('the buyer is never sent to a checkout URL that is %s', async (_, url) => {
+    connector.answer('POST /v1/orders/123/payment', {
+      status: 201,
+      body: { order_id: '123', payment_uuid: PAYMENT_UUID, status: 'pending', checkout_url: url },
+    });
+    const outcome = await harness('payment', {
+      local_connector: false,
+      settings: { connector_url: 'https://connector.example.am' },
+      options: { armenian_gateway_checkout_origin: 'https://gateway.example' },
+    });
+    expect(outcome.result).toEqual({ result: 'failure' });
+    expect(outcome.notices[0]?.message).toMatch(/^We could not start the payment\./);
+    expect(outcome.orders['123']?.transaction_id).toBe('');
+  });
+
+  it('the first checkout URL accepted fixes the gateway’s payment page; a new token or connector URL lets the next one be learnt', async () => {
+    const first = await harness('payment');
+    expect(first.result).toEqual({ result: 'success', redirect: CHECKOUT_URL });
+    expect(first.options.armenian_gateway_checkout_origin).toBe('https://gateway.example');
+    const saved = await harness('settings', {
+      options: { armenian_gateway_checkout_origin: 'https://gateway.example' },
+      post: {
+        woocommerce_armenian_gateway_connect_token: 'another.connect.token',
+        woocommerce_armenian_gateway_connector_url: connector.url,
+      },
+    });
+    expect(saved.options.armenian_gateway_checkout_origin).toBeUndefined();
+    const unchanged = await harness('settings', {
+      options: { armenian_gateway_checkout_origin: 'https://gateway.example' },
+      post: { woocommerce_armenian_gateway_connector_url: connector.url },
+    });
+    expect(unchanged.options.armenian_gateway_checkout_origin).toBe('https://gateway.example');
   });
 
   it('every call asks WordPress to check the URL, follows no redirect and reads a bounded answer', async () => {

@@ -38,6 +38,11 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	const CONNECT_RESULT_OPTION = 'armenian_gateway_connect_result';
 
 	/**
+	 * Option holding the origin of the gateway's payment page (`https://host[:port]`) buyers are sent to.
+	 */
+	const CHECKOUT_ORIGIN_OPTION = 'armenian_gateway_checkout_origin';
+
+	/**
 	 * The posted names of the manual key's two fields (never saved in WordPress).
 	 */
 	const MANUAL_KEY_FIELD    = 'armenian_gateway_consumer_key';
@@ -197,7 +202,12 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 		// Saving (and showing the page after it) waits for the connector at most this long in all.
 		WC_Armenian_Gateway_Connector::limit_to( WC_Armenian_Gateway_Connector::ACTION_TIMEOUT );
 		$manual_key = $this->take_posted_manual_key();
+		$before     = array( $this->connect_token(), $this->connector_url() );
 		$saved      = parent::process_admin_options();
+		if ( array( $this->connect_token(), $this->connector_url() ) !== $before ) {
+			// Another token or connector may pay through another gateway: the next checkout learns its payment page.
+			delete_option( self::CHECKOUT_ORIGIN_OPTION );
+		}
 		WC_Armenian_Gateway_Health::forget();
 		$this->connect_store();
 		if ( null !== $manual_key ) {
@@ -426,13 +436,13 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			return;
 		}
 		$reasons = array(
-			'callback_not_https'        => __( 'it is not an https address (WooCommerce sends keys only over https);', 'armenian-payment-gateway' ),
-			'callback_port_not_allowed' => __( 'its port is not 443, 80 or 8080 (the only ports WooCommerce sends keys to);', 'armenian-payment-gateway' ),
-			'callback_host_not_public'  => __( 'its host is localhost or a private address, which WooCommerce refuses;', 'armenian-payment-gateway' ),
+			'callback_not_https'        => __( 'The address is not https: WooCommerce sends keys only over https.', 'armenian-payment-gateway' ),
+			'callback_port_not_allowed' => __( 'The address\'s port is not 443, 80 or 8080, the only ports WooCommerce sends keys to.', 'armenian-payment-gateway' ),
+			'callback_host_not_public'  => __( 'The address\'s host is localhost or a private address, which WooCommerce refuses.', 'armenian-payment-gateway' ),
 		);
 		echo '<div class="notice notice-warning inline armenian-gateway-key-exchange"><p>';
 		/* translators: %s: the connector's callback URL. */
-		echo esc_html( sprintf( __( '"Connect WooCommerce" cannot work with this connector: WooCommerce would have to send the keys to %s, but', 'armenian-payment-gateway' ), $callback_url ) );
+		echo esc_html( sprintf( __( '"Connect WooCommerce" cannot work with this connector: WooCommerce would have to send the keys to %s, and it will not.', 'armenian-payment-gateway' ), $callback_url ) );
 		echo '</p><ul>';
 		foreach ( $problems as $problem ) {
 			$text = isset( $reasons[ $problem ] ) ? $reasons[ $problem ] : (string) $problem;
@@ -476,17 +486,18 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			echo wp_kses_post( wpautop( wptexturize( $description ) ) );
 		}
 		if ( $this->is_test_mode() ) {
-			echo '<p class="armenian-gateway-test-mode"><strong>' . esc_html__( 'Test mode:', 'armenian-payment-gateway' ) . '</strong> ' . esc_html__( 'this is a test payment, no real money is taken.', 'armenian-payment-gateway' ) . '</p>';
+			echo '<p class="armenian-gateway-test-mode">' . esc_html__( 'Test mode: this is a test payment, no real money is taken.', 'armenian-payment-gateway' ) . '</p>';
 		}
 	}
 
 	/**
-	 * Offered at checkout only when it is set up and the store sells in AMD.
+	 * Offered at checkout only when it is set up (a connector URL this site may call) and the store
+	 * sells in AMD. WC_Armenian_Gateway_Blocks::is_active() decides the same for the Checkout block.
 	 *
 	 * @return bool
 	 */
 	public function is_available() {
-		if ( ! parent::is_available() || ! $this->is_configured() ) {
+		if ( ! parent::is_available() || ! $this->is_configured() || '' !== WC_Armenian_Gateway_Connector::url_problem( $this->connector_url() ) ) {
 			return false;
 		}
 		return 'AMD' === get_woocommerce_currency();
@@ -523,10 +534,10 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 		}
 
 		$checkout_url = $result->is_ok() ? $result->field( 'checkout_url' ) : '';
-		if ( ! preg_match( '#^https?://#i', $checkout_url ) ) {
-			if ( $result->is_ok() ) {
-				$result = WC_Armenian_Gateway_Response::failure( $result->status, WC_Armenian_Gateway_Response::INVALID_RESPONSE, 'The connector answered without a checkout_url.' );
-			}
+		if ( $result->is_ok() && ! self::checkout_url_allowed( $checkout_url ) ) {
+			$result = WC_Armenian_Gateway_Response::failure( $result->status, WC_Armenian_Gateway_Response::INVALID_RESPONSE, 'The connector answered a checkout_url that is not the gateway\'s https payment page: ' . $checkout_url );
+		}
+		if ( ! $result->is_ok() ) {
 			$this->log( 'error', sprintf( 'Starting the payment of order %d failed', $order->get_id() ), $result );
 			if ( $result->is_error( 'store_unauthorized' ) || $result->is_error( 'invalid_connect_token' ) ) {
 				// The shop owner should hear of it on the next admin page, not in up to five minutes.
@@ -537,8 +548,10 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 		}
 
 		$payment_uuid = $result->field( 'payment_uuid' );
-		if ( '' !== $payment_uuid ) {
+		if ( 1 === preg_match( '/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/', $payment_uuid ) ) {
 			$order->update_meta_data( self::META_PAYMENT_UUID, $payment_uuid );
+			// WooCommerce's own field for the gateway's payment id (shown on the order, searchable).
+			$order->set_transaction_id( $payment_uuid );
 			$order->save();
 		}
 
@@ -546,6 +559,36 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			'result'   => 'success',
 			'redirect' => $checkout_url,
 		);
+	}
+
+	/**
+	 * True for a checkout URL the buyer may be sent to: an https URL (http only with
+	 * ARMENIAN_GATEWAY_ALLOW_LOCAL_CONNECTOR, for a development gateway) of the gateway's payment page
+	 * (`/checkout/...`), on the origin of the first one this store accepted since its connect token or
+	 * connector URL last changed (kept in CHECKOUT_ORIGIN_OPTION and shown on the settings page).
+	 *
+	 * @param string $url The connector's `checkout_url`.
+	 * @return bool
+	 */
+	public static function checkout_url_allowed( $url ) {
+		$parts = wp_parse_url( (string) $url );
+		if ( ! is_array( $parts ) || empty( $parts['host'] ) || empty( $parts['scheme'] ) || isset( $parts['user'] ) || isset( $parts['pass'] ) ) {
+			return false;
+		}
+		$scheme = strtolower( (string) $parts['scheme'] );
+		if ( 'https' !== $scheme && ! ( 'http' === $scheme && WC_Armenian_Gateway_Connector::local_connector_allowed() ) ) {
+			return false;
+		}
+		if ( ! isset( $parts['path'] ) || 0 !== strpos( (string) $parts['path'], '/checkout/' ) ) {
+			return false;
+		}
+		$origin = $scheme . '://' . strtolower( (string) $parts['host'] ) . ( isset( $parts['port'] ) ? ':' . (int) $parts['port'] : '' );
+		$pinned = get_option( self::CHECKOUT_ORIGIN_OPTION, '' );
+		if ( ! is_string( $pinned ) || '' === $pinned ) {
+			update_option( self::CHECKOUT_ORIGIN_OPTION, $origin, false );
+			return true;
+		}
+		return $pinned === $origin;
 	}
 
 	/**

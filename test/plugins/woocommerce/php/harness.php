@@ -75,7 +75,8 @@ register_shutdown_function(
 		$harness['orders'] = array();
 		foreach ( $GLOBALS['harness_orders'] as $id => $order ) {
 			$harness['orders'][ $id ] = array(
-				'meta'   => (object) $order->saved_meta,
+				'meta'           => (object) $order->saved_meta,
+				'transaction_id' => $order->transaction_id,
 				'saves'  => $order->saves,
 				'notes'  => $order->notes,
 				'status' => $order->status,

@@ -5,6 +5,8 @@
  * logs are recorded for the test.
  */
 
+define( 'WC_VERSION', $GLOBALS['harness_versions']['tested']['woocommerce'] );
+
 function get_woocommerce_currency() {
 	return isset( $GLOBALS['harness_currency'] ) ? $GLOBALS['harness_currency'] : 'AMD';
 }
@@ -184,6 +186,8 @@ class WC_Order {
 	public $first_name     = 'Ani';
 	public $last_name      = 'Karapetyan';
 	public $date_created   = '2026-11-23T10:00:00+00:00';
+	public $transaction_id = '';
+	private $pending_transaction_id = null;
 	private $id;
 	private $key;
 	private $currency;
@@ -196,7 +200,7 @@ class WC_Order {
 
 	public static function from_array( array $data ) {
 		$order = new WC_Order( (int) $data['id'], (string) $data['key'], isset( $data['currency'] ) ? $data['currency'] : 'AMD' );
-		foreach ( array( 'number', 'total', 'status', 'payment_method', 'billing_email', 'first_name', 'last_name', 'date_created', 'notes' ) as $field ) {
+		foreach ( array( 'number', 'total', 'status', 'payment_method', 'billing_email', 'first_name', 'last_name', 'date_created', 'notes', 'transaction_id' ) as $field ) {
 			if ( array_key_exists( $field, $data ) ) {
 				$order->$field = $data[ $field ];
 			}
@@ -220,6 +224,7 @@ class WC_Order {
 			'last_name'      => $this->last_name,
 			'date_created'   => $this->date_created,
 			'notes'          => $this->notes,
+			'transaction_id' => $this->transaction_id,
 			'meta'           => (object) $this->saved_meta,
 		);
 	}
@@ -282,6 +287,14 @@ class WC_Order {
 		return null === $this->date_created ? null : new WC_DateTime( $this->date_created );
 	}
 
+	public function set_transaction_id( $id ) {
+		$this->pending_transaction_id = (string) $id;
+	}
+
+	public function get_transaction_id( $context = 'view' ) {
+		return $this->transaction_id;
+	}
+
 	public function get_refunds() {
 		return $this->refunds;
 	}
@@ -296,6 +309,10 @@ class WC_Order {
 
 	public function save() {
 		$this->saved_meta = $this->meta;
+		if ( null !== $this->pending_transaction_id ) {
+			$this->transaction_id         = $this->pending_transaction_id;
+			$this->pending_transaction_id = null;
+		}
 		++$this->saves;
 		return $this->id;
 	}

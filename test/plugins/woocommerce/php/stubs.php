@@ -26,6 +26,9 @@ $GLOBALS['harness'] = array(
 $GLOBALS['harness_serve'] = isset( $GLOBALS['harness_serve'] ) ? $GLOBALS['harness_serve'] : false;
 // What the logged-in user may do.
 $GLOBALS['harness_caps'] = isset( $GLOBALS['harness_caps'] ) ? $GLOBALS['harness_caps'] : array( 'manage_woocommerce', 'edit_shop_orders' );
+// The versions the plugin is tested against: plugins/woocommerce/tested-versions.json, the one place that says them.
+$GLOBALS['harness_versions'] = json_decode( (string) file_get_contents( __DIR__ . '/../../../../plugins/woocommerce/tested-versions.json' ), true );
+$GLOBALS['wp_version']       = $GLOBALS['harness_versions']['tested']['wordpress'];
 if ( ! defined( 'MINUTE_IN_SECONDS' ) ) {
 	define( 'MINUTE_IN_SECONDS', 60 );
 }

@@ -40,7 +40,10 @@
     label: createElement('span', { className: 'armenian-gateway-label' }, title),
     content: createElement(Content, null),
     edit: createElement(Content, null),
-    canMakePayment: () => true,
+    // As the classic checkout: only a cart in AMD (the server registers the method only when it is
+    // enabled and set up, and the store sells in AMD; a currency switcher may still show another).
+    canMakePayment: ({ cartTotals } = {}) =>
+      (cartTotals?.currency_code ?? settings.currency ?? 'AMD') === (settings.currency || 'AMD'),
     ariaLabel: title,
     supports: { features },
   });
