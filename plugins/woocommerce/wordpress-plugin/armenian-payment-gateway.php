@@ -41,12 +41,27 @@ function armenian_gateway_load() {
 	add_filter( 'woocommerce_payment_gateways', 'armenian_gateway_register' );
 	add_filter( 'plugin_action_links_' . plugin_basename( ARMENIAN_GATEWAY_FILE ), 'armenian_gateway_action_links' );
 	if ( is_admin() ) {
+		add_action( 'admin_init', 'armenian_gateway_privacy_policy_content' );
 		WC_Armenian_Gateway_Health::register();
 		WC_Armenian_Gateway_Order_Panel::register();
 		WC_Armenian_Gateway_Reconciliation_Page::register();
 	}
 }
 add_action( 'plugins_loaded', 'armenian_gateway_load' );
+
+/**
+ * Suggests text for the site's privacy policy (Settings > Privacy): what the plugin sends to the
+ * connector and the gateway about buyers, and when.
+ */
+function armenian_gateway_privacy_policy_content() {
+	if ( ! function_exists( 'wp_add_privacy_policy_content' ) ) {
+		return;
+	}
+	$text  = '<p class="privacy-policy-tutorial">' . esc_html__( 'Armenian Payment Gateway sends order and buyer details to the payment service that takes the store\'s payments. Say so in your privacy policy; the text below is a suggestion.', 'armenian-payment-gateway' ) . '</p>';
+	$text .= '<p><strong class="privacy-policy-tutorial">' . esc_html__( 'Suggested text:', 'armenian-payment-gateway' ) . '</strong> ';
+	$text .= esc_html__( 'When you pay with a bank card or wallet, we send your order number, its total, currency, status and date, your name and your email address to our payment service provider (the Armenian Payment Gateway and its connector), which creates the payment and confirms it to us. You enter your card or wallet details on the payment service\'s own page; they never reach this website. The payment service keeps the payment, its amount and its status to settle it, refund it and meet its legal obligations.', 'armenian-payment-gateway' ) . '</p>';
+	wp_add_privacy_policy_content( __( 'Armenian Payment Gateway', 'armenian-payment-gateway' ), wp_kses_post( $text ) );
+}
 
 /**
  * Adds the gateway to WooCommerce's payment methods.

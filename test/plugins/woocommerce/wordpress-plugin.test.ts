@@ -101,6 +101,7 @@ interface HarnessRun {
   readonly settings_errors: string[];
   readonly options: Json;
   readonly transient_writes?: Array<[string, number]>;
+  readonly privacy: Array<{ plugin: string; text: string }>;
 }
 
 let connector: FakeConnector;
@@ -175,6 +176,7 @@ describe('the plugin folder', () => {
       'includes/class-wc-armenian-gateway-reconciliation-page.php',
       'includes/class-wc-armenian-gateway-response.php',
       'includes/class-wc-armenian-gateway.php',
+      'uninstall.php',
     ]);
     for (const file of files) {
       const { stdout } = await run('php', ['-l', file]);
@@ -259,7 +261,10 @@ describe('the plugin folder', () => {
     expect(readFileSync(join(PLUGIN_DIR, 'readme.txt'), 'utf8')).toMatch(/^Stable tag: 0\.1\.0$/m);
     for (const file of pluginFiles('.php')) {
       const source = readFileSync(file, 'utf8');
-      expect(source, file).toContain("defined( 'ABSPATH' ) || exit;");
+      // uninstall.php is included by WordPress while it deletes the plugin: its guard is WP_UNINSTALL_PLUGIN.
+      expect(source, file).toContain(
+        file.endsWith('uninstall.php') ? "defined( 'WP_UNINSTALL_PLUGIN' ) || exit;" : "defined( 'ABSPATH' ) || exit;",
+      );
       expect(source, file).not.toContain('?>');
     }
   });
@@ -1658,7 +1663,10 @@ describe('attacks that fail', () => {
     );
     connector.reset();
     const saved = await save(connector.url);
-    expect(saved.options.woocommerce_armenian_gateway_settings.connect_token).toBe('[set]');
+    // Kept in its own option, not autoloaded; the (autoloaded) settings never hold it.
+    expect(saved.options.woocommerce_armenian_gateway_settings.connect_token).toBe('');
+    expect(saved.options.armenian_gateway_connect_token).toBe('[set]');
+    expect((saved as unknown as Json).autoload.armenian_gateway_connect_token).toBe(false);
     expect(connector.requests[0]?.headers['x-service-connect']).toBe(TOKEN);
   });
 
@@ -1787,6 +1795,53 @@ describe('attacks that fail', () => {
     expect(settings.output).not.toContain('Connect WooCommerce</a>');
     expect(settings.output).not.toContain(link.replaceAll('&', '&amp;'));
     expect(settings.output).toContain('is not this store&#039;s WooCommerce approval page');
+  });
+});
+
+describe('uninstalling, and the privacy policy', () => {
+  /** What the plugin leaves in WordPress after a save, a failed connect, health checks and one-time messages. */
+  const KEPT = {
+    armenian_gateway_connect_result: { error: 'x', message: 'y' },
+    armenian_gateway_checkout_origin: 'https://gateway.example',
+    armenian_gateway_connect_token: TOKEN,
+    _transient_armenian_gateway_health: { problems: [] },
+    _transient_timeout_armenian_gateway_health: 1_900_000_000,
+    _transient_armenian_gateway_unreachable: 1,
+    _transient_armenian_gateway_connection_1: { type: 'success', message: 'x' },
+    _transient_armenian_gateway_check_123_1: { type: 'success', message: 'x' },
+    _transient_armenian_gateway_reconciliation_7: { type: 'error', message: 'x' },
+    _transient_wc_other_plugin: 'kept',
+    woocommerce_other_gateway_settings: { enabled: 'yes' },
+  };
+
+  it('uninstall.php removes every option and transient of the plugin, and nothing else', async () => {
+    const outcome = await harness('uninstall', { options: KEPT });
+    expect(outcome.result).toBe('uninstalled');
+    const left = Object.keys(outcome.options);
+    expect(left.filter((name) => name.includes('armenian_gateway'))).toEqual([]);
+    expect(left).toEqual(expect.arrayContaining(['_transient_wc_other_plugin', 'woocommerce_other_gateway_settings']));
+  });
+
+  it('uninstall.php requested directly (without WordPress uninstalling the plugin) deletes nothing', async () => {
+    const outcome = await harness('uninstall', { options: KEPT, direct: true });
+    expect(outcome.result).toBeUndefined();
+    expect(Object.keys(outcome.options)).toEqual(expect.arrayContaining(Object.keys(KEPT)));
+  });
+
+  it('suggests privacy policy text that names what is sent about buyers, and to whom', async () => {
+    const outcome = await page('/wp-admin/index.php');
+    expect(outcome.privacy).toHaveLength(1);
+    expect(outcome.privacy[0]?.plugin).toBe('Armenian Payment Gateway');
+    for (const sent of [
+      'order number',
+      'total',
+      'your name',
+      'email address',
+      'Armenian Payment Gateway',
+      'card or wallet details',
+    ]) {
+      expect(outcome.privacy[0]?.text).toContain(sent);
+    }
   });
 });
 

@@ -71,9 +71,14 @@ final class WC_Armenian_Gateway_Connector {
 	private static $deadline = null;
 
 	/**
-	 * The option WooCommerce keeps the gateway's settings in.
+	 * The option WooCommerce keeps the gateway's settings in (autoloaded on every request).
 	 */
 	const SETTINGS_OPTION = 'woocommerce_armenian_gateway_settings';
+
+	/**
+	 * The option holding the connect token, not autoloaded: it is read only when the connector is called.
+	 */
+	const TOKEN_OPTION = 'armenian_gateway_connect_token';
 
 	/**
 	 * The connect token.
@@ -109,9 +114,23 @@ final class WC_Armenian_Gateway_Connector {
 		$settings = get_option( self::SETTINGS_OPTION, array() );
 		$settings = is_array( $settings ) ? $settings : array();
 		return new self(
-			isset( $settings['connect_token'] ) ? (string) $settings['connect_token'] : '',
-			isset( $settings['connector_url'] ) ? (string) $settings['connector_url'] : ''
+			self::saved_token(),
+			isset( $settings['connector_url'] ) && is_string( $settings['connector_url'] ) ? $settings['connector_url'] : ''
 		);
+	}
+
+	/**
+	 * The saved connect token: TOKEN_OPTION, or where version 0.1.0 kept it (the settings).
+	 *
+	 * @return string
+	 */
+	public static function saved_token() {
+		$token = get_option( self::TOKEN_OPTION, '' );
+		if ( is_string( $token ) && '' !== $token ) {
+			return $token;
+		}
+		$settings = get_option( self::SETTINGS_OPTION, array() );
+		return is_array( $settings ) && isset( $settings['connect_token'] ) && is_string( $settings['connect_token'] ) ? trim( $settings['connect_token'] ) : '';
 	}
 
 	/**

@@ -136,7 +136,12 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	public function validate_connect_token_field( $key, $value ) {
 		$token = (string) preg_replace( '/\s+/', '', wp_unslash( is_scalar( $value ) ? (string) $value : '' ) );
 		// The field is always shown empty: empty means "keep the saved token".
-		return '' === $token ? (string) $this->get_option( 'connect_token', '' ) : $token;
+		$token = '' === $token ? WC_Armenian_Gateway_Connector::saved_token() : $token;
+		if ( '' !== $token ) {
+			update_option( WC_Armenian_Gateway_Connector::TOKEN_OPTION, $token, false );
+		}
+		// The settings are autoloaded on every request: they never hold the token.
+		return '';
 	}
 
 	/**
@@ -837,7 +842,7 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	 * @return string
 	 */
 	private function connect_token() {
-		return trim( (string) $this->get_option( 'connect_token', '' ) );
+		return WC_Armenian_Gateway_Connector::saved_token();
 	}
 
 	/**

@@ -14,6 +14,7 @@
  * @param WC_Armenian_Gateway $gateway The gateway WooCommerce built.
  */
 function harness_admin_request( $path, $gateway ) {
+	do_action( 'admin_init' );
 	do_action( 'admin_menu' );
 	$method = isset( $_SERVER['REQUEST_METHOD'] ) ? $_SERVER['REQUEST_METHOD'] : 'GET';
 	$page   = isset( $_GET['page'] ) ? (string) $_GET['page'] : '';

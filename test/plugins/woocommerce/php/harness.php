@@ -7,7 +7,8 @@
  *   HARNESS_CONNECTOR_URL=http://127.0.0.1:PORT HARNESS_CONNECT_TOKEN=... php harness.php <scenario> ['{"json":"options"}']
  *
  * Scenarios: bootstrap, payment, return, refund, settings (save then render), admin (render),
- * cancel (WooCommerce's own cancel handler on the cart URL), page (one admin request: `path`, `method`,
+ * cancel (WooCommerce's own cancel handler on the cart URL), uninstall (uninstall.php; `direct: true`
+ * without WP_UNINSTALL_PLUGIN), page (one admin request: `path`, `method`,
  * `get`, `post`, see admin.php), and no_woocommerce (WordPress without WooCommerce).
  * Options: `storage` (hpos or posts), `caps` (the user's capabilities), `order` (order fields),
  * `transients` (set before the run), `settings`, `store_currency`, `order_id`, `order_key`, `currency`,
@@ -86,6 +87,9 @@ register_shutdown_function(
 		$harness['options'] = $harness['options'];
 		if ( isset( $harness['options']['woocommerce_armenian_gateway_settings']['connect_token'] ) ) {
 			$harness['options']['woocommerce_armenian_gateway_settings']['connect_token'] = '' === $harness['options']['woocommerce_armenian_gateway_settings']['connect_token'] ? '' : '[set]';
+		}
+		if ( isset( $harness['options']['armenian_gateway_connect_token'] ) ) {
+			$harness['options']['armenian_gateway_connect_token'] = '[set]';
 		}
 		$harness['options'] = (object) $harness['options'];
 		unset( $harness['hooks'] );
@@ -220,6 +224,15 @@ switch ( $scenario ) {
 
 	case 'admin':
 		$gateway->admin_options();
+		break;
+
+	case 'uninstall':
+		// WordPress defines WP_UNINSTALL_PLUGIN before it includes uninstall.php; `direct: true` is a request straight to the file.
+		if ( empty( $options['direct'] ) ) {
+			define( 'WP_UNINSTALL_PLUGIN', 'wordpress-plugin/armenian-payment-gateway.php' );
+		}
+		include __DIR__ . '/../../../../plugins/woocommerce/wordpress-plugin/uninstall.php';
+		$GLOBALS['harness']['result'] = 'uninstalled';
 		break;
 
 	case 'cancel':

@@ -16,6 +16,8 @@ $GLOBALS['harness'] = array(
 	'post_meta_writes' => array(),
 	'scripts'          => array(),
 	'enqueued'         => array(),
+	'privacy'          => array(),
+	'autoload'         => array(),
 	'features'         => array(),
 	'errors'           => array(),
 	'meta_boxes'       => array(),
@@ -223,7 +225,8 @@ function get_option( $name, $fallback = false ) {
 }
 
 function update_option( $name, $value, $autoload = null ) {
-	$GLOBALS['harness']['options'][ $name ] = $value;
+	$GLOBALS['harness']['options'][ $name ]  = $value;
+	$GLOBALS['harness']['autoload'][ $name ] = null === $autoload ? true : (bool) $autoload;
 	return true;
 }
 
@@ -231,6 +234,56 @@ function delete_option( $name ) {
 	unset( $GLOBALS['harness']['options'][ $name ] );
 	return true;
 }
+
+function is_multisite() {
+	return false;
+}
+
+/** The database, as far as uninstall.php uses it: LIKE deletes on the options (where transients live). */
+class Harness_Wpdb {
+	public $options = 'wp_options';
+
+	public function esc_like( $text ) {
+		return addcslashes( $text, '_%\\' );
+	}
+
+	public function prepare( $query, ...$args ) {
+		return vsprintf( str_replace( '%s', "'%s'", $query ), array_map( 'addslashes', $args ) );
+	}
+
+	public function query( $sql ) {
+		$GLOBALS['harness']['queries'][] = $sql;
+		if ( ! preg_match( '/^DELETE FROM wp_options WHERE /', $sql ) || ! preg_match_all( "/option_name LIKE '((?:[^'\\\\]|\\\\.)*)'/", $sql, $m ) ) {
+			return false;
+		}
+		$deleted = 0;
+		foreach ( $m[1] as $like ) {
+			// SQL LIKE: % any run, _ any one character, \x the character x itself.
+			$like    = stripslashes( $like );
+			$pattern = '';
+			for ( $i = 0; $i < strlen( $like ); $i++ ) {
+				$char = $like[ $i ];
+				if ( '\\' === $char && $i + 1 < strlen( $like ) ) {
+					$pattern .= preg_quote( $like[ ++$i ], '/' );
+				} elseif ( '%' === $char ) {
+					$pattern .= '.*';
+				} elseif ( '_' === $char ) {
+					$pattern .= '.';
+				} else {
+					$pattern .= preg_quote( $char, '/' );
+				}
+			}
+			foreach ( array_keys( $GLOBALS['harness']['options'] ) as $name ) {
+				if ( preg_match( '/^' . $pattern . '$/', $name ) ) {
+					unset( $GLOBALS['harness']['options'][ $name ] );
+					++$deleted;
+				}
+			}
+		}
+		return $deleted;
+	}
+}
+$GLOBALS['wpdb'] = new Harness_Wpdb();
 
 // Transients live with the options (as WordPress keeps them without an object cache); expiry is ignored.
 
@@ -286,6 +339,13 @@ function wp_nonce_field( $action = -1, $name = '_wpnonce', $referer = true, $dis
 }
 
 // Admin screens.
+
+function wp_add_privacy_policy_content( $plugin_name, $policy_text ) {
+	$GLOBALS['harness']['privacy'][] = array(
+		'plugin' => $plugin_name,
+		'text'   => $policy_text,
+	);
+}
 
 function get_current_screen() {
 	return isset( $GLOBALS['harness_screen'] ) && null !== $GLOBALS['harness_screen'] ? (object) array( 'id' => $GLOBALS['harness_screen'] ) : null;
