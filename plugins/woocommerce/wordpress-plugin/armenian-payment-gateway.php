@@ -31,20 +31,20 @@ function armenian_gateway_load() {
 		add_action( 'admin_notices', 'armenian_gateway_missing_woocommerce_notice' );
 		return;
 	}
-	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-response.php';
-	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-connector.php';
-	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway.php';
-	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-admin-format.php';
-	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-health.php';
-	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-order-panel.php';
-	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-reconciliation-page.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-response.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-connector.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-admin-format.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-health.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-order-panel.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-reconciliation-page.php';
 	add_filter( 'woocommerce_payment_gateways', 'armenian_gateway_register' );
 	add_filter( 'plugin_action_links_' . plugin_basename( ARMENIAN_GATEWAY_FILE ), 'armenian_gateway_action_links' );
 	if ( is_admin() ) {
 		add_action( 'admin_init', 'armenian_gateway_privacy_policy_content' );
-		WC_Armenian_Gateway_Health::register();
-		WC_Armenian_Gateway_Order_Panel::register();
-		WC_Armenian_Gateway_Reconciliation_Page::register();
+		Armenian_Gateway_Health::register();
+		Armenian_Gateway_Order_Panel::register();
+		Armenian_Gateway_Reconciliation_Page::register();
 	}
 }
 add_action( 'plugins_loaded', 'armenian_gateway_load' );
@@ -70,7 +70,7 @@ function armenian_gateway_privacy_policy_content() {
  * @return string[]
  */
 function armenian_gateway_register( $gateways ) {
-	$gateways[] = 'WC_Armenian_Gateway';
+	$gateways[] = 'Armenian_Gateway';
 	return $gateways;
 }
 
@@ -114,7 +114,7 @@ function armenian_gateway_register_blocks( $registry ) {
 	if ( ! class_exists( '\Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodType' ) ) {
 		return;
 	}
-	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-blocks.php';
-	$registry->register( new WC_Armenian_Gateway_Blocks() );
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-blocks.php';
+	$registry->register( new Armenian_Gateway_Blocks() );
 }
 add_action( 'woocommerce_blocks_payment_method_type_registration', 'armenian_gateway_register_blocks' );

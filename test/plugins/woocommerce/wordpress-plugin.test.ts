@@ -168,14 +168,14 @@ describe('the plugin folder', () => {
     const files = pluginFiles('.php');
     expect(files.map((file) => relative(PLUGIN_DIR, file))).toEqual([
       'armenian-payment-gateway.php',
-      'includes/class-wc-armenian-gateway-admin-format.php',
-      'includes/class-wc-armenian-gateway-blocks.php',
-      'includes/class-wc-armenian-gateway-connector.php',
-      'includes/class-wc-armenian-gateway-health.php',
-      'includes/class-wc-armenian-gateway-order-panel.php',
-      'includes/class-wc-armenian-gateway-reconciliation-page.php',
-      'includes/class-wc-armenian-gateway-response.php',
-      'includes/class-wc-armenian-gateway.php',
+      'includes/class-armenian-gateway-admin-format.php',
+      'includes/class-armenian-gateway-blocks.php',
+      'includes/class-armenian-gateway-connector.php',
+      'includes/class-armenian-gateway-health.php',
+      'includes/class-armenian-gateway-order-panel.php',
+      'includes/class-armenian-gateway-reconciliation-page.php',
+      'includes/class-armenian-gateway-response.php',
+      'includes/class-armenian-gateway.php',
       'uninstall.php',
     ]);
     for (const file of files) {
@@ -197,7 +197,7 @@ describe('the plugin folder', () => {
     );
     expect(found).toEqual([]);
     expect(Object.keys(report.files).map((file) => relative(PLUGIN_DIR, file))).toEqual(
-      expect.arrayContaining(['armenian-payment-gateway.php', 'includes/class-wc-armenian-gateway.php']),
+      expect.arrayContaining(['armenian-payment-gateway.php', 'includes/class-armenian-gateway.php']),
     );
   });
 
@@ -277,7 +277,7 @@ describe('the plugin folder', () => {
       const source = readFileSync(file, 'utf8');
       expect(source.match(withDomain)?.length ?? 0, file).toBe(source.match(call)?.length ?? 0);
     }
-    expect(readFileSync(join(PLUGIN_DIR, 'includes/class-wc-armenian-gateway.php'), 'utf8')).toContain(TEXT_DOMAIN);
+    expect(readFileSync(join(PLUGIN_DIR, 'includes/class-armenian-gateway.php'), 'utf8')).toContain(TEXT_DOMAIN);
   });
 });
 
@@ -382,7 +382,7 @@ describe('loading the plugin', () => {
       'before_woocommerce_init',
       'woocommerce_blocks_payment_method_type_registration',
     ]);
-    expect(outcome.gateway_classes).toEqual(['WC_Armenian_Gateway']);
+    expect(outcome.gateway_classes).toEqual(['Armenian_Gateway']);
     expect(outcome.features).toEqual([
       { feature: 'custom_order_tables', file: 'armenian-payment-gateway.php', compatible: true },
       { feature: 'cart_checkout_blocks', file: 'armenian-payment-gateway.php', compatible: true },
@@ -397,7 +397,7 @@ describe('loading the plugin', () => {
     expect(outcome.gateway?.field_type.connect_token).toBe('connect_token');
     expect(outcome.gateway?.field_type.test_mode).toBe('checkbox');
     expect(outcome.blocks).toEqual({
-      class: 'WC_Armenian_Gateway_Blocks',
+      class: 'Armenian_Gateway_Blocks',
       name: 'armenian_gateway',
       active: true,
       handles: ['armenian-gateway-blocks'],

@@ -11,7 +11,7 @@
  * Answers one admin request for `$path` from $_GET/$_POST/$_REQUEST.
  *
  * @param string              $path    The URL path (`/wp-admin/admin.php`).
- * @param WC_Armenian_Gateway $gateway The gateway WooCommerce built.
+ * @param Armenian_Gateway $gateway The gateway WooCommerce built.
  */
 function harness_admin_request( $path, $gateway ) {
 	do_action( 'admin_init' );
@@ -45,7 +45,7 @@ function harness_admin_request( $path, $gateway ) {
 			$GLOBALS['harness_post'] = $_POST;
 			$gateway->process_admin_options();
 			// WooCommerce builds the gateways again after saving, then renders the page.
-			$gateway = new WC_Armenian_Gateway();
+			$gateway = new Armenian_Gateway();
 		}
 		harness_admin_chrome(
 			'Armenian Payment Gateway',

@@ -110,7 +110,7 @@ if ( 'no_woocommerce' === $scenario ) {
 	do_action( 'plugins_loaded' );
 	do_action( 'admin_notices' );
 	$GLOBALS['harness']['hook_names']     = array_keys( $GLOBALS['harness']['hooks'] );
-	$GLOBALS['harness']['gateway_loaded'] = class_exists( 'WC_Armenian_Gateway', false );
+	$GLOBALS['harness']['gateway_loaded'] = class_exists( 'Armenian_Gateway', false );
 	exit;
 }
 
@@ -155,13 +155,13 @@ $GLOBALS['harness_orders'][ $order->get_id() ] = $order;
 
 require $plugin_file;
 
-$GLOBALS['harness']['loaded_before_plugins_loaded'] = class_exists( 'WC_Armenian_Gateway', false );
+$GLOBALS['harness']['loaded_before_plugins_loaded'] = class_exists( 'Armenian_Gateway', false );
 $GLOBALS['harness']['hook_names']                   = array_keys( $GLOBALS['harness']['hooks'] );
 do_action( 'before_woocommerce_init' );
 do_action( 'plugins_loaded' );
 $gateway_classes                       = apply_filters( 'woocommerce_payment_gateways', array() );
 $GLOBALS['harness']['gateway_classes'] = $gateway_classes;
-$gateway                               = new WC_Armenian_Gateway();
+$gateway                               = new Armenian_Gateway();
 WC()->payment_gateways()->gateways[ $gateway->id ] = $gateway;
 
 switch ( $scenario ) {
@@ -218,7 +218,7 @@ switch ( $scenario ) {
 		$_POST                        = $GLOBALS['harness_post'];
 		$GLOBALS['harness']['result'] = $gateway->process_admin_options();
 		// WooCommerce builds the gateways again after saving, then renders the settings page.
-		$gateway = new WC_Armenian_Gateway();
+		$gateway = new Armenian_Gateway();
 		$gateway->admin_options();
 		break;
 

@@ -86,7 +86,7 @@ define( 'ARMENIAN_GATEWAY_ALLOW_LOCAL_CONNECTOR', true );
 require __DIR__ . '/../../../../plugins/woocommerce/wordpress-plugin/armenian-payment-gateway.php';
 do_action( 'before_woocommerce_init' );
 do_action( 'plugins_loaded' );
-$harness_gateway = new WC_Armenian_Gateway();
+$harness_gateway = new Armenian_Gateway();
 WC()->payment_gateways()->gateways[ $harness_gateway->id ] = $harness_gateway;
 
 $_REQUEST = array_merge( $_GET, $_POST );

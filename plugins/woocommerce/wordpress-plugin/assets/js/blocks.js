@@ -1,7 +1,7 @@
 /**
  * Armenian Payment Gateway in the WooCommerce Cart and Checkout blocks. A plain browser script with no
  * build step: WordPress loads it after wc-blocks-registry, wc-settings, wp-element, wp-html-entities
- * and wp-i18n. The settings come from WC_Armenian_Gateway_Blocks::get_payment_method_data().
+ * and wp-i18n. The settings come from Armenian_Gateway_Blocks::get_payment_method_data().
  */
 (() => {
   const registry = window.wc.wcBlocksRegistry;

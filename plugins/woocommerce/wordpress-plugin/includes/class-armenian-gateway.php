@@ -15,7 +15,7 @@ defined( 'ABSPATH' ) || exit;
  * once the gateway has confirmed the payment (on the gateway's webhook, or when the return handler
  * reads the payment back).
  */
-class WC_Armenian_Gateway extends WC_Payment_Gateway {
+class Armenian_Gateway extends WC_Payment_Gateway {
 
 	/**
 	 * The gateway id, also the Blocks payment method name.
@@ -51,7 +51,7 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	/**
 	 * Seconds a call to the connector may take.
 	 */
-	const TIMEOUT = WC_Armenian_Gateway_Connector::TIMEOUT;
+	const TIMEOUT = Armenian_Gateway_Connector::TIMEOUT;
 
 	/**
 	 * Features the gateway supports.
@@ -136,9 +136,9 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	public function validate_connect_token_field( $key, $value ) {
 		$token = (string) preg_replace( '/\s+/', '', wp_unslash( is_scalar( $value ) ? (string) $value : '' ) );
 		// The field is always shown empty: empty means "keep the saved token".
-		$token = '' === $token ? WC_Armenian_Gateway_Connector::saved_token() : $token;
+		$token = '' === $token ? Armenian_Gateway_Connector::saved_token() : $token;
 		if ( '' !== $token ) {
-			update_option( WC_Armenian_Gateway_Connector::TOKEN_OPTION, $token, false );
+			update_option( Armenian_Gateway_Connector::TOKEN_OPTION, $token, false );
 		}
 		// The settings are autoloaded on every request: they never hold the token.
 		return '';
@@ -179,7 +179,7 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			$value = 'https://' . $value;
 		}
 		$url     = esc_url_raw( $value, array( 'http', 'https' ) );
-		$problem = '' === $url ? __( 'The connector URL must be a full address starting with https://.', 'armenian-payment-gateway' ) : WC_Armenian_Gateway_Connector::url_problem( $url );
+		$problem = '' === $url ? __( 'The connector URL must be a full address starting with https://.', 'armenian-payment-gateway' ) : Armenian_Gateway_Connector::url_problem( $url );
 		if ( '' !== $problem ) {
 			$message  = $problem;
 			$previous = (string) $this->get_option( 'connector_url', '' );
@@ -205,7 +205,7 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	 */
 	public function process_admin_options() {
 		// Saving (and showing the page after it) waits for the connector at most this long in all.
-		WC_Armenian_Gateway_Connector::limit_to( WC_Armenian_Gateway_Connector::ACTION_TIMEOUT );
+		Armenian_Gateway_Connector::limit_to( Armenian_Gateway_Connector::ACTION_TIMEOUT );
 		$manual_key = $this->take_posted_manual_key();
 		$before     = array( $this->connect_token(), $this->connector_url() );
 		$saved      = parent::process_admin_options();
@@ -213,7 +213,7 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			// Another token or connector may pay through another gateway: the next checkout learns its payment page.
 			delete_option( self::CHECKOUT_ORIGIN_OPTION );
 		}
-		WC_Armenian_Gateway_Health::forget();
+		Armenian_Gateway_Health::forget();
 		$this->connect_store();
 		if ( null !== $manual_key ) {
 			$this->send_manual_key( $manual_key );
@@ -263,7 +263,7 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 				'message' => $manual_key['error'],
 			);
 		} else {
-			$result = $this->call_connector( 'POST', '/v1/connection/credentials', $manual_key, WC_Armenian_Gateway_Connector::ACTION_TIMEOUT );
+			$result = $this->call_connector( 'POST', '/v1/connection/credentials', $manual_key, Armenian_Gateway_Connector::ACTION_TIMEOUT );
 			if ( $result->is_ok() ) {
 				$saved['connection']  = $result->body;
 				$saved['credentials'] = array(
@@ -297,7 +297,7 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 				'store_url'  => home_url(),
 				'return_url' => admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . $this->id ),
 			),
-			WC_Armenian_Gateway_Connector::ACTION_TIMEOUT
+			Armenian_Gateway_Connector::ACTION_TIMEOUT
 		);
 		if ( $result->is_ok() ) {
 			delete_option( self::CONNECT_RESULT_OPTION );
@@ -351,7 +351,7 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			return;
 		}
 		if ( $result->is_error( 'invalid_connect_token' ) ) {
-			$this->render_notice( 'error', WC_Armenian_Gateway_Health::token_revoked_message() );
+			$this->render_notice( 'error', Armenian_Gateway_Health::token_revoked_message() );
 			return;
 		}
 		if ( ! $result->is_ok() ) {
@@ -368,10 +368,10 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	 * @param array $connection The connector's connection object.
 	 */
 	private function render_connection( array $connection ) {
-		$status       = WC_Armenian_Gateway_Response::text_of( $connection, 'status' );
-		$environment  = WC_Armenian_Gateway_Response::text_of( $connection, 'environment' );
-		$key_exchange = WC_Armenian_Gateway_Response::array_of( $connection, 'key_exchange' );
-		$problems     = WC_Armenian_Gateway_Response::strings_of( $key_exchange, 'problems' );
+		$status       = Armenian_Gateway_Response::text_of( $connection, 'status' );
+		$environment  = Armenian_Gateway_Response::text_of( $connection, 'environment' );
+		$key_exchange = Armenian_Gateway_Response::array_of( $connection, 'key_exchange' );
+		$problems     = Armenian_Gateway_Response::strings_of( $key_exchange, 'problems' );
 
 		echo '<div class="armenian-gateway-connection">';
 		if ( 'active' === $status ) {
@@ -380,7 +380,7 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			echo '<div class="notice notice-warning inline"><p>';
 			echo esc_html__( 'One step left: let the connector update your orders. Open the link, approve the access, and you will come back here.', 'armenian-payment-gateway' );
 			echo '</p>';
-			$approval = WC_Armenian_Gateway_Health::approval_url( isset( $connection['authorize_url'] ) ? $connection['authorize_url'] : '' );
+			$approval = Armenian_Gateway_Health::approval_url( isset( $connection['authorize_url'] ) ? $connection['authorize_url'] : '' );
 			if ( '' !== $approval ) {
 				echo '<p><a class="button button-primary" href="' . esc_url( $approval ) . '">';
 				echo esc_html__( 'Connect WooCommerce', 'armenian-payment-gateway' );
@@ -390,17 +390,17 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			}
 			echo '</div>';
 		} elseif ( 'store_unauthorized' === $status ) {
-			echo '<div class="notice notice-error inline"><p>' . esc_html( WC_Armenian_Gateway_Health::store_unauthorized_message() ) . '</p>';
-			echo '<p><a class="button button-primary" href="' . esc_url( WC_Armenian_Gateway_Health::reconnect_url() ) . '">' . esc_html__( 'Reconnect', 'armenian-payment-gateway' ) . '</a></p></div>';
+			echo '<div class="notice notice-error inline"><p>' . esc_html( Armenian_Gateway_Health::store_unauthorized_message() ) . '</p>';
+			echo '<p><a class="button button-primary" href="' . esc_url( Armenian_Gateway_Health::reconnect_url() ) . '">' . esc_html__( 'Reconnect', 'armenian-payment-gateway' ) . '</a></p></div>';
 		} elseif ( 'token_revoked' === $status ) {
-			$this->render_notice( 'error', WC_Armenian_Gateway_Health::token_revoked_message() );
+			$this->render_notice( 'error', Armenian_Gateway_Health::token_revoked_message() );
 		} else {
 			/* translators: %s: the connection status. */
 			$this->render_notice( 'warning', sprintf( __( 'Connection status: %s', 'armenian-payment-gateway' ), $status ) );
 		}
 
-		if ( 'unreachable' === WC_Armenian_Gateway_Response::text_of( WC_Armenian_Gateway_Response::array_of( $connection, 'health' ), 'gateway' ) ) {
-			$this->render_notice( 'warning', WC_Armenian_Gateway_Health::gateway_unreachable_message() );
+		if ( 'unreachable' === Armenian_Gateway_Response::text_of( Armenian_Gateway_Response::array_of( $connection, 'health' ), 'gateway' ) ) {
+			$this->render_notice( 'warning', Armenian_Gateway_Health::gateway_unreachable_message() );
 		}
 
 		if ( 'test' === $environment || 'live' === $environment ) {
@@ -418,12 +418,12 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 		}
 
 		if ( 'active' !== $status && 'token_revoked' !== $status ) {
-			$callback = WC_Armenian_Gateway_Response::text_of( $key_exchange, 'callback_url' );
+			$callback = Armenian_Gateway_Response::text_of( $key_exchange, 'callback_url' );
 			$this->render_key_exchange_problems( $problems, $callback );
 			$this->render_manual_key_fields( ! empty( $problems ) || 'store_unauthorized' === $status );
 		}
 
-		echo '<p><a class="button armenian-gateway-remove" href="' . esc_url( WC_Armenian_Gateway_Health::remove_url() ) . '" data-armenian-gateway-confirm="' . esc_attr__( 'Remove this store\'s connection? The connector stops updating your orders and forgets the store\'s keys. Checkout stops working until you save the settings again.', 'armenian-payment-gateway' ) . '">';
+		echo '<p><a class="button armenian-gateway-remove" href="' . esc_url( Armenian_Gateway_Health::remove_url() ) . '" data-armenian-gateway-confirm="' . esc_attr__( 'Remove this store\'s connection? The connector stops updating your orders and forgets the store\'s keys. Checkout stops working until you save the settings again.', 'armenian-payment-gateway' ) . '">';
 		echo esc_html__( 'Remove connection', 'armenian-payment-gateway' );
 		echo '</a></p>';
 		echo '</div>';
@@ -497,12 +497,12 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 
 	/**
 	 * Offered at checkout only when it is set up (a connector URL this site may call) and the store
-	 * sells in AMD. WC_Armenian_Gateway_Blocks::is_active() decides the same for the Checkout block.
+	 * sells in AMD. Armenian_Gateway_Blocks::is_active() decides the same for the Checkout block.
 	 *
 	 * @return bool
 	 */
 	public function is_available() {
-		if ( ! parent::is_available() || ! $this->is_configured() || '' !== WC_Armenian_Gateway_Connector::url_problem( $this->connector_url() ) ) {
+		if ( ! parent::is_available() || ! $this->is_configured() || '' !== Armenian_Gateway_Connector::url_problem( $this->connector_url() ) ) {
 			return false;
 		}
 		return 'AMD' === get_woocommerce_currency();
@@ -540,13 +540,13 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 
 		$checkout_url = $result->is_ok() ? $result->field( 'checkout_url' ) : '';
 		if ( $result->is_ok() && ! self::checkout_url_allowed( $checkout_url ) ) {
-			$result = WC_Armenian_Gateway_Response::failure( $result->status, WC_Armenian_Gateway_Response::INVALID_RESPONSE, 'The connector answered a checkout_url that is not the gateway\'s https payment page: ' . $checkout_url );
+			$result = Armenian_Gateway_Response::failure( $result->status, Armenian_Gateway_Response::INVALID_RESPONSE, 'The connector answered a checkout_url that is not the gateway\'s https payment page: ' . $checkout_url );
 		}
 		if ( ! $result->is_ok() ) {
 			$this->log( 'error', sprintf( 'Starting the payment of order %d failed', $order->get_id() ), $result );
 			if ( $result->is_error( 'store_unauthorized' ) || $result->is_error( 'invalid_connect_token' ) ) {
 				// The shop owner should hear of it on the next admin page, not in up to five minutes.
-				WC_Armenian_Gateway_Health::forget();
+				Armenian_Gateway_Health::forget();
 			}
 			wc_add_notice( $this->buyer_payment_error( $result ), 'error' );
 			return array( 'result' => 'failure' );
@@ -581,7 +581,7 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			return false;
 		}
 		$scheme = strtolower( (string) $parts['scheme'] );
-		if ( 'https' !== $scheme && ! ( 'http' === $scheme && WC_Armenian_Gateway_Connector::local_connector_allowed() ) ) {
+		if ( 'https' !== $scheme && ! ( 'http' === $scheme && Armenian_Gateway_Connector::local_connector_allowed() ) ) {
 			return false;
 		}
 		if ( ! isset( $parts['path'] ) || 0 !== strpos( (string) $parts['path'], '/checkout/' ) ) {
@@ -798,10 +798,10 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	/**
 	 * The message a buyer sees when the payment could not be started.
 	 *
-	 * @param WC_Armenian_Gateway_Response $result The connector's answer.
+	 * @param Armenian_Gateway_Response $result The connector's answer.
 	 * @return string
 	 */
-	private function buyer_payment_error( WC_Armenian_Gateway_Response $result ) {
+	private function buyer_payment_error( Armenian_Gateway_Response $result ) {
 		if ( $result->is_error( 'unsupported_amount' ) ) {
 			return __( 'This payment method accepts whole amounts in Armenian dram (AMD) only. Please choose another payment method.', 'armenian-payment-gateway' );
 		}
@@ -811,11 +811,11 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	/**
 	 * The message a shop owner sees for a failed call.
 	 *
-	 * @param WC_Armenian_Gateway_Response $result The connector's answer.
+	 * @param Armenian_Gateway_Response $result The connector's answer.
 	 * @return string
 	 */
-	private function admin_error_message( WC_Armenian_Gateway_Response $result ) {
-		return WC_Armenian_Gateway_Connector::admin_error_message( $result );
+	private function admin_error_message( Armenian_Gateway_Response $result ) {
+		return Armenian_Gateway_Connector::admin_error_message( $result );
 	}
 
 	/**
@@ -842,7 +842,7 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	 * @return string
 	 */
 	private function connect_token() {
-		return WC_Armenian_Gateway_Connector::saved_token();
+		return Armenian_Gateway_Connector::saved_token();
 	}
 
 	/**
@@ -855,13 +855,13 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	}
 
 	/**
-	 * Calls the connector (WC_Armenian_Gateway_Connector) with this gateway's token and URL.
+	 * Calls the connector (Armenian_Gateway_Connector) with this gateway's token and URL.
 	 *
 	 * @param string     $method  GET, POST or DELETE.
 	 * @param string     $path    Path from the connector's root, starting with a slash.
 	 * @param array|null $body    JSON body, or null for none.
 	 * @param int        $timeout Seconds the call may take.
-	 * @return WC_Armenian_Gateway_Response
+	 * @return Armenian_Gateway_Response
 	 */
 	private function call_connector( $method, $path, $body = null, $timeout = self::TIMEOUT ) {
 		return $this->connector()->request( $method, $path, $body, $timeout );
@@ -870,20 +870,20 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	/**
 	 * The connector client with this gateway's token and URL.
 	 *
-	 * @return WC_Armenian_Gateway_Connector
+	 * @return Armenian_Gateway_Connector
 	 */
 	private function connector() {
-		return new WC_Armenian_Gateway_Connector( $this->connect_token(), $this->connector_url() );
+		return new Armenian_Gateway_Connector( $this->connect_token(), $this->connector_url() );
 	}
 
 	/**
 	 * Writes to the WooCommerce log (source `armenian-gateway`), never the connect token.
 	 *
-	 * @param string                            $level   warning or error.
-	 * @param string                            $message What failed.
-	 * @param WC_Armenian_Gateway_Response|null $result  The connector's answer.
+	 * @param string                         $level   warning or error.
+	 * @param string                         $message What failed.
+	 * @param Armenian_Gateway_Response|null $result  The connector's answer.
 	 */
 	private function log( $level, $message, $result ) {
-		WC_Armenian_Gateway_Connector::log( $level, $message, $result );
+		Armenian_Gateway_Connector::log( $level, $message, $result );
 	}
 }

@@ -9,7 +9,7 @@ defined( 'ABSPATH' ) || exit;
 
 /**
  * Calls the connector with the store's connect token and turns its answer, its error body
- * (`{"error","message"}`) or a transport failure into one WC_Armenian_Gateway_Response. The connect
+ * (`{"error","message"}`) or a transport failure into one Armenian_Gateway_Response. The connect
  * token travels only in the `X-Service-Connect` header and is scrubbed from every message.
  *
  * Every call goes through wp_safe_remote_request (no private or loopback address, ports 80, 443 and
@@ -18,7 +18,7 @@ defined( 'ABSPATH' ) || exit;
  * admin page renders share one time budget (PAGE_BUDGET), so a connector that does not answer holds
  * a page for at most that long.
  */
-final class WC_Armenian_Gateway_Connector {
+final class Armenian_Gateway_Connector {
 
 	/**
 	 * Seconds a call may take by default (checkout, return, refunds, settings).
@@ -213,18 +213,18 @@ final class WC_Armenian_Gateway_Connector {
 	 *
 	 * @param string $method GET, POST or DELETE.
 	 * @param string $path   Path from the connector's root, starting with a slash.
-	 * @return WC_Armenian_Gateway_Response
+	 * @return Armenian_Gateway_Response
 	 */
 	public function page_request( $method, $path ) {
 		if ( ! $this->is_configured() ) {
 			return $this->request( $method, $path );
 		}
 		if ( false !== get_transient( self::UNREACHABLE_TRANSIENT ) ) {
-			return WC_Armenian_Gateway_Response::failure( 0, self::TIMEOUT_ERROR, self::timeout_message() );
+			return Armenian_Gateway_Response::failure( 0, self::TIMEOUT_ERROR, self::timeout_message() );
 		}
 		self::limit_to( self::PAGE_BUDGET );
 		$result = $this->request( $method, $path, null, self::PAGE_BUDGET );
-		if ( $result->is_error( self::TIMEOUT_ERROR ) || $result->is_error( WC_Armenian_Gateway_Response::TRANSPORT_ERROR ) ) {
+		if ( $result->is_error( self::TIMEOUT_ERROR ) || $result->is_error( Armenian_Gateway_Response::TRANSPORT_ERROR ) ) {
 			set_transient( self::UNREACHABLE_TRANSIENT, 1, self::UNREACHABLE_SECONDS );
 		}
 		return $result;
@@ -253,20 +253,20 @@ final class WC_Armenian_Gateway_Connector {
 	 * @param string     $path    Path from the connector's root, starting with a slash.
 	 * @param array|null $body    JSON body, or null for none.
 	 * @param float      $timeout Seconds the call may take (less when the request's time budget ends sooner).
-	 * @return WC_Armenian_Gateway_Response
+	 * @return Armenian_Gateway_Response
 	 */
 	public function request( $method, $path, $body = null, $timeout = self::TIMEOUT ) {
 		if ( ! $this->is_configured() ) {
-			return WC_Armenian_Gateway_Response::failure( 0, 'not_configured', __( 'The connect token or the connector URL is missing in the payment method settings.', 'armenian-payment-gateway' ) );
+			return Armenian_Gateway_Response::failure( 0, 'not_configured', __( 'The connect token or the connector URL is missing in the payment method settings.', 'armenian-payment-gateway' ) );
 		}
 		$problem = self::url_problem( $this->base );
 		if ( '' !== $problem ) {
-			return WC_Armenian_Gateway_Response::failure( 0, self::URL_REFUSED, $problem );
+			return Armenian_Gateway_Response::failure( 0, self::URL_REFUSED, $problem );
 		}
 		if ( null !== self::$deadline ) {
 			$left = self::$deadline - microtime( true );
 			if ( $left < 0.05 ) {
-				return WC_Armenian_Gateway_Response::failure( 0, self::TIMEOUT_ERROR, self::timeout_message() );
+				return Armenian_Gateway_Response::failure( 0, self::TIMEOUT_ERROR, self::timeout_message() );
 			}
 			$timeout = min( (float) $timeout, $left );
 		}
@@ -300,15 +300,15 @@ final class WC_Armenian_Gateway_Connector {
 		$raw     = (string) wp_remote_retrieve_body( $response );
 		$decoded = '' === $raw ? array() : json_decode( $raw, true );
 		if ( ! is_array( $decoded ) ) {
-			return WC_Armenian_Gateway_Response::failure(
+			return Armenian_Gateway_Response::failure(
 				$status,
-				WC_Armenian_Gateway_Response::INVALID_RESPONSE,
+				Armenian_Gateway_Response::INVALID_RESPONSE,
 				/* translators: %d: HTTP status. */
 				sprintf( __( 'The connector answered HTTP %d without the expected JSON body.', 'armenian-payment-gateway' ), $status )
 			);
 		}
 		if ( $status >= 200 && $status < 300 ) {
-			return WC_Armenian_Gateway_Response::success( $status, $decoded );
+			return Armenian_Gateway_Response::success( $status, $decoded );
 		}
 
 		$error   = isset( $decoded['error'] ) && is_string( $decoded['error'] ) ? $decoded['error'] : 'http_' . $status;
@@ -316,7 +316,7 @@ final class WC_Armenian_Gateway_Connector {
 			? $decoded['message']
 			/* translators: %d: HTTP status. */
 			: sprintf( __( 'The connector answered HTTP %d.', 'armenian-payment-gateway' ), $status );
-		return WC_Armenian_Gateway_Response::failure( $status, $error, $this->scrub( $message ), $decoded );
+		return Armenian_Gateway_Response::failure( $status, $error, $this->scrub( $message ), $decoded );
 	}
 
 	/**
@@ -326,21 +326,21 @@ final class WC_Armenian_Gateway_Connector {
 	 * @param WP_Error $error   The transport's error.
 	 * @param float    $elapsed Seconds the call took.
 	 * @param float    $timeout Seconds it was given.
-	 * @return WC_Armenian_Gateway_Response
+	 * @return Armenian_Gateway_Response
 	 */
 	private function transport_failure( $error, $elapsed, $timeout ) {
 		$detail = strtolower( (string) $error->get_error_message() );
 		if ( $elapsed >= $timeout - 0.05 || false !== strpos( $detail, 'timed out' ) || false !== strpos( $detail, 'timeout' ) ) {
-			return WC_Armenian_Gateway_Response::failure( 0, self::TIMEOUT_ERROR, self::timeout_message() );
+			return Armenian_Gateway_Response::failure( 0, self::TIMEOUT_ERROR, self::timeout_message() );
 		}
 		if ( false !== strpos( $detail, 'valid url' ) ) {
-			return WC_Armenian_Gateway_Response::failure(
+			return Armenian_Gateway_Response::failure(
 				0,
 				self::URL_REFUSED,
 				__( 'WordPress refused to call the connector URL: it must be a public address on port 443 (or 80 or 8080).', 'armenian-payment-gateway' )
 			);
 		}
-		return WC_Armenian_Gateway_Response::failure( 0, WC_Armenian_Gateway_Response::TRANSPORT_ERROR, __( 'The connector could not be reached.', 'armenian-payment-gateway' ) );
+		return Armenian_Gateway_Response::failure( 0, Armenian_Gateway_Response::TRANSPORT_ERROR, __( 'The connector could not be reached.', 'armenian-payment-gateway' ) );
 	}
 
 	/**
@@ -397,11 +397,11 @@ final class WC_Armenian_Gateway_Connector {
 	 * The message a shop owner sees for a failed call: the connector's own message, or why it could
 	 * not be reached.
 	 *
-	 * @param WC_Armenian_Gateway_Response $result The connector's answer.
+	 * @param Armenian_Gateway_Response $result The connector's answer.
 	 * @return string
 	 */
-	public static function admin_error_message( WC_Armenian_Gateway_Response $result ) {
-		if ( $result->is_error( WC_Armenian_Gateway_Response::TRANSPORT_ERROR ) ) {
+	public static function admin_error_message( Armenian_Gateway_Response $result ) {
+		if ( $result->is_error( Armenian_Gateway_Response::TRANSPORT_ERROR ) ) {
 			return __( 'The connector could not be reached. Check the connector URL.', 'armenian-payment-gateway' );
 		}
 		if ( $result->is_error( 'not_configured' ) || $result->is_error( self::TIMEOUT_ERROR ) || $result->is_error( self::URL_REFUSED ) ) {
@@ -414,9 +414,9 @@ final class WC_Armenian_Gateway_Connector {
 	 * Writes to the WooCommerce log (WooCommerce > Status > Logs, source `armenian-gateway`).
 	 * Messages carry the connector's error code and message, never the connect token.
 	 *
-	 * @param string                            $level   warning or error.
-	 * @param string                            $message What failed.
-	 * @param WC_Armenian_Gateway_Response|null $result  The connector's answer.
+	 * @param string                         $level   warning or error.
+	 * @param string                         $message What failed.
+	 * @param Armenian_Gateway_Response|null $result  The connector's answer.
 	 */
 	public static function log( $level, $message, $result ) {
 		if ( ! function_exists( 'wc_get_logger' ) ) {

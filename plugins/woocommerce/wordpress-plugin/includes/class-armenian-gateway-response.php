@@ -12,7 +12,7 @@ defined( 'ABSPATH' ) || exit;
  * and message (`{"error","message"}`) on a refusal; `transport_error` (status 0) when the connector
  * could not be reached, and `invalid_response` when it answered something that is not JSON.
  */
-final class WC_Armenian_Gateway_Response {
+final class Armenian_Gateway_Response {
 
 	/**
 	 * Error code when the connector could not be reached.

@@ -13,7 +13,7 @@ defined( 'ABSPATH' ) || exit;
  * findings on request (`repair: true`), and shows the last automatic run
  * (`GET /v1/reconciliation?trigger=scheduled&limit=1`).
  */
-final class WC_Armenian_Gateway_Reconciliation_Page {
+final class Armenian_Gateway_Reconciliation_Page {
 
 	/**
 	 * The page slug (`admin.php?page=...`).
@@ -51,7 +51,7 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 			'woocommerce',
 			__( 'Payment reconciliation', 'armenian-payment-gateway' ),
 			__( 'Payment reconciliation', 'armenian-payment-gateway' ),
-			WC_Armenian_Gateway_Health::CAPABILITY,
+			Armenian_Gateway_Health::CAPABILITY,
 			self::SLUG,
 			array( __CLASS__, 'render' )
 		);
@@ -142,7 +142,7 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 	 */
 	public static function run() {
 		check_admin_referer( self::RUN_ACTION );
-		if ( ! current_user_can( WC_Armenian_Gateway_Health::CAPABILITY ) ) {
+		if ( ! current_user_can( Armenian_Gateway_Health::CAPABILITY ) ) {
 			wp_die( esc_html__( 'You are not allowed to run the reconciliation.', 'armenian-payment-gateway' ), '', array( 'response' => 403 ) );
 		}
 		list( $default_from, $default_to ) = self::default_range();
@@ -152,8 +152,8 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 		if ( $from > $to ) {
 			list( $from, $to ) = array( $to, $from );
 		}
-		$connector = WC_Armenian_Gateway_Connector::from_settings();
-		WC_Armenian_Gateway_Connector::limit_to( WC_Armenian_Gateway_Connector::ACTION_TIMEOUT );
+		$connector = Armenian_Gateway_Connector::from_settings();
+		Armenian_Gateway_Connector::limit_to( Armenian_Gateway_Connector::ACTION_TIMEOUT );
 
 		if ( '' !== $repair_run ) {
 			// Repairs exactly what that run checked: its own UTC instants, not days read again in the site's time zone.
@@ -169,7 +169,7 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 			$result = null;
 		}
 		if ( null !== $body ) {
-			$result = $connector->request( 'POST', '/v1/reconciliation', $body, WC_Armenian_Gateway_Connector::ACTION_TIMEOUT );
+			$result = $connector->request( 'POST', '/v1/reconciliation', $body, Armenian_Gateway_Connector::ACTION_TIMEOUT );
 		}
 		$args = array(
 			'from' => $from,
@@ -180,15 +180,15 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 			$args['run'] = $id;
 		} else {
 			if ( $result->is_ok() ) {
-				$result = WC_Armenian_Gateway_Response::failure( $result->status, WC_Armenian_Gateway_Response::INVALID_RESPONSE, __( 'The connector answered without a valid run id.', 'armenian-payment-gateway' ) );
+				$result = Armenian_Gateway_Response::failure( $result->status, Armenian_Gateway_Response::INVALID_RESPONSE, __( 'The connector answered without a valid run id.', 'armenian-payment-gateway' ) );
 			}
-			WC_Armenian_Gateway_Connector::log( 'warning', 'Starting a reconciliation failed', $result );
-			WC_Armenian_Gateway_Admin_Format::flash(
+			Armenian_Gateway_Connector::log( 'warning', 'Starting a reconciliation failed', $result );
+			Armenian_Gateway_Admin_Format::flash(
 				'reconciliation',
 				array(
 					'type'    => 'error',
 					/* translators: %s: the connector's error message. */
-					'message' => sprintf( __( 'The reconciliation could not be started: %s', 'armenian-payment-gateway' ), WC_Armenian_Gateway_Connector::admin_error_message( $result ) ),
+					'message' => sprintf( __( 'The reconciliation could not be started: %s', 'armenian-payment-gateway' ), Armenian_Gateway_Connector::admin_error_message( $result ) ),
 				)
 			);
 		}
@@ -200,24 +200,24 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 	 * The body of the repair of run `$id`: `repair: true` over that run's exact `from` and `to`
 	 * (read back from the connector), or why it cannot be made.
 	 *
-	 * @param WC_Armenian_Gateway_Connector $connector The client.
-	 * @param string                        $id        The run id.
-	 * @return WC_Armenian_Gateway_Response The body to post (as a success), or a failure.
+	 * @param Armenian_Gateway_Connector $connector The client.
+	 * @param string                     $id        The run id.
+	 * @return Armenian_Gateway_Response The body to post (as a success), or a failure.
 	 */
-	private static function repair_body( WC_Armenian_Gateway_Connector $connector, $id ) {
+	private static function repair_body( Armenian_Gateway_Connector $connector, $id ) {
 		if ( ! self::is_run_id( $id ) ) {
-			return WC_Armenian_Gateway_Response::failure( 0, 'invalid_run', __( 'That is not a reconciliation run of this store.', 'armenian-payment-gateway' ) );
+			return Armenian_Gateway_Response::failure( 0, 'invalid_run', __( 'That is not a reconciliation run of this store.', 'armenian-payment-gateway' ) );
 		}
-		$run = $connector->request( 'GET', '/v1/reconciliation/' . $id, null, WC_Armenian_Gateway_Connector::ACTION_TIMEOUT );
+		$run = $connector->request( 'GET', '/v1/reconciliation/' . $id, null, Armenian_Gateway_Connector::ACTION_TIMEOUT );
 		if ( ! $run->is_ok() ) {
 			return $run;
 		}
 		$from = isset( $run->body['from'] ) ? $run->body['from'] : null;
 		$to   = isset( $run->body['to'] ) ? $run->body['to'] : null;
 		if ( ! self::is_instant( $from ) || ! self::is_instant( $to ) ) {
-			return WC_Armenian_Gateway_Response::failure( $run->status, WC_Armenian_Gateway_Response::INVALID_RESPONSE, __( 'The connector answered a run without its range.', 'armenian-payment-gateway' ) );
+			return Armenian_Gateway_Response::failure( $run->status, Armenian_Gateway_Response::INVALID_RESPONSE, __( 'The connector answered a run without its range.', 'armenian-payment-gateway' ) );
 		}
-		return WC_Armenian_Gateway_Response::success(
+		return Armenian_Gateway_Response::success(
 			200,
 			array(
 				'from'   => $from,
@@ -232,7 +232,7 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 	 * The page.
 	 */
 	public static function render() {
-		if ( ! current_user_can( WC_Armenian_Gateway_Health::CAPABILITY ) ) {
+		if ( ! current_user_can( Armenian_Gateway_Health::CAPABILITY ) ) {
 			wp_die( esc_html__( 'You are not allowed to run the reconciliation.', 'armenian-payment-gateway' ), '', array( 'response' => 403 ) );
 		}
 		// phpcs:disable WordPress.Security.NonceVerification.Recommended -- reading which run and range to show changes nothing.
@@ -241,18 +241,18 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 		$to                                = self::date_field( $_GET, 'to', $default_to );
 		$run_id                            = isset( $_GET['run'] ) && is_string( $_GET['run'] ) ? sanitize_text_field( wp_unslash( $_GET['run'] ) ) : '';
 		// phpcs:enable
-		$connector = WC_Armenian_Gateway_Connector::from_settings();
+		$connector = Armenian_Gateway_Connector::from_settings();
 
 		echo '<div class="wrap armenian-gateway-reconciliation">';
 		echo '<h1>' . esc_html__( 'Payment reconciliation', 'armenian-payment-gateway' ) . '</h1>';
 		echo '<p>' . esc_html__( 'Compares the orders paid with Armenian Payment Gateway with the payments at the gateway, and lists every difference with what will be done about it. Only one kind is repaired for you: an order paid at the gateway but still unpaid in the store is marked paid. Everything else moves money or needs a person, and is only reported.', 'armenian-payment-gateway' ) . '</p>';
 
-		$flash = WC_Armenian_Gateway_Admin_Format::take_flash( 'reconciliation' );
+		$flash = Armenian_Gateway_Admin_Format::take_flash( 'reconciliation' );
 		if ( null !== $flash ) {
-			WC_Armenian_Gateway_Admin_Format::notice( (string) $flash['type'], (string) $flash['message'] );
+			Armenian_Gateway_Admin_Format::notice( (string) $flash['type'], (string) $flash['message'] );
 		}
 		if ( ! $connector->is_configured() ) {
-			WC_Armenian_Gateway_Admin_Format::notice( 'info', __( 'Paste your connect token and the connector URL in the payment method settings first.', 'armenian-payment-gateway' ) );
+			Armenian_Gateway_Admin_Format::notice( 'info', __( 'Paste your connect token and the connector URL in the payment method settings first.', 'armenian-payment-gateway' ) );
 			echo '</div>';
 			return;
 		}
@@ -260,7 +260,7 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 		self::render_form( $from, $to, '', __( 'Check for mismatches', 'armenian-payment-gateway' ), 'button-primary' );
 
 		if ( '' !== $run_id && ! self::is_run_id( $run_id ) ) {
-			WC_Armenian_Gateway_Admin_Format::notice( 'error', __( 'That is not a reconciliation run of this store.', 'armenian-payment-gateway' ) );
+			Armenian_Gateway_Admin_Format::notice( 'error', __( 'That is not a reconciliation run of this store.', 'armenian-payment-gateway' ) );
 		} elseif ( '' !== $run_id ) {
 			$result = $connector->page_request( 'GET', '/v1/reconciliation/' . $run_id );
 			if ( $result->is_ok() ) {
@@ -269,7 +269,7 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 				echo '</div>';
 			} else {
 				/* translators: %s: the connector's error message. */
-				WC_Armenian_Gateway_Admin_Format::notice( 'error', sprintf( __( 'The run could not be read: %s', 'armenian-payment-gateway' ), WC_Armenian_Gateway_Connector::admin_error_message( $result ) ) );
+				Armenian_Gateway_Admin_Format::notice( 'error', sprintf( __( 'The run could not be read: %s', 'armenian-payment-gateway' ), Armenian_Gateway_Connector::admin_error_message( $result ) ) );
 			}
 		}
 
@@ -277,9 +277,9 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 		$result = $connector->page_request( 'GET', '/v1/reconciliation?trigger=scheduled&limit=1' );
 		if ( ! $result->is_ok() ) {
 			/* translators: %s: the connector's error message. */
-			WC_Armenian_Gateway_Admin_Format::notice( 'error', sprintf( __( 'The last automatic run could not be read: %s', 'armenian-payment-gateway' ), WC_Armenian_Gateway_Connector::admin_error_message( $result ) ) );
+			Armenian_Gateway_Admin_Format::notice( 'error', sprintf( __( 'The last automatic run could not be read: %s', 'armenian-payment-gateway' ), Armenian_Gateway_Connector::admin_error_message( $result ) ) );
 		} else {
-			$runs = WC_Armenian_Gateway_Response::array_of( $result->body, 'data' );
+			$runs = Armenian_Gateway_Response::array_of( $result->body, 'data' );
 			$last = isset( $runs[0] ) && is_array( $runs[0] ) ? $runs[0] : null;
 			if ( null === $last ) {
 				echo '<p class="armenian-gateway-no-scheduled-run">' . esc_html__( 'The connector has not run an automatic reconciliation for this store yet (it runs once an hour over the last day, and repairs the safe findings).', 'armenian-payment-gateway' ) . '</p>';
@@ -329,15 +329,15 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 	 * @param string $to         The form's last day (Y-m-d).
 	 */
 	private static function render_run( array $run, $actionable, $from, $to ) {
-		$status = WC_Armenian_Gateway_Response::text_of( $run, 'status', 'finished' );
+		$status = Armenian_Gateway_Response::text_of( $run, 'status', 'finished' );
 		echo '<div class="armenian-gateway-run" data-status="' . esc_attr( $status ) . '">';
 		echo '<p>' . esc_html(
 			sprintf(
 				/* translators: 1: start of the range, 2: end of the range, 3: when the run started. */
 				__( 'Orders created from %1$s to %2$s, checked at %3$s.', 'armenian-payment-gateway' ),
-				WC_Armenian_Gateway_Admin_Format::datetime( WC_Armenian_Gateway_Response::text_of( $run, 'from' ) ),
-				WC_Armenian_Gateway_Admin_Format::datetime( WC_Armenian_Gateway_Response::text_of( $run, 'to' ) ),
-				WC_Armenian_Gateway_Admin_Format::datetime( WC_Armenian_Gateway_Response::text_of( $run, 'started_at' ) )
+				Armenian_Gateway_Admin_Format::datetime( Armenian_Gateway_Response::text_of( $run, 'from' ) ),
+				Armenian_Gateway_Admin_Format::datetime( Armenian_Gateway_Response::text_of( $run, 'to' ) ),
+				Armenian_Gateway_Admin_Format::datetime( Armenian_Gateway_Response::text_of( $run, 'started_at' ) )
 			)
 		) . '</p>';
 
@@ -350,17 +350,17 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 		}
 		if ( 'failed' === $status ) {
 			/* translators: %s: what could not be reached. */
-			WC_Armenian_Gateway_Admin_Format::notice( 'error', sprintf( __( 'The run failed: %s Try again in a few minutes.', 'armenian-payment-gateway' ), WC_Armenian_Gateway_Admin_Format::text( WC_Armenian_Gateway_Response::text_of( $run, 'error' ) ) ), '', 'inline armenian-gateway-failed' );
+			Armenian_Gateway_Admin_Format::notice( 'error', sprintf( __( 'The run failed: %s Try again in a few minutes.', 'armenian-payment-gateway' ), Armenian_Gateway_Admin_Format::text( Armenian_Gateway_Response::text_of( $run, 'error' ) ) ), '', 'inline armenian-gateway-failed' );
 			echo '</div>';
 			return;
 		}
 
-		$findings = WC_Armenian_Gateway_Response::objects_of( $run, 'findings' );
-		$checked  = max( 0, (int) WC_Armenian_Gateway_Response::text_of( $run, 'orders_checked', '0' ) );
+		$findings = Armenian_Gateway_Response::objects_of( $run, 'findings' );
+		$checked  = max( 0, (int) Armenian_Gateway_Response::text_of( $run, 'orders_checked', '0' ) );
 		/* translators: %d: number of orders. */
 		$checked_text = sprintf( _n( '%d order checked.', '%d orders checked.', $checked, 'armenian-payment-gateway' ), $checked );
 		if ( empty( $findings ) ) {
-			WC_Armenian_Gateway_Admin_Format::notice( 'success', $checked_text . ' ' . __( 'Everything matches.', 'armenian-payment-gateway' ), '', 'inline armenian-gateway-clean' );
+			Armenian_Gateway_Admin_Format::notice( 'success', $checked_text . ' ' . __( 'Everything matches.', 'armenian-payment-gateway' ), '', 'inline armenian-gateway-clean' );
 			echo '</div>';
 			return;
 		}
@@ -375,7 +375,7 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 		echo '</tr></thead><tbody>';
 		$repairable = 0;
 		foreach ( $findings as $finding ) {
-			$repaired = 'repaired' === WC_Armenian_Gateway_Response::text_of( $finding, 'action' );
+			$repaired = 'repaired' === Armenian_Gateway_Response::text_of( $finding, 'action' );
 			if ( isset( $finding['repairable'] ) && true === $finding['repairable'] && ! $repaired ) {
 				++$repairable;
 			}
@@ -383,7 +383,7 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 		}
 		echo '</tbody></table>';
 
-		$run_id = WC_Armenian_Gateway_Response::text_of( $run, 'id' );
+		$run_id = Armenian_Gateway_Response::text_of( $run, 'id' );
 		if ( $actionable && $repairable > 0 && 'finished' === $status && self::is_run_id( $run_id ) ) {
 			echo '<p>' . esc_html(
 				sprintf(
@@ -404,24 +404,24 @@ final class WC_Armenian_Gateway_Reconciliation_Page {
 	 * @param bool  $repaired This run repaired it.
 	 */
 	private static function render_finding( array $finding, $repaired ) {
-		$order_id = WC_Armenian_Gateway_Response::text_of( $finding, 'store_order_id' );
-		$number   = WC_Armenian_Gateway_Response::text_of( $finding, 'order_number', $order_id );
+		$order_id = Armenian_Gateway_Response::text_of( $finding, 'store_order_id' );
+		$number   = Armenian_Gateway_Response::text_of( $finding, 'order_number', $order_id );
 		$order    = '' !== $order_id && function_exists( 'wc_get_order' ) ? wc_get_order( (int) $order_id ) : false;
-		$advice   = WC_Armenian_Gateway_Response::text_of( $finding, 'advice' );
+		$advice   = Armenian_Gateway_Response::text_of( $finding, 'advice' );
 		if ( $repaired ) {
 			$advice = __( 'Repaired: the order was marked paid.', 'armenian-payment-gateway' );
 		}
-		$kind     = WC_Armenian_Gateway_Response::text_of( $finding, 'kind' );
+		$kind     = Armenian_Gateway_Response::text_of( $finding, 'kind' );
 		echo '<tr class="armenian-gateway-finding" data-kind="' . esc_attr( $kind ) . '">';
-		echo '<td>' . esc_html( WC_Armenian_Gateway_Admin_Format::finding_kind( $kind ) ) . '</td>';
+		echo '<td>' . esc_html( Armenian_Gateway_Admin_Format::finding_kind( $kind ) ) . '</td>';
 		if ( $order ) {
 			echo '<td><a href="' . esc_url( $order->get_edit_order_url() ) . '">#' . esc_html( $number ) . '</a></td>';
 		} else {
 			echo '<td>#' . esc_html( $number ) . '</td>';
 		}
-		echo '<td><code>' . esc_html( WC_Armenian_Gateway_Admin_Format::text( isset( $finding['payment_uuid'] ) ? $finding['payment_uuid'] : null ) ) . '</code></td>';
-		echo '<td>' . esc_html( WC_Armenian_Gateway_Admin_Format::text( isset( $finding['detail'] ) ? $finding['detail'] : null ) ) . '</td>';
-		echo '<td>' . esc_html( WC_Armenian_Gateway_Admin_Format::text( $advice ) ) . '</td>';
+		echo '<td><code>' . esc_html( Armenian_Gateway_Admin_Format::text( isset( $finding['payment_uuid'] ) ? $finding['payment_uuid'] : null ) ) . '</code></td>';
+		echo '<td>' . esc_html( Armenian_Gateway_Admin_Format::text( isset( $finding['detail'] ) ? $finding['detail'] : null ) ) . '</td>';
+		echo '<td>' . esc_html( Armenian_Gateway_Admin_Format::text( $advice ) ) . '</td>';
 		echo '</tr>';
 	}
 }

@@ -11,9 +11,9 @@ use Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodTyp
 
 /**
  * Gives the Checkout block the payment method's script and settings. The payment itself goes through
- * `WC_Armenian_Gateway::process_payment`, as in the classic checkout.
+ * `Armenian_Gateway::process_payment`, as in the classic checkout.
  */
-final class WC_Armenian_Gateway_Blocks extends AbstractPaymentMethodType {
+final class Armenian_Gateway_Blocks extends AbstractPaymentMethodType {
 
 	/**
 	 * The payment method name: the gateway id.
@@ -37,7 +37,7 @@ final class WC_Armenian_Gateway_Blocks extends AbstractPaymentMethodType {
 
 	/**
 	 * True when the method can take payments, as the classic checkout decides
-	 * (WC_Armenian_Gateway::is_available): enabled, the connect token and a usable connector URL
+	 * (Armenian_Gateway::is_available): enabled, the connect token and a usable connector URL
 	 * set, and the store selling in AMD. WooCommerce enqueues nothing of an inactive method.
 	 *
 	 * @return bool
@@ -46,8 +46,8 @@ final class WC_Armenian_Gateway_Blocks extends AbstractPaymentMethodType {
 		if ( 'yes' !== $this->get_setting( 'enabled', 'no' ) ) {
 			return false;
 		}
-		$connector = WC_Armenian_Gateway_Connector::from_settings();
-		if ( ! $connector->is_configured() || '' !== WC_Armenian_Gateway_Connector::url_problem( (string) $this->get_setting( 'connector_url', '' ) ) ) {
+		$connector = Armenian_Gateway_Connector::from_settings();
+		if ( ! $connector->is_configured() || '' !== Armenian_Gateway_Connector::url_problem( (string) $this->get_setting( 'connector_url', '' ) ) ) {
 			return false;
 		}
 		return function_exists( 'get_woocommerce_currency' ) && 'AMD' === get_woocommerce_currency();
@@ -99,6 +99,6 @@ final class WC_Armenian_Gateway_Blocks extends AbstractPaymentMethodType {
 			$gateway = $gateways[ $this->name ];
 			return array_values( array_filter( $gateway->supports, array( $gateway, 'supports' ) ) );
 		}
-		return WC_Armenian_Gateway::SUPPORTED_FEATURES;
+		return Armenian_Gateway::SUPPORTED_FEATURES;
 	}
 }

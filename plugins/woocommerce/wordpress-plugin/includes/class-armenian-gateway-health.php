@@ -12,7 +12,7 @@ defined( 'ABSPATH' ) || exit;
  * the answer a few minutes, and tells shop managers on WooCommerce's screens (and the Plugins
  * screen) what is wrong and what to do, in notices they can dismiss.
  */
-final class WC_Armenian_Gateway_Health {
+final class Armenian_Gateway_Health {
 
 	/**
 	 * Transient holding the last health check.
@@ -61,7 +61,7 @@ final class WC_Armenian_Gateway_Health {
 	 * @param string $hook_suffix The screen's hook suffix.
 	 */
 	public static function enqueue_admin_script( $hook_suffix ) {
-		if ( ! in_array( $hook_suffix, array( 'woocommerce_page_wc-settings', 'woocommerce_page_' . WC_Armenian_Gateway_Reconciliation_Page::SLUG ), true ) ) {
+		if ( ! in_array( $hook_suffix, array( 'woocommerce_page_wc-settings', 'woocommerce_page_' . Armenian_Gateway_Reconciliation_Page::SLUG ), true ) ) {
 			return;
 		}
 		wp_enqueue_script( 'armenian-gateway-admin', plugins_url( 'assets/js/admin.js', ARMENIAN_GATEWAY_FILE ), array(), ARMENIAN_GATEWAY_VERSION, true );
@@ -72,7 +72,7 @@ final class WC_Armenian_Gateway_Health {
 	 */
 	public static function forget() {
 		delete_transient( self::TRANSIENT );
-		WC_Armenian_Gateway_Connector::forget_unreachable();
+		Armenian_Gateway_Connector::forget_unreachable();
 	}
 
 	/**
@@ -85,7 +85,7 @@ final class WC_Armenian_Gateway_Health {
 		if ( is_array( $cached ) && isset( $cached['problems'] ) ) {
 			return $cached['problems'];
 		}
-		$connector = WC_Armenian_Gateway_Connector::from_settings();
+		$connector = Armenian_Gateway_Connector::from_settings();
 		if ( ! $connector->is_configured() ) {
 			return array();
 		}
@@ -98,10 +98,10 @@ final class WC_Armenian_Gateway_Health {
 	/**
 	 * The problems one `GET /v1/connection` answer shows.
 	 *
-	 * @param WC_Armenian_Gateway_Response $result The connector's answer.
+	 * @param Armenian_Gateway_Response $result The connector's answer.
 	 * @return array
 	 */
-	private static function problems_of( WC_Armenian_Gateway_Response $result ) {
+	private static function problems_of( Armenian_Gateway_Response $result ) {
 		if ( $result->is_error( 'invalid_connect_token' ) ) {
 			return array( array( 'code' => 'token_revoked' ) );
 		}
@@ -112,13 +112,13 @@ final class WC_Armenian_Gateway_Health {
 			return array(
 				array(
 					'code'   => 'connector_unreachable',
-					'detail' => WC_Armenian_Gateway_Connector::admin_error_message( $result ),
+					'detail' => Armenian_Gateway_Connector::admin_error_message( $result ),
 				),
 			);
 		}
 		$connection = $result->body;
-		$status     = WC_Armenian_Gateway_Response::text_of( $connection, 'status' );
-		$health     = WC_Armenian_Gateway_Response::array_of( $connection, 'health' );
+		$status     = Armenian_Gateway_Response::text_of( $connection, 'status' );
+		$health     = Armenian_Gateway_Response::array_of( $connection, 'health' );
 		$problems   = array();
 		if ( 'token_revoked' === $status ) {
 			$problems[] = array( 'code' => 'token_revoked' );
@@ -126,19 +126,19 @@ final class WC_Armenian_Gateway_Health {
 		if ( 'store_unauthorized' === $status ) {
 			$problems[] = array( 'code' => 'store_unauthorized' );
 		}
-		if ( 'unreachable' === WC_Armenian_Gateway_Response::text_of( $health, 'gateway' ) ) {
+		if ( 'unreachable' === Armenian_Gateway_Response::text_of( $health, 'gateway' ) ) {
 			$problems[] = array( 'code' => 'gateway_unreachable' );
 		}
-		if ( 'unreachable' === WC_Armenian_Gateway_Response::text_of( $health, 'store' ) ) {
+		if ( 'unreachable' === Armenian_Gateway_Response::text_of( $health, 'store' ) ) {
 			$problems[] = array(
 				'code'   => 'store_unreachable',
-				'detail' => WC_Armenian_Gateway_Response::text_of( WC_Armenian_Gateway_Response::array_of( $health, 'store_error' ), 'message' ),
+				'detail' => Armenian_Gateway_Response::text_of( Armenian_Gateway_Response::array_of( $health, 'store_error' ), 'message' ),
 			);
 		}
-		if ( 'stale' === WC_Armenian_Gateway_Response::text_of( $health, 'webhooks' ) ) {
+		if ( 'stale' === Armenian_Gateway_Response::text_of( $health, 'webhooks' ) ) {
 			$problems[] = array(
 				'code'   => 'webhooks_stale',
-				'detail' => WC_Armenian_Gateway_Response::text_of( $connection, 'last_webhook_at' ),
+				'detail' => Armenian_Gateway_Response::text_of( $connection, 'last_webhook_at' ),
 			);
 		}
 		return $problems;
@@ -151,9 +151,9 @@ final class WC_Armenian_Gateway_Health {
 		if ( ! current_user_can( self::CAPABILITY ) || ! self::on_woocommerce_screen() ) {
 			return;
 		}
-		$flash = WC_Armenian_Gateway_Admin_Format::take_flash( 'connection' );
+		$flash = Armenian_Gateway_Admin_Format::take_flash( 'connection' );
 		if ( null !== $flash ) {
-			WC_Armenian_Gateway_Admin_Format::notice( (string) $flash['type'], (string) $flash['message'], '', 'is-dismissible' );
+			Armenian_Gateway_Admin_Format::notice( (string) $flash['type'], (string) $flash['message'], '', 'is-dismissible' );
 		}
 		foreach ( self::problems() as $problem ) {
 			self::render_problem( $problem );
@@ -188,30 +188,30 @@ final class WC_Armenian_Gateway_Health {
 			case 'connector_unreachable':
 				/* translators: %s: why the connector could not be reached. */
 				$message = sprintf( __( '%s Buyers cannot pay with this method until the connector answers. If the connector URL in the settings is right, the connector is down: contact whoever runs it.', 'armenian-payment-gateway' ), $detail );
-				WC_Armenian_Gateway_Admin_Format::notice( 'error', $prefix . $message, $settings, 'armenian-gateway-health is-dismissible' );
+				Armenian_Gateway_Admin_Format::notice( 'error', $prefix . $message, $settings, 'armenian-gateway-health is-dismissible' );
 				return;
 			case 'token_revoked':
-				WC_Armenian_Gateway_Admin_Format::notice( 'error', $prefix . self::token_revoked_message(), $settings, 'armenian-gateway-health is-dismissible' );
+				Armenian_Gateway_Admin_Format::notice( 'error', $prefix . self::token_revoked_message(), $settings, 'armenian-gateway-health is-dismissible' );
 				return;
 			case 'store_unauthorized':
 				$button = '<a class="button button-primary" href="' . esc_url( self::reconnect_url() ) . '">' . esc_html__( 'Reconnect', 'armenian-payment-gateway' ) . '</a> ' . $settings;
-				WC_Armenian_Gateway_Admin_Format::notice( 'error', $prefix . self::store_unauthorized_message(), $button, 'armenian-gateway-health is-dismissible' );
+				Armenian_Gateway_Admin_Format::notice( 'error', $prefix . self::store_unauthorized_message(), $button, 'armenian-gateway-health is-dismissible' );
 				return;
 			case 'gateway_unreachable':
-				WC_Armenian_Gateway_Admin_Format::notice( 'warning', $prefix . self::gateway_unreachable_message(), '', 'armenian-gateway-health is-dismissible' );
+				Armenian_Gateway_Admin_Format::notice( 'warning', $prefix . self::gateway_unreachable_message(), '', 'armenian-gateway-health is-dismissible' );
 				return;
 			case 'store_unreachable':
 				/* translators: %s: the connector's last error with the store. */
 				$message = sprintf( __( 'the connector could not reach your store\'s REST API (%s). Orders are marked paid once it can. Check that the store answers at /wp-json/wc/v3 from the internet and that no security plugin or firewall blocks it.', 'armenian-payment-gateway' ), '' !== $detail ? $detail : __( 'no answer', 'armenian-payment-gateway' ) );
-				WC_Armenian_Gateway_Admin_Format::notice( 'warning', $prefix . $message, '', 'armenian-gateway-health is-dismissible' );
+				Armenian_Gateway_Admin_Format::notice( 'warning', $prefix . $message, '', 'armenian-gateway-health is-dismissible' );
 				return;
 			case 'webhooks_stale':
 				$message = sprintf(
 					/* translators: %s: when the last notification arrived. */
 					__( 'the gateway\'s payment notifications stopped reaching the connector (last one: %s). Orders are still updated, but only when the connector checks the gateway, a few minutes late. Ask whoever runs the connector to check that the gateway can reach its public address.', 'armenian-payment-gateway' ),
-					'' !== $detail ? WC_Armenian_Gateway_Admin_Format::datetime( $detail ) : __( 'never', 'armenian-payment-gateway' )
+					'' !== $detail ? Armenian_Gateway_Admin_Format::datetime( $detail ) : __( 'never', 'armenian-payment-gateway' )
 				);
-				WC_Armenian_Gateway_Admin_Format::notice( 'warning', $prefix . $message, '', 'armenian-gateway-health is-dismissible' );
+				Armenian_Gateway_Admin_Format::notice( 'warning', $prefix . $message, '', 'armenian-gateway-health is-dismissible' );
 				return;
 		}
 	}
@@ -279,7 +279,7 @@ final class WC_Armenian_Gateway_Health {
 	 * @return string
 	 */
 	public static function settings_url() {
-		return admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . WC_Armenian_Gateway::GATEWAY_ID );
+		return admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . Armenian_Gateway::GATEWAY_ID );
 	}
 
 	/**
@@ -318,7 +318,7 @@ final class WC_Armenian_Gateway_Health {
 	public static function reconnect() {
 		self::authorize( self::RECONNECT_ACTION );
 		self::forget();
-		$result = WC_Armenian_Gateway_Connector::from_settings()->request( 'POST', '/v1/connection/reconnect', array(), WC_Armenian_Gateway_Connector::ACTION_TIMEOUT );
+		$result = Armenian_Gateway_Connector::from_settings()->request( 'POST', '/v1/connection/reconnect', array(), Armenian_Gateway_Connector::ACTION_TIMEOUT );
 		$url    = $result->is_ok() ? self::approval_url( $result->field( 'authorize_url' ) ) : '';
 		if ( '' !== $url ) {
 			// The store's own host: wp_safe_redirect allows it without widening allowed_redirect_hosts.
@@ -326,15 +326,15 @@ final class WC_Armenian_Gateway_Health {
 			exit;
 		}
 		if ( $result->is_ok() ) {
-			$result = WC_Armenian_Gateway_Response::failure( $result->status, WC_Armenian_Gateway_Response::INVALID_RESPONSE, __( 'The connector answered without an approval link to this store\'s WooCommerce approval page.', 'armenian-payment-gateway' ) );
+			$result = Armenian_Gateway_Response::failure( $result->status, Armenian_Gateway_Response::INVALID_RESPONSE, __( 'The connector answered without an approval link to this store\'s WooCommerce approval page.', 'armenian-payment-gateway' ) );
 		}
-		WC_Armenian_Gateway_Connector::log( 'warning', 'Reconnecting the store failed', $result );
-		WC_Armenian_Gateway_Admin_Format::flash(
+		Armenian_Gateway_Connector::log( 'warning', 'Reconnecting the store failed', $result );
+		Armenian_Gateway_Admin_Format::flash(
 			'connection',
 			array(
 				'type'    => 'error',
 				/* translators: %s: the connector's error message. */
-				'message' => sprintf( __( 'Reconnecting failed: %s', 'armenian-payment-gateway' ), WC_Armenian_Gateway_Connector::admin_error_message( $result ) ),
+				'message' => sprintf( __( 'Reconnecting failed: %s', 'armenian-payment-gateway' ), Armenian_Gateway_Connector::admin_error_message( $result ) ),
 			)
 		);
 		wp_safe_redirect( self::settings_url() );
@@ -348,26 +348,26 @@ final class WC_Armenian_Gateway_Health {
 	public static function remove() {
 		self::authorize( self::REMOVE_ACTION );
 		self::forget();
-		$result = WC_Armenian_Gateway_Connector::from_settings()->request( 'DELETE', '/v1/connection', null, WC_Armenian_Gateway_Connector::ACTION_TIMEOUT );
+		$result = Armenian_Gateway_Connector::from_settings()->request( 'DELETE', '/v1/connection', null, Armenian_Gateway_Connector::ACTION_TIMEOUT );
 		if ( $result->is_ok() || $result->is_error( 'connection_not_found' ) ) {
-			$settings = get_option( WC_Armenian_Gateway_Connector::SETTINGS_OPTION, array() );
+			$settings = get_option( Armenian_Gateway_Connector::SETTINGS_OPTION, array() );
 			if ( is_array( $settings ) ) {
 				$settings['enabled'] = 'no';
-				update_option( WC_Armenian_Gateway_Connector::SETTINGS_OPTION, $settings );
+				update_option( Armenian_Gateway_Connector::SETTINGS_OPTION, $settings );
 			}
 			$flash = array(
 				'type'    => 'success',
 				'message' => __( 'The connection was removed: the connector no longer updates your orders and has forgotten the store\'s keys. The payment method is switched off; save the settings again to connect anew.', 'armenian-payment-gateway' ),
 			);
 		} else {
-			WC_Armenian_Gateway_Connector::log( 'warning', 'Removing the connection failed', $result );
+			Armenian_Gateway_Connector::log( 'warning', 'Removing the connection failed', $result );
 			$flash = array(
 				'type'    => 'error',
 				/* translators: %s: the connector's error message. */
-				'message' => sprintf( __( 'Removing the connection failed: %s', 'armenian-payment-gateway' ), WC_Armenian_Gateway_Connector::admin_error_message( $result ) ),
+				'message' => sprintf( __( 'Removing the connection failed: %s', 'armenian-payment-gateway' ), Armenian_Gateway_Connector::admin_error_message( $result ) ),
 			);
 		}
-		WC_Armenian_Gateway_Admin_Format::flash( 'connection', $flash );
+		Armenian_Gateway_Admin_Format::flash( 'connection', $flash );
 		wp_safe_redirect( self::settings_url() );
 		exit;
 	}
