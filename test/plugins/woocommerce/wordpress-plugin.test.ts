@@ -185,7 +185,7 @@ describe('the plugin folder', () => {
   });
 
   it('passes PHP_CodeSniffer with the plugin’s ruleset (plugins/woocommerce/phpcs.xml)', async () => {
-    const { stdout } = await run('phpcs', ['--standard=' + PHPCS_RULESET, '--report=json', '-s'], {
+    const { stdout } = await run('phpcs', [`--standard=${PHPCS_RULESET}`, '--report=json', '-s'], {
       cwd: ROOT,
     }).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
     const report = JSON.parse(stdout) as {
@@ -228,7 +228,7 @@ describe('the plugin folder', () => {
       ].join('\n'),
     );
     try {
-      const { stdout } = await run('phpcs', ['--standard=' + PHPCS_RULESET, '--report=json', file]).catch(
+      const { stdout } = await run('phpcs', [`--standard=${PHPCS_RULESET}`, '--report=json', file]).catch(
         (error: { stdout: string }) => ({ stdout: error.stdout }),
       );
       const messages = (JSON.parse(stdout) as { files: Record<string, { messages: Array<{ source: string }> }> }).files[
