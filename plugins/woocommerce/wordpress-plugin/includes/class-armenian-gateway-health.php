@@ -183,35 +183,36 @@ final class Armenian_Gateway_Health {
 	private static function render_problem( array $problem ) {
 		$detail   = isset( $problem['detail'] ) ? (string) $problem['detail'] : '';
 		$settings = '<a href="' . esc_url( self::settings_url() ) . '">' . esc_html__( 'Open the payment method settings', 'armenian-payment-gateway' ) . '</a>';
-		$prefix   = __( 'Armenian Payment Gateway:', 'armenian-payment-gateway' ) . ' ';
+		/* translators: %s: what is wrong and what to do (whole sentences). */
+		$prefix = __( 'Armenian Payment Gateway: %s', 'armenian-payment-gateway' );
 		switch ( $problem['code'] ) {
 			case 'connector_unreachable':
 				/* translators: %s: why the connector could not be reached. */
 				$message = sprintf( __( '%s Buyers cannot pay with this method until the connector answers. If the connector URL in the settings is right, the connector is down: contact whoever runs it.', 'armenian-payment-gateway' ), $detail );
-				Armenian_Gateway_Admin_Format::notice( 'error', $prefix . $message, $settings, 'armenian-gateway-health is-dismissible' );
+				Armenian_Gateway_Admin_Format::notice( 'error', sprintf( $prefix, $message ), $settings, 'armenian-gateway-health is-dismissible' );
 				return;
 			case 'token_revoked':
-				Armenian_Gateway_Admin_Format::notice( 'error', $prefix . self::token_revoked_message(), $settings, 'armenian-gateway-health is-dismissible' );
+				Armenian_Gateway_Admin_Format::notice( 'error', sprintf( $prefix, self::token_revoked_message() ), $settings, 'armenian-gateway-health is-dismissible' );
 				return;
 			case 'store_unauthorized':
 				$button = '<a class="button button-primary" href="' . esc_url( self::reconnect_url() ) . '">' . esc_html__( 'Reconnect', 'armenian-payment-gateway' ) . '</a> ' . $settings;
-				Armenian_Gateway_Admin_Format::notice( 'error', $prefix . self::store_unauthorized_message(), $button, 'armenian-gateway-health is-dismissible' );
+				Armenian_Gateway_Admin_Format::notice( 'error', sprintf( $prefix, self::store_unauthorized_message() ), $button, 'armenian-gateway-health is-dismissible' );
 				return;
 			case 'gateway_unreachable':
-				Armenian_Gateway_Admin_Format::notice( 'warning', $prefix . self::gateway_unreachable_message(), '', 'armenian-gateway-health is-dismissible' );
+				Armenian_Gateway_Admin_Format::notice( 'warning', sprintf( $prefix, self::gateway_unreachable_message() ), '', 'armenian-gateway-health is-dismissible' );
 				return;
 			case 'store_unreachable':
 				/* translators: %s: the connector's last error with the store. */
-				$message = sprintf( __( 'the connector could not reach your store\'s REST API (%s). Orders are marked paid once it can. Check that the store answers at /wp-json/wc/v3 from the internet and that no security plugin or firewall blocks it.', 'armenian-payment-gateway' ), '' !== $detail ? $detail : __( 'no answer', 'armenian-payment-gateway' ) );
-				Armenian_Gateway_Admin_Format::notice( 'warning', $prefix . $message, '', 'armenian-gateway-health is-dismissible' );
+				$message = sprintf( __( 'The connector could not reach your store\'s REST API (%s). Orders are marked paid once it can. Check that the store answers at /wp-json/wc/v3 from the internet and that no security plugin or firewall blocks it.', 'armenian-payment-gateway' ), '' !== $detail ? $detail : __( 'no answer', 'armenian-payment-gateway' ) );
+				Armenian_Gateway_Admin_Format::notice( 'warning', sprintf( $prefix, $message ), '', 'armenian-gateway-health is-dismissible' );
 				return;
 			case 'webhooks_stale':
 				$message = sprintf(
 					/* translators: %s: when the last notification arrived. */
-					__( 'the gateway\'s payment notifications stopped reaching the connector (last one: %s). Orders are still updated, but only when the connector checks the gateway, a few minutes late. Ask whoever runs the connector to check that the gateway can reach its public address.', 'armenian-payment-gateway' ),
+					__( 'The gateway\'s payment notifications stopped reaching the connector (last one: %s). Orders are still updated, but only when the connector checks the gateway, a few minutes late. Ask whoever runs the connector to check that the gateway can reach its public address.', 'armenian-payment-gateway' ),
 					'' !== $detail ? Armenian_Gateway_Admin_Format::datetime( $detail ) : __( 'never', 'armenian-payment-gateway' )
 				);
-				Armenian_Gateway_Admin_Format::notice( 'warning', $prefix . $message, '', 'armenian-gateway-health is-dismissible' );
+				Armenian_Gateway_Admin_Format::notice( 'warning', sprintf( $prefix, $message ), '', 'armenian-gateway-health is-dismissible' );
 				return;
 		}
 	}
@@ -240,7 +241,7 @@ final class Armenian_Gateway_Health {
 	 * @return string
 	 */
 	public static function gateway_unreachable_message() {
-		return __( 'the connector cannot reach the payment gateway right now, so new payments may fail. There is nothing to change on your side; if it lasts more than a few minutes, contact the gateway\'s support.', 'armenian-payment-gateway' );
+		return __( 'The connector cannot reach the payment gateway right now, so new payments may fail. There is nothing to change on your side; if it lasts more than a few minutes, contact the gateway\'s support.', 'armenian-payment-gateway' );
 	}
 
 	/**
