@@ -1754,6 +1754,8 @@ describe('attacks that fail', () => {
       post: { woocommerce_armenian_gateway_connector_url: connector.url },
     });
     expect(unchanged.options.armenian_gateway_checkout_origin).toBe('https://gateway.example');
+    // The shop owner sees where buyers pay.
+    expect(unchanged.output).toContain('Buyers pay on https://gateway.example (');
   });
 
   it('every call asks WordPress to check the URL, follows no redirect and reads a bounded answer', async () => {

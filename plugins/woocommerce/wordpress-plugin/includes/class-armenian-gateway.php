@@ -417,6 +417,12 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 			}
 		}
 
+		$origin = get_option( self::CHECKOUT_ORIGIN_OPTION, '' );
+		if ( is_string( $origin ) && '' !== $origin ) {
+			/* translators: %s: the origin of the gateway's payment page, e.g. https://pay.example.am. */
+			echo '<p class="armenian-gateway-checkout-origin">' . esc_html( sprintf( __( 'Buyers pay on %s (a new connect token or connector URL lets the next checkout learn the payment page again).', 'armenian-payment-gateway' ), $origin ) ) . '</p>';
+		}
+
 		if ( 'active' !== $status && 'token_revoked' !== $status ) {
 			$callback = Armenian_Gateway_Response::text_of( $key_exchange, 'callback_url' );
 			$this->render_key_exchange_problems( $problems, $callback );
