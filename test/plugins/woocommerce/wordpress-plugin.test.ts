@@ -1202,7 +1202,9 @@ describe('the connection health notice', () => {
       transients: { armenian_gateway_health: { problems: [{ code: 'gateway_unreachable' }] } },
     });
     expect(connector.requests).toEqual([]);
-    expect(outcome.output).toContain('Armenian Payment Gateway: The connector cannot reach the payment gateway right now');
+    expect(outcome.output).toContain(
+      'Armenian Payment Gateway: The connector cannot reach the payment gateway right now',
+    );
   });
 
   it('tells when the connector cannot be reached, and what to do', async () => {
@@ -1249,7 +1251,9 @@ describe('the connection health notice', () => {
       ),
     );
     const outcome = await dashboard();
-    expect(outcome.output).toContain('Armenian Payment Gateway: The connector cannot reach the payment gateway right now');
+    expect(outcome.output).toContain(
+      'Armenian Payment Gateway: The connector cannot reach the payment gateway right now',
+    );
     expect(outcome.output).toContain('could not reach your store&#039;s REST API (The store could not be reached.)');
     expect(outcome.output).toContain('notifications stopped reaching the connector (last one: 2026-11-23 10:05)');
     expect(outcome.output.match(/armenian-gateway-health/g)).toHaveLength(3);
