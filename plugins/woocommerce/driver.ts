@@ -7,7 +7,7 @@ import type { PlatformDriver } from '../../connector/platforms/registry.js';
 import { authorizeUrl, parseKeyCallback } from './key-exchange.js';
 import { createWooCommercePlatform } from './woocommerce-platform.js';
 
-/** The gateway id the WordPress plugin registers (`WC_Armenian_Gateway::$id`). */
+/** The gateway id the WordPress plugin registers (`Armenian_Gateway::$id`). */
 export const WOOCOMMERCE_GATEWAY_ID = 'armenian_gateway';
 
 export const wooCommerceDriver: PlatformDriver = {

@@ -3,16 +3,15 @@
  * Plugin Name:          Armenian Payment Gateway
  * Description:          Take payments with Armenian wallets and bank cards through the Armenian Payment Gateway hosted checkout. Refunds from the WooCommerce admin.
  * Version:              0.1.0
- * Requires at least:    6.2
+ * Requires at least:    6.5
  * Requires PHP:         7.4
  * Requires Plugins:     woocommerce
  * WC requires at least: 8.0
- * WC tested up to:      9.8
+ * WC tested up to:      11.3
  * Author:               Armenian Payment Gateway
  * License:              GPL-2.0-or-later
  * License URI:          https://www.gnu.org/licenses/gpl-2.0.html
  * Text Domain:          armenian-payment-gateway
- * Domain Path:          /languages
  *
  * @package ArmenianPaymentGateway
  */
@@ -32,30 +31,37 @@ function armenian_gateway_load() {
 		add_action( 'admin_notices', 'armenian_gateway_missing_woocommerce_notice' );
 		return;
 	}
-	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-response.php';
-	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-connector.php';
-	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway.php';
-	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-admin-format.php';
-	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-health.php';
-	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-order-panel.php';
-	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-reconciliation-page.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-response.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-connector.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-admin-format.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-health.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-order-panel.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-reconciliation-page.php';
 	add_filter( 'woocommerce_payment_gateways', 'armenian_gateway_register' );
 	add_filter( 'plugin_action_links_' . plugin_basename( ARMENIAN_GATEWAY_FILE ), 'armenian_gateway_action_links' );
 	if ( is_admin() ) {
-		WC_Armenian_Gateway_Health::register();
-		WC_Armenian_Gateway_Order_Panel::register();
-		WC_Armenian_Gateway_Reconciliation_Page::register();
+		add_action( 'admin_init', 'armenian_gateway_privacy_policy_content' );
+		Armenian_Gateway_Health::register();
+		Armenian_Gateway_Order_Panel::register();
+		Armenian_Gateway_Reconciliation_Page::register();
 	}
 }
 add_action( 'plugins_loaded', 'armenian_gateway_load' );
 
 /**
- * Loads the plugin's translations (on `init`, as WordPress expects).
+ * Suggests text for the site's privacy policy (Settings > Privacy): what the plugin sends to the
+ * connector and the gateway about buyers, and when.
  */
-function armenian_gateway_load_textdomain() {
-	load_plugin_textdomain( 'armenian-payment-gateway', false, dirname( plugin_basename( __FILE__ ) ) . '/languages' );
+function armenian_gateway_privacy_policy_content() {
+	if ( ! function_exists( 'wp_add_privacy_policy_content' ) ) {
+		return;
+	}
+	$text  = '<p class="privacy-policy-tutorial">' . esc_html__( 'Armenian Payment Gateway sends order and buyer details to the payment service that takes the store\'s payments. Say so in your privacy policy; the text below is a suggestion.', 'armenian-payment-gateway' ) . '</p>';
+	$text .= '<p><strong class="privacy-policy-tutorial">' . esc_html__( 'Suggested text:', 'armenian-payment-gateway' ) . '</strong> ';
+	$text .= esc_html__( 'When you pay with a bank card or wallet, we send your order number, its total, currency, status and date, your name and your email address to our payment service provider (the Armenian Payment Gateway and its connector), which creates the payment and confirms it to us. You enter your card or wallet details on the payment service\'s own page; they never reach this website. The payment service keeps the payment, its amount and its status to settle it, refund it and meet its legal obligations.', 'armenian-payment-gateway' ) . '</p>';
+	wp_add_privacy_policy_content( __( 'Armenian Payment Gateway', 'armenian-payment-gateway' ), wp_kses_post( $text ) );
 }
-add_action( 'init', 'armenian_gateway_load_textdomain' );
 
 /**
  * Adds the gateway to WooCommerce's payment methods.
@@ -64,7 +70,7 @@ add_action( 'init', 'armenian_gateway_load_textdomain' );
  * @return string[]
  */
 function armenian_gateway_register( $gateways ) {
-	$gateways[] = 'WC_Armenian_Gateway';
+	$gateways[] = 'Armenian_Gateway';
 	return $gateways;
 }
 
@@ -108,7 +114,7 @@ function armenian_gateway_register_blocks( $registry ) {
 	if ( ! class_exists( '\Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodType' ) ) {
 		return;
 	}
-	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-wc-armenian-gateway-blocks.php';
-	$registry->register( new WC_Armenian_Gateway_Blocks() );
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-blocks.php';
+	$registry->register( new Armenian_Gateway_Blocks() );
 }
 add_action( 'woocommerce_blocks_payment_method_type_registration', 'armenian_gateway_register_blocks' );

@@ -4,9 +4,11 @@
  * PHP harness (`wordpress-plugin.test.ts`) and the admin pages in Chromium
  * (`wordpress-admin-browser.test.ts`). A test overrides one route with `answer()`; reconciliation runs
  * are kept, so a run started with `wait: false` reads `running` first and `finished` afterwards.
+ * A connector that misbehaves: `silence()` (takes every request and never answers), an answer with
+ * `delayMs` (answers late) or `raw` (answers bytes that are not the contract's JSON).
  */
 import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** What a shop owner pastes; it must never reach a notice, a log line or a page. */
@@ -31,6 +33,10 @@ export interface ConnectorRequest {
 export interface Answer {
   readonly status: number;
   readonly body: unknown;
+  /** Answer this late. */
+  readonly delayMs?: number;
+  /** Answer these bytes instead of `body` as JSON. */
+  readonly raw?: string;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies of the contract, read field by field in tests.
@@ -330,6 +336,8 @@ export class FakeConnector {
   runs = new RunBook();
   readonly #answers = new Map<string, Answer>();
   readonly #server: Server;
+  readonly #pending = new Set<ServerResponse>();
+  #silent = false;
   url = '';
 
   constructor() {
@@ -347,12 +355,28 @@ export class FakeConnector {
         const method = req.method ?? 'GET';
         const path = req.url ?? '/';
         this.requests.push({ method, path, headers: req.headers, body });
-        const answer =
+        if (this.#silent) {
+          // Takes the request and never answers (until reset or close).
+          this.#pending.add(res);
+          res.on('close', () => this.#pending.delete(res));
+          return;
+        }
+        const answer: Answer =
           req.headers['x-service-connect'] !== TOKEN
             ? refusal(401, 'invalid_connect_token', 'The connect token is missing or not accepted.')
             : (this.#answers.get(`${method} ${path}`) ?? contractAnswer(method, path, body, this.runs));
-        res.writeHead(answer.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(answer.body));
+        const send = () => {
+          if (res.destroyed) return;
+          res.writeHead(answer.status, { 'content-type': 'application/json' });
+          res.end(answer.raw ?? JSON.stringify(answer.body));
+        };
+        if (answer.delayMs === undefined) {
+          send();
+        } else {
+          this.#pending.add(res);
+          res.on('close', () => this.#pending.delete(res));
+          setTimeout(send, answer.delayMs);
+        }
       });
     });
   }
@@ -367,10 +391,18 @@ export class FakeConnector {
     this.#answers.set(route, answer);
   }
 
+  /** From now on, takes every request and never answers it. */
+  silence(): void {
+    this.#silent = true;
+  }
+
   reset(): void {
     this.requests.length = 0;
     this.#answers.clear();
     this.runs = new RunBook();
+    this.#silent = false;
+    for (const res of this.#pending) res.destroy();
+    this.#pending.clear();
   }
 
   async close(): Promise<void> {

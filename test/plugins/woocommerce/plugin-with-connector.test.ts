@@ -95,7 +95,7 @@ describe('the WordPress plugin with the real connector', () => {
         get: Object.fromEntries(redirect.searchParams),
       });
       shown = page.output;
-      return !shown.includes('http-equiv="refresh"');
+      return !shown.includes('data-armenian-gateway-reload');
     }, 'the run to finish');
     return shown;
   };
@@ -210,7 +210,7 @@ describe('the WordPress plugin with the real connector', () => {
 
     const day = new Date(gw.clock.nowMs()).toISOString().slice(0, 10);
     const found = await reconcilePage({ from: day, to: day });
-    expect(found).toContain('2 orders checked, 1 mismatch:');
+    expect(found).toContain('2 orders checked. 1 mismatch:');
     expect(found).toContain('<td>Paid at the gateway, unpaid in the store</td>');
     expect(found).toContain(`<td>#${store.order(id)?.number}</td>`);
     expect(found).toContain(uuid);
@@ -220,7 +220,10 @@ describe('the WordPress plugin with the real connector', () => {
     const findingNotes = () => store.notes(id).filter((n) => n.note.includes(uuid) && !n.note.startsWith('Paid with'));
     expect(findingNotes()).toHaveLength(1);
 
-    const repaired = await reconcilePage({ from: day, to: day, repair: '1' });
+    // "Repair the safe ones" names the run shown: the repair covers exactly its range.
+    const run = /name="repair_run" value="([0-9a-f-]{36})"/.exec(found)?.[1] as string;
+    expect(run).toBeTruthy();
+    const repaired = await reconcilePage({ from: day, to: day, repair_run: run });
     expect(repaired).toContain('Repaired: the order was marked paid.');
     expect(store.order(id)?.transaction_id).toBe(uuid);
     // The failed try and the repair's: the order was marked paid once.
@@ -228,12 +231,12 @@ describe('the WordPress plugin with the real connector', () => {
     expect(store.notes(id).filter((n) => n.note.startsWith('Paid with'))).toHaveLength(1);
 
     const clean = await reconcilePage({ from: day, to: day });
-    expect(clean).toContain('2 orders checked: everything matches.');
+    expect(clean).toContain('2 orders checked. Everything matches.');
   });
 
   it('once the connect token is revoked, the admin notice says so and what to do', async () => {
     await revokeConnectToken(gw.gateway.deps, tokenId);
-    const dashboard = await plugin('page', { path: '/wp-admin/index.php' });
+    const dashboard = await plugin('page', { path: '/wp-admin/plugins.php' });
     expect(dashboard.output).toMatch(/connect token .*(revoked|no longer accepted)/i);
   });
 });

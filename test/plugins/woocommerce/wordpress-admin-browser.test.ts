@@ -175,7 +175,7 @@ describe('the reconciliation page', () => {
   it('runs over a date range, reloads while running, lists the findings, repairs the safe ones', async () => {
     const page = await open('/wp-admin/admin.php?page=armenian-gateway-reconciliation');
     expect(await page.locator('.armenian-gateway-scheduled-run').innerText()).toContain(
-      '14 orders checked, 1 mismatch:',
+      '14 orders checked. 1 mismatch:',
     );
     await page.locator('#armenian-gateway-from').fill('2026-11-16');
     await page.locator('#armenian-gateway-to').fill('2026-11-23');
@@ -221,7 +221,7 @@ describe('the reconciliation page', () => {
 });
 
 describe('the connection health notice', () => {
-  it('tells what is wrong on admin screens, and "Reconnect" leads to WooCommerce’s approval', async () => {
+  it('tells what is wrong on WooCommerce’s screens and the Plugins screen, and "Reconnect" leads to WooCommerce’s approval', async () => {
     const approval = authorizeUrl(site);
     connector.answer('GET /v1/connection', {
       status: 200,
@@ -234,7 +234,7 @@ describe('the connection health notice', () => {
       status: 200,
       body: { ...connectionState({ status: 'awaiting_keys' }), authorize_url: approval },
     });
-    const page = await open('/wp-admin/');
+    const page = await open('/wp-admin/plugins.php');
     const notices = page.locator('.armenian-gateway-health');
     expect(await notices.count()).toBe(2);
     expect(await notices.nth(0).innerText()).toContain('WooCommerce refused the connector');

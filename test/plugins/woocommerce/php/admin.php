@@ -11,12 +11,14 @@
  * Answers one admin request for `$path` from $_GET/$_POST/$_REQUEST.
  *
  * @param string              $path    The URL path (`/wp-admin/admin.php`).
- * @param WC_Armenian_Gateway $gateway The gateway WooCommerce built.
+ * @param Armenian_Gateway $gateway The gateway WooCommerce built.
  */
 function harness_admin_request( $path, $gateway ) {
+	do_action( 'admin_init' );
 	do_action( 'admin_menu' );
 	$method = isset( $_SERVER['REQUEST_METHOD'] ) ? $_SERVER['REQUEST_METHOD'] : 'GET';
 	$page   = isset( $_GET['page'] ) ? (string) $_GET['page'] : '';
+	$GLOBALS['harness_screen'] = harness_screen_id( $path, $page );
 
 	if ( '/wp-admin/admin-post.php' === $path ) {
 		$action = isset( $_REQUEST['action'] ) ? (string) $_REQUEST['action'] : '';
@@ -43,7 +45,7 @@ function harness_admin_request( $path, $gateway ) {
 			$GLOBALS['harness_post'] = $_POST;
 			$gateway->process_admin_options();
 			// WooCommerce builds the gateways again after saving, then renders the page.
-			$gateway = new WC_Armenian_Gateway();
+			$gateway = new Armenian_Gateway();
 		}
 		harness_admin_chrome(
 			'Armenian Payment Gateway',
@@ -79,6 +81,29 @@ function harness_admin_request( $path, $gateway ) {
 			echo '<p>Welcome to WordPress.</p>';
 		}
 	);
+}
+
+/**
+ * The screen id WordPress gives the page (get_current_screen()->id).
+ *
+ * @param string $path The URL path.
+ * @param string $page The `page` query argument.
+ * @return string|null
+ */
+function harness_screen_id( $path, $page ) {
+	if ( '/wp-admin/admin-post.php' === $path ) {
+		return null;
+	}
+	if ( '/wp-admin/post.php' === $path ) {
+		return 'shop_order';
+	}
+	if ( '/wp-admin/plugins.php' === $path ) {
+		return 'plugins';
+	}
+	if ( '/wp-admin/admin.php' === $path && '' !== $page ) {
+		return 'woocommerce_page_' . $page;
+	}
+	return 'dashboard';
 }
 
 /**
@@ -123,6 +148,7 @@ function harness_order_edit_page( $screen_id, $object, $order ) {
  * @param callable $body  Prints the content.
  */
 function harness_admin_chrome( $title, $body ) {
+	do_action( 'admin_enqueue_scripts', isset( $GLOBALS['harness_screen'] ) ? (string) $GLOBALS['harness_screen'] : '' );
 	echo '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>' . esc_html( '' !== $title ? $title : 'Admin' ) . ' ‹ Shop — WordPress</title><style>' . harness_admin_css() . '</style></head>';
 	echo '<body class="wp-admin"><div id="adminmenu"><div class="menu-item">Dashboard</div><div class="menu-item">Orders</div><div class="menu-item current">WooCommerce</div><div class="menu-item">Plugins</div></div>';
 	echo '<div id="wpcontent"><div id="wpbody-content"><div class="wrap">';
@@ -133,7 +159,12 @@ function harness_admin_chrome( $title, $body ) {
 	do_action( 'admin_notices' );
 	echo '</div>';
 	call_user_func( $body );
-	echo '</div></div></div></body></html>';
+	echo '</div></div></div>';
+	// The footer scripts, as WordPress prints them.
+	foreach ( isset( $GLOBALS['harness']['enqueued'] ) ? $GLOBALS['harness']['enqueued'] : array() as $handle => $script ) {
+		echo '<script src="' . esc_url( $script['src'] . '?ver=' . $script['ver'] ) . '" id="' . esc_attr( $handle ) . '-js"></script>';
+	}
+	echo '</body></html>';
 }
 
 /** A little of wp-admin's look, for readable screenshots. */

@@ -7,10 +7,13 @@
  *   HARNESS_CONNECTOR_URL=http://127.0.0.1:PORT HARNESS_CONNECT_TOKEN=... php harness.php <scenario> ['{"json":"options"}']
  *
  * Scenarios: bootstrap, payment, return, refund, settings (save then render), admin (render),
- * cancel (WooCommerce's own cancel handler on the cart URL), page (one admin request: `path`, `method`,
+ * cancel (WooCommerce's own cancel handler on the cart URL), uninstall (uninstall.php; `direct: true`
+ * without WP_UNINSTALL_PLUGIN), page (one admin request: `path`, `method`,
  * `get`, `post`, see admin.php), and no_woocommerce (WordPress without WooCommerce).
  * Options: `storage` (hpos or posts), `caps` (the user's capabilities), `order` (order fields),
- * `transients` (set before the run), `settings`, `store_currency`, `order_id`, `order_key`, `currency`.
+ * `transients` (set before the run), `settings`, `store_currency`, `order_id`, `order_key`, `currency`,
+ * `local_connector` (false: no ARMENIAN_GATEWAY_ALLOW_LOCAL_CONNECTOR, as on a production site),
+ * `options` (WordPress options set before the run, e.g. `timezone_string`).
  */
 
 $scenario = isset( $argv[1] ) ? $argv[1] : '';
@@ -73,7 +76,8 @@ register_shutdown_function(
 		$harness['orders'] = array();
 		foreach ( $GLOBALS['harness_orders'] as $id => $order ) {
 			$harness['orders'][ $id ] = array(
-				'meta'   => (object) $order->saved_meta,
+				'meta'           => (object) $order->saved_meta,
+				'transaction_id' => $order->transaction_id,
 				'saves'  => $order->saves,
 				'notes'  => $order->notes,
 				'status' => $order->status,
@@ -84,6 +88,9 @@ register_shutdown_function(
 		if ( isset( $harness['options']['woocommerce_armenian_gateway_settings']['connect_token'] ) ) {
 			$harness['options']['woocommerce_armenian_gateway_settings']['connect_token'] = '' === $harness['options']['woocommerce_armenian_gateway_settings']['connect_token'] ? '' : '[set]';
 		}
+		if ( isset( $harness['options']['armenian_gateway_connect_token'] ) ) {
+			$harness['options']['armenian_gateway_connect_token'] = '[set]';
+		}
 		$harness['options'] = (object) $harness['options'];
 		unset( $harness['hooks'] );
 		echo json_encode( $harness, JSON_UNESCAPED_SLASHES ) . "\n";
@@ -92,6 +99,10 @@ register_shutdown_function(
 
 $GLOBALS['harness']['scenario'] = $scenario;
 define( 'ABSPATH', __DIR__ . '/' );
+// The fake connector listens on 127.0.0.1: a development site's wp-config.php says so. `local_connector: false` is a production site.
+if ( ! isset( $options['local_connector'] ) || false !== $options['local_connector'] ) {
+	define( 'ARMENIAN_GATEWAY_ALLOW_LOCAL_CONNECTOR', true );
+}
 $plugin_file = __DIR__ . '/../../../../plugins/woocommerce/wordpress-plugin/armenian-payment-gateway.php';
 
 if ( 'no_woocommerce' === $scenario ) {
@@ -99,7 +110,7 @@ if ( 'no_woocommerce' === $scenario ) {
 	do_action( 'plugins_loaded' );
 	do_action( 'admin_notices' );
 	$GLOBALS['harness']['hook_names']     = array_keys( $GLOBALS['harness']['hooks'] );
-	$GLOBALS['harness']['gateway_loaded'] = class_exists( 'WC_Armenian_Gateway', false );
+	$GLOBALS['harness']['gateway_loaded'] = class_exists( 'Armenian_Gateway', false );
 	exit;
 }
 
@@ -130,6 +141,9 @@ $order = new WC_Order(
 foreach ( isset( $options['order'] ) ? $options['order'] : array() as $field => $value ) {
 	$order->$field = $value;
 }
+foreach ( isset( $options['options'] ) ? $options['options'] : array() as $name => $value ) {
+	update_option( $name, $value );
+}
 foreach ( isset( $options['transients'] ) ? $options['transients'] : array() as $name => $value ) {
 	set_transient( $name, $value );
 }
@@ -141,13 +155,13 @@ $GLOBALS['harness_orders'][ $order->get_id() ] = $order;
 
 require $plugin_file;
 
-$GLOBALS['harness']['loaded_before_plugins_loaded'] = class_exists( 'WC_Armenian_Gateway', false );
+$GLOBALS['harness']['loaded_before_plugins_loaded'] = class_exists( 'Armenian_Gateway', false );
 $GLOBALS['harness']['hook_names']                   = array_keys( $GLOBALS['harness']['hooks'] );
 do_action( 'before_woocommerce_init' );
 do_action( 'plugins_loaded' );
 $gateway_classes                       = apply_filters( 'woocommerce_payment_gateways', array() );
 $GLOBALS['harness']['gateway_classes'] = $gateway_classes;
-$gateway                               = new WC_Armenian_Gateway();
+$gateway                               = new Armenian_Gateway();
 WC()->payment_gateways()->gateways[ $gateway->id ] = $gateway;
 
 switch ( $scenario ) {
@@ -204,12 +218,21 @@ switch ( $scenario ) {
 		$_POST                        = $GLOBALS['harness_post'];
 		$GLOBALS['harness']['result'] = $gateway->process_admin_options();
 		// WooCommerce builds the gateways again after saving, then renders the settings page.
-		$gateway = new WC_Armenian_Gateway();
+		$gateway = new Armenian_Gateway();
 		$gateway->admin_options();
 		break;
 
 	case 'admin':
 		$gateway->admin_options();
+		break;
+
+	case 'uninstall':
+		// WordPress defines WP_UNINSTALL_PLUGIN before it includes uninstall.php; `direct: true` is a request straight to the file.
+		if ( empty( $options['direct'] ) ) {
+			define( 'WP_UNINSTALL_PLUGIN', 'wordpress-plugin/armenian-payment-gateway.php' );
+		}
+		include __DIR__ . '/../../../../plugins/woocommerce/wordpress-plugin/uninstall.php';
+		$GLOBALS['harness']['result'] = 'uninstalled';
 		break;
 
 	case 'cancel':

@@ -10,6 +10,17 @@
  * connector calls (without header values) and its log lines are appended to the state for the test.
  */
 
+// The plugin's own files under /wp-content/plugins/wordpress-plugin/assets/, as the web server serves them.
+$harness_asset = (string) parse_url( $_SERVER['REQUEST_URI'], PHP_URL_PATH );
+if ( 0 === strpos( $harness_asset, '/wp-content/plugins/wordpress-plugin/assets/' ) && false === strpos( $harness_asset, '..' ) ) {
+	$harness_file = __DIR__ . '/../../../../plugins/woocommerce/wordpress-plugin/' . substr( $harness_asset, strlen( '/wp-content/plugins/wordpress-plugin/' ) );
+	if ( is_file( $harness_file ) ) {
+		header( 'Content-Type: text/javascript' );
+		readfile( $harness_file );
+		return true;
+	}
+}
+
 $harness_state_file = (string) getenv( 'HARNESS_STATE' );
 $harness_state      = json_decode( (string) file_get_contents( $harness_state_file ), true );
 if ( ! is_array( $harness_state ) ) {
@@ -70,10 +81,12 @@ register_shutdown_function(
 );
 
 define( 'ABSPATH', __DIR__ . '/' );
+// The fake connector listens on 127.0.0.1: a development site's wp-config.php says so.
+define( 'ARMENIAN_GATEWAY_ALLOW_LOCAL_CONNECTOR', true );
 require __DIR__ . '/../../../../plugins/woocommerce/wordpress-plugin/armenian-payment-gateway.php';
 do_action( 'before_woocommerce_init' );
 do_action( 'plugins_loaded' );
-$harness_gateway = new WC_Armenian_Gateway();
+$harness_gateway = new Armenian_Gateway();
 WC()->payment_gateways()->gateways[ $harness_gateway->id ] = $harness_gateway;
 
 $_REQUEST = array_merge( $_GET, $_POST );

@@ -5,6 +5,8 @@
  * logs are recorded for the test.
  */
 
+define( 'WC_VERSION', $GLOBALS['harness_versions']['tested']['woocommerce'] );
+
 function get_woocommerce_currency() {
 	return isset( $GLOBALS['harness_currency'] ) ? $GLOBALS['harness_currency'] : 'AMD';
 }
@@ -91,9 +93,27 @@ class WC_Settings_API {
 		$this->errors[] = $error;
 	}
 
-	/** The form itself is WooCommerce's; the harness prints a placeholder (never the field values). */
+	public function get_field_key( $key ) {
+		return $this->plugin_id . $this->id . '_' . $key;
+	}
+
+	/**
+	 * The form as WooCommerce prints it: `generate_{type}_html` when the gateway has one, else
+	 * WooCommerce's own input, whose value is the saved option (a `password` field included).
+	 */
 	public function admin_options() {
-		echo '<table class="form-table"><!-- settings fields --></table>';
+		echo '<table class="form-table">';
+		foreach ( $this->form_fields as $key => $field ) {
+			$method = 'generate_' . $field['type'] . '_html';
+			if ( method_exists( $this, $method ) ) {
+				echo $this->$method( $key, $field );
+				continue;
+			}
+			$type  = 'checkbox' === $field['type'] ? 'checkbox' : ( 'password' === $field['type'] ? 'password' : 'text' );
+			$value = 'checkbox' === $field['type'] ? 'yes' : $this->get_option( $key );
+			echo '<tr><th><label for="' . esc_attr( $this->get_field_key( $key ) ) . '">' . esc_html( $field['title'] ) . '</label></th><td><input type="' . $type . '" name="' . esc_attr( $this->get_field_key( $key ) ) . '" id="' . esc_attr( $this->get_field_key( $key ) ) . '" value="' . esc_attr( $value ) . '" /></td></tr>';
+		}
+		echo '</table>';
 	}
 }
 
@@ -166,6 +186,8 @@ class WC_Order {
 	public $first_name     = 'Ani';
 	public $last_name      = 'Karapetyan';
 	public $date_created   = '2026-11-23T10:00:00+00:00';
+	public $transaction_id = '';
+	private $pending_transaction_id = null;
 	private $id;
 	private $key;
 	private $currency;
@@ -178,7 +200,7 @@ class WC_Order {
 
 	public static function from_array( array $data ) {
 		$order = new WC_Order( (int) $data['id'], (string) $data['key'], isset( $data['currency'] ) ? $data['currency'] : 'AMD' );
-		foreach ( array( 'number', 'total', 'status', 'payment_method', 'billing_email', 'first_name', 'last_name', 'date_created', 'notes' ) as $field ) {
+		foreach ( array( 'number', 'total', 'status', 'payment_method', 'billing_email', 'first_name', 'last_name', 'date_created', 'notes', 'transaction_id' ) as $field ) {
 			if ( array_key_exists( $field, $data ) ) {
 				$order->$field = $data[ $field ];
 			}
@@ -202,6 +224,7 @@ class WC_Order {
 			'last_name'      => $this->last_name,
 			'date_created'   => $this->date_created,
 			'notes'          => $this->notes,
+			'transaction_id' => $this->transaction_id,
 			'meta'           => (object) $this->saved_meta,
 		);
 	}
@@ -264,6 +287,14 @@ class WC_Order {
 		return null === $this->date_created ? null : new WC_DateTime( $this->date_created );
 	}
 
+	public function set_transaction_id( $id ) {
+		$this->pending_transaction_id = (string) $id;
+	}
+
+	public function get_transaction_id( $context = 'view' ) {
+		return $this->transaction_id;
+	}
+
 	public function get_refunds() {
 		return $this->refunds;
 	}
@@ -278,6 +309,10 @@ class WC_Order {
 
 	public function save() {
 		$this->saved_meta = $this->meta;
+		if ( null !== $this->pending_transaction_id ) {
+			$this->transaction_id         = $this->pending_transaction_id;
+			$this->pending_transaction_id = null;
+		}
 		++$this->saves;
 		return $this->id;
 	}
@@ -315,6 +350,11 @@ class WC_Order {
 			? admin_url( 'admin.php?page=wc-orders&action=edit&id=' . $this->id )
 			: admin_url( 'post.php?post=' . $this->id . '&action=edit' );
 	}
+}
+
+/** WooCommerce's own screens (wc_get_screen_ids, abridged): its pages, orders and products. */
+function wc_get_screen_ids() {
+	return array( 'woocommerce_page_wc-settings', 'woocommerce_page_wc-orders', 'woocommerce_page_wc-reports', 'woocommerce_page_wc-status', 'shop_order', 'edit-shop_order', 'product', 'edit-product' );
 }
 
 /** hpos (the default of WooCommerce 8.2+) or posts. */

@@ -1,8 +1,8 @@
 <?php
 /**
  * Minimal stand-ins for the WordPress functions and classes the plugin uses. They record what the
- * plugin does (hooks, redirects, options, scripts) in $GLOBALS['harness'], and wp_remote_request makes
- * real HTTP calls with PHP streams. WooCommerce's part is in stubs-woocommerce.php.
+ * plugin does (hooks, redirects, options, scripts) in $GLOBALS['harness'], and wp_safe_remote_request
+ * checks the URL as WordPress does, then makes real HTTP calls with PHP streams. WooCommerce's part is in stubs-woocommerce.php.
  */
 
 $GLOBALS['harness'] = array(
@@ -15,6 +15,9 @@ $GLOBALS['harness'] = array(
 	'options'          => array(),
 	'post_meta_writes' => array(),
 	'scripts'          => array(),
+	'enqueued'         => array(),
+	'privacy'          => array(),
+	'autoload'         => array(),
 	'features'         => array(),
 	'errors'           => array(),
 	'meta_boxes'       => array(),
@@ -25,6 +28,9 @@ $GLOBALS['harness'] = array(
 $GLOBALS['harness_serve'] = isset( $GLOBALS['harness_serve'] ) ? $GLOBALS['harness_serve'] : false;
 // What the logged-in user may do.
 $GLOBALS['harness_caps'] = isset( $GLOBALS['harness_caps'] ) ? $GLOBALS['harness_caps'] : array( 'manage_woocommerce', 'edit_shop_orders' );
+// The versions the plugin is tested against: plugins/woocommerce/tested-versions.json, the one place that says them.
+$GLOBALS['harness_versions'] = json_decode( (string) file_get_contents( __DIR__ . '/../../../../plugins/woocommerce/tested-versions.json' ), true );
+$GLOBALS['wp_version']       = $GLOBALS['harness_versions']['tested']['wordpress'];
 if ( ! defined( 'MINUTE_IN_SECONDS' ) ) {
 	define( 'MINUTE_IN_SECONDS', 60 );
 }
@@ -45,6 +51,16 @@ function do_action( $hook, ...$args ) {
 	foreach ( isset( $GLOBALS['harness']['hooks'][ $hook ] ) ? $GLOBALS['harness']['hooks'][ $hook ] : array() as $callback ) {
 		call_user_func_array( $callback, $args );
 	}
+}
+
+function remove_filter( $hook, $callback, $priority = 10 ) {
+	foreach ( isset( $GLOBALS['harness']['hooks'][ $hook ] ) ? $GLOBALS['harness']['hooks'][ $hook ] : array() as $index => $registered ) {
+		if ( $registered === $callback ) {
+			unset( $GLOBALS['harness']['hooks'][ $hook ][ $index ] );
+			return true;
+		}
+	}
+	return false;
 }
 
 function has_action( $hook ) {
@@ -88,8 +104,10 @@ function wp_date( $format, $timestamp = null ) {
 	return gmdate( $format, null === $timestamp ? time() : $timestamp );
 }
 
+/** The site's time zone: the `timezone_string` option (Settings > General), UTC when unset. */
 function wp_timezone() {
-	return new DateTimeZone( 'UTC' );
+	$zone = get_option( 'timezone_string', '' );
+	return new DateTimeZone( is_string( $zone ) && '' !== $zone ? $zone : 'UTC' );
 }
 
 function wp_parse_url( $url, $component = -1 ) {
@@ -169,7 +187,7 @@ function plugin_dir_path( $file ) {
 }
 
 function plugin_dir_url( $file ) {
-	return 'http://shop.test/wp-content/plugins/' . basename( dirname( $file ) ) . '/';
+	return harness_site_url() . '/wp-content/plugins/' . basename( dirname( $file ) ) . '/';
 }
 
 function plugins_url( $path, $plugin_file ) {
@@ -207,7 +225,8 @@ function get_option( $name, $fallback = false ) {
 }
 
 function update_option( $name, $value, $autoload = null ) {
-	$GLOBALS['harness']['options'][ $name ] = $value;
+	$GLOBALS['harness']['options'][ $name ]  = $value;
+	$GLOBALS['harness']['autoload'][ $name ] = null === $autoload ? true : (bool) $autoload;
 	return true;
 }
 
@@ -215,6 +234,56 @@ function delete_option( $name ) {
 	unset( $GLOBALS['harness']['options'][ $name ] );
 	return true;
 }
+
+function is_multisite() {
+	return false;
+}
+
+/** The database, as far as uninstall.php uses it: LIKE deletes on the options (where transients live). */
+class Harness_Wpdb {
+	public $options = 'wp_options';
+
+	public function esc_like( $text ) {
+		return addcslashes( $text, '_%\\' );
+	}
+
+	public function prepare( $query, ...$args ) {
+		return vsprintf( str_replace( '%s', "'%s'", $query ), array_map( 'addslashes', $args ) );
+	}
+
+	public function query( $sql ) {
+		$GLOBALS['harness']['queries'][] = $sql;
+		if ( ! preg_match( '/^DELETE FROM wp_options WHERE /', $sql ) || ! preg_match_all( "/option_name LIKE '((?:[^'\\\\]|\\\\.)*)'/", $sql, $m ) ) {
+			return false;
+		}
+		$deleted = 0;
+		foreach ( $m[1] as $like ) {
+			// SQL LIKE: % any run, _ any one character, \x the character x itself.
+			$like    = stripslashes( $like );
+			$pattern = '';
+			for ( $i = 0; $i < strlen( $like ); $i++ ) {
+				$char = $like[ $i ];
+				if ( '\\' === $char && $i + 1 < strlen( $like ) ) {
+					$pattern .= preg_quote( $like[ ++$i ], '/' );
+				} elseif ( '%' === $char ) {
+					$pattern .= '.*';
+				} elseif ( '_' === $char ) {
+					$pattern .= '.';
+				} else {
+					$pattern .= preg_quote( $char, '/' );
+				}
+			}
+			foreach ( array_keys( $GLOBALS['harness']['options'] ) as $name ) {
+				if ( preg_match( '/^' . $pattern . '$/', $name ) ) {
+					unset( $GLOBALS['harness']['options'][ $name ] );
+					++$deleted;
+				}
+			}
+		}
+		return $deleted;
+	}
+}
+$GLOBALS['wpdb'] = new Harness_Wpdb();
 
 // Transients live with the options (as WordPress keeps them without an object cache); expiry is ignored.
 
@@ -271,6 +340,17 @@ function wp_nonce_field( $action = -1, $name = '_wpnonce', $referer = true, $dis
 
 // Admin screens.
 
+function wp_add_privacy_policy_content( $plugin_name, $policy_text ) {
+	$GLOBALS['harness']['privacy'][] = array(
+		'plugin' => $plugin_name,
+		'text'   => $policy_text,
+	);
+}
+
+function get_current_screen() {
+	return isset( $GLOBALS['harness_screen'] ) && null !== $GLOBALS['harness_screen'] ? (object) array( 'id' => $GLOBALS['harness_screen'] ) : null;
+}
+
 function add_meta_box( $id, $title, $callback, $screen = null, $context = 'advanced', $priority = 'default' ) {
 	foreach ( (array) $screen as $one ) {
 		$GLOBALS['harness_meta_boxes'][] = array( $id, $title, $callback, $one, $context );
@@ -312,13 +392,28 @@ function wp_register_script( $handle, $src, $deps = array(), $ver = false, $in_f
 	return true;
 }
 
+function wp_enqueue_script( $handle, $src = '', $deps = array(), $ver = false, $in_footer = false ) {
+	$GLOBALS['harness']['enqueued'][ $handle ] = array(
+		'src'       => $src,
+		'ver'       => $ver,
+		'in_footer' => $in_footer,
+	);
+}
+
 function wp_set_script_translations( $handle, $domain, $path = '' ) {
 	return true;
 }
 
 // Redirects, dying.
 
+/** As WordPress's wp_safe_redirect: a host that is neither the site's nor in `allowed_redirect_hosts` goes to admin_url(). */
 function wp_safe_redirect( $location, $status = 302 ) {
+	$host    = parse_url( $location, PHP_URL_HOST );
+	$allowed = (array) apply_filters( 'allowed_redirect_hosts', array( parse_url( home_url(), PHP_URL_HOST ) ), null === $host ? '' : $host );
+	if ( null !== $host && ! in_array( strtolower( $host ), array_map( 'strtolower', $allowed ), true ) ) {
+		$GLOBALS['harness']['unsafe_redirect'] = $location;
+		$location                              = admin_url();
+	}
 	$GLOBALS['harness']['redirect'] = $location;
 	if ( $GLOBALS['harness_serve'] ) {
 		header( 'Location: ' . $location, true, $status );
@@ -363,7 +458,85 @@ function is_wp_error( $thing ) {
 	return $thing instanceof WP_Error;
 }
 
-function wp_remote_request( $url, $args = array() ) {
+/**
+ * WordPress's wp_http_validate_url() (6.x, wp-includes/http.php), line for line: http(s) only, no user
+ * information, a host that resolves to a public address unless it is the site's own host or the
+ * `http_request_host_is_external` filter allows it, and ports 80, 443 and 8080 unless
+ * `http_allowed_safe_ports` adds one.
+ */
+function wp_http_validate_url( $url ) {
+	if ( ! is_string( $url ) || '' === $url || is_numeric( $url ) ) {
+		return false;
+	}
+	if ( ! preg_match( '#^https?://#i', $url ) ) {
+		return false;
+	}
+	$parsed_url = parse_url( $url );
+	if ( ! $parsed_url || empty( $parsed_url['host'] ) ) {
+		return false;
+	}
+	if ( isset( $parsed_url['user'] ) || isset( $parsed_url['pass'] ) ) {
+		return false;
+	}
+	if ( false !== strpbrk( $parsed_url['host'], ':#?[]' ) ) {
+		return false;
+	}
+	$parsed_home = parse_url( home_url() );
+	$same_host   = isset( $parsed_home['host'] ) && strtolower( $parsed_home['host'] ) === strtolower( $parsed_url['host'] );
+	$host        = trim( $parsed_url['host'], '.' );
+	if ( ! $same_host ) {
+		if ( preg_match( '#^(([1-9]?\d|1\d\d|25[0-5]|2[0-4]\d)\.){3}([1-9]?\d|1\d\d|25[0-5]|2[0-4]\d)$#', $host ) ) {
+			$ip = $host;
+		} else {
+			$ip = gethostbyname( $host );
+			if ( $ip === $host ) {
+				return false;
+			}
+		}
+		if ( $ip ) {
+			$parts = array_map( 'intval', explode( '.', $ip ) );
+			if ( 127 === $parts[0] || 10 === $parts[0] || 0 === $parts[0]
+				|| ( 172 === $parts[0] && 16 <= $parts[1] && 31 >= $parts[1] )
+				|| ( 192 === $parts[0] && 168 === $parts[1] )
+			) {
+				if ( ! apply_filters( 'http_request_host_is_external', false, $host, $url ) ) {
+					return false;
+				}
+			}
+		}
+	}
+	if ( empty( $parsed_url['port'] ) ) {
+		return $url;
+	}
+	$port          = $parsed_url['port'];
+	$allowed_ports = apply_filters( 'http_allowed_safe_ports', array( 80, 443, 8080 ), $host, $url );
+	if ( is_array( $allowed_ports ) && in_array( $port, $allowed_ports, true ) ) {
+		return $url;
+	}
+	if ( $parsed_home && $same_host && isset( $parsed_home['port'] ) && $parsed_home['port'] === $port ) {
+		return $url;
+	}
+	return false;
+}
+
+/**
+ * wp_safe_remote_request: the URL must pass wp_http_validate_url (WordPress answers "A valid URL was
+ * not provided." otherwise), then a real request with PHP streams. There is no wp_remote_request:
+ * the plugin must never make an unchecked request.
+ */
+function wp_safe_remote_request( $url, $args = array() ) {
+	// Recorded without header values: the connect token is one of them.
+	$GLOBALS['harness']['http'][] = array(
+		'method'              => isset( $args['method'] ) ? $args['method'] : 'GET',
+		'url'                 => $url,
+		'timeout'             => isset( $args['timeout'] ) ? $args['timeout'] : null,
+		'limit_response_size' => isset( $args['limit_response_size'] ) ? $args['limit_response_size'] : null,
+		'redirection'         => isset( $args['redirection'] ) ? $args['redirection'] : null,
+		'header_names'        => array_keys( isset( $args['headers'] ) ? $args['headers'] : array() ),
+	);
+	if ( false === wp_http_validate_url( $url ) ) {
+		return new WP_Error( 'http_request_failed', 'A valid URL was not provided.' );
+	}
 	$headers = array();
 	foreach ( isset( $args['headers'] ) ? $args['headers'] : array() as $name => $value ) {
 		$headers[] = $name . ': ' . $value;
@@ -371,13 +544,6 @@ function wp_remote_request( $url, $args = array() ) {
 	if ( isset( $args['user-agent'] ) ) {
 		$headers[] = 'User-Agent: ' . $args['user-agent'];
 	}
-	// Recorded without header values: the connect token is one of them.
-	$GLOBALS['harness']['http'][] = array(
-		'method'       => isset( $args['method'] ) ? $args['method'] : 'GET',
-		'url'          => $url,
-		'timeout'      => isset( $args['timeout'] ) ? $args['timeout'] : null,
-		'header_names' => array_keys( isset( $args['headers'] ) ? $args['headers'] : array() ),
-	);
 	$context = stream_context_create(
 		array(
 			'http' => array(
@@ -390,10 +556,19 @@ function wp_remote_request( $url, $args = array() ) {
 			),
 		)
 	);
-	$body = @file_get_contents( $url, false, $context );
+	$started = microtime( true );
+	$body    = @file_get_contents( $url, false, $context );
 	if ( false === $body ) {
-		$error = error_get_last();
-		return new WP_Error( 'http_request_failed', $error ? $error['message'] : 'The request failed.' );
+		$error   = error_get_last();
+		$message = $error ? $error['message'] : 'The request failed.';
+		// As cURL words it (WordPress's transport): the connect or read timeout.
+		if ( microtime( true ) - $started >= ( isset( $args['timeout'] ) ? (float) $args['timeout'] : 5.0 ) - 0.05 ) {
+			$message = 'cURL error 28: Operation timed out after ' . (int) ( 1000 * ( microtime( true ) - $started ) ) . ' milliseconds with 0 bytes received';
+		}
+		return new WP_Error( 'http_request_failed', $message );
+	}
+	if ( isset( $args['limit_response_size'] ) && strlen( $body ) > $args['limit_response_size'] ) {
+		$body = substr( $body, 0, $args['limit_response_size'] );
 	}
 	$response_headers = function_exists( 'http_get_last_response_headers' ) ? http_get_last_response_headers() : $http_response_header;
 	$code             = 0;

@@ -1,7 +1,7 @@
 /**
  * Armenian Payment Gateway in the WooCommerce Cart and Checkout blocks. A plain browser script with no
  * build step: WordPress loads it after wc-blocks-registry, wc-settings, wp-element, wp-html-entities
- * and wp-i18n. The settings come from WC_Armenian_Gateway_Blocks::get_payment_method_data().
+ * and wp-i18n. The settings come from Armenian_Gateway_Blocks::get_payment_method_data().
  */
 (() => {
   const registry = window.wc.wcBlocksRegistry;
@@ -40,7 +40,10 @@
     label: createElement('span', { className: 'armenian-gateway-label' }, title),
     content: createElement(Content, null),
     edit: createElement(Content, null),
-    canMakePayment: () => true,
+    // As the classic checkout: only a cart in AMD (the server registers the method only when it is
+    // enabled and set up, and the store sells in AMD; a currency switcher may still show another).
+    canMakePayment: ({ cartTotals } = {}) =>
+      (cartTotals?.currency_code ?? settings.currency ?? 'AMD') === (settings.currency || 'AMD'),
     ariaLabel: title,
     supports: { features },
   });

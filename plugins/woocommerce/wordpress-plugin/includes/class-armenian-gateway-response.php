@@ -12,7 +12,7 @@ defined( 'ABSPATH' ) || exit;
  * and message (`{"error","message"}`) on a refusal; `transport_error` (status 0) when the connector
  * could not be reached, and `invalid_response` when it answered something that is not JSON.
  */
-final class WC_Armenian_Gateway_Response {
+final class Armenian_Gateway_Response {
 
 	/**
 	 * Error code when the connector could not be reached.
@@ -113,14 +113,61 @@ final class WC_Armenian_Gateway_Response {
 	/**
 	 * A string field of the body, or the default.
 	 *
-	 * @param string $key     Field name.
+	 * @param string $key      Field name.
 	 * @param string $fallback Value when the field is missing or not scalar.
 	 * @return string
 	 */
 	public function field( $key, $fallback = '' ) {
-		if ( isset( $this->body[ $key ] ) && is_scalar( $this->body[ $key ] ) ) {
-			return (string) $this->body[ $key ];
+		return self::text_of( $this->body, $key, $fallback );
+	}
+
+	/**
+	 * A scalar field of a connector object as a string, or the fallback when the object is not an
+	 * array or the field is missing, null, an array or an object (the connector's answers are read
+	 * as untrusted: one bad field must not warn or throw).
+	 *
+	 * @param mixed  $data     The object (an array when it is one).
+	 * @param string $key      Field name.
+	 * @param string $fallback Value otherwise.
+	 * @return string
+	 */
+	public static function text_of( $data, $key, $fallback = '' ) {
+		if ( is_array( $data ) && isset( $data[ $key ] ) && is_scalar( $data[ $key ] ) ) {
+			return is_bool( $data[ $key ] ) ? ( $data[ $key ] ? 'true' : 'false' ) : (string) $data[ $key ];
 		}
 		return $fallback;
+	}
+
+	/**
+	 * A field that must be an object or a list, or an empty array when it is anything else.
+	 *
+	 * @param mixed  $data The object (an array when it is one).
+	 * @param string $key  Field name.
+	 * @return array
+	 */
+	public static function array_of( $data, $key ) {
+		return is_array( $data ) && isset( $data[ $key ] ) && is_array( $data[ $key ] ) ? $data[ $key ] : array();
+	}
+
+	/**
+	 * The items of a list field that are objects; any other item is left out.
+	 *
+	 * @param mixed  $data The object (an array when it is one).
+	 * @param string $key  Field name.
+	 * @return array[]
+	 */
+	public static function objects_of( $data, $key ) {
+		return array_values( array_filter( self::array_of( $data, $key ), 'is_array' ) );
+	}
+
+	/**
+	 * The items of a list field that are strings; any other item is left out.
+	 *
+	 * @param mixed  $data The object (an array when it is one).
+	 * @param string $key  Field name.
+	 * @return string[]
+	 */
+	public static function strings_of( $data, $key ) {
+		return array_values( array_filter( self::array_of( $data, $key ), 'is_string' ) );
 	}
 }

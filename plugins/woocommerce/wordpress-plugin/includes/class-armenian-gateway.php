@@ -15,7 +15,7 @@ defined( 'ABSPATH' ) || exit;
  * once the gateway has confirmed the payment (on the gateway's webhook, or when the return handler
  * reads the payment back).
  */
-class WC_Armenian_Gateway extends WC_Payment_Gateway {
+class Armenian_Gateway extends WC_Payment_Gateway {
 
 	/**
 	 * The gateway id, also the Blocks payment method name.
@@ -38,6 +38,11 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	const CONNECT_RESULT_OPTION = 'armenian_gateway_connect_result';
 
 	/**
+	 * Option holding the origin of the gateway's payment page (`https://host[:port]`) buyers are sent to.
+	 */
+	const CHECKOUT_ORIGIN_OPTION = 'armenian_gateway_checkout_origin';
+
+	/**
 	 * The posted names of the manual key's two fields (never saved in WordPress).
 	 */
 	const MANUAL_KEY_FIELD    = 'armenian_gateway_consumer_key';
@@ -46,7 +51,7 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	/**
 	 * Seconds a call to the connector may take.
 	 */
-	const TIMEOUT = WC_Armenian_Gateway_Connector::TIMEOUT;
+	const TIMEOUT = Armenian_Gateway_Connector::TIMEOUT;
 
 	/**
 	 * Features the gateway supports.
@@ -100,8 +105,8 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			),
 			'connect_token' => array(
 				'title'       => __( 'Connect token', 'armenian-payment-gateway' ),
-				'type'        => 'password',
-				'description' => __( 'The connect token issued for this store. A test token takes test payments only; a live token takes real payments.', 'armenian-payment-gateway' ),
+				'type'        => 'connect_token',
+				'description' => __( 'The connect token issued for this store. A test token takes test payments only; a live token takes real payments. The saved token is never shown: leave the field empty to keep it.', 'armenian-payment-gateway' ),
 				'default'     => '',
 			),
 			'connector_url' => array(
@@ -129,7 +134,32 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	 * @return string
 	 */
 	public function validate_connect_token_field( $key, $value ) {
-		return (string) preg_replace( '/\s+/', '', wp_unslash( (string) $value ) );
+		$token = (string) preg_replace( '/\s+/', '', wp_unslash( is_scalar( $value ) ? (string) $value : '' ) );
+		// The field is always shown empty: empty means "keep the saved token".
+		$token = '' === $token ? Armenian_Gateway_Connector::saved_token() : $token;
+		if ( '' !== $token ) {
+			update_option( Armenian_Gateway_Connector::TOKEN_OPTION, $token, false );
+		}
+		// The settings are autoloaded on every request: they never hold the token.
+		return '';
+	}
+
+	/**
+	 * The connect token's field: a password input that never carries the saved token (WooCommerce's
+	 * `password` type prints it in the page source as its value), with a placeholder saying one is saved.
+	 *
+	 * @param string $key  Field key.
+	 * @param array  $data Field definition.
+	 * @return string
+	 */
+	public function generate_connect_token_html( $key, $data ) {
+		$field = $this->get_field_key( $key );
+		$saved = '' !== $this->connect_token();
+		ob_start();
+		echo '<tr valign="top"><th scope="row" class="titledesc"><label for="' . esc_attr( $field ) . '">' . esc_html( $data['title'] ) . '</label></th><td class="forminp"><fieldset>';
+		echo '<input class="input-text regular-input" type="password" name="' . esc_attr( $field ) . '" id="' . esc_attr( $field ) . '" value="" autocomplete="new-password" placeholder="' . esc_attr( $saved ? __( 'Saved (hidden). Paste a new token to replace it.', 'armenian-payment-gateway' ) : '' ) . '" />';
+		echo '<p class="description">' . esc_html( $data['description'] ) . '</p></fieldset></td></tr>';
+		return (string) ob_get_clean();
 	}
 
 	/**
@@ -140,13 +170,18 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	 * @return string
 	 */
 	public function validate_connector_url_field( $key, $value ) {
-		$value = trim( wp_unslash( (string) $value ) );
+		$value = trim( wp_unslash( is_scalar( $value ) ? (string) $value : '' ) );
 		if ( '' === $value ) {
 			return '';
 		}
-		$url = esc_url_raw( $value, array( 'http', 'https' ) );
-		if ( '' === $url ) {
-			$message = __( 'The connector URL must start with https:// (or http:// for a local test).', 'armenian-payment-gateway' );
+		// A bare host is an https address (esc_url_raw would make it http://).
+		if ( ! preg_match( '#^[a-z][a-z0-9+.-]*:#i', $value ) ) {
+			$value = 'https://' . $value;
+		}
+		$url     = esc_url_raw( $value, array( 'http', 'https' ) );
+		$problem = '' === $url ? __( 'The connector URL must be a full address starting with https://.', 'armenian-payment-gateway' ) : Armenian_Gateway_Connector::url_problem( $url );
+		if ( '' !== $problem ) {
+			$message  = $problem;
 			$previous = (string) $this->get_option( 'connector_url', '' );
 			if ( '' !== $previous ) {
 				/* translators: %s: the connector URL kept. */
@@ -169,9 +204,16 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	 * @return bool Whether the settings were saved.
 	 */
 	public function process_admin_options() {
+		// Saving (and showing the page after it) waits for the connector at most this long in all.
+		Armenian_Gateway_Connector::limit_to( Armenian_Gateway_Connector::ACTION_TIMEOUT );
 		$manual_key = $this->take_posted_manual_key();
+		$before     = array( $this->connect_token(), $this->connector_url() );
 		$saved      = parent::process_admin_options();
-		WC_Armenian_Gateway_Health::forget();
+		if ( array( $this->connect_token(), $this->connector_url() ) !== $before ) {
+			// Another token or connector may pay through another gateway: the next checkout learns its payment page.
+			delete_option( self::CHECKOUT_ORIGIN_OPTION );
+		}
+		Armenian_Gateway_Health::forget();
 		$this->connect_store();
 		if ( null !== $manual_key ) {
 			$this->send_manual_key( $manual_key );
@@ -221,7 +263,7 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 				'message' => $manual_key['error'],
 			);
 		} else {
-			$result = $this->call_connector( 'POST', '/v1/connection/credentials', $manual_key );
+			$result = $this->call_connector( 'POST', '/v1/connection/credentials', $manual_key, Armenian_Gateway_Connector::ACTION_TIMEOUT );
 			if ( $result->is_ok() ) {
 				$saved['connection']  = $result->body;
 				$saved['credentials'] = array(
@@ -254,7 +296,8 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			array(
 				'store_url'  => home_url(),
 				'return_url' => admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . $this->id ),
-			)
+			),
+			Armenian_Gateway_Connector::ACTION_TIMEOUT
 		);
 		if ( $result->is_ok() ) {
 			delete_option( self::CONNECT_RESULT_OPTION );
@@ -302,13 +345,13 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			$this->render_notice( empty( $saved['credentials']['ok'] ) ? 'error' : 'success', (string) $saved['credentials']['message'] );
 		}
 
-		$result = $this->call_connector( 'GET', '/v1/connection' );
+		$result = $this->connector()->page_request( 'GET', '/v1/connection' );
 		if ( $result->is_error( 'connection_not_found' ) ) {
 			$this->render_notice( 'info', __( 'This store is not connected yet: save the settings to connect it.', 'armenian-payment-gateway' ) );
 			return;
 		}
 		if ( $result->is_error( 'invalid_connect_token' ) ) {
-			$this->render_notice( 'error', WC_Armenian_Gateway_Health::token_revoked_message() );
+			$this->render_notice( 'error', Armenian_Gateway_Health::token_revoked_message() );
 			return;
 		}
 		if ( ! $result->is_ok() ) {
@@ -325,9 +368,10 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	 * @param array $connection The connector's connection object.
 	 */
 	private function render_connection( array $connection ) {
-		$status      = isset( $connection['status'] ) ? (string) $connection['status'] : '';
-		$environment = isset( $connection['environment'] ) ? (string) $connection['environment'] : '';
-		$problems    = isset( $connection['key_exchange']['problems'] ) && is_array( $connection['key_exchange']['problems'] ) ? $connection['key_exchange']['problems'] : array();
+		$status       = Armenian_Gateway_Response::text_of( $connection, 'status' );
+		$environment  = Armenian_Gateway_Response::text_of( $connection, 'environment' );
+		$key_exchange = Armenian_Gateway_Response::array_of( $connection, 'key_exchange' );
+		$problems     = Armenian_Gateway_Response::strings_of( $key_exchange, 'problems' );
 
 		echo '<div class="armenian-gateway-connection">';
 		if ( 'active' === $status ) {
@@ -336,24 +380,27 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			echo '<div class="notice notice-warning inline"><p>';
 			echo esc_html__( 'One step left: let the connector update your orders. Open the link, approve the access, and you will come back here.', 'armenian-payment-gateway' );
 			echo '</p>';
-			if ( ! empty( $connection['authorize_url'] ) ) {
-				echo '<p><a class="button button-primary" href="' . esc_url( (string) $connection['authorize_url'] ) . '">';
+			$approval = Armenian_Gateway_Health::approval_url( isset( $connection['authorize_url'] ) ? $connection['authorize_url'] : '' );
+			if ( '' !== $approval ) {
+				echo '<p><a class="button button-primary" href="' . esc_url( $approval ) . '">';
 				echo esc_html__( 'Connect WooCommerce', 'armenian-payment-gateway' );
 				echo '</a></p>';
+			} elseif ( isset( $connection['authorize_url'] ) ) {
+				echo '<p>' . esc_html__( 'The connector sent an approval link that is not this store\'s WooCommerce approval page, so it is not shown. Contact whoever runs the connector.', 'armenian-payment-gateway' ) . '</p>';
 			}
 			echo '</div>';
 		} elseif ( 'store_unauthorized' === $status ) {
-			echo '<div class="notice notice-error inline"><p>' . esc_html( WC_Armenian_Gateway_Health::store_unauthorized_message() ) . '</p>';
-			echo '<p><a class="button button-primary" href="' . esc_url( WC_Armenian_Gateway_Health::reconnect_url() ) . '">' . esc_html__( 'Reconnect', 'armenian-payment-gateway' ) . '</a></p></div>';
+			echo '<div class="notice notice-error inline"><p>' . esc_html( Armenian_Gateway_Health::store_unauthorized_message() ) . '</p>';
+			echo '<p><a class="button button-primary" href="' . esc_url( Armenian_Gateway_Health::reconnect_url() ) . '">' . esc_html__( 'Reconnect', 'armenian-payment-gateway' ) . '</a></p></div>';
 		} elseif ( 'token_revoked' === $status ) {
-			$this->render_notice( 'error', WC_Armenian_Gateway_Health::token_revoked_message() );
+			$this->render_notice( 'error', Armenian_Gateway_Health::token_revoked_message() );
 		} else {
 			/* translators: %s: the connection status. */
 			$this->render_notice( 'warning', sprintf( __( 'Connection status: %s', 'armenian-payment-gateway' ), $status ) );
 		}
 
-		if ( isset( $connection['health']['gateway'] ) && 'unreachable' === $connection['health']['gateway'] ) {
-			$this->render_notice( 'warning', WC_Armenian_Gateway_Health::gateway_unreachable_message() );
+		if ( 'unreachable' === Armenian_Gateway_Response::text_of( Armenian_Gateway_Response::array_of( $connection, 'health' ), 'gateway' ) ) {
+			$this->render_notice( 'warning', Armenian_Gateway_Health::gateway_unreachable_message() );
 		}
 
 		if ( 'test' === $environment || 'live' === $environment ) {
@@ -370,13 +417,19 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			}
 		}
 
+		$origin = get_option( self::CHECKOUT_ORIGIN_OPTION, '' );
+		if ( is_string( $origin ) && '' !== $origin ) {
+			/* translators: %s: the origin of the gateway's payment page, e.g. https://pay.example.am. */
+			echo '<p class="armenian-gateway-checkout-origin">' . esc_html( sprintf( __( 'Buyers pay on %s (a new connect token or connector URL lets the next checkout learn the payment page again).', 'armenian-payment-gateway' ), $origin ) ) . '</p>';
+		}
+
 		if ( 'active' !== $status && 'token_revoked' !== $status ) {
-			$callback = isset( $connection['key_exchange']['callback_url'] ) ? (string) $connection['key_exchange']['callback_url'] : '';
+			$callback = Armenian_Gateway_Response::text_of( $key_exchange, 'callback_url' );
 			$this->render_key_exchange_problems( $problems, $callback );
 			$this->render_manual_key_fields( ! empty( $problems ) || 'store_unauthorized' === $status );
 		}
 
-		echo '<p><a class="button armenian-gateway-remove" href="' . esc_url( WC_Armenian_Gateway_Health::remove_url() ) . '" onclick="return window.confirm(' . esc_attr( wp_json_encode( __( 'Remove this store\'s connection? The connector stops updating your orders and forgets the store\'s keys. Checkout stops working until you save the settings again.', 'armenian-payment-gateway' ) ) ) . ');">';
+		echo '<p><a class="button armenian-gateway-remove" href="' . esc_url( Armenian_Gateway_Health::remove_url() ) . '" data-armenian-gateway-confirm="' . esc_attr__( 'Remove this store\'s connection? The connector stops updating your orders and forgets the store\'s keys. Checkout stops working until you save the settings again.', 'armenian-payment-gateway' ) . '">';
 		echo esc_html__( 'Remove connection', 'armenian-payment-gateway' );
 		echo '</a></p>';
 		echo '</div>';
@@ -394,13 +447,13 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			return;
 		}
 		$reasons = array(
-			'callback_not_https'        => __( 'it is not an https address (WooCommerce sends keys only over https);', 'armenian-payment-gateway' ),
-			'callback_port_not_allowed' => __( 'its port is not 443, 80 or 8080 (the only ports WooCommerce sends keys to);', 'armenian-payment-gateway' ),
-			'callback_host_not_public'  => __( 'its host is localhost or a private address, which WooCommerce refuses;', 'armenian-payment-gateway' ),
+			'callback_not_https'        => __( 'The address is not https: WooCommerce sends keys only over https.', 'armenian-payment-gateway' ),
+			'callback_port_not_allowed' => __( 'The address\'s port is not 443, 80 or 8080, the only ports WooCommerce sends keys to.', 'armenian-payment-gateway' ),
+			'callback_host_not_public'  => __( 'The address\'s host is localhost or a private address, which WooCommerce refuses.', 'armenian-payment-gateway' ),
 		);
 		echo '<div class="notice notice-warning inline armenian-gateway-key-exchange"><p>';
 		/* translators: %s: the connector's callback URL. */
-		echo esc_html( sprintf( __( '"Connect WooCommerce" cannot work with this connector: WooCommerce would have to send the keys to %s, but', 'armenian-payment-gateway' ), $callback_url ) );
+		echo esc_html( sprintf( __( '"Connect WooCommerce" cannot work with this connector: WooCommerce would have to send the keys to %s, and it will not.', 'armenian-payment-gateway' ), $callback_url ) );
 		echo '</p><ul>';
 		foreach ( $problems as $problem ) {
 			$text = isset( $reasons[ $problem ] ) ? $reasons[ $problem ] : (string) $problem;
@@ -444,17 +497,18 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			echo wp_kses_post( wpautop( wptexturize( $description ) ) );
 		}
 		if ( $this->is_test_mode() ) {
-			echo '<p class="armenian-gateway-test-mode"><strong>' . esc_html__( 'Test mode:', 'armenian-payment-gateway' ) . '</strong> ' . esc_html__( 'this is a test payment, no real money is taken.', 'armenian-payment-gateway' ) . '</p>';
+			echo '<p class="armenian-gateway-test-mode">' . esc_html__( 'Test mode: this is a test payment, no real money is taken.', 'armenian-payment-gateway' ) . '</p>';
 		}
 	}
 
 	/**
-	 * Offered at checkout only when it is set up and the store sells in AMD.
+	 * Offered at checkout only when it is set up (a connector URL this site may call) and the store
+	 * sells in AMD. Armenian_Gateway_Blocks::is_active() decides the same for the Checkout block.
 	 *
 	 * @return bool
 	 */
 	public function is_available() {
-		if ( ! parent::is_available() || ! $this->is_configured() ) {
+		if ( ! parent::is_available() || ! $this->is_configured() || '' !== Armenian_Gateway_Connector::url_problem( $this->connector_url() ) ) {
 			return false;
 		}
 		return 'AMD' === get_woocommerce_currency();
@@ -491,22 +545,24 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 		}
 
 		$checkout_url = $result->is_ok() ? $result->field( 'checkout_url' ) : '';
-		if ( ! preg_match( '#^https?://#i', $checkout_url ) ) {
-			if ( $result->is_ok() ) {
-				$result = WC_Armenian_Gateway_Response::failure( $result->status, WC_Armenian_Gateway_Response::INVALID_RESPONSE, 'The connector answered without a checkout_url.' );
-			}
+		if ( $result->is_ok() && ! self::checkout_url_allowed( $checkout_url ) ) {
+			$result = Armenian_Gateway_Response::failure( $result->status, Armenian_Gateway_Response::INVALID_RESPONSE, 'The connector answered a checkout_url that is not the gateway\'s https payment page: ' . $checkout_url );
+		}
+		if ( ! $result->is_ok() ) {
 			$this->log( 'error', sprintf( 'Starting the payment of order %d failed', $order->get_id() ), $result );
 			if ( $result->is_error( 'store_unauthorized' ) || $result->is_error( 'invalid_connect_token' ) ) {
 				// The shop owner should hear of it on the next admin page, not in up to five minutes.
-				WC_Armenian_Gateway_Health::forget();
+				Armenian_Gateway_Health::forget();
 			}
 			wc_add_notice( $this->buyer_payment_error( $result ), 'error' );
 			return array( 'result' => 'failure' );
 		}
 
 		$payment_uuid = $result->field( 'payment_uuid' );
-		if ( '' !== $payment_uuid ) {
+		if ( 1 === preg_match( '/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/', $payment_uuid ) ) {
 			$order->update_meta_data( self::META_PAYMENT_UUID, $payment_uuid );
+			// WooCommerce's own field for the gateway's payment id (shown on the order, searchable).
+			$order->set_transaction_id( $payment_uuid );
 			$order->save();
 		}
 
@@ -514,6 +570,36 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 			'result'   => 'success',
 			'redirect' => $checkout_url,
 		);
+	}
+
+	/**
+	 * True for a checkout URL the buyer may be sent to: an https URL (http only with
+	 * ARMENIAN_GATEWAY_ALLOW_LOCAL_CONNECTOR, for a development gateway) of the gateway's payment page
+	 * (`/checkout/...`), on the origin of the first one this store accepted since its connect token or
+	 * connector URL last changed (kept in CHECKOUT_ORIGIN_OPTION and shown on the settings page).
+	 *
+	 * @param string $url The connector's `checkout_url`.
+	 * @return bool
+	 */
+	public static function checkout_url_allowed( $url ) {
+		$parts = wp_parse_url( (string) $url );
+		if ( ! is_array( $parts ) || empty( $parts['host'] ) || empty( $parts['scheme'] ) || isset( $parts['user'] ) || isset( $parts['pass'] ) ) {
+			return false;
+		}
+		$scheme = strtolower( (string) $parts['scheme'] );
+		if ( 'https' !== $scheme && ! ( 'http' === $scheme && Armenian_Gateway_Connector::local_connector_allowed() ) ) {
+			return false;
+		}
+		if ( ! isset( $parts['path'] ) || 0 !== strpos( (string) $parts['path'], '/checkout/' ) ) {
+			return false;
+		}
+		$origin = $scheme . '://' . strtolower( (string) $parts['host'] ) . ( isset( $parts['port'] ) ? ':' . (int) $parts['port'] : '' );
+		$pinned = get_option( self::CHECKOUT_ORIGIN_OPTION, '' );
+		if ( ! is_string( $pinned ) || '' === $pinned ) {
+			update_option( self::CHECKOUT_ORIGIN_OPTION, $origin, false );
+			return true;
+		}
+		return $pinned === $origin;
 	}
 
 	/**
@@ -718,10 +804,10 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	/**
 	 * The message a buyer sees when the payment could not be started.
 	 *
-	 * @param WC_Armenian_Gateway_Response $result The connector's answer.
+	 * @param Armenian_Gateway_Response $result The connector's answer.
 	 * @return string
 	 */
-	private function buyer_payment_error( WC_Armenian_Gateway_Response $result ) {
+	private function buyer_payment_error( Armenian_Gateway_Response $result ) {
 		if ( $result->is_error( 'unsupported_amount' ) ) {
 			return __( 'This payment method accepts whole amounts in Armenian dram (AMD) only. Please choose another payment method.', 'armenian-payment-gateway' );
 		}
@@ -731,11 +817,11 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	/**
 	 * The message a shop owner sees for a failed call.
 	 *
-	 * @param WC_Armenian_Gateway_Response $result The connector's answer.
+	 * @param Armenian_Gateway_Response $result The connector's answer.
 	 * @return string
 	 */
-	private function admin_error_message( WC_Armenian_Gateway_Response $result ) {
-		return WC_Armenian_Gateway_Connector::admin_error_message( $result );
+	private function admin_error_message( Armenian_Gateway_Response $result ) {
+		return Armenian_Gateway_Connector::admin_error_message( $result );
 	}
 
 	/**
@@ -762,7 +848,7 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	 * @return string
 	 */
 	private function connect_token() {
-		return trim( (string) $this->get_option( 'connect_token', '' ) );
+		return Armenian_Gateway_Connector::saved_token();
 	}
 
 	/**
@@ -775,27 +861,35 @@ class WC_Armenian_Gateway extends WC_Payment_Gateway {
 	}
 
 	/**
-	 * Calls the connector (WC_Armenian_Gateway_Connector) with this gateway's token and URL.
+	 * Calls the connector (Armenian_Gateway_Connector) with this gateway's token and URL.
 	 *
 	 * @param string     $method  GET, POST or DELETE.
 	 * @param string     $path    Path from the connector's root, starting with a slash.
 	 * @param array|null $body    JSON body, or null for none.
 	 * @param int        $timeout Seconds the call may take.
-	 * @return WC_Armenian_Gateway_Response
+	 * @return Armenian_Gateway_Response
 	 */
 	private function call_connector( $method, $path, $body = null, $timeout = self::TIMEOUT ) {
-		$connector = new WC_Armenian_Gateway_Connector( $this->connect_token(), $this->connector_url() );
-		return $connector->request( $method, $path, $body, $timeout );
+		return $this->connector()->request( $method, $path, $body, $timeout );
+	}
+
+	/**
+	 * The connector client with this gateway's token and URL.
+	 *
+	 * @return Armenian_Gateway_Connector
+	 */
+	private function connector() {
+		return new Armenian_Gateway_Connector( $this->connect_token(), $this->connector_url() );
 	}
 
 	/**
 	 * Writes to the WooCommerce log (source `armenian-gateway`), never the connect token.
 	 *
-	 * @param string                            $level   warning or error.
-	 * @param string                            $message What failed.
-	 * @param WC_Armenian_Gateway_Response|null $result  The connector's answer.
+	 * @param string                         $level   warning or error.
+	 * @param string                         $message What failed.
+	 * @param Armenian_Gateway_Response|null $result  The connector's answer.
 	 */
 	private function log( $level, $message, $result ) {
-		WC_Armenian_Gateway_Connector::log( $level, $message, $result );
+		Armenian_Gateway_Connector::log( $level, $message, $result );
 	}
 }

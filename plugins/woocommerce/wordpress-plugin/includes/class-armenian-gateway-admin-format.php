@@ -11,7 +11,7 @@ defined( 'ABSPATH' ) || exit;
  * Words for the connector's codes (finding kinds, flags, store sync states), dates in the site's
  * format, and amounts.
  */
-final class WC_Armenian_Gateway_Admin_Format {
+final class Armenian_Gateway_Admin_Format {
 
 	/**
 	 * An ISO 8601 instant in the site's date and time format, or a dash.

@@ -12,7 +12,7 @@ defined( 'ABSPATH' ) || exit;
  * the payment as the connector reads it back from the gateway (`GET /v1/orders/{id}/payment`).
  * "Check now" reads it again and tells whether that repaired the order.
  */
-final class WC_Armenian_Gateway_Order_Panel {
+final class Armenian_Gateway_Order_Panel {
 
 	/**
 	 * The meta box id.
@@ -53,7 +53,7 @@ final class WC_Armenian_Gateway_Order_Panel {
 			return;
 		}
 		$order = self::order_of( $post_or_order );
-		if ( ! $order || WC_Armenian_Gateway::GATEWAY_ID !== $order->get_payment_method() ) {
+		if ( ! $order || Armenian_Gateway::GATEWAY_ID !== $order->get_payment_method() ) {
 			return;
 		}
 		add_meta_box( self::BOX_ID, __( 'Armenian Payment Gateway', 'armenian-payment-gateway' ), array( __CLASS__, 'render' ), $screen_id, 'side', 'high' );
@@ -86,21 +86,21 @@ final class WC_Armenian_Gateway_Order_Panel {
 			return;
 		}
 		echo '<div class="armenian-gateway-panel">';
-		$flash = WC_Armenian_Gateway_Admin_Format::take_flash( 'check_' . $order->get_id() );
+		$flash = Armenian_Gateway_Admin_Format::take_flash( 'check_' . $order->get_id() );
 		if ( null !== $flash ) {
-			WC_Armenian_Gateway_Admin_Format::notice( (string) $flash['type'], (string) $flash['message'], '', 'inline armenian-gateway-check-result' );
+			Armenian_Gateway_Admin_Format::notice( (string) $flash['type'], (string) $flash['message'], '', 'inline armenian-gateway-check-result' );
 		}
 
-		$result = WC_Armenian_Gateway_Connector::from_settings()->request( 'GET', self::payment_path( $order ), null, WC_Armenian_Gateway_Connector::PAGE_TIMEOUT );
+		$result = Armenian_Gateway_Connector::from_settings()->page_request( 'GET', self::payment_path( $order ) );
 		if ( ! $result->is_ok() ) {
-			WC_Armenian_Gateway_Admin_Format::notice( 'error', self::error_message( $result ), '', 'inline' );
-		} elseif ( ! isset( $result->body['payment_uuid'] ) || null === $result->body['payment_uuid'] ) {
+			Armenian_Gateway_Admin_Format::notice( 'error', self::error_message( $result ), '', 'inline' );
+		} elseif ( '' === $result->field( 'payment_uuid' ) ) {
 			echo '<p>' . esc_html__( 'The gateway has no payment for this order yet.', 'armenian-payment-gateway' ) . '</p>';
 		} else {
 			self::render_payment( $result->body );
 		}
 
-		if ( current_user_can( WC_Armenian_Gateway_Health::CAPABILITY ) ) {
+		if ( current_user_can( Armenian_Gateway_Health::CAPABILITY ) ) {
 			echo '<p><a class="button armenian-gateway-check-now" href="' . esc_url( self::check_url( $order ) ) . '">' . esc_html__( 'Check now', 'armenian-payment-gateway' ) . '</a></p>';
 			echo '<p class="description">' . esc_html__( 'Reads the payment from the gateway again and marks the order paid if it was paid there.', 'armenian-payment-gateway' ) . '</p>';
 		}
@@ -113,18 +113,18 @@ final class WC_Armenian_Gateway_Order_Panel {
 	 * @param array $payment The connector's answer.
 	 */
 	private static function render_payment( array $payment ) {
-		$currency = isset( $payment['currency'] ) ? (string) $payment['currency'] : 'AMD';
-		$env      = isset( $payment['environment'] ) ? (string) $payment['environment'] : '';
+		$currency = Armenian_Gateway_Response::text_of( $payment, 'currency', 'AMD' );
+		$env      = Armenian_Gateway_Response::text_of( $payment, 'environment' );
 		$rows     = array(
-			__( 'Payment', 'armenian-payment-gateway' )         => WC_Armenian_Gateway_Admin_Format::text( $payment['payment_uuid'] ),
-			__( 'Status', 'armenian-payment-gateway' )          => WC_Armenian_Gateway_Admin_Format::text( isset( $payment['status'] ) ? $payment['status'] : null ),
-			__( 'Processor', 'armenian-payment-gateway' )       => WC_Armenian_Gateway_Admin_Format::text( isset( $payment['processor'] ) ? $payment['processor'] : null ),
-			__( 'RRN', 'armenian-payment-gateway' )             => WC_Armenian_Gateway_Admin_Format::text( isset( $payment['rrn'] ) ? $payment['rrn'] : null ),
-			__( 'Amount', 'armenian-payment-gateway' )          => WC_Armenian_Gateway_Admin_Format::amount( isset( $payment['amount'] ) ? $payment['amount'] : null, $currency ),
-			__( 'Refunded', 'armenian-payment-gateway' )        => WC_Armenian_Gateway_Admin_Format::amount( isset( $payment['refunded_amount'] ) ? $payment['refunded_amount'] : 0, $currency ),
+			__( 'Payment', 'armenian-payment-gateway' )         => Armenian_Gateway_Admin_Format::text( $payment['payment_uuid'] ),
+			__( 'Status', 'armenian-payment-gateway' )          => Armenian_Gateway_Admin_Format::text( isset( $payment['status'] ) ? $payment['status'] : null ),
+			__( 'Processor', 'armenian-payment-gateway' )       => Armenian_Gateway_Admin_Format::text( isset( $payment['processor'] ) ? $payment['processor'] : null ),
+			__( 'RRN', 'armenian-payment-gateway' )             => Armenian_Gateway_Admin_Format::text( isset( $payment['rrn'] ) ? $payment['rrn'] : null ),
+			__( 'Amount', 'armenian-payment-gateway' )          => Armenian_Gateway_Admin_Format::amount( isset( $payment['amount'] ) ? $payment['amount'] : null, $currency ),
+			__( 'Refunded', 'armenian-payment-gateway' )        => Armenian_Gateway_Admin_Format::amount( isset( $payment['refunded_amount'] ) ? $payment['refunded_amount'] : 0, $currency ),
 			__( 'Environment', 'armenian-payment-gateway' )     => 'live' === $env ? __( 'live', 'armenian-payment-gateway' ) : ( 'test' === $env ? __( 'test (no real money)', 'armenian-payment-gateway' ) : '—' ),
-			__( 'Last webhook', 'armenian-payment-gateway' )    => isset( $payment['last_webhook_at'] ) && null !== $payment['last_webhook_at'] ? WC_Armenian_Gateway_Admin_Format::datetime( $payment['last_webhook_at'] ) : __( 'none received', 'armenian-payment-gateway' ),
-			__( 'Store update', 'armenian-payment-gateway' )    => WC_Armenian_Gateway_Admin_Format::store_sync( isset( $payment['store_sync'] ) ? (string) $payment['store_sync'] : '' ),
+			__( 'Last webhook', 'armenian-payment-gateway' )    => isset( $payment['last_webhook_at'] ) && null !== $payment['last_webhook_at'] ? Armenian_Gateway_Admin_Format::datetime( $payment['last_webhook_at'] ) : __( 'none received', 'armenian-payment-gateway' ),
+			__( 'Store update', 'armenian-payment-gateway' )    => Armenian_Gateway_Admin_Format::store_sync( Armenian_Gateway_Response::text_of( $payment, 'store_sync' ) ),
 		);
 		echo '<table class="widefat striped armenian-gateway-payment"><tbody>';
 		foreach ( $rows as $label => $value ) {
@@ -132,46 +132,45 @@ final class WC_Armenian_Gateway_Order_Panel {
 		}
 		echo '</tbody></table>';
 
-		$refunds = isset( $payment['refunds'] ) && is_array( $payment['refunds'] ) ? $payment['refunds'] : array();
+		$refunds = Armenian_Gateway_Response::objects_of( $payment, 'refunds' );
 		if ( ! empty( $refunds ) ) {
 			echo '<p><strong>' . esc_html__( 'Refunds', 'armenian-payment-gateway' ) . '</strong></p><ul class="armenian-gateway-refunds">';
 			foreach ( $refunds as $refund ) {
 				$line = sprintf(
 					/* translators: 1: amount, 2: refund status, 3: date. */
 					__( '%1$s, %2$s, %3$s', 'armenian-payment-gateway' ),
-					WC_Armenian_Gateway_Admin_Format::amount( isset( $refund['amount'] ) ? $refund['amount'] : null, $currency ),
-					WC_Armenian_Gateway_Admin_Format::text( isset( $refund['status'] ) ? $refund['status'] : null ),
-					WC_Armenian_Gateway_Admin_Format::datetime( isset( $refund['created_at'] ) ? $refund['created_at'] : null )
+					Armenian_Gateway_Admin_Format::amount( isset( $refund['amount'] ) ? $refund['amount'] : null, $currency ),
+					Armenian_Gateway_Admin_Format::text( isset( $refund['status'] ) ? $refund['status'] : null ),
+					Armenian_Gateway_Admin_Format::datetime( isset( $refund['created_at'] ) ? $refund['created_at'] : null )
 				);
-				if ( ! empty( $refund['reason'] ) ) {
-					$line .= ' (' . (string) $refund['reason'] . ')';
+				$reason = Armenian_Gateway_Response::text_of( $refund, 'reason' );
+				if ( '' !== $reason ) {
+					/* translators: 1: the refund's amount, status and date, 2: the reason given. */
+					$line = sprintf( __( '%1$s (%2$s)', 'armenian-payment-gateway' ), $line, $reason );
 				}
-				echo '<li title="' . esc_attr( WC_Armenian_Gateway_Admin_Format::text( isset( $refund['uuid'] ) ? $refund['uuid'] : null ) ) . '">' . esc_html( $line ) . '</li>';
+				echo '<li title="' . esc_attr( Armenian_Gateway_Admin_Format::text( isset( $refund['uuid'] ) ? $refund['uuid'] : null ) ) . '">' . esc_html( $line ) . '</li>';
 			}
 			echo '</ul>';
 		}
 
-		if ( ! empty( $payment['flag'] ) ) {
-			WC_Armenian_Gateway_Admin_Format::notice( 'warning', WC_Armenian_Gateway_Admin_Format::flag( (string) $payment['flag'] ), '', 'inline armenian-gateway-flag' );
+		$flag = Armenian_Gateway_Response::text_of( $payment, 'flag' );
+		if ( '' !== $flag ) {
+			Armenian_Gateway_Admin_Format::notice( 'warning', Armenian_Gateway_Admin_Format::flag( $flag ), '', 'inline armenian-gateway-flag' );
 		}
 	}
 
 	/**
 	 * What the shop owner reads when the payment could not be read.
 	 *
-	 * @param WC_Armenian_Gateway_Response $result The connector's answer.
+	 * @param Armenian_Gateway_Response $result The connector's answer.
 	 * @return string
 	 */
-	private static function error_message( WC_Armenian_Gateway_Response $result ) {
-		if ( $result->is_error( WC_Armenian_Gateway_Response::TRANSPORT_ERROR ) ) {
-			return sprintf(
-				/* translators: %d: seconds. */
-				__( 'The connector did not answer within %d seconds, so the payment cannot be shown. Check the connection on the payment method settings page, then reload this page.', 'armenian-payment-gateway' ),
-				WC_Armenian_Gateway_Connector::PAGE_TIMEOUT
-			);
+	private static function error_message( Armenian_Gateway_Response $result ) {
+		if ( $result->is_error( Armenian_Gateway_Response::TRANSPORT_ERROR ) || $result->is_error( Armenian_Gateway_Connector::TIMEOUT_ERROR ) ) {
+			return __( 'The connector did not answer in time, so the payment cannot be shown. Check the connection on the payment method settings page, then reload this page.', 'armenian-payment-gateway' );
 		}
 		/* translators: %s: the connector's error message. */
-		return sprintf( __( 'The payment could not be read: %s', 'armenian-payment-gateway' ), WC_Armenian_Gateway_Connector::admin_error_message( $result ) );
+		return sprintf( __( 'The payment could not be read: %s', 'armenian-payment-gateway' ), Armenian_Gateway_Connector::admin_error_message( $result ) );
 	}
 
 	/**
@@ -205,7 +204,7 @@ final class WC_Armenian_Gateway_Order_Panel {
 		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- the nonce is checked right below, for this order.
 		$order_id = isset( $_GET['order_id'] ) ? absint( wp_unslash( $_GET['order_id'] ) ) : 0;
 		check_admin_referer( self::CHECK_ACTION . '_' . $order_id );
-		if ( ! current_user_can( WC_Armenian_Gateway_Health::CAPABILITY ) ) {
+		if ( ! current_user_can( Armenian_Gateway_Health::CAPABILITY ) ) {
 			wp_die( esc_html__( 'You are not allowed to check payments.', 'armenian-payment-gateway' ), '', array( 'response' => 403 ) );
 		}
 		$order = $order_id > 0 ? wc_get_order( $order_id ) : false;
@@ -213,8 +212,11 @@ final class WC_Armenian_Gateway_Order_Panel {
 			wp_die( esc_html__( 'The order was not found.', 'armenian-payment-gateway' ), '', array( 'response' => 404 ) );
 		}
 
-		$result = WC_Armenian_Gateway_Connector::from_settings()->request( 'GET', self::payment_path( $order ), null, WC_Armenian_Gateway_Connector::PAGE_TIMEOUT );
-		WC_Armenian_Gateway_Admin_Format::flash( 'check_' . $order->get_id(), self::check_outcome( $result ) );
+		$result = Armenian_Gateway_Connector::from_settings()->request( 'GET', self::payment_path( $order ), null, Armenian_Gateway_Connector::ACTION_TIMEOUT );
+		if ( $result->is_ok() ) {
+			Armenian_Gateway_Connector::forget_unreachable();
+		}
+		Armenian_Gateway_Admin_Format::flash( 'check_' . $order->get_id(), self::check_outcome( $result ) );
 		wp_safe_redirect( $order->get_edit_order_url() );
 		exit;
 	}
@@ -222,34 +224,34 @@ final class WC_Armenian_Gateway_Order_Panel {
 	/**
 	 * The outcome of "Check now" in words.
 	 *
-	 * @param WC_Armenian_Gateway_Response $result The connector's answer.
+	 * @param Armenian_Gateway_Response $result The connector's answer.
 	 * @return array `{type, message}`.
 	 */
-	private static function check_outcome( WC_Armenian_Gateway_Response $result ) {
+	private static function check_outcome( Armenian_Gateway_Response $result ) {
 		if ( ! $result->is_ok() ) {
-			WC_Armenian_Gateway_Connector::log( 'warning', 'Checking a payment failed', $result );
+			Armenian_Gateway_Connector::log( 'warning', 'Checking a payment failed', $result );
 			return array(
 				'type'    => 'error',
 				'message' => self::error_message( $result ),
 			);
 		}
-		if ( ! empty( $result->body['repaired'] ) ) {
+		if ( true === ( isset( $result->body['repaired'] ) ? $result->body['repaired'] : null ) ) {
 			return array(
 				'type'    => 'success',
 				'message' => __( 'Repaired: the payment was completed at the gateway, and the order is being marked paid.', 'armenian-payment-gateway' ),
 			);
 		}
-		if ( ! empty( $result->body['flag'] ) ) {
+		if ( '' !== $result->field( 'flag' ) ) {
 			return array(
 				'type'    => 'warning',
 				/* translators: %s: what is wrong and what to do. */
-				'message' => sprintf( __( 'Nothing could be repaired automatically: %s', 'armenian-payment-gateway' ), WC_Armenian_Gateway_Admin_Format::flag( (string) $result->body['flag'] ) ),
+				'message' => sprintf( __( 'Nothing could be repaired automatically: %s', 'armenian-payment-gateway' ), Armenian_Gateway_Admin_Format::flag( $result->field( 'flag' ) ) ),
 			);
 		}
 		return array(
 			'type'    => 'success',
 			/* translators: %s: the payment status at the gateway. */
-			'message' => sprintf( __( 'Nothing to repair: the order and the gateway agree (payment status: %s).', 'armenian-payment-gateway' ), WC_Armenian_Gateway_Admin_Format::text( $result->field( 'status', __( 'no payment', 'armenian-payment-gateway' ) ) ) ),
+			'message' => sprintf( __( 'Nothing to repair: the order and the gateway agree (payment status: %s).', 'armenian-payment-gateway' ), Armenian_Gateway_Admin_Format::text( $result->field( 'status', __( 'no payment', 'armenian-payment-gateway' ) ) ) ),
 		);
 	}
 }

@@ -11,9 +11,9 @@ use Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodTyp
 
 /**
  * Gives the Checkout block the payment method's script and settings. The payment itself goes through
- * `WC_Armenian_Gateway::process_payment`, as in the classic checkout.
+ * `Armenian_Gateway::process_payment`, as in the classic checkout.
  */
-final class WC_Armenian_Gateway_Blocks extends AbstractPaymentMethodType {
+final class Armenian_Gateway_Blocks extends AbstractPaymentMethodType {
 
 	/**
 	 * The payment method name: the gateway id.
@@ -36,12 +36,21 @@ final class WC_Armenian_Gateway_Blocks extends AbstractPaymentMethodType {
 	}
 
 	/**
-	 * True when the shop owner enabled the gateway.
+	 * True when the method can take payments, as the classic checkout decides
+	 * (Armenian_Gateway::is_available): enabled, the connect token and a usable connector URL
+	 * set, and the store selling in AMD. WooCommerce enqueues nothing of an inactive method.
 	 *
 	 * @return bool
 	 */
 	public function is_active() {
-		return 'yes' === $this->get_setting( 'enabled', 'no' );
+		if ( 'yes' !== $this->get_setting( 'enabled', 'no' ) ) {
+			return false;
+		}
+		$connector = Armenian_Gateway_Connector::from_settings();
+		if ( ! $connector->is_configured() || '' !== Armenian_Gateway_Connector::url_problem( (string) $this->get_setting( 'connector_url', '' ) ) ) {
+			return false;
+		}
+		return function_exists( 'get_woocommerce_currency' ) && 'AMD' === get_woocommerce_currency();
 	}
 
 	/**
@@ -58,7 +67,7 @@ final class WC_Armenian_Gateway_Blocks extends AbstractPaymentMethodType {
 			true
 		);
 		if ( function_exists( 'wp_set_script_translations' ) ) {
-			wp_set_script_translations( self::SCRIPT_HANDLE, 'armenian-payment-gateway', ARMENIAN_GATEWAY_DIR . 'languages' );
+			wp_set_script_translations( self::SCRIPT_HANDLE, 'armenian-payment-gateway' );
 		}
 		return array( self::SCRIPT_HANDLE );
 	}
@@ -75,6 +84,7 @@ final class WC_Armenian_Gateway_Blocks extends AbstractPaymentMethodType {
 			'testMode'       => 'no' !== $this->get_setting( 'test_mode', 'yes' ),
 			'testModeNotice' => __( 'Test mode: this is a test payment, no real money is taken.', 'armenian-payment-gateway' ),
 			'supports'       => $this->supported_features(),
+			'currency'       => 'AMD',
 		);
 	}
 
@@ -89,6 +99,6 @@ final class WC_Armenian_Gateway_Blocks extends AbstractPaymentMethodType {
 			$gateway = $gateways[ $this->name ];
 			return array_values( array_filter( $gateway->supports, array( $gateway, 'supports' ) ) );
 		}
-		return WC_Armenian_Gateway::SUPPORTED_FEATURES;
+		return Armenian_Gateway::SUPPORTED_FEATURES;
 	}
 }

@@ -1,0 +1,375 @@
+<?php
+/**
+ * The connection health notice, and the connection's "Reconnect" and "Remove connection" actions.
+ *
+ * @package ArmenianPaymentGateway
+ */
+
+defined( 'ABSPATH' ) || exit;
+
+/**
+ * Asks the connector how the connection is (`GET /v1/connection`, which asks the gateway), keeps
+ * the answer a few minutes, and tells shop managers on WooCommerce's screens (and the Plugins
+ * screen) what is wrong and what to do, in notices they can dismiss.
+ */
+final class Armenian_Gateway_Health {
+
+	/**
+	 * Transient holding the last health check.
+	 */
+	const TRANSIENT = 'armenian_gateway_health';
+
+	/**
+	 * Seconds a health check is kept.
+	 */
+	const CACHE_SECONDS = 300;
+
+	/**
+	 * Seconds a health check that got no answer from the connector is kept.
+	 */
+	const FAILURE_CACHE_SECONDS = 60;
+
+	/**
+	 * The admin-post action that starts the key exchange again.
+	 */
+	const RECONNECT_ACTION = 'armenian_gateway_reconnect';
+
+	/**
+	 * The admin-post action that removes the connection.
+	 */
+	const REMOVE_ACTION = 'armenian_gateway_remove_connection';
+
+	/**
+	 * The capability every page and action of the plugin asks for.
+	 */
+	const CAPABILITY = 'manage_woocommerce';
+
+	/**
+	 * Hooks the notice and the actions.
+	 */
+	public static function register() {
+		add_action( 'admin_notices', array( __CLASS__, 'render_notices' ) );
+		add_action( 'admin_enqueue_scripts', array( __CLASS__, 'enqueue_admin_script' ) );
+		add_action( 'admin_post_' . self::RECONNECT_ACTION, array( __CLASS__, 'reconnect' ) );
+		add_action( 'admin_post_' . self::REMOVE_ACTION, array( __CLASS__, 'remove' ) );
+	}
+
+	/**
+	 * `admin_enqueue_scripts`: assets/js/admin.js on the payment settings and reconciliation screens
+	 * (the confirmation of "Remove connection", the reload while a run is running).
+	 *
+	 * @param string $hook_suffix The screen's hook suffix.
+	 */
+	public static function enqueue_admin_script( $hook_suffix ) {
+		if ( ! in_array( $hook_suffix, array( 'woocommerce_page_wc-settings', 'woocommerce_page_' . Armenian_Gateway_Reconciliation_Page::SLUG ), true ) ) {
+			return;
+		}
+		wp_enqueue_script( 'armenian-gateway-admin', plugins_url( 'assets/js/admin.js', ARMENIAN_GATEWAY_FILE ), array(), ARMENIAN_GATEWAY_VERSION, true );
+	}
+
+	/**
+	 * Forgets the cached check (settings saved, connection changed).
+	 */
+	public static function forget() {
+		delete_transient( self::TRANSIENT );
+		Armenian_Gateway_Connector::forget_unreachable();
+	}
+
+	/**
+	 * The problems of the connection now (cached): a list of `{code, detail}`.
+	 *
+	 * @return array
+	 */
+	public static function problems() {
+		$cached = get_transient( self::TRANSIENT );
+		if ( is_array( $cached ) && isset( $cached['problems'] ) ) {
+			return $cached['problems'];
+		}
+		$connector = Armenian_Gateway_Connector::from_settings();
+		if ( ! $connector->is_configured() ) {
+			return array();
+		}
+		$result   = $connector->page_request( 'GET', '/v1/connection' );
+		$problems = self::problems_of( $result );
+		set_transient( self::TRANSIENT, array( 'problems' => $problems ), $result->is_ok() ? self::CACHE_SECONDS : self::FAILURE_CACHE_SECONDS );
+		return $problems;
+	}
+
+	/**
+	 * The problems one `GET /v1/connection` answer shows.
+	 *
+	 * @param Armenian_Gateway_Response $result The connector's answer.
+	 * @return array
+	 */
+	private static function problems_of( Armenian_Gateway_Response $result ) {
+		if ( $result->is_error( 'invalid_connect_token' ) ) {
+			return array( array( 'code' => 'token_revoked' ) );
+		}
+		if ( $result->is_error( 'connection_not_found' ) || $result->is_error( 'not_configured' ) ) {
+			return array();
+		}
+		if ( ! $result->is_ok() ) {
+			return array(
+				array(
+					'code'   => 'connector_unreachable',
+					'detail' => Armenian_Gateway_Connector::admin_error_message( $result ),
+				),
+			);
+		}
+		$connection = $result->body;
+		$status     = Armenian_Gateway_Response::text_of( $connection, 'status' );
+		$health     = Armenian_Gateway_Response::array_of( $connection, 'health' );
+		$problems   = array();
+		if ( 'token_revoked' === $status ) {
+			$problems[] = array( 'code' => 'token_revoked' );
+		}
+		if ( 'store_unauthorized' === $status ) {
+			$problems[] = array( 'code' => 'store_unauthorized' );
+		}
+		if ( 'unreachable' === Armenian_Gateway_Response::text_of( $health, 'gateway' ) ) {
+			$problems[] = array( 'code' => 'gateway_unreachable' );
+		}
+		if ( 'unreachable' === Armenian_Gateway_Response::text_of( $health, 'store' ) ) {
+			$problems[] = array(
+				'code'   => 'store_unreachable',
+				'detail' => Armenian_Gateway_Response::text_of( Armenian_Gateway_Response::array_of( $health, 'store_error' ), 'message' ),
+			);
+		}
+		if ( 'stale' === Armenian_Gateway_Response::text_of( $health, 'webhooks' ) ) {
+			$problems[] = array(
+				'code'   => 'webhooks_stale',
+				'detail' => Armenian_Gateway_Response::text_of( $connection, 'last_webhook_at' ),
+			);
+		}
+		return $problems;
+	}
+
+	/**
+	 * `admin_notices`: one notice per problem, for shop managers, and the result of the last action.
+	 */
+	public static function render_notices() {
+		if ( ! current_user_can( self::CAPABILITY ) || ! self::on_woocommerce_screen() ) {
+			return;
+		}
+		$flash = Armenian_Gateway_Admin_Format::take_flash( 'connection' );
+		if ( null !== $flash ) {
+			Armenian_Gateway_Admin_Format::notice( (string) $flash['type'], (string) $flash['message'], '', 'is-dismissible' );
+		}
+		foreach ( self::problems() as $problem ) {
+			self::render_problem( $problem );
+		}
+	}
+
+	/**
+	 * True on WooCommerce's own screens (its settings, orders, reports, the plugin's pages) and the
+	 * Plugins screen: the notice is about the shop, and other screens never wait for the connector.
+	 *
+	 * @return bool
+	 */
+	private static function on_woocommerce_screen() {
+		$screen = function_exists( 'get_current_screen' ) ? get_current_screen() : null;
+		if ( ! is_object( $screen ) || ! isset( $screen->id ) ) {
+			return false;
+		}
+		$ids = function_exists( 'wc_get_screen_ids' ) ? (array) wc_get_screen_ids() : array();
+		return 'plugins' === $screen->id || in_array( $screen->id, $ids, true ) || 0 === strpos( (string) $screen->id, 'woocommerce_page_' );
+	}
+
+	/**
+	 * One problem, what it means and what to do.
+	 *
+	 * @param array $problem `{code, detail}`.
+	 */
+	private static function render_problem( array $problem ) {
+		$detail   = isset( $problem['detail'] ) ? (string) $problem['detail'] : '';
+		$settings = '<a href="' . esc_url( self::settings_url() ) . '">' . esc_html__( 'Open the payment method settings', 'armenian-payment-gateway' ) . '</a>';
+		/* translators: %s: what is wrong and what to do (whole sentences). */
+		$prefix = __( 'Armenian Payment Gateway: %s', 'armenian-payment-gateway' );
+		switch ( $problem['code'] ) {
+			case 'connector_unreachable':
+				/* translators: %s: why the connector could not be reached. */
+				$message = sprintf( __( '%s Buyers cannot pay with this method until the connector answers. If the connector URL in the settings is right, the connector is down: contact whoever runs it.', 'armenian-payment-gateway' ), $detail );
+				Armenian_Gateway_Admin_Format::notice( 'error', sprintf( $prefix, $message ), $settings, 'armenian-gateway-health is-dismissible' );
+				return;
+			case 'token_revoked':
+				Armenian_Gateway_Admin_Format::notice( 'error', sprintf( $prefix, self::token_revoked_message() ), $settings, 'armenian-gateway-health is-dismissible' );
+				return;
+			case 'store_unauthorized':
+				$button = '<a class="button button-primary" href="' . esc_url( self::reconnect_url() ) . '">' . esc_html__( 'Reconnect', 'armenian-payment-gateway' ) . '</a> ' . $settings;
+				Armenian_Gateway_Admin_Format::notice( 'error', sprintf( $prefix, self::store_unauthorized_message() ), $button, 'armenian-gateway-health is-dismissible' );
+				return;
+			case 'gateway_unreachable':
+				Armenian_Gateway_Admin_Format::notice( 'warning', sprintf( $prefix, self::gateway_unreachable_message() ), '', 'armenian-gateway-health is-dismissible' );
+				return;
+			case 'store_unreachable':
+				/* translators: %s: the connector's last error with the store. */
+				$message = sprintf( __( 'The connector could not reach your store\'s REST API (%s). Orders are marked paid once it can. Check that the store answers at /wp-json/wc/v3 from the internet and that no security plugin or firewall blocks it.', 'armenian-payment-gateway' ), '' !== $detail ? $detail : __( 'no answer', 'armenian-payment-gateway' ) );
+				Armenian_Gateway_Admin_Format::notice( 'warning', sprintf( $prefix, $message ), '', 'armenian-gateway-health is-dismissible' );
+				return;
+			case 'webhooks_stale':
+				$message = sprintf(
+					/* translators: %s: when the last notification arrived. */
+					__( 'The gateway\'s payment notifications stopped reaching the connector (last one: %s). Orders are still updated, but only when the connector checks the gateway, a few minutes late. Ask whoever runs the connector to check that the gateway can reach its public address.', 'armenian-payment-gateway' ),
+					'' !== $detail ? Armenian_Gateway_Admin_Format::datetime( $detail ) : __( 'never', 'armenian-payment-gateway' )
+				);
+				Armenian_Gateway_Admin_Format::notice( 'warning', sprintf( $prefix, $message ), '', 'armenian-gateway-health is-dismissible' );
+				return;
+		}
+	}
+
+	/**
+	 * What a revoked or expired connect token means, and what to do.
+	 *
+	 * @return string
+	 */
+	public static function token_revoked_message() {
+		return __( 'The gateway no longer accepts this store\'s connect token (it was revoked or has expired), so buyers cannot pay with this method. Get a new connect token for this store, paste it in the payment method settings and save.', 'armenian-payment-gateway' );
+	}
+
+	/**
+	 * What a refused store key means, and what to do.
+	 *
+	 * @return string
+	 */
+	public static function store_unauthorized_message() {
+		return __( 'WooCommerce refused the connector\'s REST API key (it was deleted or revoked), so orders are not marked paid and checkout with this method fails. Click "Reconnect" to approve the access again, or paste a REST API key you create yourself in the payment method settings.', 'armenian-payment-gateway' );
+	}
+
+	/**
+	 * What an unreachable gateway means.
+	 *
+	 * @return string
+	 */
+	public static function gateway_unreachable_message() {
+		return __( 'The connector cannot reach the payment gateway right now, so new payments may fail. There is nothing to change on your side; if it lasts more than a few minutes, contact the gateway\'s support.', 'armenian-payment-gateway' );
+	}
+
+	/**
+	 * The connector's approval link when it is this store's own WooCommerce approval page
+	 * (`<home>/wc-auth/v1/authorize`, same scheme, host and port as the store), else ''.
+	 *
+	 * @param mixed $url The connector's `authorize_url`.
+	 * @return string
+	 */
+	public static function approval_url( $url ) {
+		if ( ! is_string( $url ) || '' === $url ) {
+			return '';
+		}
+		$link  = wp_parse_url( $url );
+		$store = wp_parse_url( home_url( '/' ) );
+		if ( ! is_array( $link ) || ! is_array( $store ) || isset( $link['user'] ) || isset( $link['pass'] ) || isset( $link['fragment'] ) ) {
+			return '';
+		}
+		foreach ( array( 'scheme', 'host', 'port' ) as $part ) {
+			$ours   = isset( $store[ $part ] ) ? strtolower( (string) $store[ $part ] ) : '';
+			$theirs = isset( $link[ $part ] ) ? strtolower( (string) $link[ $part ] ) : '';
+			if ( $ours !== $theirs ) {
+				return '';
+			}
+		}
+		$path = isset( $store['path'] ) ? untrailingslashit( (string) $store['path'] ) : '';
+		if ( ! isset( $link['path'] ) || $path . '/wc-auth/v1/authorize' !== $link['path'] ) {
+			return '';
+		}
+		return $url;
+	}
+
+	/**
+	 * The plugin's settings page.
+	 *
+	 * @return string
+	 */
+	public static function settings_url() {
+		return admin_url( 'admin.php?page=wc-settings&tab=checkout&section=' . Armenian_Gateway::GATEWAY_ID );
+	}
+
+	/**
+	 * The "Reconnect" link (with its nonce).
+	 *
+	 * @return string
+	 */
+	public static function reconnect_url() {
+		return wp_nonce_url( admin_url( 'admin-post.php?action=' . self::RECONNECT_ACTION ), self::RECONNECT_ACTION );
+	}
+
+	/**
+	 * The "Remove connection" link (with its nonce).
+	 *
+	 * @return string
+	 */
+	public static function remove_url() {
+		return wp_nonce_url( admin_url( 'admin-post.php?action=' . self::REMOVE_ACTION ), self::REMOVE_ACTION );
+	}
+
+	/**
+	 * Checks the nonce and the capability of an action, or stops.
+	 *
+	 * @param string $action The action (also the nonce action).
+	 */
+	private static function authorize( $action ) {
+		check_admin_referer( $action );
+		if ( ! current_user_can( self::CAPABILITY ) ) {
+			wp_die( esc_html__( 'You are not allowed to change the payment gateway connection.', 'armenian-payment-gateway' ), '', array( 'response' => 403 ) );
+		}
+	}
+
+	/**
+	 * "Reconnect": `POST /v1/connection/reconnect`, then on to WooCommerce's approval screen.
+	 */
+	public static function reconnect() {
+		self::authorize( self::RECONNECT_ACTION );
+		self::forget();
+		$result = Armenian_Gateway_Connector::from_settings()->request( 'POST', '/v1/connection/reconnect', array(), Armenian_Gateway_Connector::ACTION_TIMEOUT );
+		$url    = $result->is_ok() ? self::approval_url( $result->field( 'authorize_url' ) ) : '';
+		if ( '' !== $url ) {
+			// The store's own host: wp_safe_redirect allows it without widening allowed_redirect_hosts.
+			wp_safe_redirect( $url );
+			exit;
+		}
+		if ( $result->is_ok() ) {
+			$result = Armenian_Gateway_Response::failure( $result->status, Armenian_Gateway_Response::INVALID_RESPONSE, __( 'The connector answered without an approval link to this store\'s WooCommerce approval page.', 'armenian-payment-gateway' ) );
+		}
+		Armenian_Gateway_Connector::log( 'warning', 'Reconnecting the store failed', $result );
+		Armenian_Gateway_Admin_Format::flash(
+			'connection',
+			array(
+				'type'    => 'error',
+				/* translators: %s: the connector's error message. */
+				'message' => sprintf( __( 'Reconnecting failed: %s', 'armenian-payment-gateway' ), Armenian_Gateway_Connector::admin_error_message( $result ) ),
+			)
+		);
+		wp_safe_redirect( self::settings_url() );
+		exit;
+	}
+
+	/**
+	 * "Remove connection": `DELETE /v1/connection`; the payment method is switched off, since checkout
+	 * cannot work without a connection.
+	 */
+	public static function remove() {
+		self::authorize( self::REMOVE_ACTION );
+		self::forget();
+		$result = Armenian_Gateway_Connector::from_settings()->request( 'DELETE', '/v1/connection', null, Armenian_Gateway_Connector::ACTION_TIMEOUT );
+		if ( $result->is_ok() || $result->is_error( 'connection_not_found' ) ) {
+			$settings = get_option( Armenian_Gateway_Connector::SETTINGS_OPTION, array() );
+			if ( is_array( $settings ) ) {
+				$settings['enabled'] = 'no';
+				update_option( Armenian_Gateway_Connector::SETTINGS_OPTION, $settings );
+			}
+			$flash = array(
+				'type'    => 'success',
+				'message' => __( 'The connection was removed: the connector no longer updates your orders and has forgotten the store\'s keys. The payment method is switched off; save the settings again to connect anew.', 'armenian-payment-gateway' ),
+			);
+		} else {
+			Armenian_Gateway_Connector::log( 'warning', 'Removing the connection failed', $result );
+			$flash = array(
+				'type'    => 'error',
+				/* translators: %s: the connector's error message. */
+				'message' => sprintf( __( 'Removing the connection failed: %s', 'armenian-payment-gateway' ), Armenian_Gateway_Connector::admin_error_message( $result ) ),
+			);
+		}
+		Armenian_Gateway_Admin_Format::flash( 'connection', $flash );
+		wp_safe_redirect( self::settings_url() );
+		exit;
+	}
+}
