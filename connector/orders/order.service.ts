@@ -126,10 +126,16 @@ export function gatewayOrderId(connection: StoreConnection, storeOrderId: string
   return `${driverOf(connection).orderPrefix}-${connection.id}-${storeOrderId}`;
 }
 
-/** The store order id inside a gateway order id of this connection; null when it is not one of ours. */
-export function storeOrderIdOf(connection: StoreConnection, orderId: string): string | null {
-  const prefix = `${driverOf(connection).orderPrefix}-${connection.id}-`;
-  return orderId.startsWith(prefix) && orderId.length > prefix.length ? orderId.slice(prefix.length) : null;
+/**
+ * The store order id inside a gateway order id of this connection (or of `mergedId`, a connection
+ * merged into it); null when it is not one of ours.
+ */
+export function storeOrderIdOf(connection: StoreConnection, orderId: string, mergedId?: string): string | null {
+  for (const id of new Set([connection.id, mergedId ?? connection.id])) {
+    const prefix = `${driverOf(connection).orderPrefix}-${id}-`;
+    if (orderId.startsWith(prefix) && orderId.length > prefix.length) return orderId.slice(prefix.length);
+  }
+  return null;
 }
 
 /** The store order; 404 when the store has none, 502 when the store does not answer. */

@@ -190,6 +190,12 @@ export interface ReconciliationBackoffTable {
   retry_at: string;
 }
 
+/** The id of a connection merged into another (0008): its webhook address and order ids still lead there. */
+export interface ConnectionAliasTable {
+  alias_id: string;
+  connection_id: string;
+}
+
 export interface ConnectorSettingTable {
   key: string;
   value: string;
@@ -359,6 +365,7 @@ export interface ConnectorDatabase {
   reconciliation_backoff: ReconciliationBackoffTable;
   reconciliation_notes: ReconciliationNoteTable;
   connector_settings: ConnectorSettingTable;
+  connection_aliases: ConnectionAliasTable;
   shopify_sessions: ShopifySessionTable;
   shopify_shops: ShopifyShopTable;
   shopify_webhook_deliveries: ShopifyWebhookDeliveryTable;

@@ -109,14 +109,27 @@ export async function linksDueForPoll(db: ConnectorExecutor, now: string, limit:
     .execute();
 }
 
-/** Links of a connection waiting to be marked paid while its store refused the key: due now. */
-export async function resumeParkedSyncs(db: ConnectorExecutor, connectionId: string, now: string): Promise<void> {
+/**
+ * A connection that has keys again (new ones accepted, or a store connected again after a removal):
+ * what its orders were waiting for is due now.
+ */
+export async function resumeLinksOfConnection(db: ConnectorExecutor, connectionId: string, now: string): Promise<void> {
+  // Orders waiting to be marked paid while the store could not be reached with keys.
   await db
     .updateTable('order_links')
     .set({ next_sync_at: now, updated_at: now })
     .where('connection_id', '=', connectionId)
     .where('store_sync', '=', 'pending')
     .where('next_sync_at', 'is', null)
+    .execute();
+  // Unpaid orders whose polling stopped with a removal: read back now (a payment may have completed meanwhile).
+  await db
+    .updateTable('order_links')
+    .set({ next_poll_at: now, poll_failures: 0, updated_at: now })
+    .where('connection_id', '=', connectionId)
+    .where('paid_payment_uuid', 'is', null)
+    .where('next_poll_at', 'is', null)
+    .where('gateway_status', 'in', ['pending', 'processing'])
     .execute();
 }
 
