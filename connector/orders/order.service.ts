@@ -30,6 +30,7 @@ import {
   ensureLink,
   findLink,
   findLinkById,
+  leaseStoreSync,
   type OrderLink,
   paymentsOfLink,
   raiseFlag,
@@ -52,6 +53,9 @@ export const STORE_SYNC_BACKOFF_MS: readonly number[] = [
   2 * HOUR_MS,
   6 * HOUR_MS,
 ];
+
+/** How long one runner holds the marking of a paid order before another may try (a runner that died). */
+export const STORE_SYNC_LEASE_MS = 2 * MINUTE_MS;
 
 /** After a failed poll the wait doubles from this, up to {@link POLL_BACKOFF_MAX_MS}; a success resets it. */
 export const POLL_BACKOFF_FIRST_MS = 5 * MINUTE_MS;
@@ -434,7 +438,8 @@ export async function applyPayment(
 }
 
 /**
- * Marks the order paid in the store for the payment that claimed it. A platform failure is kept on
+ * Marks the order paid in the store for the payment that claimed it, once: the runner that takes the
+ * lease ({@link leaseStoreSync}) does it, others arriving meanwhile leave it. A platform failure is kept on
  * the map row and retried later with backoff ({@link STORE_SYNC_BACKOFF_MS}); after the last retry
  * the order is flagged `store_sync_failed`, a flag lowered again once a later sync (a repair) succeeds.
  */
@@ -444,6 +449,10 @@ export async function syncStorePaid(
   linkId: string,
   knownPayment?: GatewayPayment,
 ): Promise<void> {
+  const nowMs = deps.clock.nowMs();
+  if (!(await leaseStoreSync(deps.db, linkId, toStoredInstant(nowMs), toStoredInstant(nowMs + STORE_SYNC_LEASE_MS)))) {
+    return; // done, not due, or another runner is marking it now
+  }
   const link = await findLinkById(deps.db, linkId);
   if (link === undefined || link.store_sync !== 'pending' || link.paid_payment_uuid === null) return;
   const uuid = link.paid_payment_uuid;

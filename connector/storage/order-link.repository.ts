@@ -64,6 +64,24 @@ export async function claimPaid(db: ConnectorExecutor, id: string, uuid: string,
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * Takes the marking of a paid order in the store for one runner: the link must be waiting for it
+ * (`store_sync` pending) and due (or parked), and its due time moves to `until`, so a job tick, a
+ * webhook, the read-back and a reconciliation repair arriving together mark it (and note it) once.
+ * The runner's outcome then sets the next due time; a runner that died leaves it due at `until`.
+ */
+export async function leaseStoreSync(db: ConnectorExecutor, id: string, now: string, until: string): Promise<boolean> {
+  const result = await db
+    .updateTable('order_links')
+    .set({ next_sync_at: until })
+    .where('id', '=', id)
+    .where('store_sync', '=', 'pending')
+    .where('paid_payment_uuid', 'is not', null)
+    .where((eb) => eb.or([eb('next_sync_at', 'is', null), eb('next_sync_at', '<=', now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Sets a flag unless the link already carries it; answers true when it was new. */
 export async function raiseFlag(db: ConnectorExecutor, id: string, flag: string, now: string): Promise<boolean> {
   const result = await db
