@@ -27,6 +27,7 @@ import type { StoreConnection } from '../storage/connection.repository.js';
 import {
   claimNote,
   claimPaid,
+  endStoreSyncLease,
   ensureLink,
   findLink,
   findLinkById,
@@ -186,6 +187,7 @@ export async function linkOrder(
     updated_at: now,
     poll_failures: 0,
     last_webhook_at: null,
+    sync_lease_until: null,
   });
 }
 
@@ -451,8 +453,21 @@ export async function syncStorePaid(
 ): Promise<void> {
   const nowMs = deps.clock.nowMs();
   if (!(await leaseStoreSync(deps.db, linkId, toStoredInstant(nowMs), toStoredInstant(nowMs + STORE_SYNC_LEASE_MS)))) {
-    return; // done, not due, or another runner is marking it now
+    return; // done already, or another runner is marking it now
   }
+  try {
+    await markPaidInStore(deps, connection, linkId, knownPayment);
+  } finally {
+    await endStoreSyncLease(deps.db, linkId);
+  }
+}
+
+async function markPaidInStore(
+  deps: ConnectorDeps,
+  connection: StoreConnection,
+  linkId: string,
+  knownPayment: GatewayPayment | undefined,
+): Promise<void> {
   const link = await findLinkById(deps.db, linkId);
   if (link === undefined || link.store_sync !== 'pending' || link.paid_payment_uuid === null) return;
   const uuid = link.paid_payment_uuid;

@@ -12,6 +12,8 @@ import * as shopify from './migrations/0004-shopify.js';
 import * as shopifyPaymentSessions from './migrations/0005-shopify-payment-sessions.js';
 import * as shopifyDomainVerification from './migrations/0006-shopify-domain-verification.js';
 import * as storeIdentity from './migrations/0008-store-identity.js';
+import * as refundOutcomes from './migrations/0009-refund-outcomes.js';
+import * as storeSyncLease from './migrations/0010-store-sync-lease.js';
 
 export const CONNECTOR_MIGRATIONS: Record<string, Migration> = {
   '0001-connector': connector,
@@ -21,6 +23,8 @@ export const CONNECTOR_MIGRATIONS: Record<string, Migration> = {
   '0005-shopify-payment-sessions': shopifyPaymentSessions,
   '0006-shopify-domain-verification': shopifyDomainVerification,
   '0008-store-identity': storeIdentity,
+  '0009-refund-outcomes': refundOutcomes,
+  '0010-store-sync-lease': storeSyncLease,
 };
 
 const MIGRATION_TABLE = 'connector_migration';

@@ -65,21 +65,25 @@ export async function claimPaid(db: ConnectorExecutor, id: string, uuid: string,
 }
 
 /**
- * Takes the marking of a paid order in the store for one runner: the link must be waiting for it
- * (`store_sync` pending) and due (or parked), and its due time moves to `until`, so a job tick, a
- * webhook, the read-back and a reconciliation repair arriving together mark it (and note it) once.
- * The runner's outcome then sets the next due time; a runner that died leaves it due at `until`.
+ * Takes the marking of a paid order in the store for one runner until `until`: the link must be
+ * waiting for it (`store_sync` pending) and no other runner may hold it, so a job tick, a webhook,
+ * the read-back and a reconciliation repair arriving together mark it (and note it) once. The runner
+ * ends it ({@link endStoreSyncLease}); one that died holds it until `until`.
  */
 export async function leaseStoreSync(db: ConnectorExecutor, id: string, now: string, until: string): Promise<boolean> {
   const result = await db
     .updateTable('order_links')
-    .set({ next_sync_at: until })
+    .set({ sync_lease_until: until })
     .where('id', '=', id)
     .where('store_sync', '=', 'pending')
     .where('paid_payment_uuid', 'is not', null)
-    .where((eb) => eb.or([eb('next_sync_at', 'is', null), eb('next_sync_at', '<=', now)]))
+    .where((eb) => eb.or([eb('sync_lease_until', 'is', null), eb('sync_lease_until', '<=', now)]))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+export async function endStoreSyncLease(db: ConnectorExecutor, id: string): Promise<void> {
+  await db.updateTable('order_links').set({ sync_lease_until: null }).where('id', '=', id).execute();
 }
 
 /** Sets a flag unless the link already carries it; answers true when it was new. */
