@@ -358,8 +358,9 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
   router.post('/v1/orders/:order_id/refunds', async (ctx) => {
     const conn = await connection(ctx);
     const body = parse(schemas.refund, await readJson(ctx));
-    ctx.status = 201;
-    ctx.body = await refundFromStore(deps, conn, orderIdParam(ctx), body);
+    const refunded = await refundFromStore(deps, conn, orderIdParam(ctx), body);
+    ctx.status = refunded.status;
+    ctx.body = refunded.body;
   });
 
   router.post('/v1/reconciliation', async (ctx) => {

@@ -59,6 +59,12 @@ export function watchStore(deps: ConnectorDeps, connection: StoreConnection, sto
     markPaid: (orderId, payment) => observe(() => store.markPaid(orderId, payment)),
     addNote: (orderId, note) => observe(() => store.addNote(orderId, note)),
     recordRefund: (orderId, refund) => observe(() => store.recordRefund(orderId, refund)),
+    ...(store.deleteRefund === undefined
+      ? {}
+      : {
+          deleteRefund: (orderId: string, refundId: string) =>
+            observe(() => (store.deleteRefund as NonNullable<StorePlatform['deleteRefund']>)(orderId, refundId)),
+        }),
     checkAccess: () => observe(() => store.checkAccess()),
   };
 }

@@ -9,6 +9,7 @@ import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { hostLiesOn, normalizeHost } from '../../gateway/domain/hosts.js';
 import { sha256Hex } from '../../gateway/runtime/hashing.js';
 import { randomToken } from '../../gateway/runtime/sealing.js';
+import { isUniqueViolation } from '../../storage/errors.js';
 import {
   asConnectorError,
   ConnectorError,
@@ -24,12 +25,13 @@ import {
   findConnection,
   findConnectionByKeyExchange,
   findConnectionByTokenHash,
+  findStoreConnection,
   insertConnection,
   type StoreConnection,
   updateConnection,
 } from '../storage/connection.repository.js';
-import { connectionEnded } from '../storage/database.js';
-import { resumeParkedSyncs, stopLinksOfConnection } from '../storage/order-link.repository.js';
+import { type ConnectionStatus, connectionEnded } from '../storage/database.js';
+import { resumeLinksOfConnection, stopLinksOfConnection } from '../storage/order-link.repository.js';
 import { clearReconciliationBackoff } from '../storage/reconciliation-backoff.repository.js';
 import {
   isPrivateHost,
@@ -126,6 +128,7 @@ export async function registerConnection(
   body: { store_url: string; return_url?: string },
   granted?: AppGrant,
   introspected?: ConnectTokenInfo,
+  retried = false,
 ): Promise<{ created: boolean; connection: ConnectionResponse }> {
   const info = introspected ?? (await introspectToken(deps, token));
   const driver = platformDriver(info.platform);
@@ -180,6 +183,18 @@ export async function registerConnection(
     return { created: false, connection: toResponse(deps, updated, nonce, returnUrl) };
   }
 
+  // A new token for a store already known (its token replaced, or the store connected again after
+  // a removal): the store keeps its connection, so every earlier order stays its own.
+  const known = await findStoreConnection(deps.db, {
+    platform: info.platform,
+    store_url: storeUrl,
+    domain: info.domain,
+    environment: info.environment,
+  });
+  if (known !== undefined) {
+    return { created: false, connection: await replaceToken(deps, known, token, info, returnUrl, granted) };
+  }
+
   const id = randomUUID();
   // An app install already granted access (Shopify's OAuth): active at once, no key exchange.
   const nonce = granted === undefined ? randomToken() : null;
@@ -209,9 +224,79 @@ export async function registerConnection(
     store_error_message: null,
     last_missed_webhook_at: null,
   };
-  await insertConnection(deps.db, row);
+  try {
+    await insertConnection(deps.db, row);
+  } catch (error) {
+    // Registered at the same moment by another call (this token, or another token of this store):
+    // that connection is the store's, and this call answers (or takes over) it.
+    if (!isUniqueViolation(error) || retried) throw error;
+    return registerConnection(deps, token, body, granted, info, true);
+  }
   deps.logger.info({ connection_id: id, platform: row.platform, store_url: storeUrl }, 'store connection registered');
   return { created: true, connection: toResponse(deps, row, nonce, returnUrl) };
+}
+
+/**
+ * A store is one store for ever: the connection of a platform, store URL, gateway domain and
+ * environment keeps its id (the gateway order ids and webhook addresses of its orders name it)
+ * whatever token it is reached with. A new connect token for a known store takes the connection
+ * over: the token is replaced, the store's keys stay (a store connected again after a removal, whose
+ * keys were erased, goes through the key exchange again), and polling of its unpaid orders resumes
+ * once it has keys. The old token no longer reaches the connection.
+ */
+async function replaceToken(
+  deps: ConnectorDeps,
+  store: StoreConnection,
+  token: string,
+  info: ConnectTokenInfo,
+  returnUrl: string,
+  granted: AppGrant | undefined,
+): Promise<ConnectionResponse> {
+  const now = toStoredInstant(deps.clock.nowMs());
+  const context = (column: string) => sealContext(store.id, column);
+  const ended = connectionEnded(store.status);
+  const keys =
+    granted !== undefined
+      ? deps.sealer.seal(JSON.stringify(granted.credentials), context('credentials'))
+      : ended
+        ? null
+        : store.credentials_ciphertext;
+  let status: ConnectionStatus;
+  let exchange: { hash: string | null; ciphertext: string | null } = {
+    hash: store.key_exchange_hash,
+    ciphertext: store.key_exchange_ciphertext,
+  };
+  if (keys === null || (store.status === 'awaiting_keys' && granted === undefined)) {
+    status = 'awaiting_keys';
+    if (ended || exchange.ciphertext === null) {
+      const nonce = randomToken();
+      exchange = { hash: sha256Hex(nonce), ciphertext: deps.sealer.seal(nonce, context('key_exchange')) };
+    }
+  } else {
+    status = store.status === 'store_unauthorized' && granted === undefined ? 'store_unauthorized' : 'active';
+    if (granted !== undefined) exchange = { hash: null, ciphertext: null };
+  }
+  const changes = {
+    token_id: info.id,
+    token_hash: sha256Hex(token),
+    token_ciphertext: deps.sealer.seal(token, context('token')),
+    credentials_ciphertext: keys,
+    webhook_secrets_ciphertext: deps.sealer.seal(JSON.stringify(info.webhook_secrets), context('webhook_secrets')),
+    secrets_refreshed_at: now,
+    key_exchange_hash: exchange.hash,
+    key_exchange_ciphertext: exchange.ciphertext,
+    status,
+    updated_at: now,
+  };
+  await updateConnection(deps.db, store.id, changes);
+  deps.acceptedTokens.forget(store.token_hash);
+  if (keys !== null) await resumeLinksOfConnection(deps.db, store.id, now);
+  deps.logger.info(
+    { connection_id: store.id, token_id: info.id, previous_token_id: store.token_id, previous_status: store.status },
+    'connect token replaced: the store keeps its connection',
+  );
+  const updated: StoreConnection = { ...store, ...changes };
+  return toResponse(deps, updated, status === 'awaiting_keys' ? keyExchangeNonce(deps, updated) : null, returnUrl);
 }
 
 /**
@@ -344,7 +429,7 @@ async function acceptCredentials(
     store_error_message: null,
     updated_at: now,
   });
-  await resumeParkedSyncs(deps.db, connection.id, now);
+  await resumeLinksOfConnection(deps.db, connection.id, now);
   deps.logger.info({ connection_id: connection.id }, 'store credentials received');
 }
 

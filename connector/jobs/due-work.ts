@@ -12,6 +12,8 @@
  *   failure, at most 6 hours (less than the day a run covers, so nothing is missed); a success
  *   returns to the hourly schedule.
  *
+ * - refund outcomes: store refunds the gateway left unknown are checked again, each wait longer
+ *   (connector/refunds/refund.service.ts), until they are known to have succeeded or failed.
  * - Shopify shops uninstalled more than 48 hours ago whose data is still here (`shop/redact` never
  *   came) have it deleted (plugins/shopify/compliance.ts).
  * - Shopify payments app: undecided payment sessions read back, resolve/reject calls and refund
@@ -34,6 +36,7 @@ import {
   syncStorePaid,
 } from '../orders/order.service.js';
 import { reconcile } from '../reconciliation/reconcile.service.js';
+import { settleUnknownRefunds } from '../refunds/refund.service.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import {
   findConnection,
@@ -72,6 +75,8 @@ export interface DueWorkResult {
   reconciled: number;
   /** Uninstalled Shopify shops whose data was deleted. */
   redacted: number;
+  /** Store refunds whose unknown outcome was settled (succeeded or taken back). */
+  refundsSettled: number;
 }
 
 export async function runDueWork(deps: ConnectorDeps): Promise<DueWorkResult> {
@@ -81,7 +86,7 @@ export async function runDueWork(deps: ConnectorDeps): Promise<DueWorkResult> {
     if (!connections.has(id)) connections.set(id, await findConnection(deps.db, id));
     return connections.get(id);
   };
-  const result: DueWorkResult = { synced: 0, polled: 0, reconciled: 0, redacted: 0 };
+  const result: DueWorkResult = { synced: 0, polled: 0, reconciled: 0, redacted: 0, refundsSettled: 0 };
 
   for (const link of await linksDueForSync(deps.db, now, BATCH)) {
     const connection = await connectionOf(link.connection_id);
@@ -108,6 +113,9 @@ export async function runDueWork(deps: ConnectorDeps): Promise<DueWorkResult> {
 
   await guarded(deps, 'Shopify shop redaction', async () => {
     result.redacted = await redactUninstalledShops(deps);
+  });
+  await guarded(deps, 'refund outcomes', async () => {
+    result.refundsSettled = await settleUnknownRefunds(deps, BATCH);
   });
   await guarded(deps, 'Shopify payments app', () => runPaymentsAppWork(deps));
   return result;

@@ -28,12 +28,21 @@ async function measured<T>(call: () => Promise<T>, record: (outcome: CallOutcome
   }
 }
 
-const STORE_OPERATIONS = ['getOrder', 'listOrders', 'markPaid', 'addNote', 'recordRefund', 'checkAccess'] as const;
+const STORE_OPERATIONS = [
+  'getOrder',
+  'listOrders',
+  'markPaid',
+  'addNote',
+  'recordRefund',
+  'deleteRefund',
+  'checkAccess',
+] as const;
 
 export function measuredStore(store: StorePlatform, metrics: ConnectorMetrics): StorePlatform {
   const wrapped: Record<string, unknown> = {};
   for (const operation of STORE_OPERATIONS) {
-    const method = store[operation] as (...args: unknown[]) => Promise<unknown>;
+    const method = store[operation] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+    if (method === undefined) continue; // an operation the platform does not have
     wrapped[operation] = (...args: unknown[]) =>
       measured(
         () => method.apply(store, args),

@@ -27,9 +27,11 @@ import type { StoreConnection } from '../storage/connection.repository.js';
 import {
   claimNote,
   claimPaid,
+  endStoreSyncLease,
   ensureLink,
   findLink,
   findLinkById,
+  leaseStoreSync,
   type OrderLink,
   paymentsOfLink,
   raiseFlag,
@@ -52,6 +54,9 @@ export const STORE_SYNC_BACKOFF_MS: readonly number[] = [
   2 * HOUR_MS,
   6 * HOUR_MS,
 ];
+
+/** How long one runner holds the marking of a paid order before another may try (a runner that died). */
+export const STORE_SYNC_LEASE_MS = 2 * MINUTE_MS;
 
 /** After a failed poll the wait doubles from this, up to {@link POLL_BACKOFF_MAX_MS}; a success resets it. */
 export const POLL_BACKOFF_FIRST_MS = 5 * MINUTE_MS;
@@ -126,10 +131,16 @@ export function gatewayOrderId(connection: StoreConnection, storeOrderId: string
   return `${driverOf(connection).orderPrefix}-${connection.id}-${storeOrderId}`;
 }
 
-/** The store order id inside a gateway order id of this connection; null when it is not one of ours. */
-export function storeOrderIdOf(connection: StoreConnection, orderId: string): string | null {
-  const prefix = `${driverOf(connection).orderPrefix}-${connection.id}-`;
-  return orderId.startsWith(prefix) && orderId.length > prefix.length ? orderId.slice(prefix.length) : null;
+/**
+ * The store order id inside a gateway order id of this connection (or of `mergedId`, a connection
+ * merged into it); null when it is not one of ours.
+ */
+export function storeOrderIdOf(connection: StoreConnection, orderId: string, mergedId?: string): string | null {
+  for (const id of new Set([connection.id, mergedId ?? connection.id])) {
+    const prefix = `${driverOf(connection).orderPrefix}-${id}-`;
+    if (orderId.startsWith(prefix) && orderId.length > prefix.length) return orderId.slice(prefix.length);
+  }
+  return null;
 }
 
 /** The store order; 404 when the store has none, 502 when the store does not answer. */
@@ -176,6 +187,7 @@ export async function linkOrder(
     updated_at: now,
     poll_failures: 0,
     last_webhook_at: null,
+    sync_lease_until: null,
   });
 }
 
@@ -428,7 +440,8 @@ export async function applyPayment(
 }
 
 /**
- * Marks the order paid in the store for the payment that claimed it. A platform failure is kept on
+ * Marks the order paid in the store for the payment that claimed it, once: the runner that takes the
+ * lease ({@link leaseStoreSync}) does it, others arriving meanwhile leave it. A platform failure is kept on
  * the map row and retried later with backoff ({@link STORE_SYNC_BACKOFF_MS}); after the last retry
  * the order is flagged `store_sync_failed`, a flag lowered again once a later sync (a repair) succeeds.
  */
@@ -437,6 +450,23 @@ export async function syncStorePaid(
   connection: StoreConnection,
   linkId: string,
   knownPayment?: GatewayPayment,
+): Promise<void> {
+  const nowMs = deps.clock.nowMs();
+  if (!(await leaseStoreSync(deps.db, linkId, toStoredInstant(nowMs), toStoredInstant(nowMs + STORE_SYNC_LEASE_MS)))) {
+    return; // done already, or another runner is marking it now
+  }
+  try {
+    await markPaidInStore(deps, connection, linkId, knownPayment);
+  } finally {
+    await endStoreSyncLease(deps.db, linkId);
+  }
+}
+
+async function markPaidInStore(
+  deps: ConnectorDeps,
+  connection: StoreConnection,
+  linkId: string,
+  knownPayment: GatewayPayment | undefined,
 ): Promise<void> {
   const link = await findLinkById(deps.db, linkId);
   if (link === undefined || link.store_sync !== 'pending' || link.paid_payment_uuid === null) return;

@@ -89,6 +89,11 @@ export interface StorePlatform {
    */
   recordRefund(orderId: string, refund: GatewayRefund): Promise<{ id: string }>;
   /**
+   * Deletes a refund object of the order (one the store made for a refund the gateway then did not
+   * make), so the store's refunded total is the gateway's again. Absent where the platform has none.
+   */
+  deleteRefund?(orderId: string, refundId: string): Promise<void>;
+  /**
    * One cheap read proving the credentials work (WooCommerce: `GET orders?per_page=1`). A store that
    * refuses them throws a PlatformError with its status (401/403), not retryable.
    */

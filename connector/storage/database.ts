@@ -97,6 +97,8 @@ export interface OrderLinkTable {
   poll_failures: number;
   /** When the last gateway webhook about this order was handled (0003). */
   last_webhook_at: string | null;
+  /** While in the future, one runner is marking the paid order in the store (0010). */
+  sync_lease_until: string | null;
 }
 
 /** Every gateway payment the connector created for an order (an order may need several tries). */
@@ -134,7 +136,17 @@ export interface RefundRecordTable {
   origin: 'store' | 'gateway';
   created_at: string;
   updated_at: string;
+  /** Where it stands at the gateway (0009): `pending`, `succeeded`, `unknown` until settled, `failed`. */
+  status: RefundRecordStatus;
+  /** The reason sent with a store refund, to ask again with the very same request. */
+  reason: string | null;
+  /** When an `unknown` refund is next checked; null otherwise. */
+  next_check_at: string | null;
+  /** Checks of an `unknown` refund so far: each waits longer. */
+  checks: number;
 }
+
+export type RefundRecordStatus = 'pending' | 'succeeded' | 'unknown' | 'failed';
 
 export interface ReconciliationRunTable {
   id: string;
@@ -188,6 +200,12 @@ export interface ReconciliationBackoffTable {
   last_error: string;
   /** No scheduled run starts before this. */
   retry_at: string;
+}
+
+/** The id of a connection merged into another (0008): its webhook address and order ids still lead there. */
+export interface ConnectionAliasTable {
+  alias_id: string;
+  connection_id: string;
 }
 
 export interface ConnectorSettingTable {
@@ -359,6 +377,7 @@ export interface ConnectorDatabase {
   reconciliation_backoff: ReconciliationBackoffTable;
   reconciliation_notes: ReconciliationNoteTable;
   connector_settings: ConnectorSettingTable;
+  connection_aliases: ConnectionAliasTable;
   shopify_sessions: ShopifySessionTable;
   shopify_shops: ShopifyShopTable;
   shopify_webhook_deliveries: ShopifyWebhookDeliveryTable;

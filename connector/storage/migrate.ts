@@ -11,20 +11,26 @@ import * as connectionHealth from './migrations/0003-connection-health.js';
 import * as shopify from './migrations/0004-shopify.js';
 import * as shopifyPaymentSessions from './migrations/0005-shopify-payment-sessions.js';
 import * as shopifyDomainVerification from './migrations/0006-shopify-domain-verification.js';
+import * as storeIdentity from './migrations/0008-store-identity.js';
+import * as refundOutcomes from './migrations/0009-refund-outcomes.js';
+import * as storeSyncLease from './migrations/0010-store-sync-lease.js';
 
-const MIGRATIONS: Record<string, Migration> = {
+export const CONNECTOR_MIGRATIONS: Record<string, Migration> = {
   '0001-connector': connector,
   '0002-reconciliation-backoff': reconciliationBackoff,
   '0003-connection-health': connectionHealth,
   '0004-shopify': shopify,
   '0005-shopify-payment-sessions': shopifyPaymentSessions,
   '0006-shopify-domain-verification': shopifyDomainVerification,
+  '0008-store-identity': storeIdentity,
+  '0009-refund-outcomes': refundOutcomes,
+  '0010-store-sync-lease': storeSyncLease,
 };
 
 const MIGRATION_TABLE = 'connector_migration';
 
 export function migrateConnector(db: Kysely<ConnectorDatabase>): Promise<string[]> {
-  return runMigrations(db, MIGRATIONS, {
+  return runMigrations(db, CONNECTOR_MIGRATIONS, {
     migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: 'connector_migration_lock',
   });
@@ -32,5 +38,5 @@ export function migrateConnector(db: Kysely<ConnectorDatabase>): Promise<string[
 
 /** The connector's migrations its database has not applied (throws when it cannot be reached). */
 export function missingConnectorMigrations(db: Kysely<ConnectorDatabase>): Promise<string[]> {
-  return missingMigrations(db, MIGRATIONS, MIGRATION_TABLE);
+  return missingMigrations(db, CONNECTOR_MIGRATIONS, MIGRATION_TABLE);
 }

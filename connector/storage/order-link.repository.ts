@@ -64,6 +64,28 @@ export async function claimPaid(db: ConnectorExecutor, id: string, uuid: string,
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * Takes the marking of a paid order in the store for one runner until `until`: the link must be
+ * waiting for it (`store_sync` pending) and no other runner may hold it, so a job tick, a webhook,
+ * the read-back and a reconciliation repair arriving together mark it (and note it) once. The runner
+ * ends it ({@link endStoreSyncLease}); one that died holds it until `until`.
+ */
+export async function leaseStoreSync(db: ConnectorExecutor, id: string, now: string, until: string): Promise<boolean> {
+  const result = await db
+    .updateTable('order_links')
+    .set({ sync_lease_until: until })
+    .where('id', '=', id)
+    .where('store_sync', '=', 'pending')
+    .where('paid_payment_uuid', 'is not', null)
+    .where((eb) => eb.or([eb('sync_lease_until', 'is', null), eb('sync_lease_until', '<=', now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function endStoreSyncLease(db: ConnectorExecutor, id: string): Promise<void> {
+  await db.updateTable('order_links').set({ sync_lease_until: null }).where('id', '=', id).execute();
+}
+
 /** Sets a flag unless the link already carries it; answers true when it was new. */
 export async function raiseFlag(db: ConnectorExecutor, id: string, flag: string, now: string): Promise<boolean> {
   const result = await db
@@ -109,14 +131,27 @@ export async function linksDueForPoll(db: ConnectorExecutor, now: string, limit:
     .execute();
 }
 
-/** Links of a connection waiting to be marked paid while its store refused the key: due now. */
-export async function resumeParkedSyncs(db: ConnectorExecutor, connectionId: string, now: string): Promise<void> {
+/**
+ * A connection that has keys again (new ones accepted, or a store connected again after a removal):
+ * what its orders were waiting for is due now.
+ */
+export async function resumeLinksOfConnection(db: ConnectorExecutor, connectionId: string, now: string): Promise<void> {
+  // Orders waiting to be marked paid while the store could not be reached with keys.
   await db
     .updateTable('order_links')
     .set({ next_sync_at: now, updated_at: now })
     .where('connection_id', '=', connectionId)
     .where('store_sync', '=', 'pending')
     .where('next_sync_at', 'is', null)
+    .execute();
+  // Unpaid orders whose polling stopped with a removal: read back now (a payment may have completed meanwhile).
+  await db
+    .updateTable('order_links')
+    .set({ next_poll_at: now, poll_failures: 0, updated_at: now })
+    .where('connection_id', '=', connectionId)
+    .where('paid_payment_uuid', 'is', null)
+    .where('next_poll_at', 'is', null)
+    .where('gateway_status', 'in', ['pending', 'processing'])
     .execute();
 }
 

@@ -67,11 +67,39 @@ export async function claimWaitingStoreRefund(
   if (waiting === undefined) return false;
   const result = await db
     .updateTable('refund_records')
-    .set({ gateway_refund_uuid: gatewayUuid, updated_at: now })
+    .set({ gateway_refund_uuid: gatewayUuid, status: 'succeeded', next_check_at: null, updated_at: now })
     .where('id', '=', waiting.id)
     .where('gateway_refund_uuid', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** An unknown (or pending) refund's outcome, written once: false when another runner settled it first. */
+export async function settleRefundRecord(
+  db: ConnectorExecutor,
+  id: string,
+  status: 'succeeded' | 'failed',
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('refund_records')
+    .set({ status, next_check_at: null, updated_at: now })
+    .where('id', '=', id)
+    .where('status', 'in', ['pending', 'unknown'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Store refunds whose outcome is unknown and whose check is due, the longest due first. */
+export async function refundsDueForCheck(db: ConnectorExecutor, now: string, limit: number): Promise<RefundRecord[]> {
+  return db
+    .selectFrom('refund_records')
+    .selectAll()
+    .where('status', '=', 'unknown')
+    .where('next_check_at', '<=', now)
+    .orderBy('next_check_at')
+    .limit(limit)
+    .execute();
 }
 
 export async function refundsOfLink(db: ConnectorExecutor, linkId: string): Promise<RefundRecord[]> {

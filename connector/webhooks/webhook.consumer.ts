@@ -24,7 +24,7 @@ import { applyPayment, linkOrder, loadStoreOrder, storeOrderIdOf } from '../orde
 import { reflectGatewayRefund } from '../refunds/refund.service.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import type { StoreConnection } from '../storage/connection.repository.js';
-import { findConnection, updateConnection } from '../storage/connection.repository.js';
+import { findConnectionOrAlias, updateConnection } from '../storage/connection.repository.js';
 import { connectionEnded } from '../storage/database.js';
 import { findLink, updateLink } from '../storage/order-link.repository.js';
 import { type DeliveryRecord, isDeliveryHandled, recordDelivery } from '../storage/receipt.repository.js';
@@ -57,7 +57,7 @@ export async function acceptGatewayDelivery(
   rawBody: Buffer,
   headers: WebhookHeaders,
 ): Promise<{ accepted: AcceptedDelivery } | { answer: WebhookAnswer }> {
-  const connection = await findConnection(deps.db, connectionId);
+  const connection = await findConnectionOrAlias(deps.db, connectionId);
   if (connection === undefined || connectionEnded(connection.status)) {
     return { answer: { status: 404, body: { error: 'connection_not_found', message: 'No such store connection.' } } };
   }
@@ -119,7 +119,8 @@ export async function handleGatewayWebhook(
   if ('answer' in checked) return checked.answer;
   const { connection, event, receipt } = checked.accepted;
   const now = receipt.received_at;
-  const storeOrderId = storeOrderIdOf(connection, event.transaction.order_id);
+  // An order id under the connection's own id, or the id of a connection merged into it (the URL's).
+  const storeOrderId = storeOrderIdOf(connection, event.transaction.order_id, connectionId);
   if (storeOrderId === null) {
     await recordDelivery(deps.db, receipt);
     return { status: 200, body: { received: true, outcome: 'not_a_store_order' } };

@@ -261,7 +261,19 @@ export async function refundsCreate(deps: ConnectorDeps, _shopify: ShopifyRuntim
       store_refund_id: refundId,
       ...(text(body.note)?.trim() ? { reason: (text(body.note) ?? '').trim() } : {}),
     });
-    deps.logger.info({ ...log, refund_uuid: result.refund_uuid, amount: result.amount }, 'refunded at the gateway');
+    if (result.status === 202) {
+      // Sent, outcome not known yet: the connector settles it and notes the order if it failed.
+      await adminOf(deps, bridge).addNote(
+        orderId,
+        `Refund ${refundId} of ${refunded.amount} AMD was sent to the payment gateway; the payment processor has not confirmed it yet. This order gets a note if it does not go through.`,
+      );
+      deps.logger.info({ ...log, amount: result.body.amount }, 'refund sent to the gateway, outcome pending');
+      return;
+    }
+    deps.logger.info(
+      { ...log, refund_uuid: result.body.refund_uuid, amount: result.body.amount },
+      'refunded at the gateway',
+    );
   } catch (error) {
     if (error instanceof ConnectorError && error.status < 500 && error.status !== 409) {
       // Refused by the gateway (more than was paid, ...): told to the shop owner, not retried.

@@ -76,6 +76,7 @@ interface WooClient {
   get(endpoint: string, params?: Record<string, unknown>): Promise<HttpAnswer>;
   post(endpoint: string, data: unknown, params?: Record<string, unknown>): Promise<HttpAnswer>;
   put(endpoint: string, data: unknown, params?: Record<string, unknown>): Promise<HttpAnswer>;
+  delete(endpoint: string, params?: Record<string, unknown>): Promise<HttpAnswer>;
 }
 
 type WooClientConstructor = new (options: {
@@ -446,6 +447,20 @@ export function createWooCommercePlatform(options: WooCommercePlatformOptions): 
       );
       const created = parse(action, refundSchema, answer);
       return { id: String(created.id) };
+    },
+
+    async deleteRefund(orderId: string, refundId: string) {
+      requireOrderId('delete refund', orderId);
+      if (!/^\d+$/.test(refundId)) throw new RangeError(`a WooCommerce refund id is digits, not ${refundId}`);
+      const action = `DELETE orders/${orderId}/refunds/${refundId}`;
+      try {
+        // A refund is not trashed: `force` deletes it, and the order's refunded total drops with it.
+        await call(action, () => client.delete(`orders/${orderId}/refunds/${refundId}`, { force: true }));
+      } catch (error) {
+        // Already gone (deleted by hand, or by an earlier attempt whose answer was lost): done.
+        if (error instanceof PlatformError && error.status === 404) return;
+        throw error;
+      }
     },
 
     async checkAccess() {

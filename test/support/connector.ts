@@ -45,6 +45,8 @@ export interface TestConnectorOptions {
   env?: Record<string, string>;
   /** `fetch` for the Shopify library's calls to shops (a local fake). */
   shopifyFetch?: typeof fetch;
+  /** `fetch` for the connector's calls to the gateway (to lose or change an answer on the way). */
+  gatewayFetch?: typeof fetch;
 }
 
 export async function startTestConnector(
@@ -74,6 +76,7 @@ export async function startTestConnector(
       logger: createLogger('silent'),
       ...(options.lookup ? { lookup: options.lookup } : {}),
       ...(options.shopifyFetch ? { shopifyFetch: options.shopifyFetch } : {}),
+      ...(options.gatewayFetch ? { fetch: options.gatewayFetch } : {}),
     });
   let connector: Connector | null = await boot();
   const url = config.publicUrl;

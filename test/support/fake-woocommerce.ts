@@ -7,7 +7,8 @@
  * - GET/PUT orders/{id}, GET orders (after/before/dates_are_gmt/page/per_page/orderby/order/status,
  *   with `X-WP-Total` and `X-WP-TotalPages`); `status=any` lists `checkout-draft` orders too (the
  *   block checkout's drafts, registered as an order status by WooCommerce Blocks)
- * - GET/POST orders/{id}/notes, GET/POST orders/{id}/refunds. `GET orders/{missing}/refunds` answers
+ * - GET/POST orders/{id}/notes, GET/POST orders/{id}/refunds, GET/DELETE orders/{id}/refunds/{id}
+ *   (DELETE with `force=true` only). `GET orders/{missing}/refunds` answers
  *   200 `[]` (the refunds controller only queries refunds whose parent is the id); a refund WooCommerce
  *   cannot create answers HTTP 500 with `data` a plain number, as `new WP_Error(code, message, 500)`
  *   becomes through `rest_convert_error_to_response()`:
@@ -816,13 +817,45 @@ export async function startFakeWooCommerce(options: FakeWooCommerceOptions = {})
     if (routePath === 'orders') return method === 'GET';
     if (/^orders\/\d+$/.test(routePath)) return ['GET', 'PUT', 'POST', 'PATCH'].includes(method);
     if (/^orders\/\d+\/(notes|refunds)$/.test(routePath)) return method === 'GET' || method === 'POST';
+    if (/^orders\/\d+\/refunds\/\d+$/.test(routePath)) return method === 'GET' || method === 'DELETE';
     return false;
+  }
+
+  /**
+   * GET and DELETE orders/{id}/refunds/{refund_id} (WC_REST_CRUD_Controller): a refund is no post to
+   * trash, so DELETE without `force=true` is 501 `woocommerce_rest_trash_not_supported`; an unknown
+   * refund, or one of another order, 404 `woocommerce_rest_shop_order_refund_invalid_id`. Deleting it
+   * (`$refund->delete(true)`) takes it off the order, whose refunded total drops with it.
+   */
+  function refundItem(method: string, orderId: number, refundId: number, query: URLSearchParams): Answer {
+    const list = refunds.get(orderId) ?? [];
+    const refund = list.find((candidate) => candidate.id === refundId);
+    if (method === 'DELETE' && query.get('force') !== 'true') {
+      throw new RestError(501, 'woocommerce_rest_trash_not_supported', 'The refund does not support trashing.');
+    }
+    if (refund === undefined) {
+      throw new RestError(404, 'woocommerce_rest_shop_order_refund_invalid_id', 'Invalid ID.');
+    }
+    if (method === 'DELETE') {
+      refunds.set(
+        orderId,
+        list.filter((candidate) => candidate.id !== refundId),
+      );
+      const order = orders.get(orderId);
+      if (order !== undefined) {
+        order.refunds = order.refunds.filter((candidate) => candidate.id !== refundId);
+        touch(order);
+      }
+    }
+    return { status: 200, body: refund };
   }
 
   /** Runs a route routeExists() accepted. */
   function route(method: string, routePath: string, query: URLSearchParams, body: unknown): Answer {
     const payload = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
     if (routePath === 'orders') return listOrders(query);
+    const item = /^orders\/(\d+)\/refunds\/(\d+)$/.exec(routePath);
+    if (item !== null) return refundItem(method, Number(item[1]), Number(item[2]), query);
     const [, idText = '', child = ''] = /^orders\/(\d+)(?:\/(notes|refunds))?$/.exec(routePath) ?? [];
     const id = Number(idText);
     if (child === '') {

@@ -137,6 +137,10 @@ describe.each(DIALECTS)('Shopify webhooks and privacy (%s)', (dialect) => {
           origin: 'gateway',
           created_at: now,
           updated_at: now,
+          status: 'succeeded',
+          reason: null,
+          next_check_at: null,
+          checks: 0,
         })
         .execute();
     }

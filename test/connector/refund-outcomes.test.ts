@@ -1,0 +1,236 @@
+/**
+ * A refund started in the store whose outcome is not known is never sent twice, on both databases.
+ * The connector answers it 202 `pending` (so the store keeps its refund and its id), asks about the
+ * same refund until the gateway knows, and then: keeps it (succeeded), or takes it back out of the
+ * store with a note (failed), so what the store shows refunded is what the gateway refunded.
+ *
+ * - The processor does not answer (sandbox card ending 5142): 202 pending, a retry of the same store
+ *   refund sends nothing new, the check a minute later finds it refunded, and its webhook is
+ *   recognised as the store's own refund.
+ * - The gateway's answer is lost on the way back: 202 pending with no refund uuid yet; the check asks
+ *   again under the same idempotency key and learns the one refund.
+ * - The gateway says the outcome is unknown, then that the refund failed: the store's refund is
+ *   deleted and the order says why.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OrderPaymentResponse } from '../../connector/orders/order.service.js';
+import { createConnectToken } from '../../gateway/connect/connect-token.service.js';
+import { startTestConnector, type TestConnector } from '../support/connector.js';
+import { DIALECTS } from '../support/databases.js';
+import { eventually } from '../support/eventually.js';
+import { type FakeWooCommerce, LOOPBACK_TEST_CALLBACKS, startFakeWooCommerce } from '../support/fake-woocommerce.js';
+import { startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway.js';
+
+type Json = Record<string, unknown>;
+const UNKNOWN_CARD = '4000 0000 0000 5142';
+const APPROVED = '4111 1111 1111 1111';
+
+describe.each(DIALECTS)('store refunds whose outcome is unknown (%s)', (dialect) => {
+  let gw: TestGateway;
+  let store: FakeWooCommerce;
+  let connector: TestConnector;
+  let merchant: TestMerchant;
+  let token: string;
+  /** What the connector's next refund call to the gateway meets, when set. */
+  let onRefund: ((request: Request, forward: () => Promise<Response>) => Promise<Response>) | null = null;
+  /** Refund statuses the gateway's refund list answers instead of its own, by refund uuid. */
+  const listedAs = new Map<string, { payment: string; amount: number; status: string }>();
+
+  const gatewayFetch: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const path = new URL(request.url).pathname;
+    const forward = () => fetch(input, init);
+    if (request.method === 'POST' && path.endsWith('/refund') && onRefund !== null) {
+      const handler = onRefund;
+      onRefund = null;
+      return handler(request, forward);
+    }
+    const listed = /^\/api\/v1\/payments\/([^/]+)\/refunds$/.exec(path);
+    if (request.method === 'GET' && listed !== null) {
+      const own = [...listedAs.entries()].filter(([, r]) => r.payment === listed[1]);
+      if (own.length > 0) {
+        const data = own.map(([uuid, r]) => ({
+          uuid,
+          payment_uuid: r.payment,
+          amount: r.amount,
+          reason: null,
+          status: r.status,
+          failure_code: r.status === 'failed' ? 'refund_declined' : null,
+          created_at: '2026-11-21T10:00:00+00:00',
+          completed_at: null,
+        }));
+        return Response.json({ data });
+      }
+    }
+    return forward();
+  };
+
+  const plugin = <T = Json>(method: string, path: string, body?: unknown) =>
+    connector.call<T>(method, path, { token, ...(body === undefined ? {} : { body }) });
+  const gatewayRefunds = async (uuid: string) =>
+    (await gw.call<{ data: Json[] }>('GET', `/api/v1/payments/${uuid}/refunds`, { key: merchant.testKey })).body.data;
+  const refundRecords = (linkPayment: string) =>
+    connector
+      .current()
+      .deps.db.selectFrom('refund_records')
+      .innerJoin('order_links', 'order_links.id', 'refund_records.link_id')
+      .select(['refund_records.status', 'refund_records.gateway_refund_uuid', 'refund_records.store_refund_id'])
+      .where('order_links.paid_payment_uuid', '=', linkPayment)
+      .execute();
+
+  async function paidOrder(total: number, card: string): Promise<{ orderId: number; payment: string }> {
+    const order = store.addOrder({ total: `${total}.00` });
+    const created = await plugin<OrderPaymentResponse>('POST', `/v1/orders/${order.id}/payment`, {
+      return_url: `${store.url}/?wc-api=wc_armenian_gateway&order_id=${order.id}`,
+      cancel_url: `${store.url}/cart/`,
+    });
+    expect(created.status).toBe(201);
+    const paid = await gw.call('POST', `/api/v1/test_helpers/payments/${created.body.payment_uuid}/pay`, {
+      key: merchant.testKey,
+      body: { card_number: card },
+    });
+    expect(paid.body.status).toBe('completed');
+    await eventually(() => store.order(order.id)?.date_paid_gmt != null, `order ${order.id} marked paid`);
+    return { orderId: order.id, payment: created.body.payment_uuid };
+  }
+
+  /** The owner refunds in WooCommerce: its refund object first, then the plugin's call. */
+  async function ownerRefunds(orderId: number, amount: number) {
+    const wcRefund = store.adminRefund(orderId, { amount: `${amount}.00`, reason: 'returned' });
+    const answer = await plugin<Json>('POST', `/v1/orders/${orderId}/refunds`, {
+      amount,
+      reason: 'returned',
+      store_refund_id: String(wcRefund.id),
+    });
+    return { wcRefund, answer };
+  }
+
+  const storeRefunded = (orderId: number) =>
+    store.refunds(orderId).reduce((sum, refund) => sum + Math.round(Math.abs(Number(refund.amount))), 0);
+
+  beforeAll(async () => {
+    gw = await startTestGateway(dialect, {
+      env: { GATEWAY_ALLOW_PRIVATE_WEBHOOKS: '1', GATEWAY_CLOCK: 'manual', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000' },
+    });
+    store = await startFakeWooCommerce({ testCallbacks: LOOPBACK_TEST_CALLBACKS });
+    connector = await startTestConnector(dialect, gw, { gatewayFetch });
+    merchant = await gw.merchant();
+    token = (
+      await createConnectToken(gw.gateway.deps, {
+        merchantId: merchant.merchantId,
+        domain: merchant.hostedDomain,
+        platform: 'woocommerce',
+      })
+    ).connect_token;
+    const registered = await plugin<Record<string, string>>('POST', '/v1/connections', { store_url: store.url });
+    await store.approve(registered.body.authorize_url as string);
+  }, 60_000);
+
+  afterAll(async () => {
+    await connector?.close();
+    await store?.close();
+    await gw?.close();
+  });
+
+  it('keeps a refund the processor did not answer, never sends it again, and keeps it once it succeeded', async () => {
+    const { orderId, payment } = await paidOrder(3000, UNKNOWN_CARD);
+    const { wcRefund, answer } = await ownerRefunds(orderId, 600);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+    expect(answer.body).toMatchObject({ status: 'pending', amount: 600, payment_uuid: payment });
+    const refundUuid = String(answer.body.refund_uuid);
+    expect(await gatewayRefunds(payment)).toEqual([expect.objectContaining({ uuid: refundUuid, status: 'unknown' })]);
+
+    // The plugin retries the same store refund: the same one, nothing new at the gateway.
+    const retried = await plugin<Json>('POST', `/v1/orders/${orderId}/refunds`, {
+      amount: 600,
+      reason: 'returned',
+      store_refund_id: String(wcRefund.id),
+    });
+    expect([201, 202]).toContain(retried.status);
+    expect(await gatewayRefunds(payment)).toHaveLength(1);
+
+    // A minute later the gateway's status check finds it refunded, and so does the connector's.
+    gw.clock.advance(60_000);
+    await gw.gateway.scheduler.runDueNow();
+    gw.clock.advance(60_000);
+    await connector.runDueWork();
+    await eventually(async () => (await refundRecords(payment))[0]?.status === 'succeeded', 'the refund settled');
+    expect(await refundRecords(payment)).toEqual([
+      { status: 'succeeded', gateway_refund_uuid: refundUuid, store_refund_id: String(wcRefund.id) },
+    ]);
+    expect(await gatewayRefunds(payment)).toEqual([expect.objectContaining({ uuid: refundUuid, status: 'succeeded' })]);
+    // Its webhook is the store's own refund: nothing more recorded in the store.
+    await eventually(async () => {
+      const events = await gw.call<{ data: { event: string; deliveries: { status: string }[] }[] }>(
+        'GET',
+        `/api/v1/payments/${payment}/events`,
+        { key: merchant.testKey },
+      );
+      return events.body.data.some(
+        (e) => e.event === 'payment.refunded' && e.deliveries.every((d) => d.status === 'delivered'),
+      );
+    }, 'the refund webhook delivered');
+    expect(store.refunds(orderId)).toHaveLength(1);
+    expect(storeRefunded(orderId)).toBe(600);
+  });
+
+  it('learns the one refund made when the gateway answer was lost on the way back', async () => {
+    const { orderId, payment } = await paidOrder(2000, APPROVED);
+    onRefund = async (_request, forward) => {
+      await forward(); // the gateway refunds...
+      throw new TypeError('fetch failed'); // ...but its answer never arrives
+    };
+    const { answer } = await ownerRefunds(orderId, 500);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+    expect(answer.body).toMatchObject({ status: 'pending', refund_uuid: null });
+    const made = await gatewayRefunds(payment);
+    expect(made).toEqual([expect.objectContaining({ amount: 500, status: 'succeeded' })]);
+
+    gw.clock.advance(60_000);
+    await connector.runDueWork();
+    await eventually(async () => (await refundRecords(payment))[0]?.status === 'succeeded', 'the refund settled');
+    expect((await refundRecords(payment))[0]?.gateway_refund_uuid).toBe(made[0]?.uuid);
+    expect(await gatewayRefunds(payment)).toHaveLength(1);
+    expect(storeRefunded(orderId)).toBe(500);
+  });
+
+  it('takes a refund that then failed back out of the store, and says why on the order', async () => {
+    const { orderId, payment } = await paidOrder(2500, APPROVED);
+    const unknownUuid = randomUUID();
+    onRefund = async () =>
+      Response.json(
+        {
+          error: 'refund_outcome_unknown',
+          message: 'The processor did not answer.',
+          request_id: 'req_test',
+          docs_url: 'http://gateway.test/docs/errors#refund_outcome_unknown',
+          refund: { uuid: unknownUuid, payment_uuid: payment, amount: 700, status: 'unknown' },
+        },
+        { status: 409 },
+      );
+    const { answer } = await ownerRefunds(orderId, 700);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+    expect(answer.body).toMatchObject({ status: 'pending', refund_uuid: unknownUuid });
+    expect(storeRefunded(orderId)).toBe(700);
+
+    // Still unknown at the first check; failed at the next.
+    listedAs.set(unknownUuid, { payment, amount: 700, status: 'unknown' });
+    gw.clock.advance(60_000);
+    await connector.runDueWork();
+    expect((await refundRecords(payment))[0]?.status).toBe('unknown');
+    listedAs.set(unknownUuid, { payment, amount: 700, status: 'failed' });
+    gw.clock.advance(5 * 60_000);
+    await connector.runDueWork();
+    await eventually(async () => (await refundRecords(payment))[0]?.status === 'failed', 'the refund settled failed');
+    expect(store.refunds(orderId)).toEqual([]);
+    expect(storeRefunded(orderId)).toBe(0);
+    const notes = store.notes(orderId).filter((n) => n.note.includes('did not go through'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]?.note).toContain('700 AMD');
+    // Checked again, nothing more happens.
+    gw.clock.advance(60 * 60_000);
+    await connector.runDueWork();
+    expect(store.notes(orderId).filter((n) => n.note.includes('did not go through'))).toHaveLength(1);
+  });
+});
