@@ -91,6 +91,10 @@ interface HarnessRun {
     fields: string[];
     field_type: Record<string, string>;
   };
+  /** WP-Cron single events scheduled (seconds from now, hook, args). */
+  readonly scheduled: Array<{ in: number; hook: string; args: unknown[] }>;
+  /** Refunds deleted for good (`WC_Order_Refund::delete(true)`). */
+  readonly deleted_refunds: number[];
   readonly output: string;
   readonly orders: Record<
     string,
@@ -659,6 +663,83 @@ describe('process_refund', () => {
     });
     expect(outcome.http).toEqual([]);
     expect(connector.requests).toEqual([]);
+  });
+
+  it('keeps the refund and says so in plain words when the processor has not confirmed it (202 pending)', async () => {
+    connector.answer('POST /v1/orders/123/refunds', {
+      status: 202,
+      body: {
+        refund_uuid: 'r-pending',
+        payment_uuid: PAYMENT_UUID,
+        amount: 600,
+        status: 'pending',
+        refunded_amount: 0,
+      },
+    });
+    const outcome = await harness('refund', { amount: '600', refunds: [79] });
+    expect(only(connector.requests).body).toEqual({ amount: 600, store_refund_id: '79' });
+    expect(outcome.result).toBe(true);
+    const notes = outcome.orders['123']?.notes ?? [];
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain('600 AMD');
+    expect(notes[0]).toContain('do not refund it a second time');
+    expect(notes[0]).not.toMatch(/GET \/api|payments\/|refund_outcome_unknown/);
+    expect(outcome.scheduled).toEqual([]);
+  });
+
+  it.each([
+    ['cannot be reached', null],
+    [
+      'fails itself (502)',
+      { status: 502, body: { error: 'gateway_unavailable', message: 'The payment gateway did not answer.' } },
+    ],
+    ['answers something else than its JSON', { status: 200, body: null, raw: '<html>proxy error</html>' }],
+  ] as const)('keeps the refund and sends the same one again later when the connector %s', async (_what, answer) => {
+    if (answer !== null) connector.answer('POST /v1/orders/123/refunds', answer);
+    // Nothing listens on the closed port: the request is never answered.
+    const url = answer === null ? `http://127.0.0.1:${await freePort()}` : connector.url;
+    const outcome = await harness('refund', { amount: '600', reason: 'Broken', refunds: [80] }, url);
+    expect(outcome.result).toBe(true);
+    expect(outcome.scheduled).toEqual([
+      {
+        in: 60,
+        hook: 'armenian_gateway_resend_refund',
+        args: [123, { amount: 600, reason: 'Broken', store_refund_id: '80' }, 1],
+      },
+    ]);
+    expect(outcome.orders['123']?.notes).toEqual([expect.stringContaining('do not refund it a second time')]);
+  });
+
+  it('sends a refund whose answer never arrived again: refunded, pending, no answer again, or refused', async () => {
+    const body = { amount: 600, reason: 'Broken', store_refund_id: '81' };
+    const resend = (attempt: number) => harness('resend_refund', { body, attempt, refunds: [81] });
+
+    const refunded = await resend(1);
+    expect(only(connector.requests).body).toEqual(body);
+    expect(refunded.orders['123']?.notes).toEqual([expect.stringContaining('Refunded 600 AMD')]);
+    expect(refunded.deleted_refunds).toEqual([]);
+
+    connector.reset();
+    connector.answer('POST /v1/orders/123/refunds', {
+      status: 502,
+      body: { error: 'gateway_unavailable', message: 'x' },
+    });
+    const again = await resend(3);
+    expect(again.scheduled).toEqual([{ in: 480, hook: 'armenian_gateway_resend_refund', args: [123, body, 4] }]);
+    expect(again.orders['123']?.notes).toEqual([]);
+    const givenUp = await resend(40);
+    expect(givenUp.scheduled).toEqual([]);
+    expect(givenUp.orders['123']?.notes).toEqual([expect.stringContaining('after many tries')]);
+
+    connector.reset();
+    const message = 'The refund is more than what is left of the payment (100 AMD).';
+    connector.answer('POST /v1/orders/123/refunds', refusal(422, 'amount_exceeds_remaining', message));
+    const refused = await resend(2);
+    expect(refused.deleted_refunds).toEqual([81]);
+    expect(refused.orders['123']?.notes).toEqual([
+      expect.stringContaining('Nothing was refunded, and the refund was removed'),
+    ]);
+    expect(refused.scheduled).toEqual([]);
   });
 
   it("answers a WP_Error with the connector's message when it refuses", async () => {

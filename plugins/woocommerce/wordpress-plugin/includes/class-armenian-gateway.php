@@ -59,6 +59,16 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 	const SUPPORTED_FEATURES = array( 'products', 'refunds' );
 
 	/**
+	 * WP-Cron hook that sends a refund whose answer never arrived again.
+	 */
+	const RESEND_REFUND_HOOK = 'armenian_gateway_resend_refund';
+
+	/**
+	 * Attempts of a refund resend before the owner is asked to look (about a week of tries).
+	 */
+	const RESEND_REFUND_ATTEMPTS = 40;
+
+	/**
 	 * Sets up the gateway and its hooks.
 	 */
 	public function __construct() {
@@ -725,20 +735,138 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 		}
 
 		$result = $this->call_connector( 'POST', $this->order_path( $order ) . '/refunds', $body );
-		if ( ! $result->is_ok() ) {
-			$this->log( 'warning', sprintf( 'Refunding order %d failed', $order->get_id() ), $result );
-			return new WP_Error( 'armenian_gateway_refund_failed', $this->admin_error_message( $result ) );
+		if ( $result->is_ok() ) {
+			self::note_refund_answer( $order, $whole, $result );
+			return true;
 		}
+		if ( null !== $store_refund_id && self::answer_unknown( $result ) ) {
+			// The refund may have been made: WooCommerce keeps its refund, and the same refund is sent
+			// again until the connector answers, so it is never made twice nor lost.
+			$this->log( 'warning', sprintf( 'Refunding order %d got no answer; it is sent again later', $order->get_id() ), $result );
+			self::schedule_refund_resend( $order->get_id(), $body, 1 );
+			$order->add_order_note(
+				sprintf(
+					/* translators: %s: amount in AMD. */
+					__( 'The refund of %s AMD was sent to the Armenian Payment Gateway, but its answer did not arrive. The refund is kept on this order and sent again, as the same refund, until the gateway answers: do not refund it a second time. If the gateway refuses it, it is removed from this order with a note.', 'armenian-payment-gateway' ),
+					number_format( $whole, 0, '.', '' )
+				)
+			);
+			return true;
+		}
+		$this->log( 'warning', sprintf( 'Refunding order %d failed', $order->get_id() ), $result );
+		return new WP_Error( 'armenian_gateway_refund_failed', $this->admin_error_message( $result ) );
+	}
 
+	/**
+	 * Notes the connector's answer to a refund on the order: refunded (201), or sent with its outcome
+	 * not known yet (202: the payment processor did not answer; the connector settles it).
+	 *
+	 * @param WC_Order                  $order  The order.
+	 * @param int                       $whole  The amount in whole AMD.
+	 * @param Armenian_Gateway_Response $result The connector's answer.
+	 */
+	private static function note_refund_answer( $order, $whole, Armenian_Gateway_Response $result ) {
+		$amount = number_format( $whole, 0, '.', '' );
+		if ( 202 === $result->status ) {
+			$order->add_order_note(
+				sprintf(
+					/* translators: %s: amount in AMD. */
+					__( 'The refund of %s AMD was sent to the Armenian Payment Gateway; the payment processor has not confirmed it yet. It is kept on this order: do not refund it a second time. If it does not go through, it is removed from this order with a note.', 'armenian-payment-gateway' ),
+					$amount
+				)
+			);
+			return;
+		}
 		$order->add_order_note(
 			sprintf(
 				/* translators: 1: amount in AMD, 2: the gateway refund uuid. */
 				__( 'Refunded %1$s AMD at the Armenian Payment Gateway (refund %2$s).', 'armenian-payment-gateway' ),
-				number_format( $whole, 0, '.', '' ),
+				$amount,
 				$result->field( 'refund_uuid' )
 			)
 		);
-		return true;
+	}
+
+	/**
+	 * Whether a failed call may still have been carried out: the connector did not answer, answered
+	 * too late, failed itself (5xx) or answered something else than its JSON. A refusal it answered
+	 * (4xx), or a call never sent (no settings, a refused URL), changed nothing.
+	 *
+	 * @param Armenian_Gateway_Response $result The connector's answer.
+	 * @return bool
+	 */
+	private static function answer_unknown( Armenian_Gateway_Response $result ) {
+		if ( $result->status >= 500 ) {
+			return true;
+		}
+		return in_array(
+			$result->error,
+			array( Armenian_Gateway_Response::TRANSPORT_ERROR, Armenian_Gateway_Connector::TIMEOUT_ERROR, Armenian_Gateway_Response::INVALID_RESPONSE ),
+			true
+		);
+	}
+
+	/**
+	 * Sends a refund whose answer never arrived again later (WP-Cron), each wait longer: 1, 2, 4 ...
+	 * minutes, at most 6 hours.
+	 *
+	 * @param int   $order_id The order.
+	 * @param array $body     The very request sent (amount, reason, store_refund_id).
+	 * @param int   $attempt  The attempt it will be.
+	 */
+	private static function schedule_refund_resend( $order_id, array $body, $attempt ) {
+		$wait = (int) min( MINUTE_IN_SECONDS * pow( 2, $attempt - 1 ), 6 * HOUR_IN_SECONDS );
+		wp_schedule_single_event( time() + $wait, self::RESEND_REFUND_HOOK, array( (int) $order_id, $body, (int) $attempt ) );
+	}
+
+	/**
+	 * WP-Cron: sends a refund whose answer never arrived again, under its store refund id (the
+	 * connector answers the same refund, never a second one). Refunded or pending: noted. Refused:
+	 * nothing was refunded, so WooCommerce's refund is deleted and the order says why. No answer
+	 * again: tried later, for at most `RESEND_REFUND_ATTEMPTS` attempts, then the owner is told.
+	 *
+	 * @param int   $order_id The order.
+	 * @param array $body     The request (amount, reason, store_refund_id).
+	 * @param int   $attempt  This attempt's number.
+	 */
+	public static function resend_refund( $order_id, $body, $attempt ) {
+		$order = wc_get_order( (int) $order_id );
+		if ( ! $order || ! is_array( $body ) || ! isset( $body['store_refund_id'], $body['amount'] ) ) {
+			return;
+		}
+		$gateway = new self();
+		$whole   = (int) $body['amount'];
+		$result  = $gateway->call_connector( 'POST', $gateway->order_path( $order ) . '/refunds', $body );
+		if ( $result->is_ok() ) {
+			self::note_refund_answer( $order, $whole, $result );
+			return;
+		}
+		if ( self::answer_unknown( $result ) ) {
+			if ( (int) $attempt >= self::RESEND_REFUND_ATTEMPTS ) {
+				$order->add_order_note(
+					sprintf(
+						/* translators: %s: amount in AMD. */
+						__( 'The refund of %s AMD still has no answer from the Armenian Payment Gateway after many tries. Check the connection on the payment method settings page, then look the payment up in the gateway dashboard before refunding again.', 'armenian-payment-gateway' ),
+						number_format( $whole, 0, '.', '' )
+					)
+				);
+				return;
+			}
+			self::schedule_refund_resend( $order->get_id(), $body, (int) $attempt + 1 );
+			return;
+		}
+		$refund = wc_get_order( (int) $body['store_refund_id'] );
+		if ( $refund instanceof WC_Order_Refund ) {
+			$refund->delete( true );
+		}
+		$order->add_order_note(
+			sprintf(
+				/* translators: 1: amount in AMD, 2: the gateway's reason. */
+				__( 'The Armenian Payment Gateway refused the refund of %1$s AMD: %2$s Nothing was refunded, and the refund was removed from this order.', 'armenian-payment-gateway' ),
+				number_format( $whole, 0, '.', '' ),
+				$gateway->admin_error_message( $result )
+			)
+		);
 	}
 
 	/**

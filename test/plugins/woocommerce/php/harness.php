@@ -6,7 +6,8 @@
  *
  *   HARNESS_CONNECTOR_URL=http://127.0.0.1:PORT HARNESS_CONNECT_TOKEN=... php harness.php <scenario> ['{"json":"options"}']
  *
- * Scenarios: bootstrap, payment, return, refund, settings (save then render), admin (render),
+ * Scenarios: bootstrap, payment, return, refund, resend_refund (WP-Cron's resend of a refund: `body`,
+ * `attempt`), settings (save then render), admin (render),
  * cancel (WooCommerce's own cancel handler on the cart URL), uninstall (uninstall.php; `direct: true`
  * without WP_UNINSTALL_PLUGIN), page (one admin request: `path`, `method`,
  * `get`, `post`, see admin.php), and no_woocommerce (WordPress without WooCommerce).
@@ -211,6 +212,11 @@ switch ( $scenario ) {
 				isset( $options['reason'] ) ? $options['reason'] : ''
 			)
 		);
+		break;
+
+	case 'resend_refund':
+		// WP-Cron runs the scheduled resend of a refund whose answer never arrived.
+		do_action( 'armenian_gateway_resend_refund', $order->get_id(), $options['body'], isset( $options['attempt'] ) ? $options['attempt'] : 1 );
 		break;
 
 	case 'settings':

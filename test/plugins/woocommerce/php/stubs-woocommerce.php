@@ -148,10 +148,21 @@ class WC_Order_Refund {
 
 	public function __construct( $id ) {
 		$this->id = $id;
+		$GLOBALS['harness_refunds'][ (int) $id ] = $this;
 	}
 
 	public function get_id() {
 		return $this->id;
+	}
+
+	/** WC_Data::delete(): a refund is deleted for good only with `$force_delete`. */
+	public function delete( $force_delete = false ) {
+		if ( ! $force_delete ) {
+			return false;
+		}
+		$GLOBALS['harness']['deleted_refunds'][] = $this->id;
+		unset( $GLOBALS['harness_refunds'][ (int) $this->id ] );
+		return true;
 	}
 }
 
@@ -413,6 +424,9 @@ function harness_wc_cancel_order() {
 }
 
 function wc_get_order( $order_id ) {
+	if ( isset( $GLOBALS['harness_refunds'][ (int) $order_id ] ) ) {
+		return $GLOBALS['harness_refunds'][ (int) $order_id ];
+	}
 	return isset( $GLOBALS['harness_orders'][ (int) $order_id ] ) ? $GLOBALS['harness_orders'][ (int) $order_id ] : false;
 }
 

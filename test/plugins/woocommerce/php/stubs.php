@@ -23,6 +23,8 @@ $GLOBALS['harness'] = array(
 	'meta_boxes'       => array(),
 	'submenu_pages'    => array(),
 	'settings_errors'  => array(),
+	'scheduled'        => array(),
+	'deleted_refunds'  => array(),
 );
 // Serve mode (router.php under `php -S`): redirects and wp_die answer for real.
 $GLOBALS['harness_serve'] = isset( $GLOBALS['harness_serve'] ) ? $GLOBALS['harness_serve'] : false;
@@ -34,9 +36,25 @@ $GLOBALS['wp_version']       = $GLOBALS['harness_versions']['tested']['wordpress
 if ( ! defined( 'MINUTE_IN_SECONDS' ) ) {
 	define( 'MINUTE_IN_SECONDS', 60 );
 }
+if ( ! defined( 'HOUR_IN_SECONDS' ) ) {
+	define( 'HOUR_IN_SECONDS', 3600 );
+}
 $GLOBALS['harness_orders'] = array();
+$GLOBALS['harness_refunds'] = array();
 
 // Hooks.
+
+/**
+ * WP-Cron's single event: recorded (in seconds from now), not run; a scenario runs it with do_action.
+ */
+function wp_schedule_single_event( $timestamp, $hook, $args = array() ) {
+	$GLOBALS['harness']['scheduled'][] = array(
+		'in'   => (int) $timestamp - time(),
+		'hook' => $hook,
+		'args' => $args,
+	);
+	return true;
+}
 
 function add_action( $hook, $callback, $priority = 10, $accepted_args = 1 ) {
 	$GLOBALS['harness']['hooks'][ $hook ][] = $callback;
