@@ -62,6 +62,8 @@ export interface ShopifyAdminPlatformOptions {
   readonly throttleRetries?: number;
   readonly maxThrottleWaitMs?: number;
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Told when Shopify answers with another API version than `apiVersion` (it fell forward). */
+  readonly onVersionServed?: (requested: string, served: string) => void;
 }
 
 /** Where the gateway payment uuid is kept on the order. */
@@ -155,6 +157,8 @@ export const ADMIN_DOCUMENTS = {
  * `@idempotent(key:)` exists on refundCreate from 2026-01 and is required from 2026-04
  * (shopify.dev changelog "Making idempotency mandatory for inventory adjustments and refund
  * mutations"); an older version refuses the unknown directive, so it is sent from 2026-01 on.
+ * `apiVersion` is the version Shopify executes the call with: the one it answered the order read
+ * with (`X-Shopify-API-Version`), which is not the one asked for when that one is out of support.
  */
 export function refundNeedsIdempotencyKey(apiVersion: string): boolean {
   return apiVersion === 'unstable' || apiVersion >= '2026-01';
@@ -453,7 +457,9 @@ export function createShopifyAdminPlatform(options: ShopifyAdminPlatformOptions)
           },
         ],
       };
-      const idempotent = refundNeedsIdempotencyKey(apiVersion);
+      // Decided by the version Shopify answered the read with, not the one asked for: a version past
+      // its support is served by a newer one, which may require the directive.
+      const idempotent = refundNeedsIdempotencyKey(graphql.servedVersion() ?? apiVersion);
       const created = await graphql.request(
         'RecordGatewayRefund',
         idempotent ? ADMIN_DOCUMENTS.RecordGatewayRefundIdempotent : ADMIN_DOCUMENTS.RecordGatewayRefund,

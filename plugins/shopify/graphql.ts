@@ -40,6 +40,8 @@ export interface AdminGraphqlOptions {
   readonly maxThrottleWaitMs?: number;
   /** Waits; injectable so tests do not sleep. */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Told when Shopify answers with another version than the one asked for (it fell forward). */
+  readonly onVersionServed?: (requested: string, served: string) => void;
 }
 
 export interface AdminGraphql {
@@ -50,6 +52,12 @@ export interface AdminGraphql {
     variables: Record<string, unknown>,
     schema: T,
   ): Promise<z.output<T>>;
+  /**
+   * The API version Shopify executed the latest call with (its `X-Shopify-API-Version` answer
+   * header), or null before any answer carried one. It differs from the version asked for when that
+   * one is past its support: Shopify then serves the oldest supported version in its place.
+   */
+  servedVersion(): string | null;
 }
 
 /** The largest answer read from Shopify (a page of 100 orders is far below). */
@@ -88,6 +96,7 @@ export function createAdminGraphql(options: AdminGraphqlOptions): AdminGraphql {
   const throttleRetries = options.throttleRetries ?? 2;
   const maxThrottleWaitMs = options.maxThrottleWaitMs ?? 5000;
   const sleep = options.sleep ?? defaultSleep;
+  let servedVersion: string | null = null;
 
   async function token(): Promise<string> {
     try {
@@ -129,6 +138,11 @@ export function createAdminGraphql(options: AdminGraphqlOptions): AdminGraphql {
           : String(error);
       throw new PlatformError(redact(`Shopify ${operation} failed: ${detail}`, accessToken), true);
     }
+    const served = response.headers.get('x-shopify-api-version')?.trim() ?? '';
+    if (isApiVersion(served)) {
+      if (served !== apiVersion && served !== servedVersion) options.onVersionServed?.(apiVersion, served);
+      servedVersion = served;
+    }
     const length = Number(response.headers.get('content-length') ?? '0');
     if (length > MAX_ANSWER_BYTES) {
       await response.body?.cancel();
@@ -155,7 +169,13 @@ export function createAdminGraphql(options: AdminGraphqlOptions): AdminGraphql {
   }
 
   return {
+    servedVersion: () => servedVersion,
     async request(operation, query, variables, schema) {
+      // Every document is a named operation (`query ShopAccess ...`): that is how the tests find and
+      // validate each one against Shopify's schemas (test/plugins/shopify/graphql-documents.test.ts).
+      if (!new RegExp(`^\\s*(?:query|mutation)\\s+${operation}\\b`).test(query)) {
+        throw new TypeError(`the GraphQL document sent as ${operation} is not the operation ${operation}`);
+      }
       const body = JSON.stringify({ query, variables });
       for (let attempt = 0; ; attempt += 1) {
         const accessToken = await token();

@@ -85,6 +85,8 @@ export async function runShopifyGraphql(
   query: string,
   variables: Json,
   rootValue: Json,
+  /** What the server refuses of a valid document before running it (errors to answer), or null. */
+  refuseBeforeRunning?: () => Json[] | null,
 ): Promise<GraphqlOutcome> {
   let document: ReturnType<typeof parse>;
   try {
@@ -100,6 +102,8 @@ export async function runShopifyGraphql(
   }
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 50 });
   if (coerced.errors !== undefined) return { kind: 'refused', body: { errors: coerced.errors.map(errorJson) } };
+  const refused = refuseBeforeRunning?.() ?? null;
+  if (refused !== null) return { kind: 'refused', body: { errors: refused } };
   const result = await execute({ schema, document, rootValue, variableValues: variables });
   const rootFields = operation.selectionSet.selections.flatMap((selection) =>
     selection.kind === 'Field' ? [selection.name.value] : [],
