@@ -110,6 +110,7 @@ export async function runDueWork(deps: ConnectorDeps): Promise<DueWorkResult> {
     result.redacted = await redactUninstalledShops(deps);
   });
   await guarded(deps, 'Shopify payments app', () => runPaymentsAppWork(deps));
+  deps.shopify?.checkApiVersion();
   return result;
 }
 

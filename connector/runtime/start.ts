@@ -100,9 +100,11 @@ export async function openConnector(
           logger,
           ...(options.shopifyFetch ? { fetch: options.shopifyFetch } : {}),
         });
+  // A Shopify API version near or past the end of its support is said at once.
+  shopify?.checkApiVersion();
   // Shopify's Admin API is on `<name>.myshopify.com` only (plugins/shopify/driver.ts says why plain fetch).
   const platformAccess: PlatformAccess =
-    shopify === undefined ? {} : shopifyPlatformAccess(shopify, options.shopifyFetch ?? globalThis.fetch);
+    shopify === undefined ? {} : shopifyPlatformAccess(shopify, options.shopifyFetch ?? globalThis.fetch, logger);
   const metrics = new ConnectorMetrics();
   const deps: ConnectorDeps = {
     db: database.db,

@@ -67,3 +67,42 @@ export function versionSupport(version: string, nowMs: number): VersionSupport {
 export function newestReleased(nowMs: number): SupportedApiVersion | undefined {
   return [...SUPPORTED_API_VERSIONS].reverse().find((version) => releasedAtMs(version) <= nowMs);
 }
+
+export interface VersionNotice {
+  level: 'warn' | 'error';
+  message: string;
+  /** When the version's support ends (ISO 8601). */
+  support_ends_at: string;
+  /** The newest supported version to move to. */
+  move_to: string | undefined;
+}
+
+/**
+ * What the operator is told about the version the app calls Shopify with: a warning from a quarter
+ * before its support ends, an error after (Shopify then serves the oldest supported version in its
+ * place); nothing while more than a quarter is left.
+ */
+export function versionNotice(version: string, nowMs: number): VersionNotice | null {
+  const support = versionSupport(version, nowMs);
+  if (support.state === 'supported' || support.state === 'unreleased') return null;
+  const endsAt = new Date(support.endsAtMs).toISOString();
+  const newest = newestReleased(nowMs);
+  const moveTo = newest !== undefined && newest !== version ? newest : undefined;
+  const advice =
+    moveTo === undefined
+      ? 'a newer version must be added to the app (plugins/shopify/api-versions.ts)'
+      : `set SHOPIFY_API_VERSION=${moveTo}`;
+  return support.state === 'ending'
+    ? {
+        level: 'warn',
+        message: `Shopify API version ${version} is supported until ${endsAt.slice(0, 10)}: ${advice}`,
+        support_ends_at: endsAt,
+        move_to: moveTo,
+      }
+    : {
+        level: 'error',
+        message: `Shopify API version ${version} is no longer supported since ${endsAt.slice(0, 10)} (Shopify serves a newer version in its place): ${advice}`,
+        support_ends_at: endsAt,
+        move_to: moveTo,
+      };
+}

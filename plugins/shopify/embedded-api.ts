@@ -159,7 +159,8 @@ export async function readSettings(deps: ConnectorDeps, shop: string): Promise<S
             way: settings.way,
             manual_method_name: settings.manual_method_name,
             test_mode: settings.test_mode === '1',
-            api_version: settings.api_version,
+            // The version the app calls Shopify with now (a connection saved earlier may name an older one).
+            api_version: deps.shopify?.app.config.apiVersion ?? settings.api_version,
           },
   };
 }

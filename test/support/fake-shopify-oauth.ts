@@ -223,7 +223,7 @@ export async function startFakeShopifyOAuth(app: FakeShopifyApp): Promise<FakeSh
           'X-Shopify-Topic': delivery.topic,
           'X-Shopify-Shop-Domain': delivery.shop,
           'X-Shopify-Webhook-Id': webhookId,
-          'X-Shopify-API-Version': delivery.apiVersion ?? '2025-10',
+          'X-Shopify-API-Version': delivery.apiVersion ?? '2026-07',
           'X-Shopify-Triggered-At': new Date().toISOString(),
           'X-Shopify-Event-Id': randomUUID(),
         },

@@ -23,6 +23,7 @@ import {
   refundCreateAnswerSchema,
   shopAnswerSchema,
 } from '../../../plugins/shopify/admin-wire.js';
+import { shopifyDriver } from '../../../plugins/shopify/driver.js';
 import { throttleWaitMs } from '../../../plugins/shopify/graphql.js';
 import { type FakeShopifyAdmin, startFakeShopifyAdmin } from '../../support/fake-shopify-admin.js';
 
@@ -518,5 +519,38 @@ describe('checkAccess and failures', () => {
         gatewayName: GATEWAY,
       }),
     ).toThrow(TypeError);
+  });
+});
+
+describe('the shopify driver', () => {
+  it("calls a connection saved with an older version with the app's version, and reports what Shopify served", async () => {
+    const served: string[][] = [];
+    const store = shopifyDriver.open(
+      `https://${fake.shop}`,
+      { shop: fake.shop, manual_method_name: GATEWAY, api_version: '2025-10', way: 'manual_bridge', test_mode: '1' },
+      undefined as never,
+      {
+        accessToken: async () => fake.accessToken,
+        fetch: fake.fetch,
+        apiVersion: '2026-07',
+        onVersionServed: (shop, requested, answered) => served.push([shop, requested, answered]),
+      },
+    );
+    await store.checkAccess();
+    expect(fake.requests.at(-1)).toMatchObject({ path: '/admin/api/2026-07/graphql.json', servedVersion: '2026-07' });
+    expect(served).toEqual([]);
+
+    const old = shopifyDriver.open(
+      `https://${fake.shop}`,
+      { shop: fake.shop, manual_method_name: GATEWAY, api_version: '2025-10', way: 'manual_bridge', test_mode: '1' },
+      undefined as never,
+      {
+        accessToken: async () => fake.accessToken,
+        fetch: fake.fetch,
+        onVersionServed: (shop, requested, answered) => served.push([shop, requested, answered]),
+      },
+    );
+    await old.checkAccess();
+    expect(served).toEqual([[fake.shop, '2025-10', fake.versions[0]]]);
   });
 });

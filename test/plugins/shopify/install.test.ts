@@ -256,12 +256,15 @@ describe('Shopify off', () => {
   it('refuses a key without a secret, an unknown version or an app proxy path Shopify would not take, at start', async () => {
     const { loadConnectorConfig } = await import('../../../connector/config.js');
     expect(() => loadConnectorConfig({ SHOPIFY_API_KEY: API_KEY })).toThrow(/SHOPIFY_API_SECRET/);
-    expect(() =>
-      loadConnectorConfig({ SHOPIFY_API_KEY: API_KEY, SHOPIFY_API_SECRET: API_SECRET, SHOPIFY_API_VERSION: '2019-01' }),
-    ).toThrow(/SHOPIFY_API_VERSION/);
+    // A version past its support, or one the app's documents are not validated against, is refused.
+    for (const version of ['2019-01', '2025-10', '2026-10', 'unstable']) {
+      expect(() =>
+        loadConnectorConfig({ SHOPIFY_API_KEY: API_KEY, SHOPIFY_API_SECRET: API_SECRET, SHOPIFY_API_VERSION: version }),
+      ).toThrow(/SHOPIFY_API_VERSION must be one of 2026-01, 2026-04, 2026-07/);
+    }
     expect(loadConnectorConfig({ SHOPIFY_API_KEY: API_KEY, SHOPIFY_API_SECRET: API_SECRET }).shopify).toMatchObject({
       scopes: ['read_orders', 'write_orders'],
-      apiVersion: '2025-10',
+      apiVersion: '2026-07',
       appProxyPath: '/apps/connector-pay',
     });
     const withProxy = (path: string) =>

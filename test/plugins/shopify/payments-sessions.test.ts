@@ -356,7 +356,7 @@ describe.each(DIALECTS)('Shopify payments app (%s)', (dialect) => {
     ).rejects.toThrow();
     const plain = await h.connector.call('POST', '/shopify/payments/sessions', {
       body,
-      headers: { 'Shopify-Shop-Domain': shop, 'Shopify-Request-Id': 'r', 'Shopify-Api-Version': '2025-10' },
+      headers: { 'Shopify-Shop-Domain': shop, 'Shopify-Request-Id': 'r', 'Shopify-Api-Version': '2026-07' },
     });
     expect(plain.status).toBe(401);
     expect(plain.body.error).toBe('client_certificate_required');
