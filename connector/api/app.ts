@@ -276,13 +276,14 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
   // The Shopify payments app (plugins/shopify/payments-app): Shopify's session calls (mTLS), the
   // buyer's return page and the gateway's webhooks for those payments.
   router.post(`${PAYMENTS_PATH}/sessions`, async (ctx) => {
-    const headers = sessionHeaders(shopifyCaller(ctx), (name) => ctx.get(name));
+    shopifyCaller(ctx);
+    const headers = sessionHeaders((name) => ctx.get(name));
     ctx.body = await startPaymentSession(deps, shopifyOn(), headers, await readJson(ctx));
   });
 
   router.post(`${PAYMENTS_PATH}/refunds`, async (ctx) => {
     const shopify = shopifyCaller(ctx);
-    const headers = sessionHeaders(shopify, (name) => ctx.get(name));
+    const headers = sessionHeaders((name) => ctx.get(name));
     const refund = await acceptRefundSession(deps, headers, await readJson(ctx));
     deps.background.start('Shopify refund session', () => driveRefund(deps, shopify, refund.id));
     ctx.status = 201;
@@ -290,8 +291,8 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
   });
 
   router.post([`${PAYMENTS_PATH}/captures`, `${PAYMENTS_PATH}/voids`], async (ctx) => {
-    const shopify = shopifyCaller(ctx);
-    sessionHeaders(shopify, (name) => ctx.get(name));
+    shopifyCaller(ctx);
+    sessionHeaders((name) => ctx.get(name));
     throw new ConnectorError(
       422,
       'authorization_not_supported',

@@ -9,6 +9,7 @@
  * Framing: `frame-ancestors https://<shop> https://admin.shopify.com` for a valid shop domain (what
  * Shopify requires of embedded apps), `'none'` (and `X-Frame-Options: DENY`) for anything else.
  */
+
 import { readFileSync } from 'node:fs';
 import { ConnectorError } from '../../connector/errors.js';
 import { escapeHtml, scriptJson } from '../../gateway/checkout/html.js';
@@ -16,6 +17,7 @@ import { type HeaderTarget, newNonce } from '../../gateway/checkout/security.js'
 import type { Clock } from '../../gateway/domain/clock.js';
 import { AUTH_PATH } from './app.js';
 import { EMBEDDED_API_PATH } from './embedded-api.js';
+import { shopDomainOf } from './graphql.js';
 import type { ShopifyRuntime } from './runtime.js';
 
 export const APP_PAGE_PATH = '/shopify/app';
@@ -58,7 +60,7 @@ export function appPage(
   headers: HeaderTarget,
 ): string {
   const nonce = newNonce();
-  const shop = typeof query.shop === 'string' ? shopify.app.api.utils.sanitizeShop(query.shop) : null;
+  const shop = shopDomainOf(query.shop);
   setAppPageHeaders(headers, nonce, shop);
   if (shop === null) {
     throw new ConnectorError(

@@ -9,7 +9,7 @@
  *
  * Why plain `fetch` and not the connector's GuardedAgents: the driver calls only
  * `https://<name>.myshopify.com/admin/api/<version>/graphql.json`, with `<name>.myshopify.com`
- * checked by `sanitizeShop`'s rule (`isShopDomain`) here and again by the GraphQL client. Nobody
+ * checked exactly (`isShopDomain`) here and again by the GraphQL client. Nobody
  * chooses that host but Shopify: it is not an address from a connect token or a plugin, so it cannot
  * be pointed at a private network (the guard exists for WooCommerce store URLs, which anyone with a
  * token can choose). Node's `fetch` (undici) does not take `http.Agent`s, so the guard could not be

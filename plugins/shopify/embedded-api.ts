@@ -5,6 +5,7 @@
  * `dest` the shop, `exp`/`nbf` checked again on the connector's clock. A refused token answers 401
  * `invalid_session_token`; the token itself is never logged or answered.
  */
+
 import { z } from 'zod';
 import {
   type ConnectionDescription,
@@ -31,6 +32,7 @@ import {
 } from '../../connector/storage/shopify-shop.repository.js';
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { shopifyCredentialsOf } from './driver.js';
+import { shopDomainOf } from './graphql.js';
 import type { Resolution } from './payments-app/payment-sessions.js';
 import type { ShopifyRuntime } from './runtime.js';
 
@@ -102,7 +104,7 @@ export async function authenticateShop(
   } catch {
     // refused below
   }
-  const shop = shopify.app.api.utils.sanitizeShop(host);
+  const shop = shopDomainOf(host);
   if (shop === null) throw refused('The session token does not name a shop.');
   return shop;
 }

@@ -63,9 +63,18 @@ export interface AdminGraphql {
 /** The largest answer read from Shopify (a page of 100 orders is far below). */
 export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
-/** Shop domains the driver talks to: `<name>.myshopify.com`, nothing else (no custom domains, no IPs). */
+/**
+ * A shop's permanent domain, `<name>.myshopify.com`, and nothing else: no custom domain, no IP, no
+ * `admin.shopify.com` or `<name>.myshopify.io` (which the library's `sanitizeShop` accepts for
+ * Shopify's own development hosts), no scheme, path, port or capitals. The name is one DNS label.
+ */
 export function isShopDomain(shop: string): boolean {
-  return /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(shop);
+  return /^[a-z0-9][a-z0-9-]{0,62}\.myshopify\.com$/.test(shop);
+}
+
+/** `value` when it is a shop's permanent domain ({@link isShopDomain}), else null. */
+export function shopDomainOf(value: unknown): string | null {
+  return typeof value === 'string' && isShopDomain(value) ? value : null;
 }
 
 /** An API version path segment: `2026-04` or `unstable`. */

@@ -15,6 +15,7 @@
  *    retried on the schedule of ./queue.ts until Shopify takes it; Shopify's `nextAction` URL is kept
  *    for the buyer's return page.
  */
+
 import { gatewayOf } from '../../../connector/connections/connection.service.js';
 import { ConnectorError, errorDetail } from '../../../connector/errors.js';
 import { GatewayError, type GatewayPayment } from '../../../connector/gateway-client/client.js';
@@ -30,6 +31,7 @@ import {
   type ShopifyPaymentSession,
 } from '../../../connector/storage/shopify-payment-session.repository.js';
 import { DAY_MS, MINUTE_MS, toStoredInstant } from '../../../gateway/domain/clock.js';
+import { shopDomainOf } from '../graphql.js';
 import type { ShopifyRuntime } from '../runtime.js';
 import { connectionOfShop, paymentsAppsOf } from './access.js';
 import { wholeAmd } from './amount.js';
@@ -55,8 +57,8 @@ export interface SessionHeaders {
   apiVersion: string;
 }
 
-/** The three headers Shopify sends (all required); the shop domain sanitized by the library. */
-export function sessionHeaders(shopify: ShopifyRuntime, get: (name: string) => string): SessionHeaders {
+/** The three headers Shopify sends (all required); the shop exactly `<name>.myshopify.com`. */
+export function sessionHeaders(get: (name: string) => string): SessionHeaders {
   const raw = {
     shop: get('shopify-shop-domain'),
     requestId: get('shopify-request-id'),
@@ -72,7 +74,7 @@ export function sessionHeaders(shopify: ShopifyRuntime, get: (name: string) => s
   if (missing.length > 0) {
     throw new ConnectorError(400, 'missing_headers', `Shopify's headers are missing: ${missing.join(', ')}.`);
   }
-  const shop = shopify.app.api.utils.sanitizeShop(raw.shop.trim());
+  const shop = shopDomainOf(raw.shop.trim());
   if (shop === null) throw new ConnectorError(400, 'invalid_shop', 'Shopify-Shop-Domain is not a shop domain.');
   return { shop, requestId: raw.requestId.trim(), apiVersion: raw.apiVersion.trim() };
 }

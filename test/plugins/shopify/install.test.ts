@@ -137,6 +137,14 @@ describe.each(DIALECTS)('Shopify install and sessions (%s)', (dialect) => {
     ['a path', 'shop.myshopify.com/admin'],
     ['a scheme', 'https://shop.myshopify.com'],
     ['a script', '<script>.myshopify.com'],
+    // What the library's sanitizeShop lets through (Shopify's own hosts): not a shop's domain.
+    ['a myshopify.io development host', 'x.myshopify.io'],
+    ['the admin host', 'admin.shopify.com'],
+    ['an admin store path', 'admin.shopify.com/store/x'],
+    ['a spin development host', 'x.shopify.spin.dev'],
+    ['in capitals', 'Shop.MyShopify.com'],
+    ['a name with an underscore', 'my_shop.myshopify.com'],
+    ['a name longer than a DNS label', `${'s'.repeat(64)}.myshopify.com`],
   ])('refuses a shop parameter that is %s', async (_what, shop) => {
     const begin = await browserGet(`${h.connector.url}/shopify/auth?shop=${encodeURIComponent(shop)}`);
     expect(begin.status).toBe(400);
