@@ -284,7 +284,7 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
   router.post(`${PAYMENTS_PATH}/refunds`, async (ctx) => {
     const shopify = shopifyCaller(ctx);
     const headers = sessionHeaders((name) => ctx.get(name));
-    const refund = await acceptRefundSession(deps, headers, await readJson(ctx));
+    const refund = await acceptRefundSession(deps, shopify, headers, await readJson(ctx));
     deps.background.start('Shopify refund session', () => driveRefund(deps, shopify, refund.id));
     ctx.status = 201;
     ctx.body = '';

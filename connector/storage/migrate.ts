@@ -11,6 +11,7 @@ import * as connectionHealth from './migrations/0003-connection-health.js';
 import * as shopify from './migrations/0004-shopify.js';
 import * as shopifyPaymentSessions from './migrations/0005-shopify-payment-sessions.js';
 import * as shopifyDomainVerification from './migrations/0006-shopify-domain-verification.js';
+import * as shopifyVersionsAndConfiguration from './migrations/0007-shopify-versions-and-configuration.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-connector': connector,
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-shopify': shopify,
   '0005-shopify-payment-sessions': shopifyPaymentSessions,
   '0006-shopify-domain-verification': shopifyDomainVerification,
+  '0007-shopify-versions-and-configuration': shopifyVersionsAndConfiguration,
 };
 
 const MIGRATION_TABLE = 'connector_migration';

@@ -33,7 +33,7 @@ import {
 import { DAY_MS, MINUTE_MS, toStoredInstant } from '../../../gateway/domain/clock.js';
 import { shopDomainOf } from '../graphql.js';
 import type { ShopifyRuntime } from '../runtime.js';
-import { connectionOfShop, paymentsAppsOf } from './access.js';
+import { connectionOfShop, noteSessionVersion, paymentsAppsOf, sessionApiVersion } from './access.js';
 import { wholeAmd } from './amount.js';
 import { storefrontUrl } from './app-proxy.js';
 import { PaymentsAppsError } from './client.js';
@@ -106,6 +106,7 @@ export async function startPaymentSession(
 ): Promise<{ redirect_url: string }> {
   const body = parseBody(paymentSessionRequest, rawBody);
   const connection = await connectionOfShop(deps, headers.shop, body.test);
+  noteSessionVersion(deps, shopify, { shop: headers.shop, id: body.id, kind: 'payment', sent: headers.apiVersion });
   if (body.kind === 'authorization') {
     throw new ConnectorError(
       422,
@@ -118,7 +119,7 @@ export async function startPaymentSession(
 
   const nowMs = deps.clock.nowMs();
   const now = toStoredInstant(nowMs);
-  const session = await insertPaymentSession(deps.db, newRow(headers.shop, connection.id, body, amount.amd, now));
+  const session = await insertPaymentSession(deps.db, newRow(headers, connection.id, body, amount.amd, now));
   if (session.shop !== headers.shop) {
     throw new ConnectorError(409, 'session_exists', 'This payment session id belongs to another shop.');
   }
@@ -169,8 +170,14 @@ export async function startPaymentSession(
   return { redirect_url: stored?.checkout_url ?? payment.checkout_url };
 }
 
+/** The buyer's locale as Shopify sends it (`customer.locale`, e.g. `hy` or `en-US`), or null. */
+function buyerLocale(body: PaymentSessionRequest): string | null {
+  const locale = body.customer?.locale;
+  return typeof locale === 'string' && /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,3}$/.test(locale) ? locale : null;
+}
+
 function newRow(
-  shop: string,
+  headers: SessionHeaders,
   connectionId: string,
   body: PaymentSessionRequest,
   amountAmd: number,
@@ -180,7 +187,7 @@ function newRow(
     id: body.id,
     gid: body.gid,
     payment_group: body.group,
-    shop,
+    shop: headers.shop,
     connection_id: connectionId,
     amount: body.amount,
     amount_amd: amountAmd,
@@ -200,6 +207,9 @@ function newRow(
     last_error: null,
     created_at: now,
     updated_at: now,
+    api_version: headers.apiVersion.slice(0, 32),
+    locale: buyerLocale(body),
+    decided_at: null,
   };
 }
 
@@ -226,6 +236,7 @@ export async function applyGatewayPayment(
       attempts: 0,
       next_attempt_at: now,
       next_poll_at: null,
+      decided_at: now,
       updated_at: now,
       ...extra,
     });
@@ -316,7 +327,7 @@ export async function sendDecision(
       ...changes,
     });
   try {
-    const client = await paymentsAppsOf(shopify, session.shop);
+    const client = await paymentsAppsOf(shopify, session.shop, sessionApiVersion(shopify, session.api_version));
     const result =
       resolution.action === 'resolve'
         ? await client.mutate('paymentSessionResolve', { id: session.gid })
@@ -424,7 +435,7 @@ async function reportPending(
   payment: GatewayPayment,
 ): Promise<string | null> {
   try {
-    const client = await paymentsAppsOf(shopify, session.shop);
+    const client = await paymentsAppsOf(shopify, session.shop, sessionApiVersion(shopify, session.api_version));
     const result = await client.mutate('paymentSessionPending', {
       id: session.gid,
       pendingExpiresAt: toStoredInstant(deps.clock.nowMs() + PENDING_FOR_MS),

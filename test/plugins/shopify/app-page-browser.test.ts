@@ -486,6 +486,9 @@ describe.each(DIALECTS)('The Shopify app page in the admin (%s)', (dialect) => {
         last_error: null,
         created_at: now,
         updated_at: now,
+        api_version: '2026-07',
+        locale: null,
+        decided_at: now,
       });
     const flagged = await session(
       'psflagged1',
