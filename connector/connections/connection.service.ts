@@ -12,6 +12,7 @@ import { randomToken } from '../../gateway/runtime/sealing.js';
 import {
   asConnectorError,
   ConnectorError,
+  errorDetail,
   isCredentialRefusal,
   storeUnauthorized,
   validationFailed,
@@ -373,6 +374,12 @@ export async function removeConnection<S extends EndedStatus = 'removed'>(
   await stopLinksOfConnection(deps.db, connection.id, now);
   await clearReconciliationBackoff(deps.db, connection.id);
   deps.logger.info({ connection_id: connection.id, status }, 'store connection ended');
+  try {
+    await deps.connectionEnded?.(connection, status);
+  } catch (error) {
+    // The connection has ended either way; what follows is retried by its own owner.
+    deps.logger.warn({ connection_id: connection.id, err: errorDetail(error) }, 'after the connection ended');
+  }
   return { connection_id: connection.id, status };
 }
 

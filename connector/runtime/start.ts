@@ -13,6 +13,7 @@ import { createLogger } from '../../gateway/runtime/logger.js';
 import { createSealer, randomToken } from '../../gateway/runtime/sealing.js';
 import { resolveServiceSecret, type StoredSecret } from '../../gateway/runtime/service-secret.js';
 import { shopifyPlatformAccess } from '../../plugins/shopify/driver.js';
+import { paymentsAppConnectionEnded } from '../../plugins/shopify/payments-app/configuration.js';
 import { createMtlsServer } from '../../plugins/shopify/payments-app/mtls.js';
 import { createShopifyRuntime } from '../../plugins/shopify/runtime.js';
 import { openDatabase } from '../../storage/connect.js';
@@ -114,7 +115,12 @@ export async function openConnector(
     logger,
     sealer,
     metrics,
-    ...(shopify ? { shopify } : {}),
+    ...(shopify
+      ? {
+          shopify,
+          connectionEnded: (connection, status) => paymentsAppConnectionEnded(deps, shopify, connection, status),
+        }
+      : {}),
     background: createBackgroundTasks(logger),
     acceptedTokens: new AcceptedTokens(),
     gateway: (connectToken) =>

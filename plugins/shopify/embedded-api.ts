@@ -14,6 +14,7 @@ import {
   credentialsOf,
   describeConnection,
   gatewayOf,
+  introspectToken,
   registerConnection,
 } from '../../connector/connections/connection.service.js';
 import { ConnectorError } from '../../connector/errors.js';
@@ -23,6 +24,7 @@ import { findConnection, type StoreConnection } from '../../connector/storage/co
 import { connectionEnded } from '../../connector/storage/database.js';
 import { recentLinksOfConnection } from '../../connector/storage/order-link.repository.js';
 import { flaggedPaymentSessions } from '../../connector/storage/shopify-payment-session.repository.js';
+import { findPaymentsConfiguration } from '../../connector/storage/shopify-payments-configuration.repository.js';
 import {
   findShopifyShop,
   linkShopConnection,
@@ -33,6 +35,12 @@ import {
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { shopifyCredentialsOf } from './driver.js';
 import { shopDomainOf } from './graphql.js';
+import {
+  configurePaymentsApp,
+  externalHandleOf,
+  type PaymentsAppStatus,
+  statusOf,
+} from './payments-app/configuration.js';
 import type { Resolution } from './payments-app/payment-sessions.js';
 import type { ShopifyRuntime } from './runtime.js';
 
@@ -140,6 +148,11 @@ export interface SettingsResponse {
   install: { status: string; installed_at: string; uninstalled_at: string | null };
   connection: ConnectionDescription | null;
   settings: { way: string; manual_method_name: string; test_mode: boolean; api_version: string } | null;
+  /**
+   * The payments app's configuration at Shopify (`paymentsAppConfigure`): `ready` once the settings
+   * were saved with the payments app; null when it was never configured.
+   */
+  payments_app: PaymentsAppStatus | null;
 }
 
 /** `GET /shopify/api/settings`. */
@@ -164,6 +177,7 @@ export async function readSettings(deps: ConnectorDeps, shop: string): Promise<S
             // The version the app calls Shopify with now (a connection saved earlier may name an older one).
             api_version: deps.shopify?.app.config.apiVersion ?? settings.api_version,
           },
+    payments_app: statusOf(await findPaymentsConfiguration(deps.db, shop)),
   };
 }
 
@@ -186,6 +200,8 @@ export async function saveSettings(
       errors: { connect_token: ['required until the shop is connected'] },
     });
   }
+  // The token's account is the external handle Shopify shows the merchant (payments app).
+  const info = await introspectToken(deps, token);
   const credentials = {
     shop,
     manual_method_name: input.manual_method_name,
@@ -210,8 +226,17 @@ export async function saveSettings(
         }
       },
     },
+    info,
   );
   await linkShopConnection(deps.db, shop, registered.connection.connection_id, toStoredInstant(deps.clock.nowMs()));
+  // Shopify's onboarding: the provider is ready once the payments app's settings are saved, which is
+  // what lets the merchant activate it in Settings > Payments; a move to the manual bridge undoes it.
+  const configured = await findPaymentsConfiguration(deps.db, shop);
+  if (input.way === 'payments_app') {
+    await configurePaymentsApp(deps, shopify, shop, true, externalHandleOf(info.merchant_id, info.environment));
+  } else if (configured?.ready === 1) {
+    await configurePaymentsApp(deps, shopify, shop, false, configured.external_handle);
+  }
   deps.logger.info(
     { shop, connection_id: registered.connection.connection_id, way: input.way },
     'Shopify settings saved',

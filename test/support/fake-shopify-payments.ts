@@ -98,6 +98,8 @@ export interface FakeShopifyPayments {
   failNext(count: number, how?: Failure): void;
   /** How a repeated resolve/reject of a session is answered: as documented (default) or refused. */
   repeats(how: 'succeed' | 'user_error'): void;
+  /** `paymentsAppConfigure` answers `userErrors` with this message (null: takes it, the default). */
+  refuseConfiguration(message: string | null): void;
   /** The stable versions served, oldest first (an older stable one is served as the first). */
   serveVersions(versions: readonly string[]): void;
   fetchFor(other: typeof fetch): typeof fetch;
@@ -118,6 +120,7 @@ export async function startFakeShopifyPayments(options: {
   const calls: PaymentsCall[] = [];
   let failures: { count: number; how: Failure } = { count: 0, how: 'http_500' };
   let repeated: 'succeed' | 'user_error' = 'succeed';
+  let configurationRefusal: string | null = null;
   let versions: readonly string[] = options.versions ?? PAYMENTS_API_VERSIONS;
 
   const server: Server = createServer((req, res) => {
@@ -335,6 +338,10 @@ export async function startFakeShopifyPayments(options: {
         };
       },
       paymentsAppConfigure: ({ externalHandle, ready }: Json) => {
+        if (configurationRefusal !== null) {
+          call.userErrors.push(configurationRefusal);
+          return { paymentsAppConfiguration: null, userErrors: [{ field: ['ready'], message: configurationRefusal }] };
+        }
         const configuration = { ready: ready === true, externalHandle: externalHandle ?? null };
         configurations.set(shop, configuration);
         return { paymentsAppConfiguration: configuration, userErrors: [] };
@@ -356,6 +363,9 @@ export async function startFakeShopifyPayments(options: {
     },
     repeats(how) {
       repeated = how;
+    },
+    refuseConfiguration(message) {
+      configurationRefusal = message;
     },
     serveVersions(next) {
       versions = next;

@@ -116,6 +116,20 @@
   };
   const WAY_WORDS = { manual_bridge: 'Manual payment method', payments_app: 'Payments app' };
 
+  /** Where the payments app stands at Shopify (`paymentsAppConfigure`), for the shop owner. */
+  function paymentsAppWords(status) {
+    if (status === null || status === undefined) return null;
+    if (status.state === 'failed') return `Shopify refused to enable it: ${status.last_error ?? 'no reason given'}`;
+    if (status.state === 'due') {
+      return status.ready
+        ? 'Telling Shopify the payment method is ready (it is tried again shortly)…'
+        : 'Telling Shopify the payment method is off…';
+    }
+    return status.ready
+      ? 'Ready: activate it in Shopify under Settings › Payments'
+      : 'Off: buyers are not offered the payments app';
+  }
+
   function renderConnection(settings) {
     const state = $('connection-state');
     const details = $('connection-details');
@@ -133,6 +147,7 @@
         ['Environment', connection.environment === 'test' ? 'test (sandbox, no real money)' : 'live'],
         ['Way', WAY_WORDS[settings.settings?.way] ?? '—'],
         ['Manual method', settings.settings?.manual_method_name || '—'],
+        ['Payments app at Shopify', paymentsAppWords(settings.payments_app) ?? '—'],
         ['Connection', code(connection.connection_id)],
         ['Last gateway webhook', when(connection.last_webhook_at)],
       ];
@@ -144,6 +159,9 @@
       if (health.store === 'unreachable' || health.store === 'unauthorized') {
         const why = health.store_error?.message ? ` (${health.store_error.message})` : '';
         problems.append(el('li', {}, `The connector could not use the shop's Admin API${why}.`));
+      }
+      if (settings.payments_app?.state === 'failed') {
+        problems.append(el('li', {}, paymentsAppWords(settings.payments_app)));
       }
       if (health.webhooks === 'stale') {
         problems.append(el('li', {}, 'Gateway webhooks stopped arriving; orders are still updated by polling, later.'));

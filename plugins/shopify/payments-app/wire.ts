@@ -76,6 +76,10 @@ const paymentSessionPayload = z.object({
   paymentSession: z.object({ id: z.string(), state: paymentSessionState.optional(), nextAction }).nullable(),
   userErrors: z.array(userError.extend({ code: z.string().nullable().optional() })),
 });
+const paymentsAppConfigurePayload = z.object({
+  paymentsAppConfiguration: z.object({ externalHandle: z.string().nullable(), ready: z.boolean() }).nullable(),
+  userErrors: z.array(userError),
+});
 const refundSessionPayload = z.object({
   refundSession: z.object({ id: z.string() }).nullable(),
   userErrors: z.array(userError.extend({ code: z.string().nullable().optional() })),
@@ -128,6 +132,15 @@ export const MUTATIONS = {
   }
 }`,
     payload: paymentSessionPayload,
+  },
+  paymentsAppConfigure: {
+    query: `mutation PaymentsAppConfigure($externalHandle: String, $ready: Boolean!) {
+  paymentsAppConfigure(externalHandle: $externalHandle, ready: $ready) {
+    paymentsAppConfiguration { externalHandle ready }
+    userErrors { field message }
+  }
+}`,
+    payload: paymentsAppConfigurePayload,
   },
   refundSessionResolve: {
     query: `mutation RefundSessionResolve($id: ID!) {
