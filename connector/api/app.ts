@@ -35,7 +35,7 @@ import { beginInstall, completeInstall } from '../../plugins/shopify/oauth.js';
 import { PROXY_PATH, proxiedShop } from '../../plugins/shopify/payments-app/app-proxy.js';
 import { receivePaymentsWebhook } from '../../plugins/shopify/payments-app/gateway-webhook.js';
 import { isShopifyCaller } from '../../plugins/shopify/payments-app/mtls.js';
-import { returnPage } from '../../plugins/shopify/payments-app/pages.js';
+import { buyerLanguage, finalPage, returnPage } from '../../plugins/shopify/payments-app/pages.js';
 import {
   buyerTarget,
   PAYMENTS_PATH,
@@ -315,12 +315,15 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
     const shopify = shopifyOn();
     const shop = proxiedShop(shopify, deps.clock, ctx.query);
     const page = ctx.path.startsWith(`${PROXY_PATH}/cancel/`) ? 'cancel' : 'return';
-    const target = await buyerTarget(deps, shopify, shop, ctx.params.id ?? '', page);
+    const check = Number(typeof ctx.query.check === 'string' ? ctx.query.check : '0');
+    const checks = Number.isSafeInteger(check) && check > 0 ? check : 0;
+    const answer = await buyerTarget(deps, shopify, shop, ctx.params.id ?? '', page, checks);
     // Shopify's storefront serves the answer on the shop's domain: never cached there.
     ctx.set('Cache-Control', 'no-store');
-    if (target !== null) return ctx.redirect(target);
+    if (answer.kind === 'redirect') return ctx.redirect(answer.url);
+    const language = buyerLanguage(answer.locale, ctx.get('Accept-Language') || undefined);
     ctx.type = 'html';
-    ctx.body = returnPage();
+    ctx.body = answer.kind === 'waiting' ? returnPage(language, answer.next) : finalPage(language, answer.paid, shop);
   });
 
   router.post(`${PAYMENTS_PATH}/webhooks/:connection_id`, async (ctx) => {

@@ -8,6 +8,7 @@ import type { ShopifyRuntime } from '../../plugins/shopify/runtime.js';
 import type { DialectName } from '../../storage/database.js';
 import type { ConnectorConfig } from '../config.js';
 import type { AcceptedTokens } from '../connections/accepted-tokens.js';
+import type { ConnectionProblem } from '../connections/problems.js';
 import type { GatewayClient } from '../gateway-client/client.js';
 import type { ConnectorMetrics } from '../observability/connector-metrics.js';
 import type { StorePlatform } from '../platforms/platform.js';
@@ -40,4 +41,6 @@ export interface ConnectorDeps {
    * once it is erased (the composition root wires the Shopify app's `paymentsAppConfigure(ready: false)`).
    */
   readonly connectionEnded?: (connection: StoreConnection, status: 'removed' | 'uninstalled') => Promise<void>;
+  /** What the platform plugins know is wrong with a connection (`health.problems`); none when absent. */
+  readonly connectionProblems?: (connection: StoreConnection) => Promise<ConnectionProblem[]>;
 }

@@ -14,6 +14,7 @@ import { createSealer, randomToken } from '../../gateway/runtime/sealing.js';
 import { resolveServiceSecret, type StoredSecret } from '../../gateway/runtime/service-secret.js';
 import { shopifyPlatformAccess } from '../../plugins/shopify/driver.js';
 import { paymentsAppConnectionEnded } from '../../plugins/shopify/payments-app/configuration.js';
+import { paymentsAppProblems } from '../../plugins/shopify/payments-app/health.js';
 import { createMtlsServer } from '../../plugins/shopify/payments-app/mtls.js';
 import { createShopifyRuntime } from '../../plugins/shopify/runtime.js';
 import { openDatabase } from '../../storage/connect.js';
@@ -119,6 +120,7 @@ export async function openConnector(
       ? {
           shopify,
           connectionEnded: (connection, status) => paymentsAppConnectionEnded(deps, shopify, connection, status),
+          connectionProblems: (connection) => paymentsAppProblems(deps, connection),
         }
       : {}),
     background: createBackgroundTasks(logger),

@@ -183,6 +183,17 @@ function appPageHtml({ apiKey, shop, nonce, nowMs }: PageInput): string {
 <div id="scheduled-run" class="run"><p>Loading…</p></div>
 </section>
 
+<section id="unconfirmed" aria-labelledby="unconfirmed-heading">
+<h2 id="unconfirmed-heading">Payments Shopify has not confirmed</h2>
+<p>Payments app checkouts whose outcome the connector told Shopify, but Shopify has not taken yet. The connector keeps sending it (for a week); a buyer who paid was told the payment was received. Given up ones need you: check the order in the Shopify admin and the payment in the gateway dashboard.</p>
+<p id="unconfirmed-message" class="message" role="status" hidden></p>
+<div class="scroll"><table id="unconfirmed-table">
+<caption>Payment sessions Shopify has not confirmed</caption>
+<thead><tr><th scope="col">Session</th><th scope="col">Amount</th><th scope="col">Outcome</th><th scope="col">State</th><th scope="col">Tries</th><th scope="col">Last error</th><th scope="col">Since</th></tr></thead>
+<tbody></tbody>
+</table></div>
+</section>
+
 <section id="refunds-needed" aria-labelledby="refunds-needed-heading">
 <h2 id="refunds-needed-heading">Payments needing a refund</h2>
 <p>Payments app checkouts paid twice (two tabs of one checkout): Shopify kept the first payment, the one listed here was rejected at Shopify but the money was taken. Refund it in the gateway dashboard.</p>

@@ -23,7 +23,10 @@ import type { ConnectorDeps } from '../../connector/runtime/deps.js';
 import { findConnection, type StoreConnection } from '../../connector/storage/connection.repository.js';
 import { connectionEnded } from '../../connector/storage/database.js';
 import { recentLinksOfConnection } from '../../connector/storage/order-link.repository.js';
-import { flaggedPaymentSessions } from '../../connector/storage/shopify-payment-session.repository.js';
+import {
+  flaggedPaymentSessions,
+  unconfirmedPaymentSessions,
+} from '../../connector/storage/shopify-payment-session.repository.js';
 import { findPaymentsConfiguration } from '../../connector/storage/shopify-payments-configuration.repository.js';
 import {
   findShopifyShop,
@@ -42,6 +45,7 @@ import {
   statusOf,
 } from './payments-app/configuration.js';
 import type { Resolution } from './payments-app/payment-sessions.js';
+import { ALERT_AFTER_ATTEMPTS } from './payments-app/queue.js';
 import type { ShopifyRuntime } from './runtime.js';
 
 export const EMBEDDED_API_PATH = '/shopify/api';
@@ -72,9 +76,12 @@ export const domainVerificationSchema = z.object({
 
 export const ordersQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(50).default(20) });
 
-/** `GET /shopify/api/payment-sessions?flag=refund_needed&limit=20`: the only flag a session gets. */
+/**
+ * `GET /shopify/api/payment-sessions?flag=refund_needed&limit=20`: `refund_needed` (the only flag a
+ * session gets), or `unconfirmed`: decisions Shopify has not taken after a few calls, or never took.
+ */
 export const paymentSessionsQuerySchema = z.object({
-  flag: z.enum(['refund_needed']),
+  flag: z.enum(['refund_needed', 'unconfirmed']),
   limit: z.coerce.number().int().min(1).max(50).default(20),
 });
 export type PaymentSessionsQuery = z.output<typeof paymentSessionsQuerySchema>;
@@ -329,6 +336,12 @@ export interface FlaggedSessionResponse {
   flag: string | null;
   /** The reject message sent to Shopify (names the session paid first), or null. */
   message: string | null;
+  /** The decision: `resolve` (paid), `reject`, or null before one. */
+  decision: 'resolve' | 'reject' | null;
+  /** Calls to Shopify for the decision so far, and the last one's error. */
+  attempts: number;
+  last_error: string | null;
+  decided_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -343,7 +356,11 @@ export async function flaggedSessions(
   query: PaymentSessionsQuery,
 ): Promise<FlaggedSessionResponse[]> {
   await installedShop(deps, shop);
-  return (await flaggedPaymentSessions(deps.db, shop, query.flag, query.limit)).map((row) => {
+  const rows =
+    query.flag === 'unconfirmed'
+      ? await unconfirmedPaymentSessions(deps.db, { shop }, ALERT_AFTER_ATTEMPTS, query.limit)
+      : await flaggedPaymentSessions(deps.db, shop, query.flag, query.limit);
+  return rows.map((row) => {
     const resolution = row.resolution === null ? null : (JSON.parse(row.resolution) as Resolution);
     return {
       id: row.id,
@@ -355,6 +372,10 @@ export async function flaggedSessions(
       state: row.state,
       flag: row.flag,
       message: resolution?.action === 'reject' ? resolution.message : null,
+      decision: resolution?.action ?? null,
+      attempts: row.attempts,
+      last_error: row.last_error,
+      decided_at: row.decided_at,
       created_at: row.created_at,
       updated_at: row.updated_at,
     };

@@ -106,7 +106,11 @@ export interface FakeShopifyPayments {
   close(): Promise<void>;
 }
 
-export type Failure = 'http_500' | 'throttled' | 'http_429' | 'answer_lost';
+/**
+ * `graphql_error`: a GraphQL error with no code in an HTTP 200, no `data`: what a schema-validating
+ * Shopify answers a document it refuses.
+ */
+export type Failure = 'http_500' | 'throttled' | 'http_429' | 'answer_lost' | 'graphql_error';
 
 // biome-ignore lint/suspicious/noExplicitAny: GraphQL answers built as plain JSON
 type Json = Record<string, any>;
@@ -194,6 +198,10 @@ export async function startFakeShopifyPayments(options: {
         return answer(429, {
           errors: 'Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service.',
         });
+      }
+      if (failures.how === 'graphql_error') {
+        call.errors = ['Field "x" conflict because they return conflicting types'];
+        return answer(200, { errors: [{ message: call.errors[0], locations: [{ line: 1, column: 1 }] }] });
       }
       if (failures.how === 'throttled') {
         call.errorCodes = ['THROTTLED'];

@@ -37,7 +37,7 @@ import { connectionOfShop, noteSessionVersion, paymentsAppsOf, sessionApiVersion
 import { wholeAmd } from './amount.js';
 import { storefrontUrl } from './app-proxy.js';
 import { PaymentsAppsError } from './client.js';
-import { CLAIM_LEASE_MS, retryDelayMs } from './queue.js';
+import { ALERT_AFTER_ATTEMPTS, CLAIM_LEASE_MS, decisionRetryDelayMs, FINALIZE_FOR_MS, retryDelayMs } from './queue.js';
 import { merchantMessageOf, rejectReasonOf } from './reasons.js';
 import { type PaymentSessionRequest, paymentSessionRequest } from './wire.js';
 
@@ -355,12 +355,18 @@ export async function sendDecision(
       );
     }
   } catch (error) {
-    await failedAttempt(deps, session, attempts, error, (changes) => done(changes));
+    // Not taken (or not known to be): the same decision is sent again later, until Shopify takes it.
+    const decidedMs = Date.parse(session.decided_at ?? session.updated_at);
+    await failedDecision(deps, session, attempts, error, decidedMs + FINALIZE_FOR_MS, (changes) => done(changes));
   }
   return findPaymentSession(deps.db, session.id);
 }
 
-/** Schedules the next try, or reports the session as failed once the schedule is used up. */
+/**
+ * Schedules the next try of a call that failed, or reports it as failed once the schedule is used up
+ * (or at once when the error is not retryable). For a refund's gateway step; a session's decision
+ * uses {@link failedDecision}.
+ */
 export async function failedAttempt(
   deps: ConnectorDeps,
   session: { id: string; shop: string },
@@ -388,13 +394,67 @@ export async function failedAttempt(
 }
 
 /**
+ * A session's decision (resolve or reject) that Shopify did not take: sent again on the schedule of
+ * ./queue.ts, then every 6 hours, until `untilMs` (a week after the decision); only then `failed`.
+ * Whatever the error (no answer, throttled, a 5xx, even a refusal without `userErrors`, which a fix or
+ * a new token may cure), the decision stands and the same call is made again: Shopify documents that
+ * a repeated resolve or reject succeeds. Errors that no retry will cure by itself are logged as errors
+ * at once, and every failure from the {@link ALERT_AFTER_ATTEMPTS}th.
+ */
+export async function failedDecision(
+  deps: ConnectorDeps,
+  session: { id: string; shop: string },
+  attempts: number,
+  error: unknown,
+  untilMs: number,
+  save: (changes: { state?: 'failed'; next_attempt_at: string | null; last_error: string }) => Promise<unknown>,
+): Promise<void> {
+  const message = errorDetail(error).slice(0, 500);
+  const retryable = !(error instanceof PaymentsAppsError) || error.retryable;
+  const nextMs = deps.clock.nowMs() + decisionRetryDelayMs(attempts);
+  if (nextMs > untilMs) {
+    await save({ state: 'failed', next_attempt_at: null, last_error: message });
+    deps.logger.error(
+      { shop: session.shop, session: session.id, attempts, err: message },
+      'Shopify session call failed for good',
+    );
+    return;
+  }
+  const retryAt = toStoredInstant(nextMs);
+  await save({ next_attempt_at: retryAt, last_error: message });
+  const fields = { shop: session.shop, session: session.id, attempts, retry_at: retryAt, err: message };
+  if (retryable && attempts < ALERT_AFTER_ATTEMPTS) {
+    deps.logger.warn(fields, 'Shopify session call failed; retried later');
+  } else {
+    deps.logger.error(fields, 'Shopify has not taken the session decision; sent again later');
+  }
+}
+
+/** What the buyer coming back through the storefront is answered. */
+export type BuyerAnswer =
+  /** To Shopify (its `nextAction`, or the checkout's `cancel_url`). */
+  | { kind: 'redirect'; url: string }
+  /** Nothing known yet: a page that checks again in a few seconds (the `next` check). */
+  | { kind: 'waiting'; locale: string | null; next: number }
+  /**
+   * A final page with the way back to the shop: `paid` when the buyer paid and Shopify has not taken
+   * the resolve yet (it is sent again on its schedule), else the outcome is still not known.
+   */
+  | { kind: 'final'; paid: boolean; locale: string | null };
+
+/** How many times the waiting page checks again (every 3 s) before it gives the final page. */
+export const RETURN_CHECKS = 20;
+
+/**
  * Where the buyer goes from the storefront's return or cancel page (`GET /shopify/proxy/return/:id`
  * and `/cancel/:id`, ./app-proxy.ts), for a session of the shop the proxy signed for. The payment
  * is read back and the decision sent now if it can be; the buyer goes to Shopify's `nextAction` URL
  * (after resolve, reject or pending), or to the checkout's `cancel_url` after a reject without one.
  * A payment still processing is reported with `paymentSessionPending` (Shopify then sends the buyer
- * on). Nothing known yet: the return page answers null (a page that refreshes itself); the cancel
- * page sends the buyer back to Shopify's checkout, where another way to pay can be chosen (the
+ * on). A buyer who paid while Shopify has not taken the resolve gets the final page at once (never
+ * the checkout, where they could pay twice). Nothing known yet: the return page checks again every
+ * 3 s, {@link RETURN_CHECKS} times (`checks` is how many it did), then gives the final page; the
+ * cancel page sends the buyer back to Shopify's checkout, where another way to pay can be chosen (the
  * gateway payment then expires and the session is rejected).
  */
 export async function buyerTarget(
@@ -403,7 +463,8 @@ export async function buyerTarget(
   shop: string,
   sessionId: string,
   page: 'return' | 'cancel',
-): Promise<string | null> {
+  checks = 0,
+): Promise<BuyerAnswer> {
   let session = await findPaymentSession(deps.db, sessionId);
   if (session === undefined || session.shop !== shop) {
     throw new ConnectorError(404, 'not_found', 'No such payment session in this shop.');
@@ -416,16 +477,22 @@ export async function buyerTarget(
   if (session.state === 'resolve_due' || session.state === 'reject_due') {
     session = (await sendDecision(deps, shopify, sessionId).catch(() => undefined)) ?? session;
   }
-  if (session.next_action_url !== null) return session.next_action_url;
-  if (session.state === 'rejected' || session.state === 'reject_due' || page === 'cancel') return session.cancel_url;
+  const { locale } = session;
+  if (session.next_action_url !== null) return { kind: 'redirect', url: session.next_action_url };
+  const resolution = session.resolution === null ? null : (JSON.parse(session.resolution) as Resolution);
+  // Paid, and Shopify has not taken the resolve (yet): the final page, whatever the page asked.
+  if (resolution?.action === 'resolve') return { kind: 'final', paid: true, locale };
+  if (resolution?.action === 'reject' || page === 'cancel') return { kind: 'redirect', url: session.cancel_url };
   if (
     session.state === 'open' &&
     payment !== null &&
     (payment.status === 'pending' || payment.status === 'processing')
   ) {
-    return reportPending(deps, shopify, session, payment);
+    const url = await reportPending(deps, shopify, session, payment);
+    if (url !== null) return { kind: 'redirect', url };
   }
-  return null;
+  if (checks >= RETURN_CHECKS) return { kind: 'final', paid: false, locale };
+  return { kind: 'waiting', locale, next: checks + 1 };
 }
 
 async function reportPending(

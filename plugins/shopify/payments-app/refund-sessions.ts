@@ -25,8 +25,8 @@ import { toStoredInstant } from '../../../gateway/domain/clock.js';
 import type { ShopifyRuntime } from '../runtime.js';
 import { noteSessionVersion, paymentsAppsOf, sessionApiVersion } from './access.js';
 import { wholeAmd } from './amount.js';
-import { failedAttempt, parseBody, type Resolution, type SessionHeaders } from './payment-sessions.js';
-import { CLAIM_LEASE_MS } from './queue.js';
+import { failedAttempt, failedDecision, parseBody, type Resolution, type SessionHeaders } from './payment-sessions.js';
+import { CLAIM_LEASE_MS, FINALIZE_FOR_MS } from './queue.js';
 import { refundSessionRequest } from './wire.js';
 
 const PAYMENT_GID = 'gid://shopify/PaymentSession/';
@@ -199,6 +199,8 @@ async function sendRefundDecision(
       'Shopify refused to finalize the refund session',
     );
   } catch (error) {
-    await failedAttempt(deps, { id: row.id, shop: row.shop }, attempts, error, save);
+    // The refund was made at the gateway (or refused there): its decision is sent until Shopify takes it.
+    const untilMs = Date.parse(row.created_at) + FINALIZE_FOR_MS;
+    await failedDecision(deps, { id: row.id, shop: row.shop }, attempts, error, untilMs, save);
   }
 }
