@@ -45,6 +45,7 @@ import {
 } from '../../plugins/shopify/payments-app/payment-sessions.js';
 import { acceptRefundSession, driveRefund } from '../../plugins/shopify/payments-app/refund-sessions.js';
 import type { ShopifyRuntime } from '../../plugins/shopify/runtime.js';
+import { ensureOfflineAccess } from '../../plugins/shopify/token-exchange.js';
 import { receiveShopifyWebhook } from '../../plugins/shopify/webhooks.js';
 import {
   ASK_GATEWAY_NOW,
@@ -437,8 +438,16 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
     }
   }
 
+  /**
+   * The shop of the page's session token. An installed shop whose offline token is gone (or expired
+   * beyond its refresh) gets a new one by token exchange with that session token
+   * (plugins/shopify/token-exchange.ts); the first install stays Shopify's OAuth.
+   */
   async function sessionShop(ctx: Context): Promise<string> {
-    return authenticateShop(deps, shopifyOn(), ctx.get('Authorization'));
+    const shopify = shopifyOn();
+    const { shop, sessionToken } = await authenticateShop(deps, shopify, ctx.get('Authorization'));
+    await ensureOfflineAccess(deps, shopify, shop, sessionToken);
+    return shop;
   }
 
   function shopifyOn(): ShopifyRuntime {

@@ -90,12 +90,15 @@ function refused(message: string): ConnectorError {
   return new ConnectorError(401, 'invalid_session_token', message);
 }
 
-/** The shop the session token was issued for; 401 for a missing, forged, expired or foreign token. */
+/**
+ * The shop the session token was issued for, and the token; 401 for a missing, forged, expired or
+ * foreign token.
+ */
 export async function authenticateShop(
   deps: ConnectorDeps,
   shopify: ShopifyRuntime,
   authorization: string,
-): Promise<string> {
+): Promise<{ shop: string; sessionToken: string }> {
   const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
   if (match === null) throw refused('Send the App Bridge session token as Authorization: Bearer <token>.');
   let payload: Awaited<ReturnType<ShopifyRuntime['app']['api']['session']['decodeSessionToken']>>;
@@ -121,7 +124,7 @@ export async function authenticateShop(
   }
   const shop = shopDomainOf(host);
   if (shop === null) throw refused('The session token does not name a shop.');
-  return shop;
+  return { shop, sessionToken: match[1] ?? '' };
 }
 
 async function installedShop(deps: ConnectorDeps, shop: string): Promise<ShopifyShop> {

@@ -4,7 +4,7 @@
  * both tokens sealed; forged callbacks and bad shop parameters are refused; the token is refreshed
  * near expiry once, even with two loads at the same time.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isSealed } from '../../../gateway/runtime/sealing.js';
 import { startTestConnector } from '../../support/connector.js';
 import { DIALECTS } from '../../support/databases.js';
@@ -16,6 +16,7 @@ import {
   browserGet,
   install,
   type ShopifyHarness,
+  sessionToken,
   startInstall,
   startShopifyHarness,
 } from './install-support.js';
@@ -223,6 +224,101 @@ describe.each(DIALECTS)('Shopify install and sessions (%s)', (dialect) => {
     expect(await runtime.sessions.replaceIf(loaded.generation, loaded.session)).toBe(false);
     const current = await runtime.sessions.loadVersioned(`offline_${shop}`);
     expect(await runtime.sessions.replaceIf(current?.generation ?? -1, loaded.session)).toBe(true);
+  });
+
+  const page = (shop: string, token?: string) =>
+    h.connector.call<Record<string, unknown>>('GET', '/shopify/api/settings', {
+      headers: { Authorization: `Bearer ${token ?? sessionToken(shop, gw.clock.nowMs())}` },
+    });
+  const grantsOf = (shop: string, grant: string) => h.fake.grants.filter((g) => g.shop === shop && g.grant === grant);
+
+  it("token exchange: an installed shop whose offline token is gone gets one from the page's session token", async () => {
+    const shop = nextShop();
+    await install(h, shop);
+    await shopify().sessions.deleteSessions([`offline_${shop}`]);
+    expect(await shopify().offline.offlineSession(shop)).toBeUndefined();
+
+    const opened = await page(shop);
+    expect(opened.status, opened.text).toBe(200);
+    const [exchanged] = grantsOf(shop, 'token_exchange');
+    expect(grantsOf(shop, 'token_exchange')).toHaveLength(1);
+    expect(exchanged?.expiring).toBe(true);
+    const session = await shopify().offline.offlineSession(shop);
+    expect(session?.accessToken).toBe(exchanged?.access_token);
+    expect(session?.refreshToken).toBeDefined();
+    expect(session?.expires?.getTime()).toBe(gw.clock.nowMs() + ACCESS_TOKEN_TTL_S * 1000);
+    const row = await db()
+      .selectFrom('shopify_sessions')
+      .selectAll()
+      .where('id', '=', `offline_${shop}`)
+      .executeTakeFirstOrThrow();
+    expect(isSealed(row.access_token_ciphertext ?? '')).toBe(true);
+    expect(row.access_token_ciphertext).not.toContain(exchanged?.access_token ?? 'x');
+
+    // Present now: the next calls exchange nothing, even two at once.
+    await Promise.all([page(shop), page(shop)]);
+    expect(grantsOf(shop, 'token_exchange')).toHaveLength(1);
+  });
+
+  it('token exchange: an offline token Shopify will not refresh is replaced, instead of asking to install again', async () => {
+    const shop = nextShop();
+    await install(h, shop);
+    const session = await shopify().offline.offlineSession(shop);
+    // The refresh token is used up elsewhere.
+    await h.fake.fetch(`https://${shop}/admin/oauth/access_token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        client_id: API_KEY,
+        client_secret: API_SECRET,
+        grant_type: 'refresh_token',
+        refresh_token: session?.refreshToken,
+      }),
+    });
+    gw.clock.advance(ACCESS_TOKEN_TTL_S * 1000);
+    await expect(shopify().offline.offlineSession(shop)).rejects.toMatchObject({
+      code: 'shopify_reauthorization_needed',
+    });
+    // Two calls of the page at once share one exchange.
+    const [a, b] = await Promise.all([page(shop), page(shop)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(grantsOf(shop, 'token_exchange')).toHaveLength(1);
+    const renewed = await shopify().offline.offlineSession(shop);
+    expect(h.fake.isAccessToken(shop, renewed?.accessToken ?? '')).toBe(true);
+    expect(renewed?.accessToken).not.toBe(session?.accessToken);
+  });
+
+  it('the first install stays the authorization-code grant; a forged session token exchanges nothing', async () => {
+    const shop = nextShop();
+    const before = await page(shop);
+    expect(before.status).toBe(409);
+    expect(before.body.error).toBe('shop_not_installed');
+    const forged = await page(shop, sessionToken(shop, gw.clock.nowMs(), {}, 'shpss_not_the_app_secret_000000'));
+    expect(forged.status).toBe(401);
+    expect(h.fake.grants.filter((g) => g.shop === shop)).toEqual([]);
+    await install(h, shop);
+    expect(h.fake.grants.filter((g) => g.shop === shop).map((g) => g.grant)).toEqual(['authorization_code']);
+    expect((await page(shop)).status).toBe(200);
+    expect(grantsOf(shop, 'token_exchange')).toHaveLength(0);
+  });
+
+  it('token exchange refused by Shopify: logged, the page still answers, no session is made up', async () => {
+    const shop = nextShop();
+    await install(h, shop);
+    await shopify().sessions.deleteSessions([`offline_${shop}`]);
+    const warn = vi.spyOn(h.connector.current().deps.logger, 'warn');
+    h.fake.refuseTokenExchange(true);
+    try {
+      const token = sessionToken(shop, gw.clock.nowMs());
+      const opened = await page(shop, token);
+      expect(opened.status).toBe(200);
+      expect(await shopify().offline.offlineSession(shop)).toBeUndefined();
+      expect(warn).toHaveBeenCalledWith(expect.objectContaining({ shop }), 'Shopify refused the token exchange');
+      expect(JSON.stringify(warn.mock.calls)).not.toContain(token);
+    } finally {
+      h.fake.refuseTokenExchange(false);
+      warn.mockRestore();
+    }
   });
 
   it('implements the session storage interface', async () => {
