@@ -127,6 +127,7 @@ export async function deleteShopRecords(db: ConnectorExecutor, shop: string): Pr
   await db.deleteFrom('shopify_data_requests').where('shop', '=', shop).execute();
   await db.deleteFrom('shopify_sessions').where('shop', '=', shop).execute();
   await db.deleteFrom('shopify_webhook_deliveries').where('shop', '=', shop).execute();
+  await db.deleteFrom('shopify_payments_configurations').where('shop', '=', shop).execute();
 }
 
 /** The gateway's domain verification value the shop serves through the app proxy (null: none). */
