@@ -17,7 +17,7 @@
  * | `SHOPIFY_API_KEY` | unset | the Shopify app's client id; with the secret it turns the Shopify routes on (`/shopify/...`) |
  * | `SHOPIFY_API_SECRET` | unset | the Shopify app's client secret (OAuth, webhook HMACs); never logged |
  * | `SHOPIFY_SCOPES` | `read_orders,write_orders` | the access scopes asked for at install |
- * | `SHOPIFY_API_VERSION` | `2025-10` | the Admin API version (one `@shopify/shopify-api` 13.1 knows) |
+ * | `SHOPIFY_API_VERSION` | `2026-07` | the Admin and Payments Apps API version: one of the supported versions (plugins/shopify/api-versions.ts) |
  * | `SHOPIFY_PAYMENTS_MTLS_CA`, `_CERT`, `_KEY`, `_PORT` | unset, 8443 | the payments app's mTLS listener (docs/shopify.md) |
  * | `SHOPIFY_PAYMENTS_TRUST_PROXY` | unset | `1`: a proxy checks Shopify's client certificate; session routes trust private addresses |
  * | `SHOPIFY_APP_PROXY_PATH` | `/apps/connector-pay` | the app proxy's path on the shop's storefront (`<prefix>/<subpath>` of `[app_proxy]`): the payments app's return and cancel pages |
@@ -25,6 +25,7 @@
 import { ApiVersion } from '@shopify/shopify-api';
 import { metricsExposure } from '../gateway/config.js';
 import type { MetricsExposure } from '../gateway/observability/metrics-endpoint.js';
+import { DEFAULT_API_VERSION, SUPPORTED_API_VERSIONS } from '../plugins/shopify/api-versions.js';
 import { type PaymentsAppTransport, paymentsAppTransport } from '../plugins/shopify/payments-app/mtls.js';
 
 /** The Shopify app's settings; absent when `SHOPIFY_API_KEY`/`SHOPIFY_API_SECRET` are not set (feature off). */
@@ -40,7 +41,7 @@ export interface ShopifyConfig {
 }
 
 export const DEFAULT_SHOPIFY_SCOPES = 'read_orders,write_orders';
-export const DEFAULT_SHOPIFY_API_VERSION = ApiVersion.October25;
+export const DEFAULT_SHOPIFY_API_VERSION = DEFAULT_API_VERSION;
 export const DEFAULT_SHOPIFY_APP_PROXY_PATH = '/apps/connector-pay';
 
 export interface ConnectorConfig {
@@ -107,11 +108,11 @@ function shopifyConfig(env: Record<string, string | undefined>): ShopifyConfig |
     throw new Error(`SHOPIFY_SCOPES must be a comma-separated list of scopes such as ${DEFAULT_SHOPIFY_SCOPES}`);
   }
   const version = env.SHOPIFY_API_VERSION || DEFAULT_SHOPIFY_API_VERSION;
+  // A version the app's documents are validated against (and the library knows).
   const known = Object.values(ApiVersion) as string[];
-  if (!known.includes(version) || version === ApiVersion.Unstable) {
-    throw new Error(
-      `SHOPIFY_API_VERSION must be one of ${known.filter((v) => v !== 'unstable').join(', ')} (got ${version})`,
-    );
+  const usable = SUPPORTED_API_VERSIONS.filter((supported) => known.includes(supported));
+  if (!(usable as readonly string[]).includes(version)) {
+    throw new Error(`SHOPIFY_API_VERSION must be one of ${usable.join(', ')} (got ${version})`);
   }
   const appProxyPath = (env.SHOPIFY_APP_PROXY_PATH || DEFAULT_SHOPIFY_APP_PROXY_PATH).replace(/\/+$/, '');
   // Shopify's prefixes; a subpath of letters, digits, `_` and `-`, up to 30, not a reserved word.

@@ -35,7 +35,7 @@ import { beginInstall, completeInstall } from '../../plugins/shopify/oauth.js';
 import { PROXY_PATH, proxiedShop } from '../../plugins/shopify/payments-app/app-proxy.js';
 import { receivePaymentsWebhook } from '../../plugins/shopify/payments-app/gateway-webhook.js';
 import { isShopifyCaller } from '../../plugins/shopify/payments-app/mtls.js';
-import { returnPage } from '../../plugins/shopify/payments-app/pages.js';
+import { buyerLanguage, finalPage, returnPage } from '../../plugins/shopify/payments-app/pages.js';
 import {
   buyerTarget,
   PAYMENTS_PATH,
@@ -45,6 +45,7 @@ import {
 } from '../../plugins/shopify/payments-app/payment-sessions.js';
 import { acceptRefundSession, driveRefund } from '../../plugins/shopify/payments-app/refund-sessions.js';
 import type { ShopifyRuntime } from '../../plugins/shopify/runtime.js';
+import { ensureOfflineAccess } from '../../plugins/shopify/token-exchange.js';
 import { receiveShopifyWebhook } from '../../plugins/shopify/webhooks.js';
 import {
   ASK_GATEWAY_NOW,
@@ -276,22 +277,23 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
   // The Shopify payments app (plugins/shopify/payments-app): Shopify's session calls (mTLS), the
   // buyer's return page and the gateway's webhooks for those payments.
   router.post(`${PAYMENTS_PATH}/sessions`, async (ctx) => {
-    const headers = sessionHeaders(shopifyCaller(ctx), (name) => ctx.get(name));
+    shopifyCaller(ctx);
+    const headers = sessionHeaders((name) => ctx.get(name));
     ctx.body = await startPaymentSession(deps, shopifyOn(), headers, await readJson(ctx));
   });
 
   router.post(`${PAYMENTS_PATH}/refunds`, async (ctx) => {
     const shopify = shopifyCaller(ctx);
-    const headers = sessionHeaders(shopify, (name) => ctx.get(name));
-    const refund = await acceptRefundSession(deps, headers, await readJson(ctx));
+    const headers = sessionHeaders((name) => ctx.get(name));
+    const refund = await acceptRefundSession(deps, shopify, headers, await readJson(ctx));
     deps.background.start('Shopify refund session', () => driveRefund(deps, shopify, refund.id));
     ctx.status = 201;
     ctx.body = '';
   });
 
   router.post([`${PAYMENTS_PATH}/captures`, `${PAYMENTS_PATH}/voids`], async (ctx) => {
-    const shopify = shopifyCaller(ctx);
-    sessionHeaders(shopify, (name) => ctx.get(name));
+    shopifyCaller(ctx);
+    sessionHeaders((name) => ctx.get(name));
     throw new ConnectorError(
       422,
       'authorization_not_supported',
@@ -314,12 +316,15 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
     const shopify = shopifyOn();
     const shop = proxiedShop(shopify, deps.clock, ctx.query);
     const page = ctx.path.startsWith(`${PROXY_PATH}/cancel/`) ? 'cancel' : 'return';
-    const target = await buyerTarget(deps, shopify, shop, ctx.params.id ?? '', page);
+    const check = Number(typeof ctx.query.check === 'string' ? ctx.query.check : '0');
+    const checks = Number.isSafeInteger(check) && check > 0 ? check : 0;
+    const answer = await buyerTarget(deps, shopify, shop, ctx.params.id ?? '', page, checks);
     // Shopify's storefront serves the answer on the shop's domain: never cached there.
     ctx.set('Cache-Control', 'no-store');
-    if (target !== null) return ctx.redirect(target);
+    if (answer.kind === 'redirect') return ctx.redirect(answer.url);
+    const language = buyerLanguage(answer.locale, ctx.get('Accept-Language') || undefined);
     ctx.type = 'html';
-    ctx.body = returnPage();
+    ctx.body = answer.kind === 'waiting' ? returnPage(language, answer.next) : finalPage(language, answer.paid, shop);
   });
 
   router.post(`${PAYMENTS_PATH}/webhooks/:connection_id`, async (ctx) => {
@@ -434,8 +439,16 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
     }
   }
 
+  /**
+   * The shop of the page's session token. An installed shop whose offline token is gone (or expired
+   * beyond its refresh) gets a new one by token exchange with that session token
+   * (plugins/shopify/token-exchange.ts); the first install stays Shopify's OAuth.
+   */
   async function sessionShop(ctx: Context): Promise<string> {
-    return authenticateShop(deps, shopifyOn(), ctx.get('Authorization'));
+    const shopify = shopifyOn();
+    const { shop, sessionToken } = await authenticateShop(deps, shopify, ctx.get('Authorization'));
+    await ensureOfflineAccess(deps, shopify, shop, sessionToken);
+    return shop;
   }
 
   function shopifyOn(): ShopifyRuntime {

@@ -13,6 +13,7 @@ import { isUniqueViolation } from '../../storage/errors.js';
 import {
   asConnectorError,
   ConnectorError,
+  errorDetail,
   isCredentialRefusal,
   storeUnauthorized,
   validationFailed,
@@ -44,6 +45,7 @@ import {
   watchStore,
   webhookHealth,
 } from './connection-health.js';
+import type { ConnectionProblem } from './problems.js';
 
 /** How a connection ends: removed by its plugin, or the app uninstalled from the store. */
 type EndedStatus = 'removed' | 'uninstalled';
@@ -71,6 +73,8 @@ export interface ConnectionDescription extends ConnectionResponse {
     store_error: { at: string; message: string } | null;
     webhooks: WebhookHealth;
     last_missed_webhook_at: string | null;
+    /** What the platform's plugin knows is wrong (e.g. payments Shopify has not confirmed). */
+    problems: ConnectionProblem[];
   };
   key_exchange: { callback_url: string; problems: KeyExchangeProblem[] };
 }
@@ -319,12 +323,23 @@ export async function describeConnection(deps: ConnectorDeps, caller: PluginCall
           : null,
       webhooks: webhookHealth(current),
       last_missed_webhook_at: current.last_missed_webhook_at,
+      problems: await platformProblems(deps, current),
     },
     key_exchange: {
       callback_url: callbackUrl(deps, current.platform),
       problems: keyExchangeProblems(deps.config.publicUrl),
     },
   };
+}
+
+/** The plugin's problems of the connection; a plugin that cannot tell now says nothing (logged). */
+async function platformProblems(deps: ConnectorDeps, connection: StoreConnection): Promise<ConnectionProblem[]> {
+  try {
+    return (await deps.connectionProblems?.(connection)) ?? [];
+  } catch (error) {
+    deps.logger.warn({ connection_id: connection.id, err: errorDetail(error) }, 'connection problems not read');
+    return [];
+  }
 }
 
 function storeHealth(connection: StoreConnection): ConnectionDescription['health']['store'] {
@@ -458,6 +473,12 @@ export async function removeConnection<S extends EndedStatus = 'removed'>(
   await stopLinksOfConnection(deps.db, connection.id, now);
   await clearReconciliationBackoff(deps.db, connection.id);
   deps.logger.info({ connection_id: connection.id, status }, 'store connection ended');
+  try {
+    await deps.connectionEnded?.(connection, status);
+  } catch (error) {
+    // The connection has ended either way; what follows is retried by its own owner.
+    deps.logger.warn({ connection_id: connection.id, err: errorDetail(error) }, 'after the connection ended');
+  }
   return { connection_id: connection.id, status };
 }
 

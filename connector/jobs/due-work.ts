@@ -118,6 +118,7 @@ export async function runDueWork(deps: ConnectorDeps): Promise<DueWorkResult> {
     result.refundsSettled = await settleUnknownRefunds(deps, BATCH);
   });
   await guarded(deps, 'Shopify payments app', () => runPaymentsAppWork(deps));
+  deps.shopify?.checkApiVersion();
   return result;
 }
 

@@ -34,6 +34,10 @@ export interface PlatformAccess {
   readonly accessToken?: (shop: string) => Promise<string>;
   /** The fetch for calls to the platform's own hosts (tests route it to a local fake). */
   readonly fetch?: (url: string, init: RequestInit) => Promise<Response>;
+  /** The platform API version the app calls with (whatever version a connection was saved with). */
+  readonly apiVersion?: string;
+  /** Told when the platform answered a store's call with another API version than the one asked for. */
+  readonly onVersionServed?: (store: string, requested: string, served: string) => void;
 }
 
 export interface PlatformDriver {

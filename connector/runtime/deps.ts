@@ -8,9 +8,11 @@ import type { ShopifyRuntime } from '../../plugins/shopify/runtime.js';
 import type { DialectName } from '../../storage/database.js';
 import type { ConnectorConfig } from '../config.js';
 import type { AcceptedTokens } from '../connections/accepted-tokens.js';
+import type { ConnectionProblem } from '../connections/problems.js';
 import type { GatewayClient } from '../gateway-client/client.js';
 import type { ConnectorMetrics } from '../observability/connector-metrics.js';
 import type { StorePlatform } from '../platforms/platform.js';
+import type { StoreConnection } from '../storage/connection.repository.js';
 import type { ConnectorDb } from '../storage/database.js';
 import type { BackgroundTasks } from './background.js';
 
@@ -34,4 +36,11 @@ export interface ConnectorDeps {
   readonly metrics: ConnectorMetrics;
   /** The Shopify app (library instance, sessions); absent when Shopify is not configured. */
   readonly shopify?: ShopifyRuntime;
+  /**
+   * What follows a connection's end (removed, or its app uninstalled) in the platform plugins, called
+   * once it is erased (the composition root wires the Shopify app's `paymentsAppConfigure(ready: false)`).
+   */
+  readonly connectionEnded?: (connection: StoreConnection, status: 'removed' | 'uninstalled') => Promise<void>;
+  /** What the platform plugins know is wrong with a connection (`health.problems`); none when absent. */
+  readonly connectionProblems?: (connection: StoreConnection) => Promise<ConnectionProblem[]>;
 }

@@ -13,6 +13,8 @@ import { createLogger } from '../../gateway/runtime/logger.js';
 import { createSealer, randomToken } from '../../gateway/runtime/sealing.js';
 import { resolveServiceSecret, type StoredSecret } from '../../gateway/runtime/service-secret.js';
 import { shopifyPlatformAccess } from '../../plugins/shopify/driver.js';
+import { paymentsAppConnectionEnded } from '../../plugins/shopify/payments-app/configuration.js';
+import { paymentsAppProblems } from '../../plugins/shopify/payments-app/health.js';
 import { createMtlsServer } from '../../plugins/shopify/payments-app/mtls.js';
 import { createShopifyRuntime } from '../../plugins/shopify/runtime.js';
 import { openDatabase } from '../../storage/connect.js';
@@ -100,9 +102,11 @@ export async function openConnector(
           logger,
           ...(options.shopifyFetch ? { fetch: options.shopifyFetch } : {}),
         });
+  // A Shopify API version near or past the end of its support is said at once.
+  shopify?.checkApiVersion();
   // Shopify's Admin API is on `<name>.myshopify.com` only (plugins/shopify/driver.ts says why plain fetch).
   const platformAccess: PlatformAccess =
-    shopify === undefined ? {} : shopifyPlatformAccess(shopify, options.shopifyFetch ?? globalThis.fetch);
+    shopify === undefined ? {} : shopifyPlatformAccess(shopify, options.shopifyFetch ?? globalThis.fetch, logger);
   const metrics = new ConnectorMetrics();
   const deps: ConnectorDeps = {
     db: database.db,
@@ -112,7 +116,13 @@ export async function openConnector(
     logger,
     sealer,
     metrics,
-    ...(shopify ? { shopify } : {}),
+    ...(shopify
+      ? {
+          shopify,
+          connectionEnded: (connection, status) => paymentsAppConnectionEnded(deps, shopify, connection, status),
+          connectionProblems: (connection) => paymentsAppProblems(deps, connection),
+        }
+      : {}),
     background: createBackgroundTasks(logger),
     acceptedTokens: new AcceptedTokens(),
     gateway: (connectToken) =>

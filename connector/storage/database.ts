@@ -326,6 +326,12 @@ export interface ShopifyPaymentSessionTable {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+  /** The `Shopify-Api-Version` Shopify sent the session with (0007); null on rows from before. */
+  api_version: string | null;
+  /** The buyer's locale from the session's `customer.locale` (0007), for the return page. */
+  locale: string | null;
+  /** When the decision (resolve or reject) was taken (0007): its finalization is retried from then. */
+  decided_at: string | null;
 }
 
 /** The one session of a checkout group that was paid first: the only one resolved (0005). */
@@ -364,6 +370,32 @@ export interface ShopifyRefundSessionTable {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+  /** The `Shopify-Api-Version` Shopify sent the refund session with (0007). */
+  api_version: string | null;
+}
+
+/**
+ * `due`: the call is to be made (retried from the row); `sent`: Shopify took it; `failed`: Shopify
+ * refused it (`userErrors`), a person looks.
+ */
+export type ShopifyPaymentsConfigurationState = 'due' | 'sent' | 'failed';
+
+/**
+ * A shop's `paymentsAppConfigure` (0007): `ready` 1 once the merchant saved the payments app's
+ * settings, 0 when the connection was removed or the shop moved to the manual bridge.
+ */
+export interface ShopifyPaymentsConfigurationTable {
+  shop: string;
+  ready: number;
+  /** What Shopify shows the merchant in Settings > Payments to name the gateway account. */
+  external_handle: string | null;
+  state: ShopifyPaymentsConfigurationState;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  /** When Shopify last took a configuration of this shop. */
+  configured_at: string | null;
+  updated_at: string;
 }
 
 export interface ConnectorDatabase {
@@ -385,6 +417,7 @@ export interface ConnectorDatabase {
   shopify_payment_sessions: ShopifyPaymentSessionTable;
   shopify_payment_groups: ShopifyPaymentGroupTable;
   shopify_refund_sessions: ShopifyRefundSessionTable;
+  shopify_payments_configurations: ShopifyPaymentsConfigurationTable;
 }
 
 export type ConnectorDb = Kysely<ConnectorDatabase>;

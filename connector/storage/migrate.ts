@@ -11,6 +11,7 @@ import * as connectionHealth from './migrations/0003-connection-health.js';
 import * as shopify from './migrations/0004-shopify.js';
 import * as shopifyPaymentSessions from './migrations/0005-shopify-payment-sessions.js';
 import * as shopifyDomainVerification from './migrations/0006-shopify-domain-verification.js';
+import * as shopifyVersionsAndConfiguration from './migrations/0007-shopify-versions-and-configuration.js';
 import * as storeIdentity from './migrations/0008-store-identity.js';
 import * as refundOutcomes from './migrations/0009-refund-outcomes.js';
 import * as storeSyncLease from './migrations/0010-store-sync-lease.js';
@@ -22,6 +23,7 @@ export const CONNECTOR_MIGRATIONS: Record<string, Migration> = {
   '0004-shopify': shopify,
   '0005-shopify-payment-sessions': shopifyPaymentSessions,
   '0006-shopify-domain-verification': shopifyDomainVerification,
+  '0007-shopify-versions-and-configuration': shopifyVersionsAndConfiguration,
   '0008-store-identity': storeIdentity,
   '0009-refund-outcomes': refundOutcomes,
   '0010-store-sync-lease': storeSyncLease,

@@ -64,6 +64,32 @@ export async function flaggedPaymentSessions(
     .execute();
 }
 
+/**
+ * Sessions whose decision Shopify has not taken after `minAttempts` calls (still sent again), or that
+ * ended `failed`, of a connection or of a shop; the oldest decision first.
+ */
+export async function unconfirmedPaymentSessions(
+  db: ConnectorExecutor,
+  of: { connectionId: string } | { shop: string },
+  minAttempts: number,
+  limit: number,
+): Promise<ShopifyPaymentSession[]> {
+  let query = db.selectFrom('shopify_payment_sessions').selectAll();
+  query = 'connectionId' in of ? query.where('connection_id', '=', of.connectionId) : query.where('shop', '=', of.shop);
+  return query
+    .where((eb) =>
+      eb.or([
+        eb('state', '=', 'failed'),
+        eb.and([eb('state', 'in', ['resolve_due', 'reject_due']), eb('attempts', '>=', minAttempts)]),
+      ]),
+    )
+    .orderBy('decided_at')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
 /** Applies `changes` when the session is still in one of `states`; answers whether it was. */
 export async function movePaymentSession(
   db: ConnectorExecutor,

@@ -8,6 +8,14 @@ export async function findShopifyShop(db: ConnectorExecutor, shop: string): Prom
   return db.selectFrom('shopify_shops').selectAll().where('shop', '=', shop).executeTakeFirst();
 }
 
+/** The shop a store connection is linked to (the embedded page's save links them), if any. */
+export async function findShopOfConnection(
+  db: ConnectorExecutor,
+  connectionId: string,
+): Promise<ShopifyShop | undefined> {
+  return db.selectFrom('shopify_shops').selectAll().where('connection_id', '=', connectionId).executeTakeFirst();
+}
+
 /** An install (or a reinstall): installed again, whatever came before; the connection link stays. */
 export async function recordInstall(db: ConnectorExecutor, shop: string, scopes: string, now: string): Promise<void> {
   await db
@@ -119,6 +127,7 @@ export async function deleteShopRecords(db: ConnectorExecutor, shop: string): Pr
   await db.deleteFrom('shopify_data_requests').where('shop', '=', shop).execute();
   await db.deleteFrom('shopify_sessions').where('shop', '=', shop).execute();
   await db.deleteFrom('shopify_webhook_deliveries').where('shop', '=', shop).execute();
+  await db.deleteFrom('shopify_payments_configurations').where('shop', '=', shop).execute();
 }
 
 /** The gateway's domain verification value the shop serves through the app proxy (null: none). */

@@ -9,6 +9,7 @@
  * Framing: `frame-ancestors https://<shop> https://admin.shopify.com` for a valid shop domain (what
  * Shopify requires of embedded apps), `'none'` (and `X-Frame-Options: DENY`) for anything else.
  */
+
 import { readFileSync } from 'node:fs';
 import { ConnectorError } from '../../connector/errors.js';
 import { escapeHtml, scriptJson } from '../../gateway/checkout/html.js';
@@ -16,6 +17,7 @@ import { type HeaderTarget, newNonce } from '../../gateway/checkout/security.js'
 import type { Clock } from '../../gateway/domain/clock.js';
 import { AUTH_PATH } from './app.js';
 import { EMBEDDED_API_PATH } from './embedded-api.js';
+import { shopDomainOf } from './graphql.js';
 import type { ShopifyRuntime } from './runtime.js';
 
 export const APP_PAGE_PATH = '/shopify/app';
@@ -58,7 +60,7 @@ export function appPage(
   headers: HeaderTarget,
 ): string {
   const nonce = newNonce();
-  const shop = typeof query.shop === 'string' ? shopify.app.api.utils.sanitizeShop(query.shop) : null;
+  const shop = shopDomainOf(query.shop);
   setAppPageHeaders(headers, nonce, shop);
   if (shop === null) {
     throw new ConnectorError(
@@ -179,6 +181,17 @@ function appPageHtml({ apiKey, shop, nonce, nowMs }: PageInput): string {
 <div id="this-run" class="run" hidden></div>
 <h3>Last automatic run</h3>
 <div id="scheduled-run" class="run"><p>Loading…</p></div>
+</section>
+
+<section id="unconfirmed" aria-labelledby="unconfirmed-heading">
+<h2 id="unconfirmed-heading">Payments Shopify has not confirmed</h2>
+<p>Payments app checkouts whose outcome the connector told Shopify, but Shopify has not taken yet. The connector keeps sending it (for a week); a buyer who paid was told the payment was received. Given up ones need you: check the order in the Shopify admin and the payment in the gateway dashboard.</p>
+<p id="unconfirmed-message" class="message" role="status" hidden></p>
+<div class="scroll"><table id="unconfirmed-table">
+<caption>Payment sessions Shopify has not confirmed</caption>
+<thead><tr><th scope="col">Session</th><th scope="col">Amount</th><th scope="col">Outcome</th><th scope="col">State</th><th scope="col">Tries</th><th scope="col">Last error</th><th scope="col">Since</th></tr></thead>
+<tbody></tbody>
+</table></div>
 </section>
 
 <section id="refunds-needed" aria-labelledby="refunds-needed-heading">

@@ -62,6 +62,8 @@ export interface ShopifyAdminPlatformOptions {
   readonly throttleRetries?: number;
   readonly maxThrottleWaitMs?: number;
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Told when Shopify answers with another API version than `apiVersion` (it fell forward). */
+  readonly onVersionServed?: (requested: string, served: string) => void;
 }
 
 /** Where the gateway payment uuid is kept on the order. */
@@ -106,24 +108,32 @@ const ORDER_FIELDS = `
   paymentUuid: metafield(namespace: "${PAYMENT_UUID_NAMESPACE}", key: "${PAYMENT_UUID_KEY}") { value }
 `;
 
-const SHOP_ACCESS = 'query ShopAccess { shop { name } }';
-const ORDER_QUERY = `query OrderForConnector($id: ID!) { order(id: $id) { ${ORDER_FIELDS} } }`;
-const ORDERS_QUERY = `query OrdersForConnector($first: Int!, $after: String, $query: String!) {
+const REFUND_SELECTION = '{ refund { id legacyResourceId note } userErrors { field message } }';
+/**
+ * Every GraphQL document the driver sends, by operation name. Exported so that the tests validate each
+ * one against Shopify's published Admin schema of every supported API version
+ * (test/plugins/shopify/graphql-documents.test.ts); `RecordGatewayRefundIdempotent` is sent instead of
+ * `RecordGatewayRefund` from API 2026-01 (see {@link refundNeedsIdempotencyKey}).
+ */
+export const ADMIN_DOCUMENTS = {
+  ShopAccess: 'query ShopAccess { shop { name } }',
+  OrderForConnector: `query OrderForConnector($id: ID!) { order(id: $id) { ${ORDER_FIELDS} } }`,
+  OrdersForConnector: `query OrdersForConnector($first: Int!, $after: String, $query: String!) {
   orders(first: $first, after: $after, query: $query, sortKey: CREATED_AT) {
     nodes { ${ORDER_FIELDS} }
     pageInfo { hasNextPage endCursor }
   }
-}`;
-const SET_PAYMENT_UUID = `mutation SetGatewayPaymentUuid($metafields: [MetafieldsSetInput!]!) {
+}`,
+  SetGatewayPaymentUuid: `mutation SetGatewayPaymentUuid($metafields: [MetafieldsSetInput!]!) {
   metafieldsSet(metafields: $metafields) { metafields { key namespace value } userErrors { field message code } }
-}`;
-const MARK_PAID = `mutation MarkOrderPaid($input: OrderMarkAsPaidInput!) {
+}`,
+  MarkOrderPaid: `mutation MarkOrderPaid($input: OrderMarkAsPaidInput!) {
   orderMarkAsPaid(input: $input) { order { id displayFinancialStatus } userErrors { field message } }
-}`;
-const UPDATE_NOTE = `mutation UpdateOrderNote($input: OrderInput!) {
+}`,
+  UpdateOrderNote: `mutation UpdateOrderNote($input: OrderInput!) {
   orderUpdate(input: $input) { order { id note } userErrors { field message } }
-}`;
-const ORDER_REFUNDS_QUERY = `query OrderRefundsForConnector($id: ID!) {
+}`,
+  OrderRefundsForConnector: `query OrderRefundsForConnector($id: ID!) {
   order(id: $id) {
     ${ORDER_FIELDS}
     transactions(first: ${ORDER_LIST_LIMIT}) {
@@ -131,25 +141,35 @@ const ORDER_REFUNDS_QUERY = `query OrderRefundsForConnector($id: ID!) {
     }
     refunds(first: ${ORDER_LIST_LIMIT}) { id legacyResourceId note }
   }
-}`;
-const REFUND_SELECTION = '{ refund { id legacyResourceId note } userErrors { field message } }';
-const RECORD_REFUND = `mutation RecordGatewayRefund($input: RefundInput!) {
+}`,
+  RecordGatewayRefund: `mutation RecordGatewayRefund($input: RefundInput!) {
   refundCreate(input: $input) ${REFUND_SELECTION}
-}`;
-const RECORD_REFUND_IDEMPOTENT = `mutation RecordGatewayRefund($input: RefundInput!, $idempotencyKey: String!) {
+}`,
+  RecordGatewayRefundIdempotent: `mutation RecordGatewayRefund($input: RefundInput!, $idempotencyKey: String!) {
   refundCreate(input: $input) @idempotent(key: $idempotencyKey) ${REFUND_SELECTION}
-}`;
-const TAG_ORDER = `mutation TagOrder($id: ID!, $tags: [String!]!) {
+}`,
+  TagOrder: `mutation TagOrder($id: ID!, $tags: [String!]!) {
   tagsAdd(id: $id, tags: $tags) { userErrors { field message } }
-}`;
+}`,
+} as const;
 
 /**
  * `@idempotent(key:)` exists on refundCreate from 2026-01 and is required from 2026-04
  * (shopify.dev changelog "Making idempotency mandatory for inventory adjustments and refund
  * mutations"); an older version refuses the unknown directive, so it is sent from 2026-01 on.
+ * `apiVersion` is the version Shopify executes the call with: the one it answered the order read
+ * with (`X-Shopify-API-Version`), which is not the one asked for when that one is out of support.
  */
 export function refundNeedsIdempotencyKey(apiVersion: string): boolean {
   return apiVersion === 'unstable' || apiVersion >= '2026-01';
+}
+
+/** The documents the driver sends to a shop whose Admin API answers with `servedVersion`. */
+export function adminDocumentsServedAt(servedVersion: string): Record<string, string> {
+  const { RecordGatewayRefund, RecordGatewayRefundIdempotent, ...always } = ADMIN_DOCUMENTS;
+  return refundNeedsIdempotencyKey(servedVersion)
+    ? { ...always, RecordGatewayRefundIdempotent }
+    : { ...always, RecordGatewayRefund };
 }
 
 /** `2024-05-01T10:00:00Z` as Shopify's search syntax takes a date-time. */
@@ -242,7 +262,7 @@ export function createShopifyAdminPlatform(options: ShopifyAdminPlatformOptions)
     if (!isOrderId(orderId)) return null;
     const answer = await graphql.request(
       'OrderForConnector',
-      ORDER_QUERY,
+      ADMIN_DOCUMENTS.OrderForConnector,
       { id: orderGid(orderId) },
       orderAnswerSchema,
     );
@@ -263,7 +283,7 @@ export function createShopifyAdminPlatform(options: ShopifyAdminPlatformOptions)
   async function writeNote(orderId: string, existing: string | null | undefined, line: string): Promise<void> {
     const answer = await graphql.request(
       'UpdateOrderNote',
-      UPDATE_NOTE,
+      ADMIN_DOCUMENTS.UpdateOrderNote,
       { input: { id: orderGid(orderId), note: appendNoteLine(existing, line) } },
       orderUpdateAnswerSchema,
     );
@@ -283,7 +303,7 @@ export function createShopifyAdminPlatform(options: ShopifyAdminPlatformOptions)
   async function setMetafield(orderId: string, key: string, type: string, value: string): Promise<void> {
     const answer = await graphql.request(
       'SetGatewayPaymentUuid',
-      SET_PAYMENT_UUID,
+      ADMIN_DOCUMENTS.SetGatewayPaymentUuid,
       {
         metafields: [{ ownerId: orderGid(orderId), namespace: PAYMENT_UUID_NAMESPACE, key, type, value }],
       },
@@ -328,7 +348,7 @@ export function createShopifyAdminPlatform(options: ShopifyAdminPlatformOptions)
       for (let page = 0; page < MAX_PAGES; page += 1) {
         const answer: z.output<typeof orderPageSchema> = await graphql.request(
           'OrdersForConnector',
-          ORDERS_QUERY,
+          ADMIN_DOCUMENTS.OrdersForConnector,
           { first: PAGE_SIZE, after, query },
           orderPageSchema,
         );
@@ -364,7 +384,7 @@ export function createShopifyAdminPlatform(options: ShopifyAdminPlatformOptions)
       if (current !== payment.uuid) await setPaymentUuid(orderId, payment.uuid);
       const answer = await graphql.request(
         'MarkOrderPaid',
-        MARK_PAID,
+        ADMIN_DOCUMENTS.MarkOrderPaid,
         { input: { id: orderGid(orderId) } },
         markPaidAnswerSchema,
       );
@@ -390,7 +410,7 @@ export function createShopifyAdminPlatform(options: ShopifyAdminPlatformOptions)
       }
       const answer = await graphql.request(
         'OrderRefundsForConnector',
-        ORDER_REFUNDS_QUERY,
+        ADMIN_DOCUMENTS.OrderRefundsForConnector,
         { id: orderGid(orderId) },
         orderWithRefundsAnswerSchema,
       );
@@ -414,7 +434,7 @@ export function createShopifyAdminPlatform(options: ShopifyAdminPlatformOptions)
         );
         const tagged = await graphql.request(
           'TagOrder',
-          TAG_ORDER,
+          ADMIN_DOCUMENTS.TagOrder,
           { id: orderGid(orderId), tags: [GATEWAY_REFUND_TAG] },
           tagsAddAnswerSchema,
         );
@@ -437,10 +457,12 @@ export function createShopifyAdminPlatform(options: ShopifyAdminPlatformOptions)
           },
         ],
       };
-      const idempotent = refundNeedsIdempotencyKey(apiVersion);
+      // Decided by the version Shopify answered the read with, not the one asked for: a version past
+      // its support is served by a newer one, which may require the directive.
+      const idempotent = refundNeedsIdempotencyKey(graphql.servedVersion() ?? apiVersion);
       const created = await graphql.request(
         'RecordGatewayRefund',
-        idempotent ? RECORD_REFUND_IDEMPOTENT : RECORD_REFUND,
+        idempotent ? ADMIN_DOCUMENTS.RecordGatewayRefundIdempotent : ADMIN_DOCUMENTS.RecordGatewayRefund,
         idempotent ? { input, idempotencyKey: `gateway-refund-${refund.uuid}` } : { input },
         refundCreateAnswerSchema,
       );
@@ -454,7 +476,7 @@ export function createShopifyAdminPlatform(options: ShopifyAdminPlatformOptions)
     },
 
     async checkAccess() {
-      await graphql.request('ShopAccess', SHOP_ACCESS, {}, shopAnswerSchema);
+      await graphql.request('ShopAccess', ADMIN_DOCUMENTS.ShopAccess, {}, shopAnswerSchema);
     },
   };
 }

@@ -9,7 +9,7 @@
  *
  * Why plain `fetch` and not the connector's GuardedAgents: the driver calls only
  * `https://<name>.myshopify.com/admin/api/<version>/graphql.json`, with `<name>.myshopify.com`
- * checked by `sanitizeShop`'s rule (`isShopDomain`) here and again by the GraphQL client. Nobody
+ * checked exactly (`isShopDomain`) here and again by the GraphQL client. Nobody
  * chooses that host but Shopify: it is not an address from a connect token or a plugin, so it cannot
  * be pointed at a private network (the guard exists for WooCommerce store URLs, which anyone with a
  * token can choose). Node's `fetch` (undici) does not take `http.Agent`s, so the guard could not be
@@ -18,6 +18,7 @@
  * No key exchange: access comes from the OAuth install (plugins/shopify/oauth.ts), so
  * `authorizeUrl` answers null and `parseKeyDelivery` refuses every body.
  */
+import type { Logger } from 'pino';
 import { ConnectorError } from '../../connector/errors.js';
 import type { PlatformAccess, PlatformDriver } from '../../connector/platforms/registry.js';
 import { createShopifyAdminPlatform, type ShopifyAdminPlatform } from './admin-platform.js';
@@ -51,12 +52,22 @@ export function shopifyCredentialsOf(credentials: Readonly<Record<string, string
   };
 }
 
-/** The token and fetch the driver opens shops with, from the app's offline sessions. */
+/** The token, fetch and API version the driver opens shops with, from the app's offline sessions. */
 export function shopifyPlatformAccess(
   shopify: ShopifyRuntime,
   fetch: (url: string, init: RequestInit) => Promise<Response>,
+  logger?: Logger,
 ): PlatformAccess {
   return {
+    apiVersion: shopify.app.config.apiVersion,
+    onVersionServed(shop, requested, served) {
+      // Shopify's migration guide: a different X-Shopify-API-Version means the version asked for is
+      // no longer supported and Shopify served another one.
+      logger?.warn(
+        { shop, requested_version: requested, served_version: served },
+        'Shopify answered with another Admin API version than the one asked for: move SHOPIFY_API_VERSION',
+      );
+    },
     async accessToken(shop) {
       const session = await shopify.offline.offlineSession(shop);
       if (session?.accessToken === undefined) {
@@ -85,13 +96,17 @@ export const shopifyDriver: PlatformDriver = {
   orderPrefix: 'sh',
   open(_storeUrl, credentials, _agents, access) {
     const settings = shopifyCredentialsOf(credentials);
-    const { accessToken, fetch } = access;
+    const { accessToken, fetch, onVersionServed } = access;
     if (accessToken === undefined || fetch === undefined) {
       throw new Error('the Shopify app is not configured (SHOPIFY_API_KEY, SHOPIFY_API_SECRET)');
     }
     return createShopifyAdminPlatform({
       shop: settings.shop,
-      apiVersion: settings.api_version,
+      // The app's version, not the one the settings were saved with: that one may be past its support.
+      apiVersion: access.apiVersion ?? settings.api_version,
+      ...(onVersionServed === undefined
+        ? {}
+        : { onVersionServed: (requested, served) => onVersionServed(settings.shop, requested, served) }),
       accessToken: () => accessToken(settings.shop),
       fetch,
       // A payments-app shop has no manual method; its orders are matched by the app's name there.

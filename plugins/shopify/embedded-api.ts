@@ -5,6 +5,7 @@
  * `dest` the shop, `exp`/`nbf` checked again on the connector's clock. A refused token answers 401
  * `invalid_session_token`; the token itself is never logged or answered.
  */
+
 import { z } from 'zod';
 import {
   type ConnectionDescription,
@@ -13,6 +14,7 @@ import {
   credentialsOf,
   describeConnection,
   gatewayOf,
+  introspectToken,
   registerConnection,
 } from '../../connector/connections/connection.service.js';
 import { ConnectorError } from '../../connector/errors.js';
@@ -21,7 +23,11 @@ import type { ConnectorDeps } from '../../connector/runtime/deps.js';
 import { findConnection, type StoreConnection } from '../../connector/storage/connection.repository.js';
 import { connectionEnded } from '../../connector/storage/database.js';
 import { recentLinksOfConnection } from '../../connector/storage/order-link.repository.js';
-import { flaggedPaymentSessions } from '../../connector/storage/shopify-payment-session.repository.js';
+import {
+  flaggedPaymentSessions,
+  unconfirmedPaymentSessions,
+} from '../../connector/storage/shopify-payment-session.repository.js';
+import { findPaymentsConfiguration } from '../../connector/storage/shopify-payments-configuration.repository.js';
 import {
   findShopifyShop,
   linkShopConnection,
@@ -31,7 +37,15 @@ import {
 } from '../../connector/storage/shopify-shop.repository.js';
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { shopifyCredentialsOf } from './driver.js';
+import { shopDomainOf } from './graphql.js';
+import {
+  configurePaymentsApp,
+  externalHandleOf,
+  type PaymentsAppStatus,
+  statusOf,
+} from './payments-app/configuration.js';
 import type { Resolution } from './payments-app/payment-sessions.js';
+import { ALERT_AFTER_ATTEMPTS } from './payments-app/queue.js';
 import type { ShopifyRuntime } from './runtime.js';
 
 export const EMBEDDED_API_PATH = '/shopify/api';
@@ -62,9 +76,12 @@ export const domainVerificationSchema = z.object({
 
 export const ordersQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(50).default(20) });
 
-/** `GET /shopify/api/payment-sessions?flag=refund_needed&limit=20`: the only flag a session gets. */
+/**
+ * `GET /shopify/api/payment-sessions?flag=refund_needed&limit=20`: `refund_needed` (the only flag a
+ * session gets), or `unconfirmed`: decisions Shopify has not taken after a few calls, or never took.
+ */
 export const paymentSessionsQuerySchema = z.object({
-  flag: z.enum(['refund_needed']),
+  flag: z.enum(['refund_needed', 'unconfirmed']),
   limit: z.coerce.number().int().min(1).max(50).default(20),
 });
 export type PaymentSessionsQuery = z.output<typeof paymentSessionsQuerySchema>;
@@ -73,12 +90,15 @@ function refused(message: string): ConnectorError {
   return new ConnectorError(401, 'invalid_session_token', message);
 }
 
-/** The shop the session token was issued for; 401 for a missing, forged, expired or foreign token. */
+/**
+ * The shop the session token was issued for, and the token; 401 for a missing, forged, expired or
+ * foreign token.
+ */
 export async function authenticateShop(
   deps: ConnectorDeps,
   shopify: ShopifyRuntime,
   authorization: string,
-): Promise<string> {
+): Promise<{ shop: string; sessionToken: string }> {
   const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
   if (match === null) throw refused('Send the App Bridge session token as Authorization: Bearer <token>.');
   let payload: Awaited<ReturnType<ShopifyRuntime['app']['api']['session']['decodeSessionToken']>>;
@@ -102,9 +122,9 @@ export async function authenticateShop(
   } catch {
     // refused below
   }
-  const shop = shopify.app.api.utils.sanitizeShop(host);
+  const shop = shopDomainOf(host);
   if (shop === null) throw refused('The session token does not name a shop.');
-  return shop;
+  return { shop, sessionToken: match[1] ?? '' };
 }
 
 async function installedShop(deps: ConnectorDeps, shop: string): Promise<ShopifyShop> {
@@ -138,6 +158,11 @@ export interface SettingsResponse {
   install: { status: string; installed_at: string; uninstalled_at: string | null };
   connection: ConnectionDescription | null;
   settings: { way: string; manual_method_name: string; test_mode: boolean; api_version: string } | null;
+  /**
+   * The payments app's configuration at Shopify (`paymentsAppConfigure`): `ready` once the settings
+   * were saved with the payments app; null when it was never configured.
+   */
+  payments_app: PaymentsAppStatus | null;
 }
 
 /** `GET /shopify/api/settings`. */
@@ -159,8 +184,10 @@ export async function readSettings(deps: ConnectorDeps, shop: string): Promise<S
             way: settings.way,
             manual_method_name: settings.manual_method_name,
             test_mode: settings.test_mode === '1',
-            api_version: settings.api_version,
+            // The version the app calls Shopify with now (a connection saved earlier may name an older one).
+            api_version: deps.shopify?.app.config.apiVersion ?? settings.api_version,
           },
+    payments_app: statusOf(await findPaymentsConfiguration(deps.db, shop)),
   };
 }
 
@@ -183,6 +210,8 @@ export async function saveSettings(
       errors: { connect_token: ['required until the shop is connected'] },
     });
   }
+  // The token's account is the external handle Shopify shows the merchant (payments app).
+  const info = await introspectToken(deps, token);
   const credentials = {
     shop,
     manual_method_name: input.manual_method_name,
@@ -207,8 +236,17 @@ export async function saveSettings(
         }
       },
     },
+    info,
   );
   await linkShopConnection(deps.db, shop, registered.connection.connection_id, toStoredInstant(deps.clock.nowMs()));
+  // Shopify's onboarding: the provider is ready once the payments app's settings are saved, which is
+  // what lets the merchant activate it in Settings > Payments; a move to the manual bridge undoes it.
+  const configured = await findPaymentsConfiguration(deps.db, shop);
+  if (input.way === 'payments_app') {
+    await configurePaymentsApp(deps, shopify, shop, true, externalHandleOf(info.merchant_id, info.environment));
+  } else if (configured?.ready === 1) {
+    await configurePaymentsApp(deps, shopify, shop, false, configured.external_handle);
+  }
   deps.logger.info(
     { shop, connection_id: registered.connection.connection_id, way: input.way },
     'Shopify settings saved',
@@ -301,6 +339,12 @@ export interface FlaggedSessionResponse {
   flag: string | null;
   /** The reject message sent to Shopify (names the session paid first), or null. */
   message: string | null;
+  /** The decision: `resolve` (paid), `reject`, or null before one. */
+  decision: 'resolve' | 'reject' | null;
+  /** Calls to Shopify for the decision so far, and the last one's error. */
+  attempts: number;
+  last_error: string | null;
+  decided_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -315,7 +359,11 @@ export async function flaggedSessions(
   query: PaymentSessionsQuery,
 ): Promise<FlaggedSessionResponse[]> {
   await installedShop(deps, shop);
-  return (await flaggedPaymentSessions(deps.db, shop, query.flag, query.limit)).map((row) => {
+  const rows =
+    query.flag === 'unconfirmed'
+      ? await unconfirmedPaymentSessions(deps.db, { shop }, ALERT_AFTER_ATTEMPTS, query.limit)
+      : await flaggedPaymentSessions(deps.db, shop, query.flag, query.limit);
+  return rows.map((row) => {
     const resolution = row.resolution === null ? null : (JSON.parse(row.resolution) as Resolution);
     return {
       id: row.id,
@@ -327,6 +375,10 @@ export async function flaggedSessions(
       state: row.state,
       flag: row.flag,
       message: resolution?.action === 'reject' ? resolution.message : null,
+      decision: resolution?.action ?? null,
+      attempts: row.attempts,
+      last_error: row.last_error,
+      decided_at: row.decided_at,
       created_at: row.created_at,
       updated_at: row.updated_at,
     };

@@ -40,6 +40,8 @@ export interface AdminGraphqlOptions {
   readonly maxThrottleWaitMs?: number;
   /** Waits; injectable so tests do not sleep. */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Told when Shopify answers with another version than the one asked for (it fell forward). */
+  readonly onVersionServed?: (requested: string, served: string) => void;
 }
 
 export interface AdminGraphql {
@@ -50,14 +52,29 @@ export interface AdminGraphql {
     variables: Record<string, unknown>,
     schema: T,
   ): Promise<z.output<T>>;
+  /**
+   * The API version Shopify executed the latest call with (its `X-Shopify-API-Version` answer
+   * header), or null before any answer carried one. It differs from the version asked for when that
+   * one is past its support: Shopify then serves the oldest supported version in its place.
+   */
+  servedVersion(): string | null;
 }
 
 /** The largest answer read from Shopify (a page of 100 orders is far below). */
 export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
-/** Shop domains the driver talks to: `<name>.myshopify.com`, nothing else (no custom domains, no IPs). */
+/**
+ * A shop's permanent domain, `<name>.myshopify.com`, and nothing else: no custom domain, no IP, no
+ * `admin.shopify.com` or `<name>.myshopify.io` (which the library's `sanitizeShop` accepts for
+ * Shopify's own development hosts), no scheme, path, port or capitals. The name is one DNS label.
+ */
 export function isShopDomain(shop: string): boolean {
-  return /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(shop);
+  return /^[a-z0-9][a-z0-9-]{0,62}\.myshopify\.com$/.test(shop);
+}
+
+/** `value` when it is a shop's permanent domain ({@link isShopDomain}), else null. */
+export function shopDomainOf(value: unknown): string | null {
+  return typeof value === 'string' && isShopDomain(value) ? value : null;
 }
 
 /** An API version path segment: `2026-04` or `unstable`. */
@@ -88,6 +105,7 @@ export function createAdminGraphql(options: AdminGraphqlOptions): AdminGraphql {
   const throttleRetries = options.throttleRetries ?? 2;
   const maxThrottleWaitMs = options.maxThrottleWaitMs ?? 5000;
   const sleep = options.sleep ?? defaultSleep;
+  let servedVersion: string | null = null;
 
   async function token(): Promise<string> {
     try {
@@ -129,6 +147,11 @@ export function createAdminGraphql(options: AdminGraphqlOptions): AdminGraphql {
           : String(error);
       throw new PlatformError(redact(`Shopify ${operation} failed: ${detail}`, accessToken), true);
     }
+    const served = response.headers.get('x-shopify-api-version')?.trim() ?? '';
+    if (isApiVersion(served)) {
+      if (served !== apiVersion && served !== servedVersion) options.onVersionServed?.(apiVersion, served);
+      servedVersion = served;
+    }
     const length = Number(response.headers.get('content-length') ?? '0');
     if (length > MAX_ANSWER_BYTES) {
       await response.body?.cancel();
@@ -155,7 +178,13 @@ export function createAdminGraphql(options: AdminGraphqlOptions): AdminGraphql {
   }
 
   return {
+    servedVersion: () => servedVersion,
     async request(operation, query, variables, schema) {
+      // Every document is a named operation (`query ShopAccess ...`): that is how the tests find and
+      // validate each one against Shopify's schemas (test/plugins/shopify/graphql-documents.test.ts).
+      if (!new RegExp(`^\\s*(?:query|mutation)\\s+${operation}\\b`).test(query)) {
+        throw new TypeError(`the GraphQL document sent as ${operation} is not the operation ${operation}`);
+      }
       const body = JSON.stringify({ query, variables });
       for (let attempt = 0; ; attempt += 1) {
         const accessToken = await token();

@@ -19,6 +19,7 @@ import type { ConnectorDeps } from '../../connector/runtime/deps.js';
 import { recordInstall } from '../../connector/storage/shopify-shop.repository.js';
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { CALLBACK_PATH } from './app.js';
+import { shopDomainOf } from './graphql.js';
 import type { ShopifyRuntime } from './runtime.js';
 
 export interface RawExchange {
@@ -27,9 +28,12 @@ export interface RawExchange {
   query: Record<string, string | string[] | undefined>;
 }
 
-/** A shop parameter as Shopify sends it (`<name>.myshopify.com`), or a 400 `invalid_shop`. */
-export function requireShop(shopify: ShopifyRuntime, value: unknown): string {
-  const shop = typeof value === 'string' ? shopify.app.api.utils.sanitizeShop(value) : null;
+/**
+ * A shop parameter as Shopify sends it, exactly `<name>.myshopify.com`, or a 400 `invalid_shop`
+ * (nothing else is sent on to an authorize page).
+ */
+export function requireShop(value: unknown): string {
+  const shop = shopDomainOf(value);
   if (shop === null) {
     throw new ConnectorError(400, 'invalid_shop', 'Send the shop as its myshopify.com domain (name.myshopify.com).');
   }
@@ -38,7 +42,7 @@ export function requireShop(shopify: ShopifyRuntime, value: unknown): string {
 
 /** Writes the redirect to Shopify's authorize page (and the state cookie) on the raw response. */
 export async function beginInstall(shopify: ShopifyRuntime, exchange: RawExchange): Promise<void> {
-  const shop = requireShop(shopify, exchange.query.shop);
+  const shop = requireShop(exchange.query.shop);
   await shopify.app.api.auth.begin({
     shop,
     callbackPath: CALLBACK_PATH,
@@ -57,7 +61,7 @@ export async function completeInstall(
   shopify: ShopifyRuntime,
   exchange: RawExchange,
 ): Promise<{ shop: string; redirectTo: string }> {
-  requireShop(shopify, exchange.query.shop);
+  requireShop(exchange.query.shop);
   let session: Awaited<ReturnType<typeof shopify.app.api.auth.callback>>['session'];
   try {
     ({ session } = await shopify.app.api.auth.callback({

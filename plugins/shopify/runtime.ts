@@ -6,7 +6,9 @@ import type { Logger } from 'pino';
 import type { ShopifyConfig } from '../../connector/config.js';
 import type { ConnectorDb } from '../../connector/storage/database.js';
 import type { Clock } from '../../gateway/domain/clock.js';
+import { DAY_MS } from '../../gateway/domain/clock.js';
 import type { Sealer } from '../../gateway/runtime/sealing.js';
+import { versionNotice } from './api-versions.js';
 import { createShopifyApp, type ShopifyApp } from './app.js';
 import { createOfflineSessions, type OfflineSessions, ShopifySessionStorage } from './session-storage.js';
 
@@ -14,6 +16,11 @@ export interface ShopifyRuntime {
   readonly app: ShopifyApp;
   readonly sessions: ShopifySessionStorage;
   readonly offline: OfflineSessions;
+  /**
+   * Logs a warning when the configured API version has less than a quarter of Shopify's support left
+   * (an error once it has none); at most once a day. Called at start and by the due work.
+   */
+  checkApiVersion(): void;
 }
 
 export function createShopifyRuntime(options: {
@@ -35,5 +42,21 @@ export function createShopifyRuntime(options: {
   });
   const sessionDeps = { db, sealer, clock, logger };
   const sessions = new ShopifySessionStorage(sessionDeps);
-  return { app, sessions, offline: createOfflineSessions(sessionDeps, app, sessions) };
+  let lastNoticeDay: number | undefined;
+  return {
+    app,
+    sessions,
+    offline: createOfflineSessions(sessionDeps, app, sessions),
+    checkApiVersion() {
+      const nowMs = clock.nowMs();
+      const day = Math.floor(nowMs / DAY_MS);
+      if (day === lastNoticeDay) return;
+      const version = options.config.apiVersion;
+      const notice = versionNotice(version, nowMs);
+      if (notice === null) return;
+      lastNoticeDay = day;
+      const { level, message, ...fields } = notice;
+      logger[level]({ api_version: version, ...fields }, message);
+    },
+  };
 }

@@ -6,6 +6,7 @@
  * `X-Shopify-Webhook-Id` and dispatched on `X-Shopify-Topic`; a topic without a handler is
  * acknowledged. Handlers are safe to run twice (the id is recorded after the handler succeeds).
  */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { removeConnection } from '../../connector/connections/connection.service.js';
 import type { ConnectorDeps } from '../../connector/runtime/deps.js';
@@ -21,6 +22,7 @@ import {
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { ordersCreate, refundsCreate } from './bridge.js';
 import { customersDataRequest, customersRedact, shopRedact } from './compliance.js';
+import { shopDomainOf } from './graphql.js';
 import type { ShopifyRuntime } from './runtime.js';
 
 export interface ShopifyDelivery {
@@ -74,7 +76,7 @@ export async function receiveShopifyWebhook(
       body: { error: 'invalid_webhook', message: `The webhook is incomplete: ${check.reason}${missing}.` },
     };
   }
-  const shop = shopify.app.api.utils.sanitizeShop(check.domain);
+  const shop = shopDomainOf(check.domain);
   if (shop === null) {
     return { status: 400, body: { error: 'invalid_shop', message: 'X-Shopify-Shop-Domain is not a shop domain.' } };
   }

@@ -163,6 +163,7 @@ describe.each(DIALECTS)('connection health (%s)', (dialect) => {
           store_error: null,
           webhooks: 'none_yet',
           last_missed_webhook_at: null,
+          problems: [],
         },
         key_exchange: {
           callback_url: `${url}/woocommerce/auth/callback`,

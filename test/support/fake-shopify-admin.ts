@@ -1,16 +1,21 @@
 /**
  * A fake Shopify Admin GraphQL API for one shop: a real HTTP server on 127.0.0.1 answering
- * `POST /admin/api/<version>/graphql.json` for the operations the manual-payment bridge sends. It is
- * not a GraphQL engine: it finds the root field of each operation (`order(`, `orders(`, `shop`,
- * `metafieldsSet(`, `orderMarkAsPaid(`, `orderUpdate(`, `refundCreate(`, `tagsAdd(`) and answers
- * it from its own orders, in Shopify's shapes (`data`, `errors`, `extensions.cost`; money as
- * `Decimal` strings "12000.0"; ids as `gid://shopify/<Type>/<n>`).
+ * `POST /admin/api/<version>/graphql.json` as Shopify does. Every document is parsed, validated and
+ * executed with graphql-js against Shopify's published Admin schema of the version served
+ * (test/support/shopify-schemas.ts): a document Shopify would refuse (a field the type does not have,
+ * a directive the version does not know, a variable of the wrong type) is answered HTTP 200 with
+ * `errors` and no `data`, and an accepted one gets exactly the fields it selected, under its aliases,
+ * from the fake's own orders (`shop`, `order`, `orders`, `metafieldsSet`, `orderMarkAsPaid`,
+ * `orderUpdate`, `refundCreate`, `tagsAdd`), in Shopify's shapes (`data`, `errors`,
+ * `extensions.cost`; money as `Decimal` strings "12000.0"; ids as `gid://shopify/<Type>/<n>`).
+ *
+ * Versions: every answer carries the version served in `X-Shopify-API-Version`; a stable version
+ * older than the oldest served is served by that oldest one (Shopify "falls forward"), an unknown one
+ * is 404 `{"errors":"Not Found"}`.
  *
  * It refuses what Shopify refuses:
- * - a path that is not `/admin/api/<supported version>/graphql.json`: 404 `{"errors":"Not Found"}`;
  * - a missing or wrong `X-Shopify-Access-Token`: 401 with Shopify's string `errors`
  *   (test/fixtures/shopify/admin/unauthorized.json);
- * - an operation it does not know: a GraphQL `errors` entry (`undefinedField`);
  * - `orderMarkAsPaid` on an order with no outstanding balance or already PAID: `userErrors`;
  * - `refundCreate` above the refundable amount, without a SALE/CAPTURE parent, or (from 2026-04)
  *   without `@idempotent(key:)`; a key used again answers the first refund (Shopify's replay);
@@ -24,9 +29,13 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { GraphQLResolveInfo } from 'graphql';
+import { SUPPORTED_API_VERSIONS } from '../../plugins/shopify/api-versions.js';
+import { runShopifyGraphql, shopifySchema } from './shopify-schemas.js';
 
 export const FAKE_SHOP = 'example-shop.myshopify.com';
-export const SUPPORTED_VERSIONS = ['2025-10', '2026-01', '2026-04', '2026-07'] as const;
+/** The stable versions served by default (each with its published schema), oldest first. */
+export const SUPPORTED_VERSIONS: readonly string[] = SUPPORTED_API_VERSIONS;
 const MAX_NOTE = 5000;
 
 const FIXTURES = new URL('../fixtures/shopify/admin/', import.meta.url);
@@ -84,6 +93,8 @@ export interface RecordedRequest {
   readonly query: string;
   // biome-ignore lint/suspicious/noExplicitAny: variables are whatever JSON the driver sent
   readonly variables: Record<string, any>;
+  /** The version the request was served with (null: 404). */
+  readonly servedVersion: string | null;
 }
 
 export interface NewOrder {
@@ -104,6 +115,8 @@ export interface FakeShopifyAdmin {
   readonly shop: string;
   readonly accessToken: string;
   readonly url: string;
+  /** The stable versions served, oldest first. */
+  readonly versions: readonly string[];
   readonly orders: Map<number, FakeOrder>;
   readonly requests: RecordedRequest[];
   /** Refunds that a real shop would have sent to a payment provider. */
@@ -156,8 +169,15 @@ function cost(requested: number) {
 }
 
 export async function startFakeShopifyAdmin(
-  options: { shop?: string; accessToken?: string; acceptsToken?: (token: string) => boolean } = {},
+  options: {
+    shop?: string;
+    accessToken?: string;
+    acceptsToken?: (token: string) => boolean;
+    /** The stable versions served, oldest first (default {@link SUPPORTED_VERSIONS}). */
+    versions?: readonly string[];
+  } = {},
 ): Promise<FakeShopifyAdmin> {
+  const versions = options.versions ?? SUPPORTED_VERSIONS;
   const shop = options.shop ?? FAKE_SHOP;
   const accessToken = options.accessToken ?? 'shpat_fake_0123456789abcdef0123456789abcdef';
   const orders = new Map<number, FakeOrder>();
@@ -223,9 +243,9 @@ export async function startFakeShopifyAdmin(
     });
   }
 
-  function orderJson(order: FakeOrder, query: string) {
-    // biome-ignore lint/suspicious/noExplicitAny: a GraphQL answer object built field by field
-    const json: Record<string, any> = {
+  /** An order as the schema's `Order` type: fields, and functions for the fields that take arguments. */
+  function orderJson(order: FakeOrder): Json {
+    return {
       id: `gid://shopify/Order/${order.id}`,
       legacyResourceId: String(order.id),
       name: order.name,
@@ -241,30 +261,26 @@ export async function startFakeShopifyAdmin(
           : { firstName: order.firstName, lastName: order.lastName },
       note: order.note,
       tags: order.tags,
+      metafield: ({ namespace, key }: Json) => {
+        const value = order.metafields.get(`${namespace}.${key}`);
+        return value === undefined ? null : { value };
+      },
+      transactions: ({ first }: Json) =>
+        order.transactions.slice(0, first ?? undefined).map((t) => ({
+          id: `gid://shopify/OrderTransaction/${t.id}`,
+          kind: t.kind,
+          status: t.status,
+          gateway: t.gateway,
+          manualPaymentGateway: t.manualPaymentGateway,
+          amountSet: money(t.cents, order.currency),
+        })),
+      refunds: ({ first }: Json) =>
+        order.refunds.slice(0, first ?? undefined).map((r) => ({
+          id: `gid://shopify/Refund/${r.id}`,
+          legacyResourceId: String(r.id),
+          note: r.note,
+        })),
     };
-    for (const match of query.matchAll(/(\w+):\s*metafield\(namespace:\s*"([^"]+)",\s*key:\s*"([^"]+)"\)/g)) {
-      const [, alias = '', namespace, key] = match;
-      const value = order.metafields.get(`${namespace}.${key}`);
-      json[alias] = value === undefined ? null : { value };
-    }
-    if (/transactions\(first:/.test(query)) {
-      json.transactions = order.transactions.map((t) => ({
-        id: `gid://shopify/OrderTransaction/${t.id}`,
-        kind: t.kind,
-        status: t.status,
-        gateway: t.gateway,
-        manualPaymentGateway: t.manualPaymentGateway,
-        amountSet: money(t.cents, order.currency),
-      }));
-    }
-    if (/refunds\(first:/.test(query)) {
-      json.refunds = order.refunds.map((r) => ({
-        id: `gid://shopify/Refund/${r.id}`,
-        legacyResourceId: String(r.id),
-        note: r.note,
-      }));
-    }
-    return json;
   }
 
   /** Bounds of `created_at:>=... created_at:<...` in a search query. */
@@ -288,228 +304,204 @@ export async function startFakeShopifyAdmin(
     return [{ field, message, ...(code === undefined ? {} : { code }) }];
   }
 
-  function run(version: string, query: string, variables: Json): { status: number; body: Json } {
-    const graphqlError = (message: string, code: string) => ({
-      status: 200,
-      body: { errors: [{ message, extensions: { code } }], extensions: cost(1) },
-    });
-    const ok = (data: Json, requested = 10) => ({ status: 200, body: { data, extensions: cost(requested) } });
+  /** The key of a field's `@idempotent(key:)` directive, as sent. */
+  function idempotencyKey(info: GraphQLResolveInfo): string | undefined {
+    const directive = info.fieldNodes[0]?.directives?.find((d) => d.name.value === 'idempotent');
+    const argument = directive?.arguments?.find((a) => a.name.value === 'key')?.value;
+    if (argument === undefined) return undefined;
+    if (argument.kind === 'Variable') return info.variableValues[argument.name.value] as string | undefined;
+    return argument.kind === 'StringValue' ? argument.value : undefined;
+  }
 
-    if (/^\s*mutation\b/.test(query)) {
-      if (/\bmetafieldsSet\(/.test(query)) {
-        const inputs: Json[] = Array.isArray(variables.metafields) ? variables.metafields : [];
-        const set: Json[] = [];
-        for (const [index, input] of inputs.entries()) {
-          const order = orders.get(gidNumber(input.ownerId, 'Order') ?? -1);
-          if (order === undefined) {
-            return ok({
-              metafieldsSet: {
-                metafields: [],
-                userErrors: userErrors(['metafields', String(index), 'ownerId'], 'Owner does not exist.', 'INVALID'),
-              },
-            });
-          }
-          const namespace = String(input.namespace ?? '');
-          const key = String(input.key ?? '');
-          if (namespace.length < 3 || namespace.length > 255 || key.length < 2 || key.length > 64) {
-            return ok({
-              metafieldsSet: {
-                metafields: [],
-                userErrors: userErrors(['metafields', String(index), 'key'], 'is too short or too long', 'INVALID'),
-              },
-            });
-          }
-          order.metafields.set(`${namespace}.${key}`, String(input.value));
-          set.push({ key, namespace, value: String(input.value) });
-        }
-        return ok({ metafieldsSet: { metafields: set, userErrors: [] } });
-      }
-      if (/\borderMarkAsPaid\(/.test(query)) {
-        const order = orders.get(gidNumber(variables.input?.id, 'Order') ?? -1);
-        if (order === undefined)
-          return ok({ orderMarkAsPaid: { order: null, userErrors: userErrors(['id'], 'Order does not exist') } });
-        const outstanding = order.totalCents - paidCents(order);
-        if (outstanding <= 0 || financialStatus(order) === 'PAID') {
-          return ok({
-            orderMarkAsPaid: {
-              order: { id: `gid://shopify/Order/${order.id}`, displayFinancialStatus: financialStatus(order) },
-              userErrors: userErrors(['id'], 'Order cannot be marked as paid.'),
-            },
-          });
-        }
-        sale(order);
-        return ok({
-          orderMarkAsPaid: {
-            order: { id: `gid://shopify/Order/${order.id}`, displayFinancialStatus: financialStatus(order) },
-            userErrors: [],
-          },
-        });
-      }
-      if (/\borderUpdate\(/.test(query)) {
-        const order = orders.get(gidNumber(variables.input?.id, 'Order') ?? -1);
-        if (order === undefined)
-          return ok({ orderUpdate: { order: null, userErrors: userErrors(['id'], 'Order does not exist') } });
-        const note = variables.input?.note;
-        if (typeof note === 'string' && note.length > MAX_NOTE) {
-          return ok({
-            orderUpdate: {
-              order: null,
-              userErrors: userErrors(['note'], `Note is too long (maximum is ${MAX_NOTE} characters)`),
-            },
-          });
-        }
-        if (note !== undefined) order.note = note;
-        return ok({
-          orderUpdate: { order: { id: `gid://shopify/Order/${order.id}`, note: order.note }, userErrors: [] },
-        });
-      }
-      if (/\btagsAdd\(/.test(query)) {
-        const order = orders.get(gidNumber(variables.id, 'Order') ?? -1);
-        if (order === undefined)
-          return ok({ tagsAdd: { node: null, userErrors: userErrors(['id'], 'Order does not exist') } });
-        for (const tag of variables.tags ?? []) if (!order.tags.includes(tag)) order.tags.push(String(tag));
-        return ok({ tagsAdd: { node: { id: `gid://shopify/Order/${order.id}` }, userErrors: [] } });
-      }
-      if (/\brefundCreate\(/.test(query)) {
-        const directive = /@idempotent\(key:\s*\$(\w+)\)/.exec(query);
-        const key = directive ? variables[directive[1] ?? ''] : undefined;
-        if (version < '2026-01' && /@idempotent/.test(query)) {
-          return graphqlError("Directive 'idempotent' is not defined", 'undefinedDirective');
-        }
-        if (version >= '2026-04' && (typeof key !== 'string' || key === '')) {
-          return graphqlError('The @idempotent directive is required for this mutation.', 'BAD_REQUEST');
-        }
-        const refundJson = (order: FakeOrder, refund: FakeRefund) => ({
-          refundCreate: {
-            refund: { id: `gid://shopify/Refund/${refund.id}`, legacyResourceId: String(refund.id), note: refund.note },
-            order: { id: `gid://shopify/Order/${order.id}`, displayFinancialStatus: financialStatus(order) },
-            userErrors: [],
-          },
-        });
-        if (typeof key === 'string' && idempotencyKeys.has(key)) {
-          const seen = idempotencyKeys.get(key);
-          const order = orders.get(seen?.orderId ?? -1);
-          const refund = order?.refunds.find((r) => r.id === seen?.refundId);
-          if (order && refund) return ok(refundJson(order, refund));
-        }
-        const input: Json = variables.input ?? {};
-        const order = orders.get(gidNumber(input.orderId, 'Order') ?? -1);
-        if (order === undefined)
-          return ok({
-            refundCreate: { refund: null, order: null, userErrors: userErrors(['orderId'], 'Order does not exist') },
-          });
-        const transactions: Json[] = Array.isArray(input.transactions) ? input.transactions : [];
-        let cents = 0;
-        const parents: FakeTransaction[] = [];
-        for (const [index, transaction] of transactions.entries()) {
-          const parent = order.transactions.find((t) => t.id === gidNumber(transaction.parentId, 'OrderTransaction'));
-          if (
-            transaction.kind !== 'REFUND' ||
-            parent === undefined ||
-            (parent.kind !== 'SALE' && parent.kind !== 'CAPTURE') ||
-            parent.status !== 'SUCCESS'
-          ) {
-            return ok({
-              refundCreate: {
-                refund: null,
-                order: null,
-                userErrors: userErrors(
-                  ['transactions', String(index), 'parentId'],
-                  'Parent transaction is not a successful sale or capture',
-                ),
-              },
-            });
-          }
-          const amount = parseCents(transaction.amount);
-          if (amount === null || amount <= 0) {
-            return ok({
-              refundCreate: {
-                refund: null,
-                order: null,
-                userErrors: userErrors(['transactions', String(index), 'amount'], 'Amount must be greater than 0'),
-              },
-            });
-          }
-          cents += amount;
-          parents.push(parent);
-        }
-        const refundable = paidCents(order) - refundedCents(order);
-        if (cents > refundable && input.allowOverRefunding !== true) {
-          return ok({
-            refundCreate: {
-              refund: null,
-              order: null,
-              userErrors: userErrors(
-                ['transactions'],
-                `Refund amount ${decimal(cents)} is greater than net payment received ${decimal(refundable)}`,
-              ),
-            },
-          });
-        }
-        const refund: FakeRefund = {
-          id: nextId++,
-          note: input.note ?? null,
-          cents,
-          idempotencyKey: typeof key === 'string' ? key : null,
-        };
-        order.refunds.push(refund);
-        for (const [index, transaction] of transactions.entries()) {
-          const parent = parents[index] as FakeTransaction;
-          const amount = parseCents(transaction.amount) ?? 0;
-          order.transactions.push({
-            id: nextId++,
-            kind: 'REFUND',
-            status: 'SUCCESS',
-            gateway: String(transaction.gateway),
-            manualPaymentGateway: parent.manualPaymentGateway,
-            cents: amount,
-            parentId: parent.id,
-          });
-          if (!parent.manualPaymentGateway) moneyMoved.cents += amount;
-        }
-        if (typeof key === 'string') idempotencyKeys.set(key, { orderId: order.id, refundId: refund.id });
-        return ok(refundJson(order, refund));
-      }
-      return graphqlError("Field is not defined on type 'Mutation'", 'undefinedField');
-    }
-
-    if (/\borders\(/.test(query)) {
-      const first = Number(variables.first);
-      if (!Number.isInteger(first) || first < 1 || first > 250) {
-        return graphqlError('The first argument must be between 1 and 250', 'argumentLiteralsIncompatible');
-      }
+  /** The schema's root fields the fake answers (graphql-js calls each with its coerced arguments). */
+  const rootValue: Json = {
+    shop: { name: 'Example Shop' },
+    order: ({ id }: Json) => {
+      const order = orders.get(gidNumber(id, 'Order') ?? -1);
+      return order === undefined ? null : orderJson(order);
+    },
+    orders: ({ first, after, query }: Json) => {
       const matching = [...orders.values()]
-        .filter(createdFilter(String(variables.query ?? '')))
+        .filter(createdFilter(String(query ?? '')))
         .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id);
       let start = 0;
-      if (typeof variables.after === 'string') {
-        const lastId = Number(JSON.parse(Buffer.from(variables.after, 'base64url').toString('utf8')).last_id);
+      if (typeof after === 'string') {
+        const lastId = Number(JSON.parse(Buffer.from(after, 'base64url').toString('utf8')).last_id);
         start = matching.findIndex((order) => order.id === lastId) + 1;
       }
       const page = matching.slice(start, start + first);
       const last = page.at(-1);
-      return ok(
-        {
-          orders: {
-            nodes: page.map((order) => orderJson(order, query)),
-            pageInfo: {
-              hasNextPage: start + first < matching.length,
-              endCursor:
-                last === undefined
-                  ? null
-                  : Buffer.from(JSON.stringify({ last_id: last.id, last_value: last.createdAt })).toString('base64url'),
-            },
-          },
+      return {
+        nodes: page.map(orderJson),
+        pageInfo: {
+          hasNextPage: start + first < matching.length,
+          endCursor:
+            last === undefined
+              ? null
+              : Buffer.from(JSON.stringify({ last_id: last.id, last_value: last.createdAt })).toString('base64url'),
         },
-        2 + first,
-      );
+      };
+    },
+    metafieldsSet: ({ metafields }: Json) => {
+      const inputs: Json[] = Array.isArray(metafields) ? metafields : [];
+      const set: Json[] = [];
+      for (const [index, input] of inputs.entries()) {
+        const order = orders.get(gidNumber(input.ownerId, 'Order') ?? -1);
+        if (order === undefined) {
+          return {
+            metafields: [],
+            userErrors: userErrors(['metafields', String(index), 'ownerId'], 'Owner does not exist.', 'INVALID'),
+          };
+        }
+        const namespace = String(input.namespace ?? '');
+        const key = String(input.key ?? '');
+        if (namespace.length < 3 || namespace.length > 255 || key.length < 2 || key.length > 64) {
+          return {
+            metafields: [],
+            userErrors: userErrors(['metafields', String(index), 'key'], 'is too short or too long', 'INVALID'),
+          };
+        }
+        order.metafields.set(`${namespace}.${key}`, String(input.value));
+        set.push({ key, namespace, value: String(input.value) });
+      }
+      return { metafields: set, userErrors: [] };
+    },
+    orderMarkAsPaid: ({ input }: Json) => {
+      const order = orders.get(gidNumber(input?.id, 'Order') ?? -1);
+      if (order === undefined) return { order: null, userErrors: userErrors(['id'], 'Order does not exist') };
+      const outstanding = order.totalCents - paidCents(order);
+      if (outstanding <= 0 || financialStatus(order) === 'PAID') {
+        return { order: orderJson(order), userErrors: userErrors(['id'], 'Order cannot be marked as paid.') };
+      }
+      sale(order);
+      return { order: orderJson(order), userErrors: [] };
+    },
+    orderUpdate: ({ input }: Json) => {
+      const order = orders.get(gidNumber(input?.id, 'Order') ?? -1);
+      if (order === undefined) return { order: null, userErrors: userErrors(['id'], 'Order does not exist') };
+      const note = input?.note;
+      if (typeof note === 'string' && note.length > MAX_NOTE) {
+        return {
+          order: null,
+          userErrors: userErrors(['note'], `Note is too long (maximum is ${MAX_NOTE} characters)`),
+        };
+      }
+      if (note !== undefined) order.note = note;
+      return { order: orderJson(order), userErrors: [] };
+    },
+    tagsAdd: ({ id, tags }: Json) => {
+      const order = orders.get(gidNumber(id, 'Order') ?? -1);
+      if (order === undefined) return { node: null, userErrors: userErrors(['id'], 'Order does not exist') };
+      for (const tag of tags ?? []) if (!order.tags.includes(tag)) order.tags.push(String(tag));
+      return { node: { __typename: 'Order', ...orderJson(order) }, userErrors: [] };
+    },
+    refundCreate: ({ input }: Json, _context: unknown, info: GraphQLResolveInfo) => {
+      const key = idempotencyKey(info);
+      const refundJson = (order: FakeOrder, refund: FakeRefund) => ({
+        refund: { id: `gid://shopify/Refund/${refund.id}`, legacyResourceId: String(refund.id), note: refund.note },
+        order: orderJson(order),
+        userErrors: [],
+      });
+      if (typeof key === 'string' && idempotencyKeys.has(key)) {
+        const seen = idempotencyKeys.get(key);
+        const order = orders.get(seen?.orderId ?? -1);
+        const refund = order?.refunds.find((r) => r.id === seen?.refundId);
+        if (order && refund) return refundJson(order, refund);
+      }
+      const refused = (field: string[], message: string) => ({
+        refund: null,
+        order: null,
+        userErrors: userErrors(field, message),
+      });
+      const order = orders.get(gidNumber(input?.orderId, 'Order') ?? -1);
+      if (order === undefined) return refused(['orderId'], 'Order does not exist');
+      const transactions: Json[] = Array.isArray(input.transactions) ? input.transactions : [];
+      let cents = 0;
+      const parents: FakeTransaction[] = [];
+      for (const [index, transaction] of transactions.entries()) {
+        const parent = order.transactions.find((t) => t.id === gidNumber(transaction.parentId, 'OrderTransaction'));
+        if (
+          transaction.kind !== 'REFUND' ||
+          parent === undefined ||
+          (parent.kind !== 'SALE' && parent.kind !== 'CAPTURE') ||
+          parent.status !== 'SUCCESS'
+        ) {
+          return refused(
+            ['transactions', String(index), 'parentId'],
+            'Parent transaction is not a successful sale or capture',
+          );
+        }
+        const amount = parseCents(transaction.amount);
+        if (amount === null || amount <= 0) {
+          return refused(['transactions', String(index), 'amount'], 'Amount must be greater than 0');
+        }
+        cents += amount;
+        parents.push(parent);
+      }
+      const refundable = paidCents(order) - refundedCents(order);
+      if (cents > refundable && input.allowOverRefunding !== true) {
+        return refused(
+          ['transactions'],
+          `Refund amount ${decimal(cents)} is greater than net payment received ${decimal(refundable)}`,
+        );
+      }
+      const refund: FakeRefund = {
+        id: nextId++,
+        note: input.note ?? null,
+        cents,
+        idempotencyKey: typeof key === 'string' ? key : null,
+      };
+      order.refunds.push(refund);
+      for (const [index, transaction] of transactions.entries()) {
+        const parent = parents[index] as FakeTransaction;
+        const amount = parseCents(transaction.amount) ?? 0;
+        order.transactions.push({
+          id: nextId++,
+          kind: 'REFUND',
+          status: 'SUCCESS',
+          gateway: String(transaction.gateway),
+          manualPaymentGateway: parent.manualPaymentGateway,
+          cents: amount,
+          parentId: parent.id,
+        });
+        if (!parent.manualPaymentGateway) moneyMoved.cents += amount;
+      }
+      if (typeof key === 'string') idempotencyKeys.set(key, { orderId: order.id, refundId: refund.id });
+      return refundJson(order, refund);
+    },
+  };
+
+  /** What Shopify refuses before running a valid document (HTTP 200 `errors`, no `data`). */
+  function refusedBeforeRunning(version: string, query: string, variables: Json): Json[] | null {
+    // From 2026-04 refundCreate requires the directive (shopify.dev changelog, "Making idempotency
+    // mandatory for inventory adjustments and refund mutations").
+    if (version >= '2026-04' && /\brefundCreate\s*\(/.test(query)) {
+      const directive = /@idempotent\(key:\s*\$(\w+)\)/.exec(query);
+      const key = directive ? variables[directive[1] ?? ''] : undefined;
+      if (typeof key !== 'string' || key === '') {
+        return [
+          { message: 'The @idempotent directive is required for this mutation.', extensions: { code: 'BAD_REQUEST' } },
+        ];
+      }
     }
-    if (/\border\(/.test(query)) {
-      const order = orders.get(gidNumber(variables.id, 'Order') ?? -1);
-      return ok({ order: order === undefined ? null : orderJson(order, query) }, 4);
+    const first = /\borders\s*\(/.test(query) ? Number(variables.first) : 1;
+    if (!Number.isInteger(first) || first < 1 || first > 250) {
+      return [
+        {
+          message: 'The first argument must be between 1 and 250',
+          extensions: { code: 'argumentLiteralsIncompatible' },
+        },
+      ];
     }
-    if (/\bshop\s*\{/.test(query)) return ok({ shop: { name: 'Example Shop' } }, 1);
-    return graphqlError("Field is not defined on type 'QueryRoot'", 'undefinedField');
+    return null;
+  }
+
+  /** The version a request for `requested` is served with, or null (404). */
+  function served(requested: string): string | null {
+    if (versions.includes(requested)) return requested;
+    const oldest = versions[0];
+    if (oldest !== undefined && /^\d{4}-(01|04|07|10)$/.test(requested) && requested < oldest) return oldest;
+    return null;
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -517,8 +509,13 @@ export async function startFakeShopifyAdmin(
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const requested = /^\/admin\/api\/([^/]+)\/graphql\.json$/.exec(path)?.[1];
+    const version = requested === undefined ? null : served(requested);
     const send = (status: number, body: unknown) => {
-      response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+      response.writeHead(status, {
+        'Content-Type': 'application/json; charset=utf-8',
+        ...(version === null ? {} : { 'X-Shopify-API-Version': version }),
+      });
       response.end(JSON.stringify(body));
     };
     const header = request.headers['x-shopify-access-token'];
@@ -536,16 +533,10 @@ export async function startFakeShopifyAdmin(
       operationName: /^\s*(?:query|mutation)\s+(\w+)/.exec(query)?.[1] ?? null,
       query,
       variables: body.variables ?? {},
+      servedVersion: version,
     });
 
-    const version = /^\/admin\/api\/([^/]+)\/graphql\.json$/.exec(path)?.[1];
-    if (
-      request.method !== 'POST' ||
-      version === undefined ||
-      !(SUPPORTED_VERSIONS as readonly string[]).includes(version)
-    ) {
-      return send(404, { errors: 'Not Found' });
-    }
+    if (request.method !== 'POST' || version === null) return send(404, { errors: 'Not Found' });
     const accepted = token !== null && (token === accessToken || (options.acceptsToken?.(token) ?? false));
     if (!accepted) return send(401, fixture('unauthorized.json'));
 
@@ -567,8 +558,14 @@ export async function startFakeShopifyAdmin(
     if (query === '' || !String(request.headers['content-type'] ?? '').includes('application/json')) {
       return send(400, { errors: { query: 'Required parameter missing or invalid' } });
     }
-    const answer = run(version, query, body.variables ?? {});
-    send(answer.status, answer.body);
+    const variables: Json = body.variables ?? {};
+    const schema = await shopifySchema('admin', version);
+    const outcome = await runShopifyGraphql(schema, query, variables, rootValue, () =>
+      refusedBeforeRunning(version, query, variables),
+    );
+    if (outcome.kind === 'refused') return send(200, outcome.body);
+    const requestedCost = outcome.rootFields.includes('orders') ? 2 + Number(variables.first) : 10;
+    send(200, { ...outcome.body, extensions: cost(requestedCost) });
   }
 
   const server = createServer((request, response) => {
@@ -585,6 +582,7 @@ export async function startFakeShopifyAdmin(
     shop,
     accessToken,
     url,
+    versions,
     orders,
     requests,
     moneyMoved,

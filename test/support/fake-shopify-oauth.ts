@@ -9,6 +9,10 @@
  *   code; with `expiring=1` it answers the expiring offline token shape (`access_token`, `scope`,
  *   `expires_in` 3600, `refresh_token`, `refresh_token_expires_in`), without it the old
  *   non-expiring shape; the refresh grant rotates both tokens (a used refresh token is refused);
+ *   the token exchange grant (`urn:ietf:params:oauth:grant-type:token-exchange`, shopify.dev
+ *   "Exchange a session token for an access token") takes an App Bridge session token of the shop
+ *   (HS256 with the app secret, `aud` the client id, `dest` the shop, not expired on Shopify's own
+ *   clock) and answers an offline token; any other subject token is 400 `invalid_subject_token`;
  * - a webhook sender that signs deliveries as Shopify does (base64 HMAC-SHA256 of the raw body) with
  *   its headers.
  *
@@ -35,7 +39,7 @@ export interface FakeShopifyApp {
 
 export interface TokenGrant {
   shop: string;
-  grant: 'authorization_code' | 'refresh_token';
+  grant: 'authorization_code' | 'refresh_token' | 'token_exchange';
   expiring: boolean;
   access_token: string;
 }
@@ -65,6 +69,8 @@ export interface FakeShopifyOAuth {
   signedCallback(query: Record<string, string>, secret?: string): string;
   /** Whether `token` is a live access token of `shop` (for other fakes). */
   isAccessToken(shop: string, token: string): boolean;
+  /** Token exchanges are refused (400 `invalid_subject_token`) while set. */
+  refuseTokenExchange(refuse: boolean): void;
   sendWebhook(
     delivery: WebhookDelivery,
   ): Promise<{ status: number; body: Record<string, unknown> | null; webhookId: string }>;
@@ -87,6 +93,7 @@ export async function startFakeShopifyOAuth(app: FakeShopifyApp): Promise<FakeSh
   const refreshTokens = new Map<string, { shop: string; used: boolean }>();
   const accessTokens = new Map<string, string>();
   const grants: TokenGrant[] = [];
+  let exchangeRefused = false;
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error) => {
@@ -154,6 +161,21 @@ export async function startFakeShopifyOAuth(app: FakeShopifyApp): Promise<FakeSh
     if (body.client_id !== app.apiKey || body.client_secret !== app.apiSecret) {
       return json(res, 401, { error: 'invalid_client', error_description: 'Client authentication failed' });
     }
+    if (body.grant_type === 'urn:ietf:params:oauth:grant-type:token-exchange') {
+      const subject = sessionTokenShop(body.subject_token ?? '');
+      if (
+        exchangeRefused ||
+        subject !== shop ||
+        body.subject_token_type !== 'urn:ietf:params:oauth:token-type:id_token' ||
+        body.requested_token_type !== 'urn:shopify:params:oauth:token-type:offline-access-token'
+      ) {
+        return json(res, 400, {
+          error: 'invalid_subject_token',
+          error_description: 'Token exchange cannot be performed due to an invalid subject token.',
+        });
+      }
+      return json(res, 200, issue(shop, 'token_exchange', body.expiring === '1'));
+    }
     if (body.grant_type === 'refresh_token') {
       const known = refreshTokens.get(body.refresh_token ?? '');
       if (known === undefined || known.used || known.shop !== shop) {
@@ -174,6 +196,22 @@ export async function startFakeShopifyOAuth(app: FakeShopifyApp): Promise<FakeSh
     }
     code.used = true;
     return json(res, 200, issue(shop, 'authorization_code', body.expiring === '1'));
+  }
+
+  /** The shop an App Bridge session token was issued for, when it is signed for this app and not expired. */
+  function sessionTokenShop(token: string): string | null {
+    const [head = '', payload = '', signature = ''] = token.split('.');
+    const expected = createHmac('sha256', app.apiSecret).update(`${head}.${payload}`).digest('base64url');
+    if (signature !== expected) return null;
+    let claims: Record<string, unknown>;
+    try {
+      claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    } catch {
+      return null;
+    }
+    if (claims.aud !== app.apiKey || typeof claims.exp !== 'number' || claims.exp * 1000 < Date.now()) return null;
+    const dest = typeof claims.dest === 'string' ? claims.dest : '';
+    return /^https:\/\/[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(dest) ? dest.slice('https://'.length) : null;
   }
 
   function issue(shop: string, grant: TokenGrant['grant'], expiring: boolean): Record<string, unknown> {
@@ -207,6 +245,9 @@ export async function startFakeShopifyOAuth(app: FakeShopifyApp): Promise<FakeSh
     authorize: (authorizeUrl) => shopFetch(authorizeUrl, { redirect: 'manual' }),
     signedCallback: (query, secret) => callbackUrl(query, secret),
     isAccessToken: (shop, token) => accessTokens.get(token) === shop,
+    refuseTokenExchange(refuse) {
+      exchangeRefused = refuse;
+    },
     async sendWebhook(delivery) {
       const raw = typeof delivery.body === 'string' ? delivery.body : JSON.stringify(delivery.body);
       const webhookId = delivery.webhookId ?? randomUUID();
@@ -223,7 +264,7 @@ export async function startFakeShopifyOAuth(app: FakeShopifyApp): Promise<FakeSh
           'X-Shopify-Topic': delivery.topic,
           'X-Shopify-Shop-Domain': delivery.shop,
           'X-Shopify-Webhook-Id': webhookId,
-          'X-Shopify-API-Version': delivery.apiVersion ?? '2025-10',
+          'X-Shopify-API-Version': delivery.apiVersion ?? '2026-07',
           'X-Shopify-Triggered-At': new Date().toISOString(),
           'X-Shopify-Event-Id': randomUUID(),
         },

@@ -1,16 +1,22 @@
 /**
  * Shopify's side of an offsite payments app, on a local HTTP server:
  *
- * - the Payments Apps GraphQL endpoint `/payments_apps/api/<version>/graphql.json` of each shop:
- *   refuses an unknown API version (404), a missing or unknown `X-Shopify-Access-Token` (401, Shopify's
- *   error text), a query that is not one of the session mutations with its documented argument types
- *   (GraphQL `errors`), a reject reason outside the 2025-10 enum (INVALID_VARIABLE); answers the
- *   mutation payload `{ paymentSession|refundSession, userErrors }` with `nextAction.context.redirectUrl`;
- *   as the Payments Apps reference documents for `paymentSessionResolve` / `paymentSessionReject`
- *   (and the refund session mutations), a repeated resolve (or reject) succeeds and answers the session
- *   as it is, while rejecting a resolved session or resolving a rejected one is refused (userErrors),
- *   as is an unknown session (docs/shopify.md "Finalizing a session twice"); `repeats('user_error')`
- *   makes a repeat refused instead, for the connector's handling of the undocumented case;
+ * - the Payments Apps GraphQL endpoint `/payments_apps/api/<version>/graphql.json` of each shop,
+ *   answering as Shopify does: the `X-Shopify-API-Version` it served in every answer; a stable
+ *   version older than the oldest it supports is served by that oldest one ("falls forward"), an
+ *   unknown version is 404; a missing or unknown `X-Shopify-Access-Token` is 401 (Shopify's error
+ *   text); every document is parsed, validated and executed against Shopify's published Payments Apps
+ *   schema of the served version (test/support/shopify-schemas.ts), so an invalid selection or a
+ *   variable outside the version's types (a reject reason the version does not have) is answered
+ *   HTTP 200 with `errors` and no `data`, and the answer holds exactly what the document selected;
+ * - the session mutations keep each session's state: as the Payments Apps reference documents for
+ *   `paymentSessionResolve` / `paymentSessionReject` (and the refund session mutations), a repeated
+ *   resolve (or reject) succeeds and answers the session as it is, while rejecting a resolved session
+ *   or resolving a rejected one is refused (userErrors), as is an unknown session (docs/shopify.md
+ *   "Finalizing a session twice"); `repeats('user_error')` makes a repeat refused instead, for the
+ *   connector's handling of the undocumented case;
+ * - `paymentsAppConfigure` keeps each shop's configuration (`ready`, `externalHandle`), which is what
+ *   lets the merchant activate the provider in Settings > Payments;
  * - can fail the next N calls: HTTP 500, a THROTTLED GraphQL error in an HTTP 200 (Shopify's
  *   documented rate-limit answer, with `extensions.cost`), HTTP 429 with `Retry-After`, or the
  *   mutation applied and its answer lost (the connection dropped); records every call;
@@ -35,61 +41,29 @@ import { insertConnection } from '../../connector/storage/connection.repository.
 import { linkShopConnection } from '../../connector/storage/shopify-shop.repository.js';
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { sha256Hex } from '../../gateway/runtime/hashing.js';
+import { SUPPORTED_API_VERSIONS } from '../../plugins/shopify/api-versions.js';
+import { rootFieldsOf, runShopifyGraphql, shopifySchema } from './shopify-schemas.js';
 
-export const PAYMENTS_API_VERSIONS = [
-  '2024-10',
-  '2025-01',
-  '2025-04',
-  '2025-07',
-  '2025-10',
-  '2026-01',
-  '2026-04',
-  '2026-07',
-];
-
-/** `PaymentSessionStateRejectedReason` in 2025-10. */
-export const REJECT_REASONS_2025_10 = [
-  'AUTHENTICATION_FAILED',
-  'CARD_DECLINED',
-  'CONFIRMATION_REJECTED',
-  'EXPIRED_CARD',
-  'INCORRECT_ADDRESS',
-  'INCORRECT_CVC',
-  'INCORRECT_NUMBER',
-  'INCORRECT_PIN',
-  'INCORRECT_ZIP',
-  'INVALID_CVC',
-  'INVALID_EXPIRY_DATE',
-  'INVALID_NUMBER',
-  'PROCESSING_ERROR',
-  'RISKY',
-];
-const PENDING_REASONS = [
-  'BUYER_ACTION_REQUIRED',
-  'NETWORK_ACTION_REQUIRED',
-  'PARTNER_ACTION_REQUIRED',
-  'MERCHANT_ACTION_REQUIRED',
-];
-
-/** Each mutation with the variable declarations its documented arguments need. */
-const SIGNATURES: Record<string, string[]> = {
-  paymentSessionResolve: ['$id: ID!'],
-  paymentSessionReject: ['$id: ID!', '$reason: PaymentSessionRejectionReasonInput!'],
-  paymentSessionPending: ['$id: ID!', '$pendingExpiresAt: DateTime!', '$reason: PaymentSessionStatePendingReason!'],
-  refundSessionResolve: ['$id: ID!'],
-  refundSessionReject: ['$id: ID!', '$reason: RefundSessionRejectionReasonInput!'],
-};
+/** The versions this Shopify serves by default (each with its published schema), oldest first. */
+export const PAYMENTS_API_VERSIONS: readonly string[] = SUPPORTED_API_VERSIONS;
 
 export interface PaymentsCall {
   shop: string;
+  /** The version in the request's path. */
   version: string;
+  /** The version Shopify served it with (`X-Shopify-API-Version`). */
+  servedVersion: string;
+  /** The root field of the operation (`paymentSessionResolve`, ...). */
   mutation: string;
+  query: string;
   // biome-ignore lint/suspicious/noExplicitAny: GraphQL variables as sent
   variables: Record<string, any>;
   status: number;
   userErrors: string[];
   /** `errors[].extensions.code` of a GraphQL error answer (e.g. THROTTLED); absent otherwise. */
   errorCodes?: string[];
+  /** The messages of a GraphQL `errors` answer (validation, variables); absent otherwise. */
+  errors?: string[];
   /** The mutation was applied but the app never got the answer. */
   answerLost?: boolean;
 }
@@ -102,6 +76,11 @@ interface SessionState {
   reason?: any;
 }
 
+export interface PaymentsAppConfiguration {
+  ready: boolean;
+  externalHandle: string | null;
+}
+
 export interface FakeShopifyPayments {
   readonly url: string;
   readonly calls: PaymentsCall[];
@@ -110,6 +89,8 @@ export interface FakeShopifyPayments {
   /** Shopify created this session (before POSTing it to the app). */
   openSession(shop: string, gid: string): void;
   state(gid: string): SessionState | undefined;
+  /** The shop's payments app configuration (`paymentsAppConfigure`), or undefined before any. */
+  configuration(shop: string): PaymentsAppConfiguration | undefined;
   /**
    * The next `count` calls fail: HTTP 500 (default), THROTTLED in an HTTP 200, HTTP 429 with
    * Retry-After, or `answer_lost` (applied, then the connection is dropped before the answer).
@@ -117,19 +98,34 @@ export interface FakeShopifyPayments {
   failNext(count: number, how?: Failure): void;
   /** How a repeated resolve/reject of a session is answered: as documented (default) or refused. */
   repeats(how: 'succeed' | 'user_error'): void;
+  /** `paymentsAppConfigure` answers `userErrors` with this message (null: takes it, the default). */
+  refuseConfiguration(message: string | null): void;
+  /** The stable versions served, oldest first (an older stable one is served as the first). */
+  serveVersions(versions: readonly string[]): void;
   fetchFor(other: typeof fetch): typeof fetch;
   close(): Promise<void>;
 }
 
-export type Failure = 'http_500' | 'throttled' | 'http_429' | 'answer_lost';
+/**
+ * `graphql_error`: a GraphQL error with no code in an HTTP 200, no `data`: what a schema-validating
+ * Shopify answers a document it refuses.
+ */
+export type Failure = 'http_500' | 'throttled' | 'http_429' | 'answer_lost' | 'graphql_error';
+
+// biome-ignore lint/suspicious/noExplicitAny: GraphQL answers built as plain JSON
+type Json = Record<string, any>;
 
 export async function startFakeShopifyPayments(options: {
   isAccessToken(shop: string, token: string): boolean;
+  versions?: readonly string[];
 }): Promise<FakeShopifyPayments> {
   const sessions = new Map<string, SessionState>();
+  const configurations = new Map<string, PaymentsAppConfiguration>();
   const calls: PaymentsCall[] = [];
   let failures: { count: number; how: Failure } = { count: 0, how: 'http_500' };
   let repeated: 'succeed' | 'user_error' = 'succeed';
+  let configurationRefusal: string | null = null;
+  let versions: readonly string[] = options.versions ?? PAYMENTS_API_VERSIONS;
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error) => json(res, 500, { errors: String(error) }));
@@ -138,8 +134,21 @@ export async function startFakeShopifyPayments(options: {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const nextActionUrl = (gid: string) => `https://checkout.example/next/${encodeURIComponent(gid)}`;
 
-  function json(res: ServerResponse, status: number, body: unknown) {
-    res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+  function json(res: ServerResponse, status: number, body: unknown, served?: string) {
+    res
+      .writeHead(status, {
+        'Content-Type': 'application/json',
+        ...(served === undefined ? {} : { 'X-Shopify-API-Version': served }),
+      })
+      .end(JSON.stringify(body));
+  }
+
+  /** The version Shopify serves a request for `requested` with, or null (404). */
+  function served(requested: string): string | null {
+    if (versions.includes(requested)) return requested;
+    const oldest = versions[0];
+    if (oldest !== undefined && /^\d{4}-(01|04|07|10)$/.test(requested) && requested < oldest) return oldest;
+    return null;
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -149,24 +158,31 @@ export async function startFakeShopifyPayments(options: {
     );
     if (match === null || req.method !== 'POST') return json(res, 404, { errors: 'Not Found' });
     const [, shop = '', version = ''] = match;
-    if (!PAYMENTS_API_VERSIONS.includes(version)) return json(res, 404, { errors: 'Not Found' });
+    const servedVersion = served(version);
+    if (servedVersion === null) return json(res, 404, { errors: 'Not Found' });
+    const answer = (status: number, body: unknown) => json(res, status, body, servedVersion);
     const token = String(req.headers['x-shopify-access-token'] ?? '');
     if (!options.isAccessToken(shop, token)) {
-      return json(res, 401, { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
+      return answer(401, { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
     }
     if (!String(req.headers['content-type'] ?? '').includes('application/json')) {
-      return json(res, 415, { errors: 'Content-Type must be application/json' });
+      return answer(415, { errors: 'Content-Type must be application/json' });
     }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-      query?: string;
-      variables?: PaymentsCall['variables'];
-    };
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query?: string; variables?: Json };
     const query = body.query ?? '';
     const variables = body.variables ?? {};
-    const mutation = /^\s*mutation\b[^{]*\{\s*(\w+)\s*\(/.exec(query)?.[1] ?? '';
-    const call: PaymentsCall = { shop, version, mutation, variables, status: 200, userErrors: [] };
+    const call: PaymentsCall = {
+      shop,
+      version,
+      servedVersion,
+      mutation: rootFieldsOf(query)[0] ?? '',
+      query,
+      variables,
+      status: 200,
+      userErrors: [],
+    };
     calls.push(call);
 
     let answerLost = false;
@@ -174,18 +190,22 @@ export async function startFakeShopifyPayments(options: {
       failures.count -= 1;
       if (failures.how === 'http_500') {
         call.status = 500;
-        return json(res, 500, { errors: [{ message: 'Internal error. Looks like something went wrong on our end.' }] });
+        return answer(500, { errors: [{ message: 'Internal error. Looks like something went wrong on our end.' }] });
       }
       if (failures.how === 'http_429') {
         call.status = 429;
         res.setHeader('Retry-After', '2.0');
-        return json(res, 429, {
+        return answer(429, {
           errors: 'Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service.',
         });
       }
+      if (failures.how === 'graphql_error') {
+        call.errors = ['Field "x" conflict because they return conflicting types'];
+        return answer(200, { errors: [{ message: call.errors[0], locations: [{ line: 1, column: 1 }] }] });
+      }
       if (failures.how === 'throttled') {
         call.errorCodes = ['THROTTLED'];
-        return json(res, 200, {
+        return answer(200, {
           errors: [
             {
               message: 'Throttled',
@@ -204,98 +224,137 @@ export async function startFakeShopifyPayments(options: {
       answerLost = true;
       call.answerLost = true;
     }
+    const schema = await shopifySchema('payments-apps', servedVersion);
+    const outcome = await runShopifyGraphql(schema, query, variables, rootValue(shop, call));
+    if (outcome.kind === 'refused' || outcome.body.errors !== undefined) {
+      call.errors = (outcome.body.errors as Json[]).map((error) => String(error.message));
+    }
     // A lost answer: the mutation is applied, then the connection drops instead of the answer.
-    const send = answerLost ? () => void res.socket?.destroy() : json;
-    const signature = SIGNATURES[mutation];
-    if (signature === undefined) {
-      return json(res, 200, {
-        errors: [
-          { message: `Field '${mutation}' doesn't exist on type 'Mutation'`, extensions: { code: 'undefinedField' } },
-        ],
-      });
-    }
-    const missing = signature.filter((declaration) => !query.replace(/\s+/g, ' ').includes(declaration));
-    if (missing.length > 0 || !new RegExp(`${mutation}\\(id: \\$id`).test(query)) {
-      return json(res, 200, {
-        errors: [
-          {
-            message: `Variable declarations do not match ${mutation}: ${missing.join(', ')}`,
-            extensions: { code: 'variableMismatch' },
-          },
-        ],
-      });
-    }
-    if (mutation === 'paymentSessionReject' && !REJECT_REASONS_2025_10.includes(variables.reason?.code)) {
-      return json(res, 200, {
-        errors: [
-          {
-            message: `Variable $reason of type PaymentSessionRejectionReasonInput! was provided invalid value for code (Expected "${variables.reason?.code}" to be one of: ${REJECT_REASONS_2025_10.join(', ')})`,
-            extensions: { code: 'INVALID_VARIABLE' },
-          },
-        ],
-      });
-    }
-    if (mutation === 'refundSessionReject' && variables.reason?.code !== 'PROCESSING_ERROR') {
-      return json(res, 200, {
-        errors: [
-          { message: 'Variable $reason was provided invalid value for code', extensions: { code: 'INVALID_VARIABLE' } },
-        ],
-      });
-    }
-    if (
-      mutation === 'paymentSessionPending' &&
-      (!PENDING_REASONS.includes(variables.reason) || typeof variables.pendingExpiresAt !== 'string')
-    ) {
-      return json(res, 200, {
-        errors: [
-          { message: 'Variable $reason or $pendingExpiresAt is invalid', extensions: { code: 'INVALID_VARIABLE' } },
-        ],
-      });
-    }
+    if (answerLost) return void res.socket?.destroy();
+    return answer(200, outcome.body);
+  }
 
-    const gid = String(variables.id ?? '');
-    const refund = mutation.startsWith('refund');
-    const payloadKey = refund ? 'refundSession' : 'paymentSession';
-    const session = sessions.get(gid);
-    const refuse = (message: string) => {
+  /** The mutations' resolvers for one call (graphql-js calls each with its coerced arguments). */
+  function rootValue(shop: string, call: PaymentsCall): Json {
+    const refuse = (payloadKey: string, message: string, code?: string) => {
       call.userErrors.push(message);
-      return send(res, 200, {
-        data: { [mutation]: { [payloadKey]: null, userErrors: [{ field: ['id'], message, code: 'INVALID' }] } },
-      });
+      return { [payloadKey]: null, userErrors: [{ field: ['id'], message, ...(code ? { code } : {}) }] };
     };
-    const expectedPrefix = refund ? 'gid://shopify/RefundSession/' : 'gid://shopify/PaymentSession/';
-    if (!gid.startsWith(expectedPrefix)) return refuse('Id is not a valid global id of the session type');
-    if (session === undefined || session.shop !== shop)
-      return refuse(`${refund ? 'Refund' : 'Payment'} session not found`);
-    const action = mutation.replace(/^(payment|refund)Session/, '');
+    const paymentSessionJson = (gid: string, session: SessionState) => ({
+      id: gid,
+      authorizationExpiresAt: null,
+      pendingExpiresAt: null,
+      state:
+        session.state === 'rejected'
+          ? {
+              __typename: 'PaymentSessionStateRejected',
+              code: 'REJECTED',
+              reason: session.reason?.code ?? 'PROCESSING_ERROR',
+              merchantMessage: session.reason?.merchantMessage ?? null,
+              source: null,
+            }
+          : session.state === 'pending'
+            ? { __typename: 'PaymentSessionStatePending', code: 'PENDING', reason: session.reason ?? null }
+            : { __typename: 'PaymentSessionStateResolved', code: 'RESOLVED' },
+      nextAction: {
+        action: 'REDIRECT',
+        context: { __typename: 'PaymentSessionActionsRedirect', redirectUrl: nextActionUrl(gid) },
+      },
+    });
+    /** The session `id` names, of `kind`, in this shop; or the refusal to answer. */
+    const find = (id: unknown, kind: 'payment' | 'refund') => {
+      const gid = String(id ?? '');
+      const prefix = kind === 'refund' ? 'gid://shopify/RefundSession/' : 'gid://shopify/PaymentSession/';
+      if (!gid.startsWith(prefix)) return { gid, error: 'Id is not a valid global id of the session type' };
+      const session = sessions.get(gid);
+      if (session === undefined || session.shop !== shop) {
+        return { gid, error: `${kind === 'refund' ? 'Refund' : 'Payment'} session not found` };
+      }
+      return { gid, session };
+    };
     // "Subsequent [resolve|reject] mutation attempts will succeed, but the [details|reason] argument
     // will be ignored"; the other decision fails (shopify.dev Payments Apps API, paymentSessionResolve
     // and paymentSessionReject).
-    if (action === 'Resolve') {
-      if (session.state === 'resolved' && repeated === 'user_error') return refuse('Session has already been resolved');
-      if (session.state === 'rejected') return refuse('Session has already been rejected and cannot be resolved');
-      session.state = 'resolved';
-    } else if (action === 'Reject') {
-      if (session.state === 'resolved') return refuse('Session has already been resolved and cannot be rejected');
-      if (session.state === 'rejected' && repeated === 'user_error') return refuse('Session has already been rejected');
-      if (session.state !== 'rejected') session.reason = variables.reason;
-      session.state = 'rejected';
-    } else {
-      if (session.state !== 'initiated') return refuse('Session cannot be marked pending in its state');
-      session.state = 'pending';
-    }
-    const code = session.state.toUpperCase();
-    const payload = refund
-      ? { refundSession: { id: gid, state: { code } }, userErrors: [] }
-      : {
-          paymentSession: {
-            id: gid,
-            state: { code },
-            nextAction: { action: 'REDIRECT', context: { redirectUrl: nextActionUrl(gid) } },
+    return {
+      paymentSessionResolve: ({ id }: Json) => {
+        const found = find(id, 'payment');
+        if (found.session === undefined) return refuse('paymentSession', found.error);
+        const { session } = found;
+        if (session.state === 'resolved' && repeated === 'user_error')
+          return refuse('paymentSession', 'Session has already been resolved');
+        if (session.state === 'rejected')
+          return refuse('paymentSession', 'Session has already been rejected and cannot be resolved');
+        session.state = 'resolved';
+        return { paymentSession: paymentSessionJson(found.gid, session), userErrors: [] };
+      },
+      paymentSessionReject: ({ id, reason }: Json) => {
+        const found = find(id, 'payment');
+        if (found.session === undefined) return refuse('paymentSession', found.error);
+        const { session } = found;
+        if (session.state === 'resolved')
+          return refuse('paymentSession', 'Session has already been resolved and cannot be rejected');
+        if (session.state === 'rejected' && repeated === 'user_error')
+          return refuse('paymentSession', 'Session has already been rejected');
+        if (session.state !== 'rejected') session.reason = { ...reason };
+        session.state = 'rejected';
+        return { paymentSession: paymentSessionJson(found.gid, session), userErrors: [] };
+      },
+      paymentSessionPending: ({ id, reason }: Json) => {
+        const found = find(id, 'payment');
+        if (found.session === undefined) return refuse('paymentSession', found.error, 'NOT_FOUND');
+        const { session } = found;
+        if (session.state !== 'initiated') {
+          return refuse('paymentSession', 'Session cannot be marked pending in its state', 'PENDING_INVALID_STATE');
+        }
+        session.state = 'pending';
+        session.reason = reason;
+        return { paymentSession: paymentSessionJson(found.gid, session), userErrors: [] };
+      },
+      refundSessionResolve: ({ id }: Json) => {
+        const found = find(id, 'refund');
+        if (found.session === undefined) return refuse('refundSession', found.error, 'REFUND_SESSION_NOT_FOUND');
+        const { session } = found;
+        if (session.state === 'rejected' || (session.state === 'resolved' && repeated === 'user_error')) {
+          return refuse('refundSession', 'Refund session is not open', 'REFUND_SESSION_INVALID_STATE');
+        }
+        session.state = 'resolved';
+        return {
+          refundSession: { id: found.gid, state: { __typename: 'RefundSessionStateResolved', code: 'RESOLVED' } },
+          userErrors: [],
+        };
+      },
+      refundSessionReject: ({ id, reason }: Json) => {
+        const found = find(id, 'refund');
+        if (found.session === undefined) return refuse('refundSession', found.error, 'REFUND_SESSION_NOT_FOUND');
+        const { session } = found;
+        if (session.state === 'resolved' || (session.state === 'rejected' && repeated === 'user_error')) {
+          return refuse('refundSession', 'Refund session is not open', 'REFUND_SESSION_INVALID_STATE');
+        }
+        if (session.state !== 'rejected') session.reason = { ...reason };
+        session.state = 'rejected';
+        return {
+          refundSession: {
+            id: found.gid,
+            state: {
+              __typename: 'RefundSessionStateRejected',
+              code: 'REJECTED',
+              reason: session.reason?.code ?? 'PROCESSING_ERROR',
+              merchantMessage: session.reason?.merchantMessage ?? null,
+            },
           },
           userErrors: [],
         };
-    return send(res, 200, { data: { [mutation]: payload } });
+      },
+      paymentsAppConfigure: ({ externalHandle, ready }: Json) => {
+        if (configurationRefusal !== null) {
+          call.userErrors.push(configurationRefusal);
+          return { paymentsAppConfiguration: null, userErrors: [{ field: ['ready'], message: configurationRefusal }] };
+        }
+        const configuration = { ready: ready === true, externalHandle: externalHandle ?? null };
+        configurations.set(shop, configuration);
+        return { paymentsAppConfiguration: configuration, userErrors: [] };
+      },
+    };
   }
 
   return {
@@ -306,11 +365,18 @@ export async function startFakeShopifyPayments(options: {
       sessions.set(gid, { kind: gid.includes('RefundSession') ? 'refund' : 'payment', shop, state: 'initiated' });
     },
     state: (gid) => sessions.get(gid),
+    configuration: (shop) => configurations.get(shop),
     failNext(count, how = 'http_500') {
       failures = { count, how };
     },
     repeats(how) {
       repeated = how;
+    },
+    refuseConfiguration(message) {
+      configurationRefusal = message;
+    },
+    serveVersions(next) {
+      versions = next;
     },
     fetchFor(other) {
       return async (input, init) => {
@@ -431,7 +497,7 @@ export function shopifyPost(
   shop: string,
   body: unknown,
   tls: { ca: string; client?: { cert: string; key: string } },
-  apiVersion = '2025-10',
+  apiVersion = '2026-07',
 ): Promise<ShopifyPost> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {

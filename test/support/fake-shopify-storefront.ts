@@ -4,7 +4,7 @@
  * `Host` header names the shop, as on Shopify.
  *
  * - `GET <proxy path>/<rest>` (`/apps/connector-pay/...`): forwarded to `<proxy url>/<rest>` with the
- *   buyer's query plus what Shopify adds and signs (shopify.dev "Authenticate app proxies"): `shop`,
+ *   buyer's query (and `Accept-Language`) plus what Shopify adds and signs (shopify.dev "Authenticate app proxies"): `shop`,
  *   `logged_in_customer_id` (empty: no customer signed in), `path_prefix`, `timestamp` and
  *   `signature` (HMAC-SHA256 hex with the app secret over the sorted `name=value` pairs, values of a
  *   repeated name joined with `,`). The app's answer (status, `Location`, `Content-Type`, body) is
@@ -31,7 +31,7 @@ export interface FakeShopifyStorefront {
   /** Proxied requests as the app received them (path and query), newest last. */
   readonly forwarded: { shop: string; url: string }[];
   /** The buyer's browser opens `https://<shop>/...` (redirects not followed; HTTP mode only). */
-  visit(url: string): Promise<StorefrontVisit>;
+  visit(url: string, headers?: Record<string, string>): Promise<StorefrontVisit>;
   /**
    * The shop has a primary domain: its myshopify address answers 301 to the same path there, as
    * Shopify does (the test server's port kept in the address, where Shopify's would be 443).
@@ -94,7 +94,13 @@ export async function startFakeShopifyStorefront(options: FakeStorefrontOptions)
     query.append('signature', signProxyQuery(options.apiSecret, params));
     const target = `${options.proxyUrl()}${url.pathname.slice(options.proxyPath.length)}?${query}`;
     forwarded.push({ shop, url: target });
-    const answer = await fetch(target, { method: req.method, redirect: 'manual' });
+    // The buyer's browser headers Shopify passes on (not its cookies).
+    const language = req.headers['accept-language'];
+    const answer = await fetch(target, {
+      method: req.method,
+      redirect: 'manual',
+      headers: typeof language === 'string' ? { 'Accept-Language': language } : {},
+    });
     const headers: Record<string, string> = {};
     for (const name of ['location', 'content-type', 'cache-control']) {
       const value = answer.headers.get(name);
@@ -119,13 +125,18 @@ export async function startFakeShopifyStorefront(options: FakeStorefrontOptions)
       primaryOf.set(shop, primary);
       shopOf.set(primary, shop);
     },
-    visit(address) {
+    visit(address, headers = {}) {
       const target = new URL(address);
       if (target.protocol !== 'https:') throw new Error(`a storefront is https only: ${address}`);
       if (options.tls !== undefined) throw new Error('visit() plays the buyer in HTTP mode only');
       return new Promise<StorefrontVisit>((resolve, reject) => {
         const req = request(
-          { host: '127.0.0.1', port, path: `${target.pathname}${target.search}`, headers: { Host: target.host } },
+          {
+            host: '127.0.0.1',
+            port,
+            path: `${target.pathname}${target.search}`,
+            headers: { ...headers, Host: target.host },
+          },
           (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -116,6 +116,20 @@
   };
   const WAY_WORDS = { manual_bridge: 'Manual payment method', payments_app: 'Payments app' };
 
+  /** Where the payments app stands at Shopify (`paymentsAppConfigure`), for the shop owner. */
+  function paymentsAppWords(status) {
+    if (status === null || status === undefined) return null;
+    if (status.state === 'failed') return `Shopify refused to enable it: ${status.last_error ?? 'no reason given'}`;
+    if (status.state === 'due') {
+      return status.ready
+        ? 'Telling Shopify the payment method is ready (it is tried again shortly)…'
+        : 'Telling Shopify the payment method is off…';
+    }
+    return status.ready
+      ? 'Ready: activate it in Shopify under Settings › Payments'
+      : 'Off: buyers are not offered the payments app';
+  }
+
   function renderConnection(settings) {
     const state = $('connection-state');
     const details = $('connection-details');
@@ -133,6 +147,11 @@
         ['Environment', connection.environment === 'test' ? 'test (sandbox, no real money)' : 'live'],
         ['Way', WAY_WORDS[settings.settings?.way] ?? '—'],
         ['Manual method', settings.settings?.manual_method_name || '—'],
+        ...(settings.payments_app === null && settings.settings?.way !== 'payments_app'
+          ? []
+          : [
+              ['Payments app at Shopify', paymentsAppWords(settings.payments_app) ?? 'Not told yet: save the settings'],
+            ]),
         ['Connection', code(connection.connection_id)],
         ['Last gateway webhook', when(connection.last_webhook_at)],
       ];
@@ -144,6 +163,10 @@
       if (health.store === 'unreachable' || health.store === 'unauthorized') {
         const why = health.store_error?.message ? ` (${health.store_error.message})` : '';
         problems.append(el('li', {}, `The connector could not use the shop's Admin API${why}.`));
+      }
+      // What the app knows is wrong (payments Shopify has not confirmed, the payments app refused).
+      for (const problem of health.problems ?? []) {
+        problems.append(el('li', { 'data-problem': problem.code }, problem.message));
       }
       if (health.webhooks === 'stale') {
         problems.append(el('li', {}, 'Gateway webhooks stopped arriving; orders are still updated by polling, later.'));
@@ -405,7 +428,33 @@
     }
   }
 
-  // ---- payments needing a refund, data requests ----------------------------------------------
+  // ---- payments Shopify has not confirmed, payments needing a refund, data requests -----------
+
+  async function loadUnconfirmed() {
+    const body = $('unconfirmed-table').tBodies[0];
+    try {
+      const { data } = await api('GET', '/payment-sessions?flag=unconfirmed&limit=50');
+      body.replaceChildren(
+        ...data.map((s) =>
+          el(
+            'tr',
+            { 'data-session': s.id },
+            el('td', {}, code(s.id)),
+            el('td', {}, `${s.amount} ${s.currency}`),
+            el('td', {}, s.decision === 'resolve' ? 'paid' : 'not paid'),
+            el('td', {}, s.state === 'failed' ? 'given up: check it' : 'being sent again'),
+            el('td', {}, String(s.attempts)),
+            el('td', {}, s.last_error ?? '—'),
+            el('td', {}, when(s.decided_at ?? s.updated_at)),
+          ),
+        ),
+      );
+      say('unconfirmed-message', data.length === 0 ? 'None: Shopify took every outcome.' : '');
+    } catch (error) {
+      body.replaceChildren();
+      say('unconfirmed-message', explain(error), 'error');
+    }
+  }
 
   async function loadRefundsNeeded() {
     const body = $('refunds-needed-table').tBodies[0];
@@ -491,6 +540,7 @@
     $('app').hidden = false;
     renderConnection(settings);
     loadVerification();
+    loadUnconfirmed();
     loadRefundsNeeded();
     loadDataRequests();
     if (settings.connection !== null) loadConnected();

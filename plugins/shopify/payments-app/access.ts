@@ -9,6 +9,7 @@ import { ConnectorError } from '../../../connector/errors.js';
 import type { ConnectorDeps } from '../../../connector/runtime/deps.js';
 import { findConnection, type StoreConnection } from '../../../connector/storage/connection.repository.js';
 import { findShopifyShop } from '../../../connector/storage/shopify-shop.repository.js';
+import { isSupportedApiVersion } from '../api-versions.js';
 import type { ShopifyRuntime } from '../runtime.js';
 import { createPaymentsAppsClient, type PaymentsAppsClient, PaymentsAppsError } from './client.js';
 
@@ -41,15 +42,54 @@ export async function connectionOfShop(
   return connection;
 }
 
-/** The Payments Apps API of `shop`, called through the library's fetch (tests route it to a fake). */
-export async function paymentsAppsOf(shopify: ShopifyRuntime, shop: string): Promise<PaymentsAppsClient> {
+/**
+ * The API version of a session's own calls (resolve, reject, pending): the version Shopify sent the
+ * session with (`Shopify-Api-Version`), as Shopify asks partners to call back with, when the app
+ * supports it; otherwise the connector's `SHOPIFY_API_VERSION`.
+ */
+export function sessionApiVersion(shopify: ShopifyRuntime, sent: string | null): string {
+  return sent !== null && isSupportedApiVersion(sent) ? sent : shopify.app.config.apiVersion;
+}
+
+/**
+ * Logs a session whose `Shopify-Api-Version` is not the connector's: the extension's `api_version`
+ * and `SHOPIFY_API_VERSION` should be the same (docs/shopify.md "API version").
+ */
+export function noteSessionVersion(
+  deps: ConnectorDeps,
+  shopify: ShopifyRuntime,
+  session: { shop: string; id: string; kind: 'payment' | 'refund'; sent: string },
+): void {
+  const configured = shopify.app.config.apiVersion;
+  if (session.sent === configured) return;
+  const supported = isSupportedApiVersion(session.sent);
+  deps.logger.warn(
+    {
+      shop: session.shop,
+      session: session.id,
+      session_api_version: session.sent,
+      configured_api_version: configured,
+      calls_use: supported ? session.sent : configured,
+    },
+    supported
+      ? `Shopify sent a ${session.kind} session with API version ${session.sent}, not SHOPIFY_API_VERSION ${configured}: its calls use ${session.sent}; set the extension's api_version and SHOPIFY_API_VERSION alike`
+      : `Shopify sent a ${session.kind} session with API version ${session.sent}, which the app does not support: its calls use ${configured}`,
+  );
+}
+
+/** The Payments Apps API of `shop` at `apiVersion`, called through the library's fetch (tests route it to a fake). */
+export async function paymentsAppsOf(
+  shopify: ShopifyRuntime,
+  shop: string,
+  apiVersion: string = shopify.app.config.apiVersion,
+): Promise<PaymentsAppsClient> {
   const session = await shopify.offline.offlineSession(shop);
   if (session?.accessToken === undefined) {
     throw new PaymentsAppsError(`${shop} has no offline session (the app was uninstalled?)`, true);
   }
   return createPaymentsAppsClient({
     shop,
-    apiVersion: shopify.app.config.apiVersion,
+    apiVersion,
     accessToken: session.accessToken,
     fetch: (url, init) => abstractFetch(url, init),
   });

@@ -13,9 +13,11 @@
  * one name joined with `,`), concatenated without separators. The timestamp must be within 90 s of the
  * connector's clock, as for Shopify's other signed queries.
  */
+
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ConnectorError } from '../../../connector/errors.js';
 import type { Clock } from '../../../gateway/domain/clock.js';
+import { shopDomainOf } from '../graphql.js';
 import type { ShopifyRuntime } from '../runtime.js';
 
 /** Where Shopify's app proxy forwards to on the connector (`[app_proxy] url`). */
@@ -57,7 +59,7 @@ export function proxiedShop(shopify: ShopifyRuntime, clock: Clock, query: ProxyQ
   if (!timingSafeEqual(Buffer.from(given, 'hex'), Buffer.from(expected, 'hex'))) throw refuse();
   const timestamp = Number(query.timestamp);
   if (!Number.isInteger(timestamp) || Math.abs(clock.nowMs() / 1000 - timestamp) > PROXY_TOLERANCE_S) throw refuse();
-  const shop = typeof query.shop === 'string' ? shopify.app.api.utils.sanitizeShop(query.shop) : null;
+  const shop = shopDomainOf(query.shop);
   if (shop === null) throw refuse();
   return shop;
 }

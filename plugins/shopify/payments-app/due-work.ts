@@ -1,6 +1,7 @@
 /**
  * The payments app's part of the connector's due work: undecided sessions' payments read back (a
- * webhook that never came), decisions and refund steps whose retry time came. Each item on its own.
+ * webhook that never came), decisions, refund steps and `paymentsAppConfigure` calls whose retry time
+ * came. Each item on its own.
  */
 import { errorDetail } from '../../../connector/errors.js';
 import type { ConnectorDeps } from '../../../connector/runtime/deps.js';
@@ -10,6 +11,7 @@ import {
   refundSessionsDue,
 } from '../../../connector/storage/shopify-payment-session.repository.js';
 import { toStoredInstant } from '../../../gateway/domain/clock.js';
+import { sendDueConfigurations } from './configuration.js';
 import { readBackSession, sendDecision } from './payment-sessions.js';
 import { driveRefund } from './refund-sessions.js';
 
@@ -17,9 +19,9 @@ const BATCH = 50;
 
 export async function runPaymentsAppWork(
   deps: ConnectorDeps,
-): Promise<{ polled: number; sent: number; refunds: number }> {
+): Promise<{ polled: number; sent: number; refunds: number; configurations: number }> {
   const shopify = deps.shopify;
-  const result = { polled: 0, sent: 0, refunds: 0 };
+  const result = { polled: 0, sent: 0, refunds: 0, configurations: 0 };
   if (shopify === undefined) return result;
   const now = () => toStoredInstant(deps.clock.nowMs());
   const each = async (what: string, work: () => Promise<unknown>) => {
@@ -41,5 +43,6 @@ export async function runPaymentsAppWork(
     await each('Shopify refund session', () => driveRefund(deps, shopify, refund.id));
     result.refunds += 1;
   }
+  result.configurations = await sendDueConfigurations(deps, shopify, BATCH);
   return result;
 }

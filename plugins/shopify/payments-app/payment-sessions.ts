@@ -15,6 +15,7 @@
  *    retried on the schedule of ./queue.ts until Shopify takes it; Shopify's `nextAction` URL is kept
  *    for the buyer's return page.
  */
+
 import { gatewayOf } from '../../../connector/connections/connection.service.js';
 import { ConnectorError, errorDetail } from '../../../connector/errors.js';
 import { GatewayError, type GatewayPayment } from '../../../connector/gateway-client/client.js';
@@ -30,12 +31,13 @@ import {
   type ShopifyPaymentSession,
 } from '../../../connector/storage/shopify-payment-session.repository.js';
 import { DAY_MS, MINUTE_MS, toStoredInstant } from '../../../gateway/domain/clock.js';
+import { shopDomainOf } from '../graphql.js';
 import type { ShopifyRuntime } from '../runtime.js';
-import { connectionOfShop, paymentsAppsOf } from './access.js';
+import { connectionOfShop, noteSessionVersion, paymentsAppsOf, sessionApiVersion } from './access.js';
 import { wholeAmd } from './amount.js';
 import { storefrontUrl } from './app-proxy.js';
 import { PaymentsAppsError } from './client.js';
-import { CLAIM_LEASE_MS, retryDelayMs } from './queue.js';
+import { ALERT_AFTER_ATTEMPTS, CLAIM_LEASE_MS, decisionRetryDelayMs, FINALIZE_FOR_MS, retryDelayMs } from './queue.js';
 import { merchantMessageOf, rejectReasonOf } from './reasons.js';
 import { type PaymentSessionRequest, paymentSessionRequest } from './wire.js';
 
@@ -55,8 +57,8 @@ export interface SessionHeaders {
   apiVersion: string;
 }
 
-/** The three headers Shopify sends (all required); the shop domain sanitized by the library. */
-export function sessionHeaders(shopify: ShopifyRuntime, get: (name: string) => string): SessionHeaders {
+/** The three headers Shopify sends (all required); the shop exactly `<name>.myshopify.com`. */
+export function sessionHeaders(get: (name: string) => string): SessionHeaders {
   const raw = {
     shop: get('shopify-shop-domain'),
     requestId: get('shopify-request-id'),
@@ -72,7 +74,7 @@ export function sessionHeaders(shopify: ShopifyRuntime, get: (name: string) => s
   if (missing.length > 0) {
     throw new ConnectorError(400, 'missing_headers', `Shopify's headers are missing: ${missing.join(', ')}.`);
   }
-  const shop = shopify.app.api.utils.sanitizeShop(raw.shop.trim());
+  const shop = shopDomainOf(raw.shop.trim());
   if (shop === null) throw new ConnectorError(400, 'invalid_shop', 'Shopify-Shop-Domain is not a shop domain.');
   return { shop, requestId: raw.requestId.trim(), apiVersion: raw.apiVersion.trim() };
 }
@@ -104,6 +106,7 @@ export async function startPaymentSession(
 ): Promise<{ redirect_url: string }> {
   const body = parseBody(paymentSessionRequest, rawBody);
   const connection = await connectionOfShop(deps, headers.shop, body.test);
+  noteSessionVersion(deps, shopify, { shop: headers.shop, id: body.id, kind: 'payment', sent: headers.apiVersion });
   if (body.kind === 'authorization') {
     throw new ConnectorError(
       422,
@@ -116,7 +119,7 @@ export async function startPaymentSession(
 
   const nowMs = deps.clock.nowMs();
   const now = toStoredInstant(nowMs);
-  const session = await insertPaymentSession(deps.db, newRow(headers.shop, connection.id, body, amount.amd, now));
+  const session = await insertPaymentSession(deps.db, newRow(headers, connection.id, body, amount.amd, now));
   if (session.shop !== headers.shop) {
     throw new ConnectorError(409, 'session_exists', 'This payment session id belongs to another shop.');
   }
@@ -167,8 +170,14 @@ export async function startPaymentSession(
   return { redirect_url: stored?.checkout_url ?? payment.checkout_url };
 }
 
+/** The buyer's locale as Shopify sends it (`customer.locale`, e.g. `hy` or `en-US`), or null. */
+function buyerLocale(body: PaymentSessionRequest): string | null {
+  const locale = body.customer?.locale;
+  return typeof locale === 'string' && /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,3}$/.test(locale) ? locale : null;
+}
+
 function newRow(
-  shop: string,
+  headers: SessionHeaders,
   connectionId: string,
   body: PaymentSessionRequest,
   amountAmd: number,
@@ -178,7 +187,7 @@ function newRow(
     id: body.id,
     gid: body.gid,
     payment_group: body.group,
-    shop,
+    shop: headers.shop,
     connection_id: connectionId,
     amount: body.amount,
     amount_amd: amountAmd,
@@ -198,6 +207,9 @@ function newRow(
     last_error: null,
     created_at: now,
     updated_at: now,
+    api_version: headers.apiVersion.slice(0, 32),
+    locale: buyerLocale(body),
+    decided_at: null,
   };
 }
 
@@ -224,6 +236,7 @@ export async function applyGatewayPayment(
       attempts: 0,
       next_attempt_at: now,
       next_poll_at: null,
+      decided_at: now,
       updated_at: now,
       ...extra,
     });
@@ -314,7 +327,7 @@ export async function sendDecision(
       ...changes,
     });
   try {
-    const client = await paymentsAppsOf(shopify, session.shop);
+    const client = await paymentsAppsOf(shopify, session.shop, sessionApiVersion(shopify, session.api_version));
     const result =
       resolution.action === 'resolve'
         ? await client.mutate('paymentSessionResolve', { id: session.gid })
@@ -342,12 +355,18 @@ export async function sendDecision(
       );
     }
   } catch (error) {
-    await failedAttempt(deps, session, attempts, error, (changes) => done(changes));
+    // Not taken (or not known to be): the same decision is sent again later, until Shopify takes it.
+    const decidedMs = Date.parse(session.decided_at ?? session.updated_at);
+    await failedDecision(deps, session, attempts, error, decidedMs + FINALIZE_FOR_MS, (changes) => done(changes));
   }
   return findPaymentSession(deps.db, session.id);
 }
 
-/** Schedules the next try, or reports the session as failed once the schedule is used up. */
+/**
+ * Schedules the next try of a call that failed, or reports it as failed once the schedule is used up
+ * (or at once when the error is not retryable). For a refund's gateway step; a session's decision
+ * uses {@link failedDecision}.
+ */
 export async function failedAttempt(
   deps: ConnectorDeps,
   session: { id: string; shop: string },
@@ -375,13 +394,67 @@ export async function failedAttempt(
 }
 
 /**
+ * A session's decision (resolve or reject) that Shopify did not take: sent again on the schedule of
+ * ./queue.ts, then every 6 hours, until `untilMs` (a week after the decision); only then `failed`.
+ * Whatever the error (no answer, throttled, a 5xx, even a refusal without `userErrors`, which a fix or
+ * a new token may cure), the decision stands and the same call is made again: Shopify documents that
+ * a repeated resolve or reject succeeds. Errors that no retry will cure by itself are logged as errors
+ * at once, and every failure from the {@link ALERT_AFTER_ATTEMPTS}th.
+ */
+export async function failedDecision(
+  deps: ConnectorDeps,
+  session: { id: string; shop: string },
+  attempts: number,
+  error: unknown,
+  untilMs: number,
+  save: (changes: { state?: 'failed'; next_attempt_at: string | null; last_error: string }) => Promise<unknown>,
+): Promise<void> {
+  const message = errorDetail(error).slice(0, 500);
+  const retryable = !(error instanceof PaymentsAppsError) || error.retryable;
+  const nextMs = deps.clock.nowMs() + decisionRetryDelayMs(attempts);
+  if (nextMs > untilMs) {
+    await save({ state: 'failed', next_attempt_at: null, last_error: message });
+    deps.logger.error(
+      { shop: session.shop, session: session.id, attempts, err: message },
+      'Shopify session call failed for good',
+    );
+    return;
+  }
+  const retryAt = toStoredInstant(nextMs);
+  await save({ next_attempt_at: retryAt, last_error: message });
+  const fields = { shop: session.shop, session: session.id, attempts, retry_at: retryAt, err: message };
+  if (retryable && attempts < ALERT_AFTER_ATTEMPTS) {
+    deps.logger.warn(fields, 'Shopify session call failed; retried later');
+  } else {
+    deps.logger.error(fields, 'Shopify has not taken the session decision; sent again later');
+  }
+}
+
+/** What the buyer coming back through the storefront is answered. */
+export type BuyerAnswer =
+  /** To Shopify (its `nextAction`, or the checkout's `cancel_url`). */
+  | { kind: 'redirect'; url: string }
+  /** Nothing known yet: a page that checks again in a few seconds (the `next` check). */
+  | { kind: 'waiting'; locale: string | null; next: number }
+  /**
+   * A final page with the way back to the shop: `paid` when the buyer paid and Shopify has not taken
+   * the resolve yet (it is sent again on its schedule), else the outcome is still not known.
+   */
+  | { kind: 'final'; paid: boolean; locale: string | null };
+
+/** How many times the waiting page checks again (every 3 s) before it gives the final page. */
+export const RETURN_CHECKS = 20;
+
+/**
  * Where the buyer goes from the storefront's return or cancel page (`GET /shopify/proxy/return/:id`
  * and `/cancel/:id`, ./app-proxy.ts), for a session of the shop the proxy signed for. The payment
  * is read back and the decision sent now if it can be; the buyer goes to Shopify's `nextAction` URL
  * (after resolve, reject or pending), or to the checkout's `cancel_url` after a reject without one.
  * A payment still processing is reported with `paymentSessionPending` (Shopify then sends the buyer
- * on). Nothing known yet: the return page answers null (a page that refreshes itself); the cancel
- * page sends the buyer back to Shopify's checkout, where another way to pay can be chosen (the
+ * on). A buyer who paid while Shopify has not taken the resolve gets the final page at once (never
+ * the checkout, where they could pay twice). Nothing known yet: the return page checks again every
+ * 3 s, {@link RETURN_CHECKS} times (`checks` is how many it did), then gives the final page; the
+ * cancel page sends the buyer back to Shopify's checkout, where another way to pay can be chosen (the
  * gateway payment then expires and the session is rejected).
  */
 export async function buyerTarget(
@@ -390,7 +463,8 @@ export async function buyerTarget(
   shop: string,
   sessionId: string,
   page: 'return' | 'cancel',
-): Promise<string | null> {
+  checks = 0,
+): Promise<BuyerAnswer> {
   let session = await findPaymentSession(deps.db, sessionId);
   if (session === undefined || session.shop !== shop) {
     throw new ConnectorError(404, 'not_found', 'No such payment session in this shop.');
@@ -403,16 +477,22 @@ export async function buyerTarget(
   if (session.state === 'resolve_due' || session.state === 'reject_due') {
     session = (await sendDecision(deps, shopify, sessionId).catch(() => undefined)) ?? session;
   }
-  if (session.next_action_url !== null) return session.next_action_url;
-  if (session.state === 'rejected' || session.state === 'reject_due' || page === 'cancel') return session.cancel_url;
+  const { locale } = session;
+  if (session.next_action_url !== null) return { kind: 'redirect', url: session.next_action_url };
+  const resolution = session.resolution === null ? null : (JSON.parse(session.resolution) as Resolution);
+  // Paid, and Shopify has not taken the resolve (yet): the final page, whatever the page asked.
+  if (resolution?.action === 'resolve') return { kind: 'final', paid: true, locale };
+  if (resolution?.action === 'reject' || page === 'cancel') return { kind: 'redirect', url: session.cancel_url };
   if (
     session.state === 'open' &&
     payment !== null &&
     (payment.status === 'pending' || payment.status === 'processing')
   ) {
-    return reportPending(deps, shopify, session, payment);
+    const url = await reportPending(deps, shopify, session, payment);
+    if (url !== null) return { kind: 'redirect', url };
   }
-  return null;
+  if (checks >= RETURN_CHECKS) return { kind: 'final', paid: false, locale };
+  return { kind: 'waiting', locale, next: checks + 1 };
 }
 
 async function reportPending(
@@ -422,7 +502,7 @@ async function reportPending(
   payment: GatewayPayment,
 ): Promise<string | null> {
   try {
-    const client = await paymentsAppsOf(shopify, session.shop);
+    const client = await paymentsAppsOf(shopify, session.shop, sessionApiVersion(shopify, session.api_version));
     const result = await client.mutate('paymentSessionPending', {
       id: session.gid,
       pendingExpiresAt: toStoredInstant(deps.clock.nowMs() + PENDING_FOR_MS),

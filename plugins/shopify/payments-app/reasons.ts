@@ -1,7 +1,8 @@
 /**
  * The gateway's `failure_code` of a payment that was not paid, as the reason Shopify is given in
- * `paymentSessionReject` (`PaymentSessionStateRejectedReason`). The app's API version (2025-10, set in
- * the extension) has only the card-network reasons; the closest is chosen and the gateway's own code
+ * `paymentSessionReject` (`PaymentSessionStateRejectedReason`). Only reasons every supported API
+ * version has are sent (2026-01 has only the card-network reasons; 2026-04 adds INSUFFICIENT_FUNDS and
+ * others, which a session of 2026-01 would refuse); the closest is chosen and the gateway's own code
  * goes in `merchantMessage`. An unknown code is PROCESSING_ERROR, never silently something else.
  *
  * | gateway `failure_code`  | Shopify reason       |
@@ -18,7 +19,7 @@
  * | none (payment expired)  | PROCESSING_ERROR     |
  */
 
-/** The 2025-10 values of `PaymentSessionStateRejectedReason` the app sends. */
+/** The values of `PaymentSessionStateRejectedReason` the app sends (in every supported version). */
 export type RejectReason = 'CARD_DECLINED' | 'AUTHENTICATION_FAILED' | 'PROCESSING_ERROR';
 
 export function rejectReasonOf(failureCode: string | null): RejectReason {

@@ -23,10 +23,10 @@ import {
 import { findShopifyShop } from '../../../connector/storage/shopify-shop.repository.js';
 import { toStoredInstant } from '../../../gateway/domain/clock.js';
 import type { ShopifyRuntime } from '../runtime.js';
-import { paymentsAppsOf } from './access.js';
+import { noteSessionVersion, paymentsAppsOf, sessionApiVersion } from './access.js';
 import { wholeAmd } from './amount.js';
-import { failedAttempt, parseBody, type Resolution, type SessionHeaders } from './payment-sessions.js';
-import { CLAIM_LEASE_MS } from './queue.js';
+import { failedAttempt, failedDecision, parseBody, type Resolution, type SessionHeaders } from './payment-sessions.js';
+import { CLAIM_LEASE_MS, FINALIZE_FOR_MS } from './queue.js';
 import { refundSessionRequest } from './wire.js';
 
 const PAYMENT_GID = 'gid://shopify/PaymentSession/';
@@ -34,6 +34,7 @@ const PAYMENT_GID = 'gid://shopify/PaymentSession/';
 /** Stores the refund session; the caller answers 201 and starts {@link driveRefund}. */
 export async function acceptRefundSession(
   deps: ConnectorDeps,
+  shopify: ShopifyRuntime,
   headers: SessionHeaders,
   rawBody: unknown,
 ): Promise<ShopifyRefundSession> {
@@ -42,6 +43,7 @@ export async function acceptRefundSession(
   if (shop === undefined || shop.status !== 'installed') {
     throw new ConnectorError(401, 'shop_not_installed', `${headers.shop} has not installed the app.`);
   }
+  noteSessionVersion(deps, shopify, { shop: headers.shop, id: body.id, kind: 'refund', sent: headers.apiVersion });
   const now = toStoredInstant(deps.clock.nowMs());
   const { row } = await insertRefundSession(deps.db, {
     id: body.id,
@@ -58,6 +60,7 @@ export async function acceptRefundSession(
     last_error: null,
     created_at: now,
     updated_at: now,
+    api_version: headers.apiVersion.slice(0, 32),
   });
   if (row.shop !== headers.shop)
     throw new ConnectorError(409, 'session_exists', 'This refund session id belongs to another shop.');
@@ -173,7 +176,7 @@ async function sendRefundDecision(
       ...changes,
     });
   try {
-    const client = await paymentsAppsOf(shopify, row.shop);
+    const client = await paymentsAppsOf(shopify, row.shop, sessionApiVersion(shopify, row.api_version));
     const result =
       resolution.action === 'resolve'
         ? await client.mutate('refundSessionResolve', { id: row.gid })
@@ -196,6 +199,8 @@ async function sendRefundDecision(
       'Shopify refused to finalize the refund session',
     );
   } catch (error) {
-    await failedAttempt(deps, { id: row.id, shop: row.shop }, attempts, error, save);
+    // The refund was made at the gateway (or refused there): its decision is sent until Shopify takes it.
+    const untilMs = Date.parse(row.created_at) + FINALIZE_FOR_MS;
+    await failedDecision(deps, { id: row.id, shop: row.shop }, attempts, error, untilMs, save);
   }
 }

@@ -63,21 +63,46 @@ const nextAction = z
   })
   .nullable()
   .optional();
+const paymentSessionState = z
+  .object({
+    __typename: z.string().optional(),
+    code: z.string().optional(),
+    rejectedReason: z.string().optional(),
+    merchantMessage: z.string().nullable().optional(),
+    pendingReason: z.string().nullable().optional(),
+  })
+  .passthrough();
 const paymentSessionPayload = z.object({
-  paymentSession: z.object({ id: z.string(), nextAction }).nullable(),
+  paymentSession: z.object({ id: z.string(), state: paymentSessionState.optional(), nextAction }).nullable(),
   userErrors: z.array(userError.extend({ code: z.string().nullable().optional() })),
+});
+const paymentsAppConfigurePayload = z.object({
+  paymentsAppConfiguration: z.object({ externalHandle: z.string().nullable(), ready: z.boolean() }).nullable(),
+  userErrors: z.array(userError),
 });
 const refundSessionPayload = z.object({
   refundSession: z.object({ id: z.string() }).nullable(),
   userErrors: z.array(userError.extend({ code: z.string().nullable().optional() })),
 });
 
+/**
+ * The payment session as each mutation reads it back: its id, its state and Shopify's next action.
+ * `state` is a union (`PaymentSessionStates`) whose members give `reason` different types
+ * (`PaymentSessionStateRejectedReason!` on a rejected state, `PaymentSessionStatePendingReason` on a
+ * pending one), so one selection may not ask for `reason` on both: graphql-js and Shopify refuse
+ * such a document ("Fields \"reason\" conflict"). Each state type has its own fragment, and the two
+ * reasons their own alias.
+ */
 const PAYMENT_SESSION_SELECTION = `paymentSession {
       id
-      state { ... on PaymentSessionStateResolved { code } ... on PaymentSessionStateRejected { code reason merchantMessage } ... on PaymentSessionStatePending { code reason } }
+      state {
+        __typename
+        ... on PaymentSessionStateResolved { code }
+        ... on PaymentSessionStateRejected { code rejectedReason: reason merchantMessage }
+        ... on PaymentSessionStatePending { code pendingReason: reason }
+      }
       nextAction { action context { ... on PaymentSessionActionsRedirect { redirectUrl } } }
-    }
-    userErrors { field message }`;
+    }`;
 
 /** The mutations the app sends, each with its payload's schema. */
 export const MUTATIONS = {
@@ -85,6 +110,7 @@ export const MUTATIONS = {
     query: `mutation PaymentSessionResolve($id: ID!) {
   paymentSessionResolve(id: $id) {
     ${PAYMENT_SESSION_SELECTION}
+    userErrors { field message }
   }
 }`,
     payload: paymentSessionPayload,
@@ -93,6 +119,7 @@ export const MUTATIONS = {
     query: `mutation PaymentSessionReject($id: ID!, $reason: PaymentSessionRejectionReasonInput!) {
   paymentSessionReject(id: $id, reason: $reason) {
     ${PAYMENT_SESSION_SELECTION}
+    userErrors { field message }
   }
 }`,
     payload: paymentSessionPayload,
@@ -100,14 +127,20 @@ export const MUTATIONS = {
   paymentSessionPending: {
     query: `mutation PaymentSessionPending($id: ID!, $pendingExpiresAt: DateTime!, $reason: PaymentSessionStatePendingReason!) {
   paymentSessionPending(id: $id, pendingExpiresAt: $pendingExpiresAt, reason: $reason) {
-    paymentSession {
-      id
-      nextAction { action context { ... on PaymentSessionActionsRedirect { redirectUrl } } }
-    }
+    ${PAYMENT_SESSION_SELECTION}
     userErrors { field message code }
   }
 }`,
     payload: paymentSessionPayload,
+  },
+  paymentsAppConfigure: {
+    query: `mutation PaymentsAppConfigure($externalHandle: String, $ready: Boolean!) {
+  paymentsAppConfigure(externalHandle: $externalHandle, ready: $ready) {
+    paymentsAppConfiguration { externalHandle ready }
+    userErrors { field message }
+  }
+}`,
+    payload: paymentsAppConfigurePayload,
   },
   refundSessionResolve: {
     query: `mutation RefundSessionResolve($id: ID!) {

@@ -23,6 +23,7 @@ import {
   refundCreateAnswerSchema,
   shopAnswerSchema,
 } from '../../../plugins/shopify/admin-wire.js';
+import { shopifyDriver } from '../../../plugins/shopify/driver.js';
 import { throttleWaitMs } from '../../../plugins/shopify/graphql.js';
 import { type FakeShopifyAdmin, startFakeShopifyAdmin } from '../../support/fake-shopify-admin.js';
 
@@ -355,13 +356,43 @@ describe('recordRefund', () => {
     expect(order.refunds).toHaveLength(1);
   });
 
-  it('sends no directive on a version without it', async () => {
+  it('sends no directive where Shopify answers with a version without it', async () => {
+    await fake.close();
+    fake = await startFakeShopifyAdmin({ versions: ['2025-10', '2026-01'] });
     platform = open('2025-10');
     const order = await paidOrder();
     await platform.recordRefund(String(order.id), { uuid: REFUND_UUID, amount: 12000, reason: null });
     const sent = fake.requests.find((request) => request.operationName === 'RecordGatewayRefund');
     expect(sent?.query).not.toContain('@idempotent');
+    expect(sent?.servedVersion).toBe('2025-10');
     expect(fake.financialStatus(order)).toBe('REFUNDED');
+  });
+
+  it('decides the directive from the version Shopify answers with, not the one asked for', async () => {
+    // 2025-10 is past its support: Shopify serves the oldest supported version, 2026-04 here, which
+    // requires @idempotent on refundCreate.
+    await fake.close();
+    fake = await startFakeShopifyAdmin({ versions: ['2026-04', '2026-07'] });
+    const served: string[][] = [];
+    platform = createShopifyAdminPlatform({
+      shop: fake.shop,
+      accessToken: async () => fake.accessToken,
+      apiVersion: '2025-10',
+      fetch: fake.fetch,
+      gatewayName: GATEWAY,
+      onVersionServed: (requested, answered) => served.push([requested, answered]),
+    });
+    expect(refundNeedsIdempotencyKey('2025-10')).toBe(false);
+    const order = await paidOrder();
+    const recorded = await platform.recordRefund(String(order.id), { uuid: REFUND_UUID, amount: 12000, reason: null });
+    const sent = fake.requests.find((request) => request.operationName === 'RecordGatewayRefund');
+    expect(sent?.path).toBe('/admin/api/2025-10/graphql.json');
+    expect(sent?.servedVersion).toBe('2026-04');
+    expect(sent?.query).toContain('@idempotent(key: $idempotencyKey)');
+    expect(sent?.variables.idempotencyKey).toBe(`gateway-refund-${REFUND_UUID}`);
+    expect(order.refunds).toHaveLength(1);
+    expect(recorded).toEqual({ id: String(order.refunds[0]?.id) });
+    expect(served).toEqual([['2025-10', '2026-04']]);
   });
 
   it('reports a refund above the refundable amount as not retryable', async () => {
@@ -411,8 +442,16 @@ describe('checkAccess and failures', () => {
   });
 
   it('reports an API version Shopify does not serve as 404, not retryable', async () => {
-    const error = await platformError(open('2024-01').checkAccess());
+    const error = await platformError(open('2099-01').checkAccess());
     expect(error).toMatchObject({ status: 404, retryable: false });
+  });
+
+  it('is served by the oldest supported version when it asks for one past its support', async () => {
+    await open('2024-01').checkAccess();
+    expect(fake.requests.at(-1)).toMatchObject({
+      path: '/admin/api/2024-01/graphql.json',
+      servedVersion: fake.versions[0],
+    });
   });
 
   it('retries a THROTTLED answer after the wait the cost asks for', async () => {
@@ -480,5 +519,38 @@ describe('checkAccess and failures', () => {
         gatewayName: GATEWAY,
       }),
     ).toThrow(TypeError);
+  });
+});
+
+describe('the shopify driver', () => {
+  it("calls a connection saved with an older version with the app's version, and reports what Shopify served", async () => {
+    const served: string[][] = [];
+    const store = shopifyDriver.open(
+      `https://${fake.shop}`,
+      { shop: fake.shop, manual_method_name: GATEWAY, api_version: '2025-10', way: 'manual_bridge', test_mode: '1' },
+      undefined as never,
+      {
+        accessToken: async () => fake.accessToken,
+        fetch: fake.fetch,
+        apiVersion: '2026-07',
+        onVersionServed: (shop, requested, answered) => served.push([shop, requested, answered]),
+      },
+    );
+    await store.checkAccess();
+    expect(fake.requests.at(-1)).toMatchObject({ path: '/admin/api/2026-07/graphql.json', servedVersion: '2026-07' });
+    expect(served).toEqual([]);
+
+    const old = shopifyDriver.open(
+      `https://${fake.shop}`,
+      { shop: fake.shop, manual_method_name: GATEWAY, api_version: '2025-10', way: 'manual_bridge', test_mode: '1' },
+      undefined as never,
+      {
+        accessToken: async () => fake.accessToken,
+        fetch: fake.fetch,
+        onVersionServed: (shop, requested, answered) => served.push([shop, requested, answered]),
+      },
+    );
+    await old.checkAccess();
+    expect(served).toEqual([[fake.shop, '2025-10', fake.versions[0]]]);
   });
 });

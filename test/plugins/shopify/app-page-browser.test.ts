@@ -15,7 +15,10 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { reconcile } from '../../../connector/reconciliation/reconcile.service.js';
 import { findConnection } from '../../../connector/storage/connection.repository.js';
-import { insertPaymentSession } from '../../../connector/storage/shopify-payment-session.repository.js';
+import {
+  insertPaymentSession,
+  type ShopifyPaymentSession,
+} from '../../../connector/storage/shopify-payment-session.repository.js';
 import { createConnectToken } from '../../../gateway/connect/connect-token.service.js';
 import { toStoredInstant } from '../../../gateway/domain/clock.js';
 import { APP_BRIDGE_URL } from '../../../plugins/shopify/admin-page.js';
@@ -196,7 +199,7 @@ describe.each(DIALECTS)('The Shopify app page in the admin (%s)', (dialect) => {
       return url.pathname.startsWith('/admin/api/') ? admin.fetch(url.href, init ?? {}) : fake.fetch(input, init);
     };
     const connector = await startTestConnector(dialect, gw, {
-      env: { SHOPIFY_API_KEY: API_KEY, SHOPIFY_API_SECRET: API_SECRET, SHOPIFY_API_VERSION: '2025-10' },
+      env: { SHOPIFY_API_KEY: API_KEY, SHOPIFY_API_SECRET: API_SECRET, SHOPIFY_API_VERSION: '2026-07' },
       shopifyFetch: shopFetch,
     });
     app.redirectUri = `${connector.url}/shopify/auth/callback`;
@@ -450,7 +453,7 @@ describe.each(DIALECTS)('The Shopify app page in the admin (%s)', (dialect) => {
     await expect.poll(() => again.frame.getByLabel('Verification value').inputValue()).toBe(value);
   });
 
-  it('shows a customer data request export and a payment flagged refund_needed', async () => {
+  it('shows a customer data request export, a payment flagged refund_needed and one Shopify has not confirmed', async () => {
     const request = webhookFixture('customers-data-request', SHOP);
     expect((await webhook('customers/data_request', request)).status).toBe(200);
     const { id: connectionId } = await db()
@@ -459,7 +462,7 @@ describe.each(DIALECTS)('The Shopify app page in the admin (%s)', (dialect) => {
       .where('shop', '=', SHOP)
       .executeTakeFirstOrThrow();
     const now = toStoredInstant(gw.clock.nowMs());
-    const session = (id: string, flag: string | null, message: string) =>
+    const session = (id: string, flag: string | null, message: string, extra: Partial<ShopifyPaymentSession> = {}) =>
       insertPaymentSession(db(), {
         id,
         gid: `gid://shopify/PaymentSession/${id}`,
@@ -486,6 +489,10 @@ describe.each(DIALECTS)('The Shopify app page in the admin (%s)', (dialect) => {
         last_error: null,
         created_at: now,
         updated_at: now,
+        api_version: '2026-07',
+        locale: null,
+        decided_at: now,
+        ...extra,
       });
     const flagged = await session(
       'psflagged1',
@@ -493,6 +500,13 @@ describe.each(DIALECTS)('The Shopify app page in the admin (%s)', (dialect) => {
       'Duplicated group payment: session psfirst1 was paid first.',
     );
     await session('psfirst1', null, '');
+    await session('psunconfirmed1', null, '', {
+      payment_group: 'group-2=',
+      state: 'resolve_due',
+      attempts: 4,
+      next_attempt_at: now,
+      last_error: 'Shopify paymentSessionResolve answered 503',
+    });
 
     const { frame } = await openInAdmin(SHOP);
     const exported = frame.locator('#data-requests-list article[data-request="9999"]');
@@ -513,6 +527,23 @@ describe.each(DIALECTS)('The Shopify app page in the admin (%s)', (dialect) => {
     expect(cells[4]).toContain('psfirst1 was paid first');
     await shot(frame, '#refunds-needed', 'refunds-needed');
     await shot(frame, '#data-requests', 'data-requests');
+
+    const unconfirmed = frame.locator('#unconfirmed-table tbody tr');
+    await unconfirmed.first().waitFor();
+    expect(await unconfirmed.count()).toBe(1);
+    expect(await unconfirmed.first().locator('td').allInnerTexts()).toEqual([
+      'psunconfirmed1',
+      '1500.00 AMD',
+      'paid',
+      'being sent again',
+      '4',
+      'Shopify paymentSessionResolve answered 503',
+      now.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC'),
+    ]);
+    const problem = frame.locator('#connection-problems li[data-problem="shopify_payments_unconfirmed"]');
+    await problem.waitFor();
+    expect(await problem.innerText()).toContain('Shopify has not confirmed 1 payment yet');
+    await shot(frame, '#unconfirmed', 'payments-unconfirmed');
   });
 
   it('answers refund_needed sessions to a session token only, and only the known flag', async () => {

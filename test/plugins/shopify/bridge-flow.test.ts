@@ -83,7 +83,7 @@ describe.each(DIALECTS)('Shopify manual-payment bridge (%s)', (dialect) => {
       way: 'manual_bridge',
       manual_method_name: METHOD,
       test_mode: true,
-      api_version: '2025-10',
+      api_version: '2026-07',
     });
     expect(JSON.stringify(saved.body)).not.toContain(shopifyToken);
   });

@@ -78,7 +78,7 @@ export async function startBridgeHarness(
     return url.pathname.startsWith('/admin/api/') ? admin.fetch(url.href, init ?? {}) : fake.fetch(input, init);
   };
   const connector = await startTestConnector(dialect, gw, {
-    env: { SHOPIFY_API_KEY: API_KEY, SHOPIFY_API_SECRET: API_SECRET, SHOPIFY_API_VERSION: '2025-10', ...env },
+    env: { SHOPIFY_API_KEY: API_KEY, SHOPIFY_API_SECRET: API_SECRET, SHOPIFY_API_VERSION: '2026-07', ...env },
     shopifyFetch: shopFetch,
   });
   app.redirectUri = `${connector.url}/shopify/auth/callback`;

@@ -70,7 +70,7 @@ describe.each(DIALECTS)('connection routes with a Shopify connection (%s)', (dia
       expect(answer.body.message).toContain('Shopify admin');
     }
     const settings = await b.api('GET', '/settings');
-    expect(settings.body.settings).toEqual({ ...SETTINGS, api_version: '2025-10' });
+    expect(settings.body.settings).toEqual({ ...SETTINGS, api_version: '2026-07' });
     expect(settings.body.connection).toMatchObject({ connection_id: connectionId, status: 'active' });
   });
 

@@ -4,7 +4,7 @@
  * both tokens sealed; forged callbacks and bad shop parameters are refused; the token is refreshed
  * near expiry once, even with two loads at the same time.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isSealed } from '../../../gateway/runtime/sealing.js';
 import { startTestConnector } from '../../support/connector.js';
 import { DIALECTS } from '../../support/databases.js';
@@ -16,6 +16,7 @@ import {
   browserGet,
   install,
   type ShopifyHarness,
+  sessionToken,
   startInstall,
   startShopifyHarness,
 } from './install-support.js';
@@ -137,6 +138,14 @@ describe.each(DIALECTS)('Shopify install and sessions (%s)', (dialect) => {
     ['a path', 'shop.myshopify.com/admin'],
     ['a scheme', 'https://shop.myshopify.com'],
     ['a script', '<script>.myshopify.com'],
+    // What the library's sanitizeShop lets through (Shopify's own hosts): not a shop's domain.
+    ['a myshopify.io development host', 'x.myshopify.io'],
+    ['the admin host', 'admin.shopify.com'],
+    ['an admin store path', 'admin.shopify.com/store/x'],
+    ['a spin development host', 'x.shopify.spin.dev'],
+    ['in capitals', 'Shop.MyShopify.com'],
+    ['a name with an underscore', 'my_shop.myshopify.com'],
+    ['a name longer than a DNS label', `${'s'.repeat(64)}.myshopify.com`],
   ])('refuses a shop parameter that is %s', async (_what, shop) => {
     const begin = await browserGet(`${h.connector.url}/shopify/auth?shop=${encodeURIComponent(shop)}`);
     expect(begin.status).toBe(400);
@@ -217,6 +226,101 @@ describe.each(DIALECTS)('Shopify install and sessions (%s)', (dialect) => {
     expect(await runtime.sessions.replaceIf(current?.generation ?? -1, loaded.session)).toBe(true);
   });
 
+  const page = (shop: string, token?: string) =>
+    h.connector.call<Record<string, unknown>>('GET', '/shopify/api/settings', {
+      headers: { Authorization: `Bearer ${token ?? sessionToken(shop, gw.clock.nowMs())}` },
+    });
+  const grantsOf = (shop: string, grant: string) => h.fake.grants.filter((g) => g.shop === shop && g.grant === grant);
+
+  it("token exchange: an installed shop whose offline token is gone gets one from the page's session token", async () => {
+    const shop = nextShop();
+    await install(h, shop);
+    await shopify().sessions.deleteSessions([`offline_${shop}`]);
+    expect(await shopify().offline.offlineSession(shop)).toBeUndefined();
+
+    const opened = await page(shop);
+    expect(opened.status, opened.text).toBe(200);
+    const [exchanged] = grantsOf(shop, 'token_exchange');
+    expect(grantsOf(shop, 'token_exchange')).toHaveLength(1);
+    expect(exchanged?.expiring).toBe(true);
+    const session = await shopify().offline.offlineSession(shop);
+    expect(session?.accessToken).toBe(exchanged?.access_token);
+    expect(session?.refreshToken).toBeDefined();
+    expect(session?.expires?.getTime()).toBe(gw.clock.nowMs() + ACCESS_TOKEN_TTL_S * 1000);
+    const row = await db()
+      .selectFrom('shopify_sessions')
+      .selectAll()
+      .where('id', '=', `offline_${shop}`)
+      .executeTakeFirstOrThrow();
+    expect(isSealed(row.access_token_ciphertext ?? '')).toBe(true);
+    expect(row.access_token_ciphertext).not.toContain(exchanged?.access_token ?? 'x');
+
+    // Present now: the next calls exchange nothing, even two at once.
+    await Promise.all([page(shop), page(shop)]);
+    expect(grantsOf(shop, 'token_exchange')).toHaveLength(1);
+  });
+
+  it('token exchange: an offline token Shopify will not refresh is replaced, instead of asking to install again', async () => {
+    const shop = nextShop();
+    await install(h, shop);
+    const session = await shopify().offline.offlineSession(shop);
+    // The refresh token is used up elsewhere.
+    await h.fake.fetch(`https://${shop}/admin/oauth/access_token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        client_id: API_KEY,
+        client_secret: API_SECRET,
+        grant_type: 'refresh_token',
+        refresh_token: session?.refreshToken,
+      }),
+    });
+    gw.clock.advance(ACCESS_TOKEN_TTL_S * 1000);
+    await expect(shopify().offline.offlineSession(shop)).rejects.toMatchObject({
+      code: 'shopify_reauthorization_needed',
+    });
+    // Two calls of the page at once share one exchange.
+    const [a, b] = await Promise.all([page(shop), page(shop)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(grantsOf(shop, 'token_exchange')).toHaveLength(1);
+    const renewed = await shopify().offline.offlineSession(shop);
+    expect(h.fake.isAccessToken(shop, renewed?.accessToken ?? '')).toBe(true);
+    expect(renewed?.accessToken).not.toBe(session?.accessToken);
+  });
+
+  it('the first install stays the authorization-code grant; a forged session token exchanges nothing', async () => {
+    const shop = nextShop();
+    const before = await page(shop);
+    expect(before.status).toBe(409);
+    expect(before.body.error).toBe('shop_not_installed');
+    const forged = await page(shop, sessionToken(shop, gw.clock.nowMs(), {}, 'shpss_not_the_app_secret_000000'));
+    expect(forged.status).toBe(401);
+    expect(h.fake.grants.filter((g) => g.shop === shop)).toEqual([]);
+    await install(h, shop);
+    expect(h.fake.grants.filter((g) => g.shop === shop).map((g) => g.grant)).toEqual(['authorization_code']);
+    expect((await page(shop)).status).toBe(200);
+    expect(grantsOf(shop, 'token_exchange')).toHaveLength(0);
+  });
+
+  it('token exchange refused by Shopify: logged, the page still answers, no session is made up', async () => {
+    const shop = nextShop();
+    await install(h, shop);
+    await shopify().sessions.deleteSessions([`offline_${shop}`]);
+    const warn = vi.spyOn(h.connector.current().deps.logger, 'warn');
+    h.fake.refuseTokenExchange(true);
+    try {
+      const token = sessionToken(shop, gw.clock.nowMs());
+      const opened = await page(shop, token);
+      expect(opened.status).toBe(200);
+      expect(await shopify().offline.offlineSession(shop)).toBeUndefined();
+      expect(warn).toHaveBeenCalledWith(expect.objectContaining({ shop }), 'Shopify refused the token exchange');
+      expect(JSON.stringify(warn.mock.calls)).not.toContain(token);
+    } finally {
+      h.fake.refuseTokenExchange(false);
+      warn.mockRestore();
+    }
+  });
+
   it('implements the session storage interface', async () => {
     const shop = nextShop();
     await install(h, shop);
@@ -256,12 +360,15 @@ describe('Shopify off', () => {
   it('refuses a key without a secret, an unknown version or an app proxy path Shopify would not take, at start', async () => {
     const { loadConnectorConfig } = await import('../../../connector/config.js');
     expect(() => loadConnectorConfig({ SHOPIFY_API_KEY: API_KEY })).toThrow(/SHOPIFY_API_SECRET/);
-    expect(() =>
-      loadConnectorConfig({ SHOPIFY_API_KEY: API_KEY, SHOPIFY_API_SECRET: API_SECRET, SHOPIFY_API_VERSION: '2019-01' }),
-    ).toThrow(/SHOPIFY_API_VERSION/);
+    // A version past its support, or one the app's documents are not validated against, is refused.
+    for (const version of ['2019-01', '2025-10', '2026-10', 'unstable']) {
+      expect(() =>
+        loadConnectorConfig({ SHOPIFY_API_KEY: API_KEY, SHOPIFY_API_SECRET: API_SECRET, SHOPIFY_API_VERSION: version }),
+      ).toThrow(/SHOPIFY_API_VERSION must be one of 2026-01, 2026-04, 2026-07/);
+    }
     expect(loadConnectorConfig({ SHOPIFY_API_KEY: API_KEY, SHOPIFY_API_SECRET: API_SECRET }).shopify).toMatchObject({
       scopes: ['read_orders', 'write_orders'],
-      apiVersion: '2025-10',
+      apiVersion: '2026-07',
       appProxyPath: '/apps/connector-pay',
     });
     const withProxy = (path: string) =>

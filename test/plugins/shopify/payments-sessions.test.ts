@@ -4,7 +4,7 @@
  * gateway's webhook reaches the connector, and the fake Payments Apps API sees each session resolved
  * or rejected once. Also refunds, retries of a failing Payments Apps endpoint, refusals and mTLS.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { webhookSecretsOf } from '../../../connector/connections/connection.service.js';
 import { findConnection } from '../../../connector/storage/connection.repository.js';
 import { findPaymentSession } from '../../../connector/storage/shopify-payment-session.repository.js';
@@ -248,6 +248,60 @@ describe.each(DIALECTS)('Shopify payments app (%s)', (dialect) => {
     expect(callsFor(refund.body.gid, 'refundSessionResolve')).toHaveLength(1);
   });
 
+  it("calls back with the session's own Shopify-Api-Version when supported, logging the difference; else the connector's", async () => {
+    const warn = vi.spyOn(h.connector.current().deps.logger, 'warn');
+    try {
+      const older = await h.postSession(shop, {}, '2026-04');
+      expect(older.response.status, older.response.text).toBe(200);
+      expect((await session(older.body.id)).api_version).toBe('2026-04');
+      expect(warn).toHaveBeenCalledWith(
+        expect.objectContaining({
+          session: older.body.id,
+          session_api_version: '2026-04',
+          configured_api_version: '2026-07',
+          calls_use: '2026-04',
+        }),
+        expect.stringContaining('set the extension'),
+      );
+      await pay((await session(older.body.id)).gateway_payment_uuid as string);
+      await eventually(async () => (await session(older.body.id)).state === 'resolved', 'the session resolved');
+      expect(callsFor(older.body.gid).map((c) => [c.mutation, c.version, c.servedVersion])).toEqual([
+        ['paymentSessionResolve', '2026-04', '2026-04'],
+      ]);
+
+      // A refund session of that payment, sent with its own version, is answered with it too.
+      const refund = await h.postRefund(shop, { payment_id: older.body.id, amount: '500.00' }, '2026-01');
+      expect(refund.response.status).toBe(201);
+      await eventually(() => h.payments.state(refund.body.gid)?.state === 'resolved', 'the refund resolved');
+      expect(callsFor(refund.body.gid).map((c) => [c.mutation, c.version])).toEqual([
+        ['refundSessionResolve', '2026-01'],
+      ]);
+
+      // A version the app does not support (past its support): the connector's own version.
+      const unsupported = await h.postSession(shop, {}, '2025-10');
+      expect(unsupported.response.status).toBe(200);
+      expect(warn).toHaveBeenCalledWith(
+        expect.objectContaining({ session: unsupported.body.id, session_api_version: '2025-10', calls_use: '2026-07' }),
+        expect.stringContaining('which the app does not support'),
+      );
+      await pay((await session(unsupported.body.id)).gateway_payment_uuid as string, INSUFFICIENT_FUNDS);
+      await eventually(async () => (await session(unsupported.body.id)).state === 'rejected', 'the session rejected');
+      expect(callsFor(unsupported.body.gid).map((c) => [c.mutation, c.version])).toEqual([
+        ['paymentSessionReject', '2026-07'],
+      ]);
+
+      // The connector's own version: nothing to say.
+      warn.mockClear();
+      const same = await h.postSession(shop, {}, '2026-07');
+      expect(same.response.status).toBe(200);
+      expect(warn.mock.calls.filter(([fields]) => (fields as { session?: string }).session === same.body.id)).toEqual(
+        [],
+      );
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('refuses another currency, a fractional AMD amount and authorizations with a clear 422, creating nothing', async () => {
     for (const [overrides, code] of [
       [{ currency: 'CAD', amount: '123.00' }, 'unsupported_currency'],
@@ -356,7 +410,7 @@ describe.each(DIALECTS)('Shopify payments app (%s)', (dialect) => {
     ).rejects.toThrow();
     const plain = await h.connector.call('POST', '/shopify/payments/sessions', {
       body,
-      headers: { 'Shopify-Shop-Domain': shop, 'Shopify-Request-Id': 'r', 'Shopify-Api-Version': '2025-10' },
+      headers: { 'Shopify-Shop-Domain': shop, 'Shopify-Request-Id': 'r', 'Shopify-Api-Version': '2026-07' },
     });
     expect(plain.status).toBe(401);
     expect(plain.body.error).toBe('client_certificate_required');

@@ -43,9 +43,9 @@ export interface PaymentsHarness {
     environment?: 'test' | 'live',
     merchant?: { merchantId: string; domain: string },
   ): Promise<string>;
-  /** Shopify opens a payment session and POSTs it to the app. */
-  postSession(shop: string, overrides?: Json): Promise<{ response: ShopifyPost; body: Json }>;
-  postRefund(shop: string, overrides?: Json): Promise<{ response: ShopifyPost; body: Json }>;
+  /** Shopify opens a payment session and POSTs it to the app (with `Shopify-Api-Version: apiVersion`). */
+  postSession(shop: string, overrides?: Json, apiVersion?: string): Promise<{ response: ShopifyPost; body: Json }>;
+  postRefund(shop: string, overrides?: Json, apiVersion?: string): Promise<{ response: ShopifyPost; body: Json }>;
   close(): Promise<void>;
 }
 
@@ -119,7 +119,7 @@ export async function startPaymentsHarness(dialect: DialectName, gw: TestGateway
       }>('GET', '/api/v1/connect_token', { headers: { 'X-Service-Connect': token } });
       return linkShopToToken(connector.current().deps, shop, token, info.body);
     },
-    async postSession(shop, overrides = {}) {
+    async postSession(shop, overrides = {}, apiVersion = undefined) {
       const id = overrides.id ?? `ps${unique()}`;
       const body = {
         ...fixture('payment-session'),
@@ -132,9 +132,12 @@ export async function startPaymentsHarness(dialect: DialectName, gw: TestGateway
         ...overrides,
       };
       payments.openSession(shop, body.gid);
-      return { response: await shopifyPost(`${mtlsUrl}/shopify/payments/sessions`, shop, body, tls), body };
+      return {
+        response: await shopifyPost(`${mtlsUrl}/shopify/payments/sessions`, shop, body, tls, apiVersion),
+        body,
+      };
     },
-    async postRefund(shop, overrides = {}) {
+    async postRefund(shop, overrides = {}, apiVersion = undefined) {
       const id = overrides.id ?? `rs${unique()}`;
       const body = {
         ...fixture('refund-session'),
@@ -145,7 +148,10 @@ export async function startPaymentsHarness(dialect: DialectName, gw: TestGateway
         ...overrides,
       };
       payments.openSession(shop, body.gid);
-      return { response: await shopifyPost(`${mtlsUrl}/shopify/payments/refunds`, shop, body, tls), body };
+      return {
+        response: await shopifyPost(`${mtlsUrl}/shopify/payments/refunds`, shop, body, tls, apiVersion),
+        body,
+      };
     },
     async close() {
       await connector.close();

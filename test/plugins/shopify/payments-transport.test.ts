@@ -111,7 +111,7 @@ describe.each(DIALECTS)('payments app transport over HTTP from 127.0.0.1 (%s)', 
       headers: {
         'Shopify-Shop-Domain': SHOP,
         'Shopify-Request-Id': randomUUID(),
-        'Shopify-Api-Version': '2025-10',
+        'Shopify-Api-Version': '2026-07',
       },
       body: {
         ...fixture('payment-session'),

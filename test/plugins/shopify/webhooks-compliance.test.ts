@@ -5,6 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  findPaymentsConfiguration,
+  requestPaymentsConfiguration,
+} from '../../../connector/storage/shopify-payments-configuration.repository.js';
 import { linkShopConnection } from '../../../connector/storage/shopify-shop.repository.js';
 import { HOUR_MS, toStoredInstant } from '../../../gateway/domain/clock.js';
 import { DIALECTS } from '../../support/databases.js';
@@ -295,10 +299,14 @@ describe.each(DIALECTS)('Shopify webhooks and privacy (%s)', (dialect) => {
     const { shop, connectionId } = await shopWithOrders();
     expect((await send('customers/data_request', shop)).status).toBe(200);
     expect((await send('app/uninstalled', shop)).status).toBe(200);
+    // A payments app configuration left from before (the connection was removed, then the app uninstalled).
+    const now = toStoredInstant(gw.clock.nowMs());
+    await requestPaymentsConfiguration(db(), shop, false, 'Gateway account m-1', now);
     gw.clock.advance(48 * HOUR_MS);
     const answer = await send('shop/redact', shop);
     expect(answer.status).toBe(200);
     await expectShopGone(shop, connectionId);
+    expect(await findPaymentsConfiguration(db(), shop)).toBeUndefined();
     // Safe to receive again.
     expect((await send('shop/redact', shop)).status).toBe(200);
   });

@@ -72,6 +72,7 @@ export function connectionState(overrides: Json = {}, health: Json = {}, problem
       store_error: null,
       webhooks: 'ok',
       last_missed_webhook_at: null,
+      problems: [],
       ...health,
     },
     key_exchange: { callback_url: CALLBACK_URL, problems },
