@@ -495,8 +495,9 @@ async function markPaidInStore(
       'order marked paid',
     );
   } catch (error) {
-    if (isCredentialRefusal(error)) {
-      // The store refused the key: parked (no attempt counted) until new credentials are accepted.
+    if (isCredentialRefusal(error) || awaitingKeys(error)) {
+      // The store refused the key, or has not granted one yet (connected again, keys not delivered):
+      // parked (no attempt counted) until credentials are accepted, which makes it due again.
       await updateLink(deps.db, link.id, {
         next_sync_at: null,
         last_sync_error: error.message.slice(0, 500),
@@ -530,6 +531,11 @@ async function markPaidInStore(
       'marking the order paid in the store failed',
     );
   }
+}
+
+/** The connection has no store credentials yet (`connection_not_ready`): nothing to retry until it has. */
+function awaitingKeys(error: unknown): boolean {
+  return error instanceof ConnectorError && error.code === 'connection_not_ready';
 }
 
 /** Runs a gateway call; a refusal or no answer becomes the connector's error. */

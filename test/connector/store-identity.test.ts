@@ -164,4 +164,48 @@ describe.each(DIALECTS)('a store keeps its connection (%s)', (dialect) => {
       await shop.close();
     }
   });
+
+  it('marks an order paid once when it is paid after the store connected again but before it granted keys', async () => {
+    const shop = await startFakeWooCommerce({ testCallbacks: LOOPBACK_TEST_CALLBACKS });
+    try {
+      const token = (await newToken()).connect_token;
+      const registered = await as(token).call<Json>('POST', '/v1/connections', { store_url: shop.url });
+      await shop.approve(String(registered.body.authorize_url));
+      const order = shop.addOrder({ total: '1800.00' });
+      const created = await as(token).call<OrderPaymentResponse>('POST', `/v1/orders/${order.id}/payment`, {
+        return_url: `${shop.url}/?wc-api=wc_armenian_gateway&order_id=${order.id}`,
+        cancel_url: `${shop.url}/cart/`,
+      });
+      expect(created.status).toBe(201);
+      expect((await as(token).call('DELETE', '/v1/connection')).status).toBe(200);
+
+      // Connected again, the keys not granted yet: the buyer pays and the webhook arrives now.
+      const again = (await newToken()).connect_token;
+      const back = await as(again).call<Json>('POST', '/v1/connections', { store_url: shop.url });
+      expect(back.body).toMatchObject({ status: 'awaiting_keys' });
+      await pay(created.body.payment_uuid);
+      await eventually(async () => {
+        const panel = await as(again).call<Json>('GET', `/v1/orders/${order.id}/payment`);
+        return panel.body.paid === true;
+      }, 'the webhook to record the payment');
+      await connector.runDueWork();
+      expect(shop.order(order.id)?.date_paid_gmt ?? null).toBeNull();
+
+      // Marking it paid waited for the keys, not given up on: once granted, it is marked, once.
+      await shop.approve(String(back.body.authorize_url));
+      await tickUntil(
+        () => shop.notes(order.id).some((n) => n.note.includes(created.body.payment_uuid)),
+        `order ${order.id} to be marked paid once the keys came`,
+      );
+      expect(shop.order(order.id)?.date_paid_gmt).not.toBeNull();
+      expect(shop.notes(order.id).filter((n) => n.note.includes(created.body.payment_uuid))).toHaveLength(1);
+      const report = await as(again).call<{ findings: Finding[] }>('POST', '/v1/reconciliation', {
+        from: new Date(gw.clock.nowMs() - 3_600_000).toISOString(),
+        to: new Date(gw.clock.nowMs() + 60_000).toISOString(),
+      });
+      expect(report.body.findings.filter((f) => f.store_order_id === String(order.id))).toEqual([]);
+    } finally {
+      await shop.close();
+    }
+  });
 });
