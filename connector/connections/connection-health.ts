@@ -121,6 +121,7 @@ export function watchGateway(deps: ConnectorDeps, connectionId: string, client: 
   return {
     createPayment: (input, options) => observe(() => client.createPayment(input, options)),
     getPayment: (uuid) => observe(() => client.getPayment(uuid)),
+    cancelPayment: (uuid) => observe(() => client.cancelPayment(uuid)),
     getOrderPayment: (orderId) => observe(() => client.getOrderPayment(orderId)),
     refundPayment: (uuid, input, options) => observe(() => client.refundPayment(uuid, input, options)),
     listRefunds: (uuid) => observe(() => client.listRefunds(uuid)),

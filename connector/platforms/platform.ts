@@ -116,3 +116,16 @@ export class PlatformError extends Error {
     super(message, options);
   }
 }
+
+/**
+ * The store takes no payment for the order in its present status (WooCommerce: a cancelled order,
+ * which `set_paid` leaves unpaid). Not retried: a person decides (refund, or reopen the order).
+ */
+export class OrderNotPayable extends PlatformError {
+  constructor(
+    readonly orderStatus: string,
+    message: string,
+  ) {
+    super(message, false, null);
+  }
+}

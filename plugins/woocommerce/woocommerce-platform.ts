@@ -23,6 +23,7 @@ import * as wooCommerceRestApiModule from '@woocommerce/woocommerce-rest-api';
 import type { z } from 'zod';
 import {
   type GatewayRefund,
+  OrderNotPayable,
   type OrderRange,
   type PaidWith,
   PlatformError,
@@ -405,6 +406,10 @@ export function createWooCommercePlatform(options: WooCommercePlatformOptions): 
         return;
       }
 
+      if (order.status === 'cancelled') {
+        // Left as the shop owner set it: the connector flags the payment for a person.
+        throw new OrderNotPayable('cancelled', `WooCommerce order ${orderId} is cancelled: it takes no payment`);
+      }
       const action = `PUT orders/${orderId}`;
       const answer = await call(action, () =>
         client.put(`orders/${orderId}`, { set_paid: true, transaction_id: payment.uuid }),

@@ -1940,9 +1940,26 @@ describe("WooCommerce's cancel handler on the cancel URL the gateway sends the b
     expect(payment.result).toEqual({ result: 'success', redirect: CHECKOUT_URL });
     const sent = shopUrl(cancelUrl, { uuid: PAYMENT_UUID, orderId: 'wc-0192f0c4-123' });
     expect(sent).toBe(`${CANCEL_URL}&payment_uuid=${PAYMENT_UUID}`);
+    connector.reset();
     const outcome = await harness('cancel', { get: phpGet(sent) });
     expect(outcome.orders['123']?.status).toBe('cancelled');
     expect(outcome.notices).toEqual([{ type: 'notice', message: 'Your order was cancelled.' }]);
+    // The order's payment is cancelled at the gateway too: its checkout can no longer take money.
+    const cancelled = only(connector.requests);
+    expect(cancelled).toMatchObject({ method: 'POST', path: '/v1/orders/123/cancel', body: null });
+    expect(cancelled.headers['x-service-connect']).toBe(TOKEN);
+    expect(outcome.scheduled).toEqual([]);
+  });
+
+  it('asks the connector again later when it does not answer the cancellation', async () => {
+    connector.answer('POST /v1/orders/123/cancel', {
+      status: 503,
+      body: { error: 'gateway_unavailable', message: 'The payment gateway did not answer; try again shortly.' },
+    });
+    const sent = shopUrl(CANCEL_URL, { uuid: PAYMENT_UUID, orderId: 'wc-0192f0c4-123' });
+    const outcome = await harness('cancel', { get: phpGet(sent) });
+    expect(outcome.orders['123']?.status).toBe('cancelled');
+    expect(outcome.scheduled).toEqual([{ in: 60, hook: 'armenian_gateway_cancel_payment', args: [123, 2] }]);
   });
 
   it('is the PHP fatal of the issue when order_id is the gateway’s (what appending it used to do)', async () => {

@@ -69,6 +69,16 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 	const RESEND_REFUND_ATTEMPTS = 40;
 
 	/**
+	 * WP-Cron hook that asks the connector again to cancel a cancelled order's payment.
+	 */
+	const CANCEL_PAYMENT_HOOK = 'armenian_gateway_cancel_payment';
+
+	/**
+	 * Seconds a cancellation waits for the connector within the request that cancelled the order.
+	 */
+	const CANCEL_TIMEOUT = 5;
+
+	/**
 	 * Sets up the gateway and its hooks.
 	 */
 	public function __construct() {
@@ -755,6 +765,35 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 		}
 		$this->log( 'warning', sprintf( 'Refunding order %d failed', $order->get_id() ), $result );
 		return new WP_Error( 'armenian_gateway_refund_failed', $this->admin_error_message( $result ) );
+	}
+
+	/**
+	 * WooCommerce cancelled an order paid with this method (the buyer's Cancel link, the shop owner,
+	 * or an unpaid order held too long): its open payment is cancelled at the gateway, so opening its
+	 * checkout again can no longer take the money. Without an answer it is asked again later
+	 * (WP-Cron), each wait longer; a payment completed meanwhile is flagged by the connector for the
+	 * shop owner (refund it, or reopen the order).
+	 *
+	 * @param int $order_id The order.
+	 * @param int $attempt  This attempt's number (1 when WooCommerce cancels it).
+	 */
+	public static function cancel_order_payment( $order_id, $attempt = 1 ) {
+		$order = wc_get_order( (int) $order_id );
+		if ( ! $order || $order instanceof WC_Order_Refund || self::GATEWAY_ID !== $order->get_payment_method() ) {
+			return;
+		}
+		$gateway = new self();
+		$result  = $gateway->call_connector( 'POST', $gateway->order_path( $order ) . '/cancel', null, self::CANCEL_TIMEOUT );
+		if ( $result->is_ok() ) {
+			return;
+		}
+		$attempt = is_numeric( $attempt ) ? (int) $attempt : 1;
+		if ( self::answer_unknown( $result ) && $attempt < self::RESEND_REFUND_ATTEMPTS ) {
+			$wait = (int) min( MINUTE_IN_SECONDS * pow( 2, $attempt - 1 ), 6 * HOUR_IN_SECONDS );
+			wp_schedule_single_event( time() + $wait, self::CANCEL_PAYMENT_HOOK, array( (int) $order->get_id(), $attempt + 1 ) );
+			return;
+		}
+		$gateway->log( 'warning', sprintf( 'Cancelling the payment of cancelled order %d failed', $order->get_id() ), $result );
 	}
 
 	/**
