@@ -327,7 +327,7 @@ export async function describeConnection(deps: ConnectorDeps, caller: PluginCall
     },
     key_exchange: {
       callback_url: callbackUrl(deps, current.platform),
-      problems: keyExchangeProblems(deps.config.publicUrl),
+      problems: keyExchangeProblems(deps.config.publicUrl, current.store_url),
     },
   };
 }

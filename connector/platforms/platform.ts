@@ -49,6 +49,17 @@ export interface PaidWith {
 }
 
 /** A refund made at the gateway, to be recorded in the store without refunding again. */
+/**
+ * The note a store order gets when it is marked paid: the processor, whether money moved, and the
+ * payment's uuid and rrn (the uuid is how the connector recognises its own note).
+ */
+export function paymentNote(payment: PaidWith): string {
+  const how = payment.sandbox
+    ? 'the sandbox (a test payment: no money moved)'
+    : `${payment.processor ?? 'the payment gateway'} (live)`;
+  return `Paid with ${how}. Gateway payment ${payment.uuid}, RRN ${payment.rrn ?? 'none'}.`;
+}
+
 export interface GatewayRefund {
   /** The gateway refund uuid (kept in the store's refund reason/metadata so it is recognised later). */
   readonly uuid: string;

@@ -27,6 +27,7 @@ import {
   type OrderRange,
   type PaidWith,
   PlatformError,
+  paymentNote,
   type StoreOrder,
   type StorePlatform,
 } from '../../connector/platforms/platform.js';
@@ -142,12 +143,6 @@ function toStoreOrder(order: WooOrder): StoreOrder {
     customerEmail: email === '' ? null : email,
     customerName: name === '' ? null : name,
   };
-}
-
-function paymentNote(payment: PaidWith): string {
-  const processor = payment.processor ?? 'the payment gateway';
-  const mode = payment.sandbox ? 'sandbox' : 'live';
-  return `Paid with ${processor} (${mode}). Gateway payment ${payment.uuid}, RRN ${payment.rrn ?? 'none'}.`;
 }
 
 function refundReason(refund: GatewayRefund): string {

@@ -143,7 +143,7 @@ describe.each(DIALECTS)('cancelled orders (%s)', (dialect) => {
       return read.body.flag === null && read.body.store_sync === 'done';
     }, 'the flag lowered');
     expect(setPaidCalls(order.id)).toBe(1);
-    expect(notesWith(order.id, 'Paid with sandbox')).toHaveLength(1);
+    expect(notesWith(order.id, 'Paid with the sandbox')).toHaveLength(1);
   });
 
   it('leaves a paid order paid when the store cancels it: the payment is not undone', async () => {

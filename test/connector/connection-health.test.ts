@@ -42,6 +42,14 @@ describe('the key exchange callback WooCommerce can deliver to', () => {
     expect(keyExchangeProblems('https://10.1.2.3')).toEqual(['callback_host_not_public']);
     expect(keyExchangeProblems('https://[::1]')).toEqual(['callback_host_not_public']);
     expect(keyExchangeProblems('https://shop.localhost')).toEqual(['callback_host_not_public']);
+    // WordPress lets a callback on the store's own host through, private or on the store's port.
+    expect(keyExchangeProblems('https://localhost:8090', 'https://localhost:8090')).toEqual([]);
+    expect(keyExchangeProblems('https://10.1.2.3', 'http://10.1.2.3:8000')).toEqual([]);
+    expect(keyExchangeProblems('https://10.1.2.3:8443', 'http://10.1.2.3:8000')).toEqual(['callback_port_not_allowed']);
+    expect(keyExchangeProblems('http://localhost:8090', 'http://localhost:8080')).toEqual([
+      'callback_not_https',
+      'callback_port_not_allowed',
+    ]);
   });
 });
 
@@ -167,7 +175,8 @@ describe.each(DIALECTS)('connection health (%s)', (dialect) => {
         },
         key_exchange: {
           callback_url: `${url}/woocommerce/auth/callback`,
-          problems: ['callback_not_https', 'callback_port_not_allowed', 'callback_host_not_public'],
+          // On the store's own host (both on 127.0.0.1): private is allowed; another port is not.
+          problems: ['callback_not_https', 'callback_port_not_allowed'],
         },
       });
 
