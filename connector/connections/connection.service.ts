@@ -227,6 +227,7 @@ export async function registerConnection(
     store_error_at: null,
     store_error_message: null,
     last_missed_webhook_at: null,
+    store_checked_at: null,
   };
   try {
     await insertConnection(deps.db, row);

@@ -11,6 +11,7 @@ import { loadConnectorConfig } from '../../connector/config.js';
 import { ACCEPTED_TOKEN_TTL_MS } from '../../connector/connections/accepted-tokens.js';
 import { keyExchangeProblems } from '../../connector/connections/connection-health.js';
 import { STORE_UNAUTHORIZED_MESSAGE } from '../../connector/errors.js';
+import { STORE_KEY_CHECK_EVERY_MS } from '../../connector/jobs/due-work.js';
 import { type Connector, startConnector } from '../../connector/runtime/start.js';
 import { createConnectToken, revokeConnectToken } from '../../gateway/connect/connect-token.service.js';
 import { MINUTE_MS, toStoredInstant } from '../../gateway/domain/clock.js';
@@ -222,6 +223,29 @@ describe.each(DIALECTS)('connection health (%s)', (dialect) => {
         message: expect.any(String),
         request_id: expect.any(String),
       });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('finds a REST key revoked in the store on its own within 15 minutes, before any buyer pays', async () => {
+    const { store, token, id } = await connectedStore();
+    try {
+      await connector.runDueWork();
+      const checked = (await row(id)).store_checked_at;
+      expect(checked).not.toBeNull();
+      store.revokeKeys(); // the shop owner deleted the REST key; no order, no buyer
+      // Not asked again before its 15 minutes are up: a store is not read on every tick.
+      const readsBefore = store.requests.length;
+      gw.clock.advance(5 * MINUTE_MS);
+      await connector.runDueWork();
+      expect(store.requests.length).toBe(readsBefore);
+      expect((await row(id)).status).toBe('active');
+      gw.clock.advance(STORE_KEY_CHECK_EVERY_MS);
+      await connector.runDueWork();
+      expect((await row(id)).status).toBe('store_unauthorized');
+      const described = await call('GET', '/v1/connection', token);
+      expect(described.body).toMatchObject({ status: 'store_unauthorized', health: { store: 'unauthorized' } });
     } finally {
       await store.close();
     }

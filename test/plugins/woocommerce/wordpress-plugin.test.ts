@@ -91,6 +91,10 @@ interface HarnessRun {
     fields: string[];
     field_type: Record<string, string>;
   };
+  /** WP-Cron recurring events by hook, with their recurrence. */
+  readonly recurring: Record<string, string>;
+  /** WP-Cron hooks unscheduled. */
+  readonly unscheduled: string[];
   /** WP-Cron single events scheduled (seconds from now, hook, args). */
   readonly scheduled: Array<{ in: number; hook: string; args: unknown[] }>;
   /** Refunds deleted for good (`WC_Order_Refund::delete(true)`). */
@@ -457,6 +461,35 @@ describe('loading the plugin', () => {
     expect((await harness('bootstrap', { settings: { connect_token: '' } })).gateway?.available).toBe(false);
     expect((await harness('bootstrap', { store_currency: 'USD' })).gateway?.available).toBe(false);
   });
+
+  it('is not offered while the token is revoked or the store refuses the key, without asking the connector', async () => {
+    for (const code of ['token_revoked', 'store_unauthorized']) {
+      const outcome = await harness('bootstrap', { options: { armenian_gateway_payments_blocked: code } });
+      expect(outcome.gateway?.available, code).toBe(false);
+    }
+    expect(connector.requests).toEqual([]);
+    expect((await harness('bootstrap')).gateway?.available).toBe(true);
+  });
+
+  it('checks the connection every hour (WP-Cron), blocking the method on a refused key and offering it again once repaired', async () => {
+    const boot = await harness('bootstrap');
+    expect(boot.recurring).toEqual({ armenian_gateway_health_refresh: 'hourly' });
+
+    connector.answer('GET /v1/connection', {
+      status: 200,
+      body: connectionState({ status: 'store_unauthorized' }, { store: 'unauthorized' }),
+    });
+    const refused = await harness('cron', { hook: 'armenian_gateway_health_refresh' });
+    expect(refused.options).toMatchObject({ armenian_gateway_payments_blocked: 'store_unauthorized' });
+
+    connector.reset();
+    const repaired = await harness('cron', {
+      hook: 'armenian_gateway_health_refresh',
+      options: { armenian_gateway_payments_blocked: 'store_unauthorized' },
+    });
+    expect(repaired.options).not.toHaveProperty('armenian_gateway_payments_blocked');
+    expect(only(connector.requests)).toMatchObject({ method: 'GET', path: '/v1/connection' });
+  });
 });
 
 describe('process_payment', () => {
@@ -539,6 +572,16 @@ describe('process_payment', () => {
     expect(outcome.logs[0]?.source).toBe('armenian-gateway');
     expect(outcome.logs[0]?.message).toContain('platform_unavailable');
     expect(outcome.logs[0]?.message).toContain('[connect token]');
+  });
+
+  it.each([
+    [401, 'invalid_connect_token', 'token_revoked'],
+    [409, 'store_unauthorized', 'store_unauthorized'],
+  ] as const)('stops offering the method after a payment refused with %s %s', async (status, error, blocked) => {
+    connector.answer('POST /v1/orders/123/payment', refusal(status, error, 'Refused.'));
+    const outcome = await harness('payment');
+    expect(outcome.result).toEqual({ result: 'failure' });
+    expect(outcome.options).toMatchObject({ armenian_gateway_payments_blocked: blocked });
   });
 
   it('tells the buyer when the order total is not whole AMD', async () => {

@@ -45,6 +45,22 @@ final class Armenian_Gateway_Health {
 	const CAPABILITY = 'manage_woocommerce';
 
 	/**
+	 * Option holding why payments cannot work now (`token_revoked` or `store_unauthorized`), while so:
+	 * the method is then not offered at checkout, so no buyer pays into an order that stays pending.
+	 */
+	const BLOCKED_OPTION = 'armenian_gateway_payments_blocked';
+
+	/**
+	 * WP-Cron hook that checks the connection every hour, admin pages or not.
+	 */
+	const REFRESH_HOOK = 'armenian_gateway_health_refresh';
+
+	/**
+	 * The problems that stop every payment until the shop owner acts.
+	 */
+	const BLOCKING = array( 'token_revoked', 'store_unauthorized' );
+
+	/**
 	 * Hooks the notice and the actions.
 	 */
 	public static function register() {
@@ -65,6 +81,55 @@ final class Armenian_Gateway_Health {
 			return;
 		}
 		wp_enqueue_script( 'armenian-gateway-admin', plugins_url( 'assets/js/admin.js', ARMENIAN_GATEWAY_FILE ), array(), ARMENIAN_GATEWAY_VERSION, true );
+	}
+
+	/**
+	 * Whether the last word about the connection stops every payment (the connect token revoked, or
+	 * the store's REST key refused). Read from an option only: the checkout never waits on the
+	 * connector for it.
+	 *
+	 * @return bool
+	 */
+	public static function payments_blocked() {
+		return in_array( get_option( self::BLOCKED_OPTION, '' ), self::BLOCKING, true );
+	}
+
+	/**
+	 * Notes that payments cannot work now, and why (a payment the connector refused for it).
+	 *
+	 * @param string $code `token_revoked` or `store_unauthorized`.
+	 */
+	public static function block_payments( $code ) {
+		if ( in_array( $code, self::BLOCKING, true ) ) {
+			update_option( self::BLOCKED_OPTION, $code, false );
+		}
+		self::forget();
+	}
+
+	/**
+	 * Offers the method again (new settings saved; a health check found nothing blocking).
+	 */
+	public static function unblock_payments() {
+		delete_option( self::BLOCKED_OPTION );
+	}
+
+	/**
+	 * Schedules the hourly check (once); `plugins_loaded`.
+	 */
+	public static function schedule_refresh() {
+		add_action( self::REFRESH_HOOK, array( __CLASS__, 'refresh' ) );
+		if ( function_exists( 'wp_next_scheduled' ) && false === wp_next_scheduled( self::REFRESH_HOOK ) ) {
+			wp_schedule_event( time() + HOUR_IN_SECONDS, 'hourly', self::REFRESH_HOOK );
+		}
+	}
+
+	/**
+	 * WP-Cron, hourly: asks the connector about the connection now, so a revoked token or a refused
+	 * key hides the method before a buyer tries it, and a repaired one shows it again.
+	 */
+	public static function refresh() {
+		self::forget();
+		self::problems();
 	}
 
 	/**
@@ -91,6 +156,13 @@ final class Armenian_Gateway_Health {
 		}
 		$result   = $connector->page_request( 'GET', '/v1/connection' );
 		$problems = self::problems_of( $result );
+		$codes    = array_column( $problems, 'code' );
+		$blocking = array_values( array_intersect( self::BLOCKING, $codes ) );
+		if ( array() !== $blocking ) {
+			update_option( self::BLOCKED_OPTION, $blocking[0], false );
+		} elseif ( $result->is_ok() ) {
+			self::unblock_payments();
+		}
 		set_transient( self::TRANSIENT, array( 'problems' => $problems ), $result->is_ok() ? self::CACHE_SECONDS : self::FAILURE_CACHE_SECONDS );
 		return $problems;
 	}

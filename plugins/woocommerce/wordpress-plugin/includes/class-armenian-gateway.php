@@ -234,6 +234,7 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 			delete_option( self::CHECKOUT_ORIGIN_OPTION );
 		}
 		Armenian_Gateway_Health::forget();
+		Armenian_Gateway_Health::unblock_payments();
 		$this->connect_store();
 		if ( null !== $manual_key ) {
 			$this->send_manual_key( $manual_key );
@@ -531,6 +532,10 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 		if ( ! parent::is_available() || ! $this->is_configured() || '' !== Armenian_Gateway_Connector::url_problem( $this->connector_url() ) ) {
 			return false;
 		}
+		// A revoked token or a refused store key: every try would leave a pending order nobody can pay.
+		if ( Armenian_Gateway_Health::payments_blocked() ) {
+			return false;
+		}
 		return 'AMD' === get_woocommerce_currency();
 	}
 
@@ -570,9 +575,11 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 		}
 		if ( ! $result->is_ok() ) {
 			$this->log( 'error', sprintf( 'Starting the payment of order %d failed', $order->get_id() ), $result );
-			if ( $result->is_error( 'store_unauthorized' ) || $result->is_error( 'invalid_connect_token' ) ) {
-				// The shop owner should hear of it on the next admin page, not in up to five minutes.
-				Armenian_Gateway_Health::forget();
+			if ( $result->is_error( 'store_unauthorized' ) ) {
+				// The shop owner hears of it on the next admin page, and no other buyer is offered the method.
+				Armenian_Gateway_Health::block_payments( 'store_unauthorized' );
+			} elseif ( $result->is_error( 'invalid_connect_token' ) ) {
+				Armenian_Gateway_Health::block_payments( 'token_revoked' );
 			}
 			wc_add_notice( $this->buyer_payment_error( $result ), 'error' );
 			return array( 'result' => 'failure' );

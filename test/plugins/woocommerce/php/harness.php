@@ -214,6 +214,11 @@ switch ( $scenario ) {
 		);
 		break;
 
+	case 'cron':
+		// WP-Cron runs a scheduled hook.
+		do_action( $options['hook'], ...( isset( $options['args'] ) ? $options['args'] : array() ) );
+		break;
+
 	case 'resend_refund':
 		// WP-Cron runs the scheduled resend of a refund whose answer never arrived.
 		do_action( 'armenian_gateway_resend_refund', $order->get_id(), $options['body'], isset( $options['attempt'] ) ? $options['attempt'] : 1 );

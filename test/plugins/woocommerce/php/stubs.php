@@ -24,6 +24,8 @@ $GLOBALS['harness'] = array(
 	'submenu_pages'    => array(),
 	'settings_errors'  => array(),
 	'scheduled'        => array(),
+	'recurring'        => array(),
+	'unscheduled'      => array(),
 	'deleted_refunds'  => array(),
 );
 // Serve mode (router.php under `php -S`): redirects and wp_die answer for real.
@@ -41,6 +43,24 @@ if ( ! defined( 'HOUR_IN_SECONDS' ) ) {
 }
 $GLOBALS['harness_orders'] = array();
 $GLOBALS['harness_refunds'] = array();
+
+/**
+ * WP-Cron's recurring events: recorded by hook (with the recurrence); `wp_next_scheduled` sees them.
+ */
+function wp_schedule_event( $timestamp, $recurrence, $hook, $args = array() ) {
+	$GLOBALS['harness']['recurring'][ $hook ] = $recurrence;
+	return true;
+}
+
+function wp_next_scheduled( $hook, $args = array() ) {
+	return isset( $GLOBALS['harness']['recurring'][ $hook ] ) ? time() + 60 : false;
+}
+
+function wp_unschedule_hook( $hook ) {
+	$GLOBALS['harness']['unscheduled'][] = $hook;
+	unset( $GLOBALS['harness']['recurring'][ $hook ] );
+	return 0;
+}
 
 // Hooks.
 
