@@ -179,6 +179,8 @@ describe.each(DIALECTS)('connection health (%s)', (dialect) => {
           // On the store's own host (both on 127.0.0.1): private is allowed; another port is not.
           problems: ['callback_not_https', 'callback_port_not_allowed'],
         },
+        // The key as WooCommerce lists it (its last 7 characters), never the key itself.
+        store_key: { truncated_key: expect.stringMatching(/^[0-9a-f]{7}$/), app_name: 'Armenian payment gateway' },
       });
 
       gatewayDown = /connect_token/;

@@ -17,7 +17,7 @@ defined( 'WP_UNINSTALL_PLUGIN' ) || exit;
  */
 function armenian_gateway_uninstall_site() {
 	global $wpdb;
-	foreach ( array( 'woocommerce_armenian_gateway_settings', 'armenian_gateway_connect_token', 'armenian_gateway_connect_result', 'armenian_gateway_checkout_origin', 'armenian_gateway_payments_blocked' ) as $option ) {
+	foreach ( array( 'woocommerce_armenian_gateway_settings', 'armenian_gateway_connect_token', 'armenian_gateway_connect_result', 'armenian_gateway_checkout_origin', 'armenian_gateway_payments_blocked', 'armenian_gateway_key_app' ) as $option ) {
 		delete_option( $option );
 	}
 	// The hourly connection check and any pending resend (WP-Cron).

@@ -97,6 +97,8 @@ interface HarnessRun {
   readonly unscheduled: string[];
   /** WP-Cron single events scheduled (seconds from now, hook, args). */
   readonly scheduled: Array<{ in: number; hook: string; args: unknown[] }>;
+  /** WooCommerce's REST keys after the run (`woocommerce_api_keys` rows the scenario gave). */
+  readonly api_keys: Array<{ description: string; truncated_key: string }>;
   /** Refunds deleted for good (`WC_Order_Refund::delete(true)`). */
   readonly deleted_refunds: number[];
   readonly output: string;
@@ -1420,6 +1422,53 @@ describe('reconnecting and removing the connection', () => {
     expect(outcome.redirect).toBe(PLUGIN_SETTINGS_URL);
     expect(outcome.options.woocommerce_armenian_gateway_settings.enabled).toBe('no');
     expect(outcome.options._transient_armenian_gateway_connection_1.message).toContain('The connection was removed');
+  });
+
+  /** REST keys as WooCommerce keeps them: the key exchange's description, and one made by hand. */
+  const KEYS = [
+    { description: 'Armenian payment gateway - API (2026-01-10 09:00:00)', truncated_key: 'old0001' },
+    { description: 'Armenian payment gateway - API (2026-05-02 11:30:00)', truncated_key: 'old0002' },
+    { description: 'Armenian payment gateway - API (2026-11-20 08:15:00)', truncated_key: 'cur1234' },
+    { description: 'Accounting export', truncated_key: 'own9999' },
+  ];
+
+  it('revokes the REST keys earlier key exchanges made once the connection is healthy, keeping the one in use', async () => {
+    connector.answer('GET /v1/connection', {
+      status: 200,
+      body: connectionState({ store_key: { truncated_key: 'cur1234', app_name: 'Armenian payment gateway' } }),
+    });
+    const outcome = await page('/wp-admin/admin.php', {
+      get: { page: 'wc-settings', tab: 'checkout', section: 'armenian_gateway' },
+      api_keys: KEYS,
+    });
+    expect(outcome.api_keys.map((k) => k.truncated_key)).toEqual(['cur1234', 'own9999']);
+    expect(outcome.options).toMatchObject({ armenian_gateway_key_app: 'Armenian payment gateway' });
+
+    // Not while the connection is not active (its key may be the one being replaced).
+    connector.answer('GET /v1/connection', {
+      status: 200,
+      body: connectionState({
+        status: 'awaiting_keys',
+        store_key: { truncated_key: 'cur1234', app_name: 'Armenian payment gateway' },
+      }),
+    });
+    const waiting = await page('/wp-admin/admin.php', {
+      get: { page: 'wc-settings', tab: 'checkout', section: 'armenian_gateway' },
+      api_keys: KEYS,
+    });
+    expect(waiting.api_keys).toHaveLength(4);
+  });
+
+  it('"Remove connection" revokes the REST keys the connector used, and only those', async () => {
+    const outcome = await action('armenian_gateway_remove_connection', {
+      api_keys: KEYS,
+      options: { armenian_gateway_key_app: 'Armenian payment gateway' },
+    });
+    expect(outcome.api_keys.map((k) => k.truncated_key)).toEqual(['own9999']);
+    expect(outcome.options).not.toHaveProperty('armenian_gateway_key_app');
+    expect(outcome.options._transient_armenian_gateway_connection_1.message).toContain(
+      'REST keys it used were revoked',
+    );
   });
 
   it('refuses both without the nonce or the capability', async () => {

@@ -61,6 +61,12 @@ final class Armenian_Gateway_Health {
 	const BLOCKING = array( 'token_revoked', 'store_unauthorized' );
 
 	/**
+	 * Option holding the app name the connector's key exchange gives the REST keys it makes, as last
+	 * seen: "Remove connection" revokes those keys.
+	 */
+	const KEY_APP_OPTION = 'armenian_gateway_key_app';
+
+	/**
 	 * Hooks the notice and the actions.
 	 */
 	public static function register() {
@@ -156,6 +162,7 @@ final class Armenian_Gateway_Health {
 		}
 		$result   = $connector->page_request( 'GET', '/v1/connection' );
 		$problems = self::problems_of( $result );
+		self::revoke_replaced_keys( $result );
 		$codes    = array_column( $problems, 'code' );
 		$blocking = array_values( array_intersect( self::BLOCKING, $codes ) );
 		if ( array() !== $blocking ) {
@@ -428,9 +435,15 @@ final class Armenian_Gateway_Health {
 				$settings['enabled'] = 'no';
 				update_option( Armenian_Gateway_Connector::SETTINGS_OPTION, $settings );
 			}
+			// The connector forgot the store's keys: they are revoked here too, so none stays valid.
+			$app = get_option( self::KEY_APP_OPTION, '' );
+			if ( is_string( $app ) && '' !== $app ) {
+				self::delete_app_keys( $app, null );
+			}
+			delete_option( self::KEY_APP_OPTION );
 			$flash = array(
 				'type'    => 'success',
-				'message' => __( 'The connection was removed: the connector no longer updates your orders and has forgotten the store\'s keys. The payment method is switched off; save the settings again to connect anew.', 'armenian-payment-gateway' ),
+				'message' => __( 'The connection was removed: the connector no longer updates your orders, and the store\'s REST keys it used were revoked. The payment method is switched off; save the settings again to connect anew.', 'armenian-payment-gateway' ),
 			);
 		} else {
 			Armenian_Gateway_Connector::log( 'warning', 'Removing the connection failed', $result );
@@ -443,5 +456,49 @@ final class Armenian_Gateway_Health {
 		Armenian_Gateway_Admin_Format::flash( 'connection', $flash );
 		wp_safe_redirect( self::settings_url() );
 		exit;
+	}
+
+	/**
+	 * After a healthy look at the connection: revokes the store's REST keys the plugin's earlier key
+	 * exchanges made and the connector no longer uses (each Reconnect or new token makes one), keeping
+	 * the one it holds. WooCommerce describes a key its key exchange makes "<app name> - API (date)";
+	 * keys the shop owner made by hand are left alone.
+	 *
+	 * @param Armenian_Gateway_Response $result The connector's `GET /v1/connection` answer.
+	 */
+	private static function revoke_replaced_keys( Armenian_Gateway_Response $result ) {
+		if ( ! $result->is_ok() || 'active' !== Armenian_Gateway_Response::text_of( $result->body, 'status' ) ) {
+			return;
+		}
+		$key  = Armenian_Gateway_Response::array_of( $result->body, 'store_key' );
+		$keep = Armenian_Gateway_Response::text_of( $key, 'truncated_key' );
+		$app  = Armenian_Gateway_Response::text_of( $key, 'app_name' );
+		if ( 1 !== preg_match( '/^[A-Za-z0-9]{7}$/', $keep ) || '' === $app || strlen( $app ) > 170 ) {
+			return;
+		}
+		update_option( self::KEY_APP_OPTION, $app, false );
+		self::delete_app_keys( $app, $keep );
+	}
+
+	/**
+	 * Deletes the REST keys WooCommerce's key exchange made for `$app`, but the one ending in `$keep`
+	 * (all of them when null).
+	 *
+	 * @param string      $app  The app name of the key exchange.
+	 * @param string|null $keep The truncated key to keep.
+	 * @return int How many were revoked.
+	 */
+	private static function delete_app_keys( $app, $keep ) {
+		global $wpdb;
+		if ( ! isset( $wpdb ) ) {
+			return 0;
+		}
+		$table = $wpdb->prefix . 'woocommerce_api_keys';
+		$like  = $wpdb->esc_like( $app . ' - API (' ) . '%';
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- WooCommerce offers no API to revoke a REST key.
+		$deleted = null === $keep
+			? $wpdb->query( $wpdb->prepare( 'DELETE FROM ' . $table . ' WHERE description LIKE %s', $like ) )
+			: $wpdb->query( $wpdb->prepare( 'DELETE FROM ' . $table . ' WHERE description LIKE %s AND truncated_key <> %s', $like, $keep ) );
+		return (int) $deleted;
 	}
 }

@@ -149,6 +149,7 @@ foreach ( isset( $options['transients'] ) ? $options['transients'] : array() as 
 	set_transient( $name, $value );
 }
 $GLOBALS['harness']['transient_writes'] = array();
+$GLOBALS['harness']['api_keys'] = isset( $options['api_keys'] ) ? $options['api_keys'] : array();
 foreach ( isset( $options['refunds'] ) ? $options['refunds'] : array() as $refund_id ) {
 	$order->refunds[] = new WC_Order_Refund( $refund_id );
 }
