@@ -659,6 +659,16 @@ describe('the return handler (?wc-api=wc_armenian_gateway)', () => {
     expect(outcome.orders['123']?.saves).toBe(0);
   });
 
+  it('says on the order received page, in classic and block themes, that an unpaid order is not confirmed yet', async () => {
+    const unpaid = await harness('thankyou');
+    expect(unpaid.output).toContain(
+      '<div class="woocommerce-info" role="status">We could not confirm your payment yet.',
+    );
+    expect(connector.requests).toEqual([]);
+    const paid = await harness('thankyou', { order: { status: 'processing' } });
+    expect(paid.output).not.toContain('could not confirm');
+  });
+
   it.each(['pending', 'processing'])('redirects to the thank-you page while the payment is %s', async (status) => {
     connector.answer('GET /v1/orders/123/payment', paymentStatus(status));
     const outcome = await harness('return', back);

@@ -96,6 +96,7 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 
 		add_action( 'woocommerce_update_options_payment_gateways_' . $this->id, array( $this, 'process_admin_options' ) );
 		add_action( 'woocommerce_api_' . self::RETURN_ENDPOINT, array( $this, 'handle_return' ) );
+		add_action( 'woocommerce_thankyou_' . $this->id, array( $this, 'thankyou_notice' ) );
 	}
 
 	/**
@@ -681,6 +682,23 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 	}
 
 	/**
+	 * `woocommerce_thankyou_armenian_gateway`: on the order received page, while the order is not paid
+	 * yet, says so. The hook prints in classic themes (checkout/thankyou.php) and in block themes alike:
+	 * WooCommerce's Order Confirmation "Additional Information" block renders
+	 * `woocommerce_thankyou_{payment method}` for a visitor allowed to see the order; a notice queued
+	 * with `wc_add_notice` is never shown there.
+	 *
+	 * @param int $order_id The order.
+	 */
+	public function thankyou_notice( $order_id ) {
+		$order = wc_get_order( (int) $order_id );
+		if ( ! $order || $order instanceof WC_Order_Refund || $order->has_status( array( 'processing', 'completed', 'refunded' ) ) ) {
+			return;
+		}
+		echo '<div class="woocommerce-info" role="status">' . esc_html__( 'We could not confirm your payment yet. If it went through, your order will be updated shortly and you will receive a confirmation.', 'armenian-payment-gateway' ) . '</div>';
+	}
+
+	/**
 	 * Where the returning buyer goes, from the payment's state at the gateway.
 	 *
 	 * @param WC_Order $order The order.
@@ -689,8 +707,8 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 	private function return_destination( $order ) {
 		$result = $this->call_connector( 'GET', $this->order_path( $order ) . '/payment' );
 		if ( ! $result->is_ok() ) {
+			// The order received page says the payment is not confirmed yet (thankyou_notice).
 			$this->log( 'warning', sprintf( 'Reading the payment of order %d failed', $order->get_id() ), $result );
-			wc_add_notice( __( 'We could not confirm your payment yet. If it went through, your order will be updated shortly and you will receive a confirmation.', 'armenian-payment-gateway' ), 'notice' );
 			return $this->get_return_url( $order );
 		}
 		if ( ! empty( $result->body['paid'] ) ) {
@@ -712,7 +730,6 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 				return $order->get_checkout_payment_url();
 			default:
 				$this->log( 'warning', sprintf( 'The payment of order %1$d has an unknown status "%2$s"', $order->get_id(), $status ), null );
-				wc_add_notice( __( 'We could not confirm your payment yet. If it went through, your order will be updated shortly and you will receive a confirmation.', 'armenian-payment-gateway' ), 'notice' );
 				return $this->get_return_url( $order );
 		}
 	}

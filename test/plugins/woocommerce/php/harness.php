@@ -215,6 +215,11 @@ switch ( $scenario ) {
 		);
 		break;
 
+	case 'thankyou':
+		// The order received page (classic or block theme) runs the method's thank-you hook.
+		do_action( 'woocommerce_thankyou_armenian_gateway', $order->get_id() );
+		break;
+
 	case 'cron':
 		// WP-Cron runs a scheduled hook.
 		do_action( $options['hook'], ...( isset( $options['args'] ) ? $options['args'] : array() ) );
