@@ -60,11 +60,18 @@ import {
   registerConnection,
   removeConnection,
   requireKeyExchangePlatform,
+  requireStoreAccess,
   requireToken,
   type TokenCheck,
 } from '../connections/connection.service.js';
 import { asConnectorError, ConnectorError, errorDetail, validationFailed } from '../errors.js';
-import { deferStoreWork, payForOrder, readBackOrder, type StoreWork } from '../orders/order.service.js';
+import {
+  cancelOrderPayment,
+  deferStoreWork,
+  payForOrder,
+  readBackOrder,
+  type StoreWork,
+} from '../orders/order.service.js';
 import { getReport, listReports, reconcile, reconcileInBackground } from '../reconciliation/reconcile.service.js';
 import { refundFromStore } from '../refunds/refund.service.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
@@ -358,6 +365,12 @@ export function createConnectorApp(deps: ConnectorDeps): Koa {
   router.get('/v1/orders/:order_id/payment', async (ctx) => {
     const conn = await connection(ctx);
     ctx.body = await afterAnswer(ctx, (storeWork) => readBackOrder(deps, conn, orderIdParam(ctx), storeWork));
+  });
+
+  router.post('/v1/orders/:order_id/cancel', async (ctx) => {
+    const conn = await connection(ctx);
+    requireStoreAccess(conn);
+    ctx.body = await afterAnswer(ctx, (storeWork) => cancelOrderPayment(deps, conn, orderIdParam(ctx), storeWork));
   });
 
   router.post('/v1/orders/:order_id/refunds', async (ctx) => {

@@ -191,7 +191,10 @@ export async function main(
 
 async function serve(config: ConnectorConfig): Promise<number> {
   const connector = await startConnector({ config, clock: systemClock });
-  process.stdout.write(`Connector listening on ${config.publicUrl} for the gateway at ${config.gatewayUrl}\n`);
+  // Where it listens is not where stores reach it (a proxy may hold the https): both are said.
+  process.stdout.write(
+    `Connector listening on ${connector.url} (stores and the gateway reach it at ${config.publicUrl}) for the gateway at ${config.gatewayUrl}\n`,
+  );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());

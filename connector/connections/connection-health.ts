@@ -121,6 +121,7 @@ export function watchGateway(deps: ConnectorDeps, connectionId: string, client: 
   return {
     createPayment: (input, options) => observe(() => client.createPayment(input, options)),
     getPayment: (uuid) => observe(() => client.getPayment(uuid)),
+    cancelPayment: (uuid) => observe(() => client.cancelPayment(uuid)),
     getOrderPayment: (orderId) => observe(() => client.getOrderPayment(orderId)),
     refundPayment: (uuid, input, options) => observe(() => client.refundPayment(uuid, input, options)),
     listRefunds: (uuid) => observe(() => client.listRefunds(uuid)),
@@ -153,14 +154,21 @@ export type KeyExchangeProblem = 'callback_not_https' | 'callback_port_not_allow
 
 /**
  * Why WooCommerce cannot deliver keys to the connector's callback: it posts only to https, on port
- * 80, 443 or 8080, on a host that resolves publicly. A name is not resolved here.
+ * 80, 443 or 8080, on a host that resolves publicly, unless the callback is on the store's own host
+ * (`storeUrl`). A name is not resolved here.
  */
-export function keyExchangeProblems(publicUrl: string): KeyExchangeProblem[] {
+export function keyExchangeProblems(publicUrl: string, storeUrl?: string): KeyExchangeProblem[] {
   const url = new URL(publicUrl);
+  const store = storeUrl === undefined ? null : new URL(storeUrl);
+  // wp_http_validate_url(): a callback on the store's own host may be private, and may use the
+  // store's own port (a local test store with the connector beside it).
+  const sameHost = store !== null && store.hostname.toLowerCase() === url.hostname.toLowerCase();
   const problems: KeyExchangeProblem[] = [];
   if (url.protocol !== 'https:') problems.push('callback_not_https');
-  if (url.port !== '' && !['80', '443', '8080'].includes(url.port)) problems.push('callback_port_not_allowed');
-  if (isPrivateHost(url.hostname)) problems.push('callback_host_not_public');
+  const portAllowed =
+    url.port === '' || ['80', '443', '8080'].includes(url.port) || (sameHost && store?.port === url.port);
+  if (!portAllowed) problems.push('callback_port_not_allowed');
+  if (!sameHost && isPrivateHost(url.hostname)) problems.push('callback_host_not_public');
   return problems;
 }
 

@@ -77,6 +77,12 @@ export interface ConnectionDescription extends ConnectionResponse {
     problems: ConnectionProblem[];
   };
   key_exchange: { callback_url: string; problems: KeyExchangeProblem[] };
+  /**
+   * The WooCommerce REST key the connector holds, as WooCommerce lists it (its last 7 characters,
+   * `truncated_key`), with the app name its key exchange gives the keys it makes: the plugin
+   * revokes the older keys of that app it replaced. Null without a WooCommerce key.
+   */
+  store_key: { truncated_key: string; app_name: string } | null;
 }
 
 /**
@@ -227,6 +233,7 @@ export async function registerConnection(
     store_error_at: null,
     store_error_message: null,
     last_missed_webhook_at: null,
+    store_checked_at: null,
   };
   try {
     await insertConnection(deps.db, row);
@@ -327,9 +334,17 @@ export async function describeConnection(deps: ConnectorDeps, caller: PluginCall
     },
     key_exchange: {
       callback_url: callbackUrl(deps, current.platform),
-      problems: keyExchangeProblems(deps.config.publicUrl),
+      problems: keyExchangeProblems(deps.config.publicUrl, current.store_url),
     },
+    store_key: storeKeyOf(deps, current),
   };
+}
+
+/** The WooCommerce key the connection holds, as WooCommerce names it (never the key itself). */
+function storeKeyOf(deps: ConnectorDeps, connection: StoreConnection): ConnectionDescription['store_key'] {
+  const consumerKey = connection.platform === 'woocommerce' ? credentialsOf(deps, connection)?.consumer_key : undefined;
+  if (consumerKey === undefined || consumerKey.length < 7) return null;
+  return { truncated_key: consumerKey.slice(-7), app_name: deps.config.appName };
 }
 
 /** The plugin's problems of the connection; a plugin that cannot tell now says nothing (logged). */

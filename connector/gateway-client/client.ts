@@ -102,6 +102,8 @@ export class GatewayError extends Error {
 export interface GatewayClient {
   createPayment(input: CreatePaymentInput, options?: { idempotencyKey?: string }): Promise<GatewayPayment>;
   getPayment(uuid: string): Promise<GatewayPayment>;
+  /** Cancels an open payment (`POST /api/v1/payments/{uuid}/cancel`): it expires at once; a paid one is 409. */
+  cancelPayment(uuid: string): Promise<GatewayPayment>;
   /** The order's payment (completed/refunded one if any, else the newest); null when the order has none. */
   getOrderPayment(orderId: string): Promise<GatewayPayment | null>;
   refundPayment(
@@ -186,6 +188,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
   return {
     createPayment: (input, opts = {}) => call('POST', '/api/v1/payments', input, idempotency(opts.idempotencyKey)),
     getPayment: (uuid) => call('GET', `/api/v1/payments/${segment(uuid)}`),
+    cancelPayment: (uuid) => call('POST', `/api/v1/payments/${segment(uuid)}/cancel`),
     async getOrderPayment(orderId) {
       try {
         return await call<GatewayPayment>('GET', `/api/v1/orders/${segment(orderId)}/payment`);

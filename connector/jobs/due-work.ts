@@ -12,6 +12,8 @@
  *   failure, at most 6 hours (less than the day a run covers, so nothing is missed); a success
  *   returns to the hourly schedule.
  *
+ * - store keys: every 15 minutes an active connection's REST key is checked with one read, so a key
+ *   revoked in the store shows (`store_unauthorized`) before a buyer is affected;
  * - refund outcomes: store refunds the gateway left unknown are checked again, each wait longer
  *   (connector/refunds/refund.service.ts), until they are known to have succeeded or failed.
  * - Shopify shops uninstalled more than 48 hours ago whose data is still here (`shop/redact` never
@@ -25,7 +27,7 @@
 import { DAY_MS, HOUR_MS, MINUTE_MS, toStoredInstant } from '../../gateway/domain/clock.js';
 import { redactUninstalledShops } from '../../plugins/shopify/compliance.js';
 import { runPaymentsAppWork } from '../../plugins/shopify/payments-app/due-work.js';
-import { gatewayOf } from '../connections/connection.service.js';
+import { gatewayOf, storeOf } from '../connections/connection.service.js';
 import { errorDetail } from '../errors.js';
 import { GatewayError } from '../gateway-client/client.js';
 import {
@@ -77,6 +79,8 @@ export interface DueWorkResult {
   redacted: number;
   /** Store refunds whose unknown outcome was settled (succeeded or taken back). */
   refundsSettled: number;
+  /** Active connections whose store key was checked. */
+  keysChecked: number;
 }
 
 export async function runDueWork(deps: ConnectorDeps): Promise<DueWorkResult> {
@@ -86,7 +90,14 @@ export async function runDueWork(deps: ConnectorDeps): Promise<DueWorkResult> {
     if (!connections.has(id)) connections.set(id, await findConnection(deps.db, id));
     return connections.get(id);
   };
-  const result: DueWorkResult = { synced: 0, polled: 0, reconciled: 0, redacted: 0, refundsSettled: 0 };
+  const result: DueWorkResult = {
+    synced: 0,
+    polled: 0,
+    reconciled: 0,
+    redacted: 0,
+    refundsSettled: 0,
+    keysChecked: 0,
+  };
 
   for (const link of await linksDueForSync(deps.db, now, BATCH)) {
     const connection = await connectionOf(link.connection_id);
@@ -106,6 +117,10 @@ export async function runDueWork(deps: ConnectorDeps): Promise<DueWorkResult> {
 
   for (const connection of await listConnections(deps.db)) {
     if (connection.status !== 'active') continue;
+    if (storeKeyCheckDue(connection, deps.clock.nowMs())) {
+      await guarded(deps, 'store key check', () => checkStoreKey(deps, connection));
+      result.keysChecked += 1;
+    }
     if (!(await reconciliationDue(deps, connection))) continue;
     await scheduledReconciliation(deps, connection);
     result.reconciled += 1;
@@ -120,6 +135,26 @@ export async function runDueWork(deps: ConnectorDeps): Promise<DueWorkResult> {
   await guarded(deps, 'Shopify payments app', () => runPaymentsAppWork(deps));
   deps.shopify?.checkApiVersion();
   return result;
+}
+
+/** How often an active connection's store key is checked on its own (one read). */
+export const STORE_KEY_CHECK_EVERY_MS = 15 * MINUTE_MS;
+
+function storeKeyCheckDue(connection: StoreConnection, nowMs: number): boolean {
+  if (connection.credentials_ciphertext === null) return false;
+  const last = connection.store_checked_at;
+  return last === null || Date.parse(last) + STORE_KEY_CHECK_EVERY_MS <= nowMs;
+}
+
+/**
+ * One read with the store's key (the platform's `checkAccess`), through the connection's health
+ * watch: a key the store refuses marks the connection `store_unauthorized` (the plugin's settings
+ * page says so, and hides the method at checkout) before a buyer pays into an order that cannot be
+ * marked paid. The time is written whatever the outcome, so a store that is down is not hammered.
+ */
+async function checkStoreKey(deps: ConnectorDeps, connection: StoreConnection): Promise<void> {
+  await updateConnection(deps.db, connection.id, { store_checked_at: toStoredInstant(deps.clock.nowMs()) });
+  await storeOf(deps, connection).checkAccess();
 }
 
 /** Hourly, or after a failure when its wait is over. */

@@ -55,6 +55,7 @@ export function measuredStore(store: StorePlatform, metrics: ConnectorMetrics): 
 const GATEWAY_OPERATIONS = [
   'createPayment',
   'getPayment',
+  'cancelPayment',
   'getOrderPayment',
   'refundPayment',
   'listRefunds',

@@ -21,7 +21,13 @@ import {
 } from '../connections/connection.service.js';
 import { asConnectorError, ConnectorError, isCredentialRefusal } from '../errors.js';
 import { GatewayError, type GatewayPayment } from '../gateway-client/client.js';
-import { type PaidWith, PlatformError, type StoreOrder, type StorePlatform } from '../platforms/platform.js';
+import {
+  OrderNotPayable,
+  type PaidWith,
+  PlatformError,
+  type StoreOrder,
+  type StorePlatform,
+} from '../platforms/platform.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import type { StoreConnection } from '../storage/connection.repository.js';
 import {
@@ -392,6 +398,17 @@ export async function applyPayment(
       return { paid: true, claimed: true };
     }
     const current = await findLinkById(deps.db, link.id);
+    if (
+      current !== undefined &&
+      current.paid_payment_uuid === payment.uuid &&
+      current.flag === PAID_AFTER_CANCEL &&
+      current.store_sync === 'failed'
+    ) {
+      // Paid after the order was cancelled: try again (the owner may have reopened the order).
+      await updateLink(deps.db, link.id, { store_sync: 'pending', updated_at: now });
+      await storeWork('marking a reopened order paid', () => syncStorePaid(deps, connection, link.id, payment));
+      return { paid: true, claimed: false };
+    }
     if (current !== undefined && current.paid_payment_uuid !== payment.uuid) {
       if (await raiseFlag(deps.db, link.id, 'paid_twice', now)) {
         await storeWork('a paid-twice note', () =>
@@ -422,14 +439,13 @@ export async function applyPayment(
   if (FINAL_UNPAID.has(payment.status) && !paid && (await claimNote(deps.db, payment.uuid, payment.status))) {
     const why =
       payment.status === 'failed'
-        ? `failed${payment.failure_code ? ` (${payment.failure_code})` : ''}`
-        : 'expired unpaid';
+        ? `failed${payment.failure_code ? ` (${payment.failure_code})` : ''}. The buyer can try again from the order's payment page.`
+        : payment.failure_code === 'cancelled'
+          ? 'was cancelled with the order: its checkout can no longer be paid.'
+          : "expired unpaid. The buyer can try again from the order's payment page.";
     await storeWork('a payment outcome note', async () => {
       try {
-        await storeOf(deps, connection).addNote(
-          link.store_order_id,
-          `Gateway payment ${payment.uuid} ${why}. The buyer can try again from the order's payment page.`,
-        );
+        await storeOf(deps, connection).addNote(link.store_order_id, `Gateway payment ${payment.uuid} ${why}`);
       } catch (error) {
         await releaseNote(deps.db, payment.uuid);
         throw error;
@@ -481,13 +497,20 @@ async function markPaidInStore(
       processor: payment.processor,
       sandbox: !payment.livemode,
     };
-    await storeOf(deps, connection).markPaid(link.store_order_id, paidWith);
+    try {
+      await storeOf(deps, connection).markPaid(link.store_order_id, paidWith);
+    } catch (error) {
+      if (!(error instanceof OrderNotPayable && error.orderStatus === 'cancelled')) throw error;
+      await holdPaidCancelledOrder(deps, connection, link, paidWith);
+      return;
+    }
     await updateLink(deps.db, link.id, {
       store_sync: 'done',
       last_sync_error: null,
       next_sync_at: null,
-      // The store now shows the order paid: a flag raised for the failed sync is over (others stay).
-      ...(link.flag === 'store_sync_failed' ? { flag: null } : {}),
+      // The store now shows the order paid: a flag raised for the failed sync, or for a cancelled
+      // order the owner reopened, is over (others stay).
+      ...(link.flag === 'store_sync_failed' || link.flag === PAID_AFTER_CANCEL ? { flag: null } : {}),
       updated_at: toStoredInstant(deps.clock.nowMs()),
     });
     deps.logger.info(
@@ -534,8 +557,78 @@ async function markPaidInStore(
 }
 
 /** The connection has no store credentials yet (`connection_not_ready`): nothing to retry until it has. */
-function awaitingKeys(error: unknown): boolean {
+function awaitingKeys(error: unknown): error is ConnectorError {
   return error instanceof ConnectorError && error.code === 'connection_not_ready';
+}
+
+/**
+ * A payment completed for an order the store had cancelled (the buyer was paying while the order was
+ * cancelled, or paid a link opened before): the store takes no payment for a cancelled order, so it
+ * is not marked paid and not retried. It is flagged `paid_after_cancel` with one note saying what
+ * to do: refund the payment, or set the order back to pending payment, after which reconciliation
+ * (or "Check now") marks it paid.
+ */
+async function holdPaidCancelledOrder(
+  deps: ConnectorDeps,
+  connection: StoreConnection,
+  link: OrderLink,
+  payment: PaidWith,
+): Promise<void> {
+  const now = toStoredInstant(deps.clock.nowMs());
+  await updateLink(deps.db, link.id, {
+    store_sync: 'failed',
+    next_sync_at: null,
+    last_sync_error: 'The store order is cancelled.',
+    updated_at: now,
+  });
+  if (await raiseFlag(deps.db, link.id, PAID_AFTER_CANCEL, now)) {
+    await noteQuietly(
+      deps,
+      connection,
+      link,
+      `This order was cancelled, but gateway payment ${payment.uuid} (${payment.amount} ${payment.currency}) completed for it: the buyer paid. Either refund the payment from this order, or set the order back to Pending payment to keep the sale: it is then marked paid.`,
+    );
+  }
+  deps.logger.warn(
+    { connection_id: connection.id, order: link.store_order_id, payment_uuid: payment.uuid },
+    'a payment completed for a cancelled order: flagged for the shop owner',
+  );
+}
+
+/** The flag of an order paid after it was cancelled in the store. */
+export const PAID_AFTER_CANCEL = 'paid_after_cancel';
+
+/**
+ * `POST /v1/orders/{id}/cancel`: the store cancelled the order, so its open payment is cancelled at
+ * the gateway and its checkout can no longer be paid. Answers the order's payment as it is then. A
+ * payment already completed is not undone: it is the "paid after cancel" case, flagged for the shop
+ * owner (see {@link holdPaidCancelledOrder}), whose store work runs after the answer.
+ */
+export async function cancelOrderPayment(
+  deps: ConnectorDeps,
+  connection: StoreConnection,
+  storeOrderId: string,
+  storeWork: StoreWork = storeNow,
+): Promise<{ order_id: string; payment_uuid: string | null; status: string | null; cancelled: boolean }> {
+  const link = await findLink(deps.db, connection.id, storeOrderId);
+  const gateway = gatewayOf(deps, connection);
+  const orderId = link?.gateway_order_id ?? gatewayOrderId(connection, storeOrderId);
+  let payment = await gatewayCall(() => gateway.getOrderPayment(orderId));
+  if (payment === null) return { order_id: storeOrderId, payment_uuid: null, status: null, cancelled: false };
+  let cancelled = false;
+  if (payment.status === 'pending' || payment.status === 'processing') {
+    const open = payment;
+    payment = await gatewayCall(() => gateway.cancelPayment(open.uuid)).catch((error: unknown) => {
+      // Paid between the read and the cancel: read it again and go on as paid.
+      if (error instanceof ConnectorError && error.code === 'payment_not_cancellable') {
+        return gatewayCall(() => gateway.getPayment(open.uuid));
+      }
+      throw error;
+    });
+    cancelled = payment.failure_code === 'cancelled';
+  }
+  if (link !== undefined) await applyPayment(deps, connection, link, payment, storeWork);
+  return { order_id: storeOrderId, payment_uuid: payment.uuid, status: payment.status, cancelled };
 }
 
 /** Runs a gateway call; a refusal or no answer becomes the connector's error. */

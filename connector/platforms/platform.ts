@@ -49,6 +49,17 @@ export interface PaidWith {
 }
 
 /** A refund made at the gateway, to be recorded in the store without refunding again. */
+/**
+ * The note a store order gets when it is marked paid: the processor, whether money moved, and the
+ * payment's uuid and rrn (the uuid is how the connector recognises its own note).
+ */
+export function paymentNote(payment: PaidWith): string {
+  const how = payment.sandbox
+    ? 'the sandbox (a test payment: no money moved)'
+    : `${payment.processor ?? 'the payment gateway'} (live)`;
+  return `Paid with ${how}. Gateway payment ${payment.uuid}, RRN ${payment.rrn ?? 'none'}.`;
+}
+
 export interface GatewayRefund {
   /** The gateway refund uuid (kept in the store's refund reason/metadata so it is recognised later). */
   readonly uuid: string;
@@ -114,5 +125,18 @@ export class PlatformError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
+  }
+}
+
+/**
+ * The store takes no payment for the order in its present status (WooCommerce: a cancelled order,
+ * which `set_paid` leaves unpaid). Not retried: a person decides (refund, or reopen the order).
+ */
+export class OrderNotPayable extends PlatformError {
+  constructor(
+    readonly orderStatus: string,
+    message: string,
+  ) {
+    super(message, false, null);
   }
 }

@@ -9,6 +9,7 @@
  * | `paid_twice` | two completed payments for one order | flagged; the finding names the payment to refund |
  * | `refund_mismatch` | the refunded totals differ between the store and the gateway | flagged |
  * | `amount_mismatch` | the completed payment's amount or currency is not the order's | flagged |
+ * | `paid_after_cancel` | the gateway has a completed payment for an order the store cancelled | flagged: refund it, or reopen the order (then repaired) |
  *
  * Only marking an order paid is repaired automatically: it is what the buyer paid for, and it is
  * applied exactly once. Everything else moves money or needs a person's judgement.
@@ -44,7 +45,8 @@ export type FindingKind =
   | 'paid_in_store_not_at_gateway'
   | 'paid_twice'
   | 'refund_mismatch'
-  | 'amount_mismatch';
+  | 'amount_mismatch'
+  | 'paid_after_cancel';
 
 export type RunTrigger = 'scheduled' | 'plugin' | 'cli';
 export type RunStatus = 'running' | 'finished' | 'failed';
@@ -102,6 +104,8 @@ export function adviceFor(kind: FindingKind, action: Finding['action']): string 
       return 'Record the missing refund where it is missing so the store and the gateway show the same refunded total.';
     case 'amount_mismatch':
       return 'The order was not marked paid: check the order and refund the payment if it should not stand.';
+    case 'paid_after_cancel':
+      return 'Refund the payment, or set the order back to Pending payment to keep the sale: the next run marks it paid.';
   }
 }
 
@@ -318,7 +322,14 @@ async function reconcileOrder(
   const payment = await gatewayCall(() => gateway.getOrderPayment(link.gateway_order_id));
   const paidAtGateway = payment !== null && PAID.has(payment.status);
 
-  if (paidAtGateway && !order.paid) {
+  if (paidAtGateway && !order.paid && order.status === 'cancelled') {
+    // Never "repaired": the store takes no payment for a cancelled order, and a person decides.
+    flag(
+      'paid_after_cancel',
+      payment.uuid,
+      `Payment ${payment.uuid} completed at the gateway for order ${order.number}, which is cancelled in the store.`,
+    );
+  } else if (paidAtGateway && !order.paid) {
     const detail = `Payment ${payment.uuid} completed at the gateway but order ${order.number} is unpaid in the store.`;
     if (repair && (await repairPaid(deps, connection, link.id, payment))) {
       found('paid_at_gateway_unpaid_in_store', payment.uuid, `${detail} Marked paid.`, 'repaired');

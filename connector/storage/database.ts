@@ -64,6 +64,8 @@ export interface StoreConnectionTable {
   store_error_message: string | null;
   /** The latest time polling learned a final status a webhook should have brought (0003). */
   last_missed_webhook_at: string | null;
+  /** When the connector last checked the store's key on its own schedule (0011); null before. */
+  store_checked_at: string | null;
 }
 
 export type StoreSync = 'none' | 'pending' | 'done' | 'failed';

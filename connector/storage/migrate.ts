@@ -15,6 +15,7 @@ import * as shopifyVersionsAndConfiguration from './migrations/0007-shopify-vers
 import * as storeIdentity from './migrations/0008-store-identity.js';
 import * as refundOutcomes from './migrations/0009-refund-outcomes.js';
 import * as storeSyncLease from './migrations/0010-store-sync-lease.js';
+import * as storeKeyChecks from './migrations/0011-store-key-checks.js';
 
 export const CONNECTOR_MIGRATIONS: Record<string, Migration> = {
   '0001-connector': connector,
@@ -27,6 +28,7 @@ export const CONNECTOR_MIGRATIONS: Record<string, Migration> = {
   '0008-store-identity': storeIdentity,
   '0009-refund-outcomes': refundOutcomes,
   '0010-store-sync-lease': storeSyncLease,
+  '0011-store-key-checks': storeKeyChecks,
 };
 
 const MIGRATION_TABLE = 'connector_migration';

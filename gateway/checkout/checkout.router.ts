@@ -326,7 +326,9 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
         return;
       }
       case 'expired': {
-        const page = { ...resultPage(visit, 'expired', t.expiredTitle), shopHref: cancelDestination(payment) };
+        // Back to the shop's return address, which reads the payment back and says what to do (pay
+        // again): the cancel address may lead a buyer on a new session to an empty cart.
+        const page = resultPage(visit, 'expired', t.expiredTitle);
         send(ctx, 200, visit.framing, shell.nonce, expiredPage(shell, page));
         return;
       }

@@ -72,7 +72,7 @@ export function shopUrl(url: string, payment: { readonly uuid: string; readonly 
   return query === '' ? url : appendQuery(url, query);
 }
 
-/** Where "cancel" and the expired page lead: `cancel_url`, else `return_url`, with the two parameters. */
+/** Where "cancel" leads: `cancel_url`, else `return_url`, with the two parameters. */
 export function cancelDestination(payment: {
   readonly uuid: string;
   readonly orderId: string;

@@ -90,6 +90,12 @@ export const ERROR_CODES = {
     explanation:
       'Only a `completed` payment can be refunded. This payment is `pending`, `processing`, `failed` or `expired` (the body adds `payment_status`): nothing was taken from the buyer, so there is nothing to refund. A payment that is fully refunded answers `already_refunded` instead.',
   },
+  payment_not_cancellable: {
+    status: 409,
+    title: 'Payment already paid',
+    explanation:
+      'Only an open payment (`pending` or `processing`) can be cancelled. This one is `completed` or `refunded` (the body adds `payment_status`): the buyer paid, so refund it instead. Cancelling a payment that is already `expired` or `failed` answers it as it is.',
+  },
   already_refunded: {
     status: 409,
     title: 'Payment already fully refunded',

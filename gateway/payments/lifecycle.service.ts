@@ -229,6 +229,32 @@ async function applyResult(deps: Deps, trx: Executor, paymentId: string, result:
 }
 
 /** Expires one payment if it is due (the checkout calls this before showing a payment). */
+/**
+ * The merchant gives up an open payment (its order was cancelled): pending or processing → expired
+ * now, with `failure_code` `cancelled`, so its checkout can no longer be paid and its order is free.
+ * The `expired` event is sent as for any expiry. A processor may still confirm a payment the buyer
+ * was paying at that moment: that is a late confirmation, as after any expiry. Answers the payment
+ * as it is then (a final one unchanged).
+ */
+export async function cancelOpenPayment(deps: Deps, paymentId: string): Promise<Payment> {
+  return transactEmitting(deps, async (trx) => {
+    const now = toStoredInstant(deps.clock.nowMs());
+    const cancelled = await transitionPayment(trx, paymentId, TRANSITIONS.expire.from, {
+      status: 'expired',
+      failure_code: CANCELLED,
+      active_order_id: null,
+      updated_at: now,
+    });
+    if (cancelled === undefined) return rowToPayment(await currentRow(trx, paymentId));
+    noteReached(trx, cancelled);
+    await emitStatusEvent(deps, trx, cancelled);
+    return rowToPayment(cancelled);
+  });
+}
+
+/** The `failure_code` of a payment its merchant cancelled. */
+export const CANCELLED = 'cancelled';
+
 export async function expireIfDueNow(deps: Deps, paymentId: string): Promise<Payment | undefined> {
   const expired = await transactEmitting(deps, (trx) => expireIfDue(deps, trx, paymentId));
   return expired === undefined ? undefined : rowToPayment(expired);

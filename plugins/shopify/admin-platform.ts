@@ -24,6 +24,7 @@ import {
   type OrderRange,
   type PaidWith,
   PlatformError,
+  paymentNote,
   type StoreOrder,
   type StorePlatform,
 } from '../../connector/platforms/platform.js';
@@ -186,12 +187,6 @@ function userErrorText(errors: readonly UserError[]): string {
   return errors
     .map((error) => (error.field?.length ? `${error.field.join('.')}: ${error.message}` : error.message))
     .join('; ');
-}
-
-function paymentNote(payment: PaidWith): string {
-  const processor = payment.processor ?? 'the payment gateway';
-  const mode = payment.sandbox ? 'sandbox' : 'live';
-  return `Paid with ${processor} (${mode}). Gateway payment ${payment.uuid}, RRN ${payment.rrn ?? 'none'}.`;
 }
 
 /** The text naming a gateway refund in a Shopify refund's note (or the order note). */

@@ -23,9 +23,11 @@ import * as wooCommerceRestApiModule from '@woocommerce/woocommerce-rest-api';
 import type { z } from 'zod';
 import {
   type GatewayRefund,
+  OrderNotPayable,
   type OrderRange,
   type PaidWith,
   PlatformError,
+  paymentNote,
   type StoreOrder,
   type StorePlatform,
 } from '../../connector/platforms/platform.js';
@@ -141,12 +143,6 @@ function toStoreOrder(order: WooOrder): StoreOrder {
     customerEmail: email === '' ? null : email,
     customerName: name === '' ? null : name,
   };
-}
-
-function paymentNote(payment: PaidWith): string {
-  const processor = payment.processor ?? 'the payment gateway';
-  const mode = payment.sandbox ? 'sandbox' : 'live';
-  return `Paid with ${processor} (${mode}). Gateway payment ${payment.uuid}, RRN ${payment.rrn ?? 'none'}.`;
 }
 
 function refundReason(refund: GatewayRefund): string {
@@ -405,6 +401,10 @@ export function createWooCommercePlatform(options: WooCommercePlatformOptions): 
         return;
       }
 
+      if (order.status === 'cancelled') {
+        // Left as the shop owner set it: the connector flags the payment for a person.
+        throw new OrderNotPayable('cancelled', `WooCommerce order ${orderId} is cancelled: it takes no payment`);
+      }
       const action = `PUT orders/${orderId}`;
       const answer = await call(action, () =>
         client.put(`orders/${orderId}`, { set_paid: true, transaction_id: payment.uuid }),

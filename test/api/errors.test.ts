@@ -26,6 +26,7 @@ const EXPECTED_STATUS: Record<ErrorCode, number> = {
   order_not_found: 404,
   conflict: 409,
   not_refundable: 409,
+  payment_not_cancellable: 409,
   no_webhook_target: 409,
   already_refunded: 409,
   refund_in_progress: 409,

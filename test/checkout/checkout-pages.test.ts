@@ -323,8 +323,10 @@ describe.each(DIALECTS)('hosted checkout (%s)', (dialect) => {
         expectSecurityHeaders(page);
         const text = visibleText(page.text);
         expect(text).toContain('This payment has expired');
-        const back = `http://localhost:3000/cart?step=2&amp;payment_uuid=${payment.uuid}&amp;order_id=${payment.order_id}`;
+        // Back to the return address (which reads the payment back), not the cancel address.
+        const back = `http://localhost:3000/done?payment_uuid=${payment.uuid}&amp;order_id=${payment.order_id}`;
         expect(page.text).toContain(`href="${back}"`);
+        expect(page.text).not.toContain('href="http://localhost:3000/cart');
         expect((await readPayment(t, shop.testKey, payment.uuid)).status).toBe('expired');
       } finally {
         t.gateway.scheduler.start();

@@ -11,6 +11,7 @@ import { loadConnectorConfig } from '../../connector/config.js';
 import { ACCEPTED_TOKEN_TTL_MS } from '../../connector/connections/accepted-tokens.js';
 import { keyExchangeProblems } from '../../connector/connections/connection-health.js';
 import { STORE_UNAUTHORIZED_MESSAGE } from '../../connector/errors.js';
+import { STORE_KEY_CHECK_EVERY_MS } from '../../connector/jobs/due-work.js';
 import { type Connector, startConnector } from '../../connector/runtime/start.js';
 import { createConnectToken, revokeConnectToken } from '../../gateway/connect/connect-token.service.js';
 import { MINUTE_MS, toStoredInstant } from '../../gateway/domain/clock.js';
@@ -42,6 +43,14 @@ describe('the key exchange callback WooCommerce can deliver to', () => {
     expect(keyExchangeProblems('https://10.1.2.3')).toEqual(['callback_host_not_public']);
     expect(keyExchangeProblems('https://[::1]')).toEqual(['callback_host_not_public']);
     expect(keyExchangeProblems('https://shop.localhost')).toEqual(['callback_host_not_public']);
+    // WordPress lets a callback on the store's own host through, private or on the store's port.
+    expect(keyExchangeProblems('https://localhost:8090', 'https://localhost:8090')).toEqual([]);
+    expect(keyExchangeProblems('https://10.1.2.3', 'http://10.1.2.3:8000')).toEqual([]);
+    expect(keyExchangeProblems('https://10.1.2.3:8443', 'http://10.1.2.3:8000')).toEqual(['callback_port_not_allowed']);
+    expect(keyExchangeProblems('http://localhost:8090', 'http://localhost:8080')).toEqual([
+      'callback_not_https',
+      'callback_port_not_allowed',
+    ]);
   });
 });
 
@@ -167,8 +176,11 @@ describe.each(DIALECTS)('connection health (%s)', (dialect) => {
         },
         key_exchange: {
           callback_url: `${url}/woocommerce/auth/callback`,
-          problems: ['callback_not_https', 'callback_port_not_allowed', 'callback_host_not_public'],
+          // On the store's own host (both on 127.0.0.1): private is allowed; another port is not.
+          problems: ['callback_not_https', 'callback_port_not_allowed'],
         },
+        // The key as WooCommerce lists it (its last 7 characters), never the key itself.
+        store_key: { truncated_key: expect.stringMatching(/^[0-9a-f]{7}$/), app_name: 'Armenian payment gateway' },
       });
 
       gatewayDown = /connect_token/;
@@ -213,6 +225,29 @@ describe.each(DIALECTS)('connection health (%s)', (dialect) => {
         message: expect.any(String),
         request_id: expect.any(String),
       });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('finds a REST key revoked in the store on its own within 15 minutes, before any buyer pays', async () => {
+    const { store, token, id } = await connectedStore();
+    try {
+      await connector.runDueWork();
+      const checked = (await row(id)).store_checked_at;
+      expect(checked).not.toBeNull();
+      store.revokeKeys(); // the shop owner deleted the REST key; no order, no buyer
+      // Not asked again before its 15 minutes are up: a store is not read on every tick.
+      const readsBefore = store.requests.length;
+      gw.clock.advance(5 * MINUTE_MS);
+      await connector.runDueWork();
+      expect(store.requests.length).toBe(readsBefore);
+      expect((await row(id)).status).toBe('active');
+      gw.clock.advance(STORE_KEY_CHECK_EVERY_MS);
+      await connector.runDueWork();
+      expect((await row(id)).status).toBe('store_unauthorized');
+      const described = await call('GET', '/v1/connection', token);
+      expect(described.body).toMatchObject({ status: 'store_unauthorized', health: { store: 'unauthorized' } });
     } finally {
       await store.close();
     }

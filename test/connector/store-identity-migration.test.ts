@@ -20,7 +20,8 @@ import { runMigrations } from '../../storage/migrate.js';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';
 
 /** The tables as they are before migration 0008 (later migrations add columns). */
-type BeforeStoreIdentity = Omit<ConnectorDatabase, 'order_links' | 'refund_records'> & {
+type BeforeStoreIdentity = Omit<ConnectorDatabase, 'store_connections' | 'order_links' | 'refund_records'> & {
+  store_connections: Omit<StoreConnectionTable, 'store_checked_at'>;
   order_links: Omit<OrderLinkTable, 'sync_lease_until'>;
   refund_records: Omit<RefundRecordTable, 'status' | 'reason' | 'next_check_at' | 'checks'>;
 };
@@ -34,7 +35,10 @@ const STORE = {
   environment: 'live',
 } as const;
 
-function connection(id: string, overrides: Partial<StoreConnectionTable> = {}): StoreConnectionTable {
+function connection(
+  id: string,
+  overrides: Partial<StoreConnectionTable> = {},
+): BeforeStoreIdentity['store_connections'] {
   return {
     id,
     ...STORE,

@@ -573,6 +573,7 @@ export async function linkShopToToken(
     store_error_at: null,
     store_error_message: null,
     last_missed_webhook_at: null,
+    store_checked_at: null,
   });
   await linkShopConnection(deps.db, shop, id, now);
   return id;

@@ -178,6 +178,8 @@ export interface FailureMatch {
   readonly method?: string;
   /** Tested against the route (`orders/12/notes`). */
   readonly route?: RegExp;
+  /** Tested against the query (without the OAuth parameters), e.g. to leave the key's one-order read alone. */
+  readonly query?: (query: Record<string, string>) => boolean;
 }
 
 export interface FakeWooCommerce {
@@ -951,7 +953,8 @@ export async function startFakeWooCommerce(options: FakeWooCommerceOptions = {})
     const failureIndex = failures.findIndex(
       ({ match }) =>
         (match.method === undefined || match.method.toUpperCase() === method) &&
-        (match.route === undefined || match.route.test(routePath)),
+        (match.route === undefined || match.route.test(routePath)) &&
+        (match.query === undefined || match.query(query)),
     );
     const failing = failureIndex === -1 ? undefined : failures.splice(failureIndex, 1)[0]?.status;
     if (failing !== undefined) {

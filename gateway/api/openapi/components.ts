@@ -66,7 +66,7 @@ export const errorSchema = z
     domain: z.string().optional().describe('The domain errors and `no_payment_method_configured`.'),
     field: z.string().optional().describe('`domain_mismatch`: the field outside the verified domains.'),
     enabled_processors: z.array(z.string()).optional().describe('`no_payment_method_configured`.'),
-    payment_status: z.enum(PAYMENT_STATUSES).optional().describe('`not_refundable`.'),
+    payment_status: z.enum(PAYMENT_STATUSES).optional().describe('`not_refundable`, `payment_not_cancellable`.'),
     refundable_amount: z.int().optional(),
     remaining_amount: z.int().optional().describe('`amount_exceeds_remaining`, `refund_in_progress`.'),
     in_progress_amount: z.int().optional().describe('`refund_in_progress`.'),

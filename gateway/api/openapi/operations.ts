@@ -124,6 +124,19 @@ export const OPERATIONS: readonly ApiOperation[] = [
     errors: ['not_found'],
   },
   {
+    method: 'post',
+    path: '/api/v1/payments/{uuid}/cancel',
+    operationId: 'cancelPayment',
+    summary: 'Cancel an open payment (an addition)',
+    description:
+      'Gives up a `pending` or `processing` payment whose order was cancelled: it becomes `expired` with `failure_code` `cancelled` at once, its checkout can no longer be paid, and its order id is free again. Cancelling one already expired or failed answers it as it is. A processor may still confirm a payment the buyer was paying at that moment (a late confirmation).',
+    tag: 'Payments',
+    caller: 'payments.create',
+    params: paymentParams,
+    responses: ok('The payment, cancelled (or final already).', paymentSchema),
+    errors: ['not_found', 'payment_not_cancellable'],
+  },
+  {
     method: 'get',
     path: '/api/v1/orders/{order_id}/payment',
     operationId: 'getOrderPayment',

@@ -1,9 +1,11 @@
 /**
  * `/api/v1/payments` and `/api/v1/orders/{order_id}/payment` (spec "Payments"), and a payment's
- * events with their webhook deliveries and the resend of one of them (additions).
+ * events with their webhook deliveries, the resend of one of them and the cancelling of an open
+ * payment (additions).
  */
 import { Router } from '@koa/router';
 import type { AuthDeps } from '../../auth/authenticate.js';
+import { cancelPayment } from '../../payments/cancel.service.js';
 import { checkIdempotencyKey, IDEMPOTENCY_HEADER } from '../../payments/idempotency.js';
 import { createPayment, getOrderPayment, getPayment, listPaymentsPage } from '../../payments/payment.service.js';
 import { listPaymentEventLog } from '../../webhooks/event-log.service.js';
@@ -44,6 +46,11 @@ export function paymentsRouter(deps: AuthDeps): Router<GatewayState> {
   router.get('/payments/:uuid', requireAuth(deps, 'payments.read'), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await getPayment(deps, principalOf(ctx), ctx.params.uuid ?? '');
+  });
+
+  router.post('/payments/:uuid/cancel', requireAuth(deps, 'payments.create'), async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await cancelPayment(deps, principalOf(ctx), ctx.params.uuid ?? '');
   });
 
   router.get('/payments/:uuid/events', requireAuth(deps, 'payments.read'), async (ctx) => {

@@ -17,8 +17,14 @@ defined( 'WP_UNINSTALL_PLUGIN' ) || exit;
  */
 function armenian_gateway_uninstall_site() {
 	global $wpdb;
-	foreach ( array( 'woocommerce_armenian_gateway_settings', 'armenian_gateway_connect_token', 'armenian_gateway_connect_result', 'armenian_gateway_checkout_origin' ) as $option ) {
+	foreach ( array( 'woocommerce_armenian_gateway_settings', 'armenian_gateway_connect_token', 'armenian_gateway_connect_result', 'armenian_gateway_checkout_origin', 'armenian_gateway_payments_blocked', 'armenian_gateway_key_app' ) as $option ) {
 		delete_option( $option );
+	}
+	// The hourly connection check and any pending resend (WP-Cron).
+	foreach ( array( 'armenian_gateway_health_refresh', 'armenian_gateway_resend_refund', 'armenian_gateway_cancel_payment' ) as $hook ) {
+		if ( function_exists( 'wp_unschedule_hook' ) ) {
+			wp_unschedule_hook( $hook );
+		}
 	}
 	// Transients, per user and per order ones included: armenian_gateway_health, _unreachable, _connection_{user}, _check_{order}_{user}, _reconciliation_{user}.
 	$wpdb->query( // phpcs:ignore WordPress.DB.DirectDatabaseQuery -- one clean-up on uninstall; there is no API to delete transients by prefix.

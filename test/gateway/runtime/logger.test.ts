@@ -108,6 +108,10 @@ describe('log lines are written at once', () => {
         dir,
       );
       await running.waitFor('Connector listening on', CLI_TEST_TIMEOUT_MS / 2);
+      // The address it really listens on (plain http on 127.0.0.1), apart from the public URL.
+      expect(running.stdout()).toMatch(
+        /Connector listening on http:\/\/127\.0\.0\.1:\d+ \(stores and the gateway reach it at /,
+      );
       await running.waitFor('generated the service secret', 1_000);
       expect(running.child.exitCode).toBeNull();
       expect(logLines(running.stdout())).toContainEqual(

@@ -221,7 +221,7 @@ describe('markPaid', () => {
     expect(fake.financialStatus(order)).toBe('PAID');
     expect(order.metafields.get('gateway.payment_uuid')).toBe(UUID);
     expect(order.note).toBe(
-      `Leave at the door\nPaid with sandbox (sandbox). Gateway payment ${UUID}, RRN 412345678901.`,
+      `Leave at the door\nPaid with the sandbox (a test payment: no money moved). Gateway payment ${UUID}, RRN 412345678901.`,
     );
     const read = await platform.getOrder(String(order.id));
     expect(read).toMatchObject({ paid: true, status: 'paid', transactionId: UUID });

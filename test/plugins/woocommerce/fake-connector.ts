@@ -239,7 +239,7 @@ export class RunBook {
 export function contractAnswer(method: string, path: string, body: unknown, runs = new RunBook()): Answer {
   const fields = (typeof body === 'object' && body !== null ? body : {}) as Json;
   const url = new URL(path, 'http://connector.test');
-  const order = /^\/v1\/orders\/([^/]+)\/(payment|refunds)$/.exec(url.pathname);
+  const order = /^\/v1\/orders\/([^/]+)\/(payment|refunds|cancel)$/.exec(url.pathname);
   if (method === 'POST' && path === '/v1/connections') {
     if (!isHttpUrl(fields.store_url)) {
       return { status: 422, body: { error: 'validation_failed', message: 'Invalid', errors: { store_url: ['bad'] } } };
@@ -293,6 +293,12 @@ export function contractAnswer(method: string, path: string, body: unknown, runs
     };
   }
   if (order?.[2] === 'payment' && method === 'GET') return { status: 200, body: paymentState(order[1] as string) };
+  if (order?.[2] === 'cancel' && method === 'POST') {
+    return {
+      status: 200,
+      body: { order_id: order[1], payment_uuid: PAYMENT_UUID, status: 'expired', cancelled: true },
+    };
+  }
   if (order?.[2] === 'refunds' && method === 'POST') {
     if (!Number.isInteger(fields.amount) || (fields.amount as number) <= 0) {
       return {

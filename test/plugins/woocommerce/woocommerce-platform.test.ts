@@ -308,7 +308,7 @@ describe('markPaid', () => {
     expect(posted).toHaveLength(1);
     expect(posted[0]?.route).toBe(`orders/${order.id}/notes`);
     expect(posted[0]?.body).toEqual({
-      note: `Paid with sandbox (sandbox). Gateway payment ${uuid}, RRN 412345678901.`,
+      note: `Paid with the sandbox (a test payment: no money moved). Gateway payment ${uuid}, RRN 412345678901.`,
       customer_note: false,
     });
     expect(fake.order(order.id)).toMatchObject({ status: 'processing', transaction_id: uuid });

@@ -91,8 +91,14 @@ interface HarnessRun {
     fields: string[];
     field_type: Record<string, string>;
   };
+  /** WP-Cron recurring events by hook, with their recurrence. */
+  readonly recurring: Record<string, string>;
+  /** WP-Cron hooks unscheduled. */
+  readonly unscheduled: string[];
   /** WP-Cron single events scheduled (seconds from now, hook, args). */
   readonly scheduled: Array<{ in: number; hook: string; args: unknown[] }>;
+  /** WooCommerce's REST keys after the run (`woocommerce_api_keys` rows the scenario gave). */
+  readonly api_keys: Array<{ description: string; truncated_key: string }>;
   /** Refunds deleted for good (`WC_Order_Refund::delete(true)`). */
   readonly deleted_refunds: number[];
   readonly output: string;
@@ -457,6 +463,35 @@ describe('loading the plugin', () => {
     expect((await harness('bootstrap', { settings: { connect_token: '' } })).gateway?.available).toBe(false);
     expect((await harness('bootstrap', { store_currency: 'USD' })).gateway?.available).toBe(false);
   });
+
+  it('is not offered while the token is revoked or the store refuses the key, without asking the connector', async () => {
+    for (const code of ['token_revoked', 'store_unauthorized']) {
+      const outcome = await harness('bootstrap', { options: { armenian_gateway_payments_blocked: code } });
+      expect(outcome.gateway?.available, code).toBe(false);
+    }
+    expect(connector.requests).toEqual([]);
+    expect((await harness('bootstrap')).gateway?.available).toBe(true);
+  });
+
+  it('checks the connection every hour (WP-Cron), blocking the method on a refused key and offering it again once repaired', async () => {
+    const boot = await harness('bootstrap');
+    expect(boot.recurring).toEqual({ armenian_gateway_health_refresh: 'hourly' });
+
+    connector.answer('GET /v1/connection', {
+      status: 200,
+      body: connectionState({ status: 'store_unauthorized' }, { store: 'unauthorized' }),
+    });
+    const refused = await harness('cron', { hook: 'armenian_gateway_health_refresh' });
+    expect(refused.options).toMatchObject({ armenian_gateway_payments_blocked: 'store_unauthorized' });
+
+    connector.reset();
+    const repaired = await harness('cron', {
+      hook: 'armenian_gateway_health_refresh',
+      options: { armenian_gateway_payments_blocked: 'store_unauthorized' },
+    });
+    expect(repaired.options).not.toHaveProperty('armenian_gateway_payments_blocked');
+    expect(only(connector.requests)).toMatchObject({ method: 'GET', path: '/v1/connection' });
+  });
 });
 
 describe('process_payment', () => {
@@ -541,6 +576,16 @@ describe('process_payment', () => {
     expect(outcome.logs[0]?.message).toContain('[connect token]');
   });
 
+  it.each([
+    [401, 'invalid_connect_token', 'token_revoked'],
+    [409, 'store_unauthorized', 'store_unauthorized'],
+  ] as const)('stops offering the method after a payment refused with %s %s', async (status, error, blocked) => {
+    connector.answer('POST /v1/orders/123/payment', refusal(status, error, 'Refused.'));
+    const outcome = await harness('payment');
+    expect(outcome.result).toEqual({ result: 'failure' });
+    expect(outcome.options).toMatchObject({ armenian_gateway_payments_blocked: blocked });
+  });
+
   it('tells the buyer when the order total is not whole AMD', async () => {
     connector.answer(
       'POST /v1/orders/123/payment',
@@ -612,6 +657,16 @@ describe('the return handler (?wc-api=wc_armenian_gateway)', () => {
     expect(outcome.redirect).toBe(THANK_YOU_URL);
     expect(outcome.notices).toEqual([]);
     expect(outcome.orders['123']?.saves).toBe(0);
+  });
+
+  it('says on the order received page, in classic and block themes, that an unpaid order is not confirmed yet', async () => {
+    const unpaid = await harness('thankyou');
+    expect(unpaid.output).toContain(
+      '<div class="woocommerce-info" role="status">We could not confirm your payment yet.',
+    );
+    expect(connector.requests).toEqual([]);
+    const paid = await harness('thankyou', { order: { status: 'processing' } });
+    expect(paid.output).not.toContain('could not confirm');
   });
 
   it.each(['pending', 'processing'])('redirects to the thank-you page while the payment is %s', async (status) => {
@@ -1379,6 +1434,53 @@ describe('reconnecting and removing the connection', () => {
     expect(outcome.options._transient_armenian_gateway_connection_1.message).toContain('The connection was removed');
   });
 
+  /** REST keys as WooCommerce keeps them: the key exchange's description, and one made by hand. */
+  const KEYS = [
+    { description: 'Armenian payment gateway - API (2026-01-10 09:00:00)', truncated_key: 'old0001' },
+    { description: 'Armenian payment gateway - API (2026-05-02 11:30:00)', truncated_key: 'old0002' },
+    { description: 'Armenian payment gateway - API (2026-11-20 08:15:00)', truncated_key: 'cur1234' },
+    { description: 'Accounting export', truncated_key: 'own9999' },
+  ];
+
+  it('revokes the REST keys earlier key exchanges made once the connection is healthy, keeping the one in use', async () => {
+    connector.answer('GET /v1/connection', {
+      status: 200,
+      body: connectionState({ store_key: { truncated_key: 'cur1234', app_name: 'Armenian payment gateway' } }),
+    });
+    const outcome = await page('/wp-admin/admin.php', {
+      get: { page: 'wc-settings', tab: 'checkout', section: 'armenian_gateway' },
+      api_keys: KEYS,
+    });
+    expect(outcome.api_keys.map((k) => k.truncated_key)).toEqual(['cur1234', 'own9999']);
+    expect(outcome.options).toMatchObject({ armenian_gateway_key_app: 'Armenian payment gateway' });
+
+    // Not while the connection is not active (its key may be the one being replaced).
+    connector.answer('GET /v1/connection', {
+      status: 200,
+      body: connectionState({
+        status: 'awaiting_keys',
+        store_key: { truncated_key: 'cur1234', app_name: 'Armenian payment gateway' },
+      }),
+    });
+    const waiting = await page('/wp-admin/admin.php', {
+      get: { page: 'wc-settings', tab: 'checkout', section: 'armenian_gateway' },
+      api_keys: KEYS,
+    });
+    expect(waiting.api_keys).toHaveLength(4);
+  });
+
+  it('"Remove connection" revokes the REST keys the connector used, and only those', async () => {
+    const outcome = await action('armenian_gateway_remove_connection', {
+      api_keys: KEYS,
+      options: { armenian_gateway_key_app: 'Armenian payment gateway' },
+    });
+    expect(outcome.api_keys.map((k) => k.truncated_key)).toEqual(['own9999']);
+    expect(outcome.options).not.toHaveProperty('armenian_gateway_key_app');
+    expect(outcome.options._transient_armenian_gateway_connection_1.message).toContain(
+      'REST keys it used were revoked',
+    );
+  });
+
   it('refuses both without the nonce or the capability', async () => {
     const forged = await action('armenian_gateway_remove_connection', {
       get: { action: 'armenian_gateway_remove_connection', _wpnonce: 'x' },
@@ -1940,9 +2042,26 @@ describe("WooCommerce's cancel handler on the cancel URL the gateway sends the b
     expect(payment.result).toEqual({ result: 'success', redirect: CHECKOUT_URL });
     const sent = shopUrl(cancelUrl, { uuid: PAYMENT_UUID, orderId: 'wc-0192f0c4-123' });
     expect(sent).toBe(`${CANCEL_URL}&payment_uuid=${PAYMENT_UUID}`);
+    connector.reset();
     const outcome = await harness('cancel', { get: phpGet(sent) });
     expect(outcome.orders['123']?.status).toBe('cancelled');
     expect(outcome.notices).toEqual([{ type: 'notice', message: 'Your order was cancelled.' }]);
+    // The order's payment is cancelled at the gateway too: its checkout can no longer take money.
+    const cancelled = only(connector.requests);
+    expect(cancelled).toMatchObject({ method: 'POST', path: '/v1/orders/123/cancel', body: null });
+    expect(cancelled.headers['x-service-connect']).toBe(TOKEN);
+    expect(outcome.scheduled).toEqual([]);
+  });
+
+  it('asks the connector again later when it does not answer the cancellation', async () => {
+    connector.answer('POST /v1/orders/123/cancel', {
+      status: 503,
+      body: { error: 'gateway_unavailable', message: 'The payment gateway did not answer; try again shortly.' },
+    });
+    const sent = shopUrl(CANCEL_URL, { uuid: PAYMENT_UUID, orderId: 'wc-0192f0c4-123' });
+    const outcome = await harness('cancel', { get: phpGet(sent) });
+    expect(outcome.orders['123']?.status).toBe('cancelled');
+    expect(outcome.scheduled).toEqual([{ in: 60, hook: 'armenian_gateway_cancel_payment', args: [123, 2] }]);
   });
 
   it('is the PHP fatal of the issue when order_id is the gateway’s (what appending it used to do)', async () => {

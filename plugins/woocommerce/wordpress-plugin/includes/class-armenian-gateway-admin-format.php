@@ -68,6 +68,7 @@ final class Armenian_Gateway_Admin_Format {
 			'paid_twice'                      => __( 'Paid twice', 'armenian-payment-gateway' ),
 			'refund_mismatch'                 => __( 'Refunded in one place only', 'armenian-payment-gateway' ),
 			'amount_mismatch'                 => __( 'Amounts differ', 'armenian-payment-gateway' ),
+			'paid_after_cancel'               => __( 'Paid after it was cancelled', 'armenian-payment-gateway' ),
 		);
 		return isset( $kinds[ $kind ] ) ? $kinds[ $kind ] : (string) $kind;
 	}
@@ -83,6 +84,8 @@ final class Armenian_Gateway_Admin_Format {
 			'amount_mismatch'   => __( 'The amount paid differs from the order total: compare them, then refund or ask the buyer for the difference.', 'armenian-payment-gateway' ),
 			'paid_twice'        => __( 'The order was paid twice: refund one of the payments.', 'armenian-payment-gateway' ),
 			'store_sync_failed' => __( 'The connector could not mark the order paid in the store; it keeps trying. Check the connection on the payment method settings page.', 'armenian-payment-gateway' ),
+			'paid_after_cancel' => __( 'The buyer paid after this order was cancelled: refund the payment, or set the order back to Pending payment to keep the sale (it is then marked paid).', 'armenian-payment-gateway' ),
+			'refund_failed'     => __( 'A refund did not go through and no money was returned: correct the order, then refund again if you wish.', 'armenian-payment-gateway' ),
 		);
 		return isset( $flags[ $flag ] ) ? $flags[ $flag ] : (string) $flag;
 	}

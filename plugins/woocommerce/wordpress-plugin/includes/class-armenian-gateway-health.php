@@ -45,6 +45,28 @@ final class Armenian_Gateway_Health {
 	const CAPABILITY = 'manage_woocommerce';
 
 	/**
+	 * Option holding why payments cannot work now (`token_revoked` or `store_unauthorized`), while so:
+	 * the method is then not offered at checkout, so no buyer pays into an order that stays pending.
+	 */
+	const BLOCKED_OPTION = 'armenian_gateway_payments_blocked';
+
+	/**
+	 * WP-Cron hook that checks the connection every hour, admin pages or not.
+	 */
+	const REFRESH_HOOK = 'armenian_gateway_health_refresh';
+
+	/**
+	 * The problems that stop every payment until the shop owner acts.
+	 */
+	const BLOCKING = array( 'token_revoked', 'store_unauthorized' );
+
+	/**
+	 * Option holding the app name the connector's key exchange gives the REST keys it makes, as last
+	 * seen: "Remove connection" revokes those keys.
+	 */
+	const KEY_APP_OPTION = 'armenian_gateway_key_app';
+
+	/**
 	 * Hooks the notice and the actions.
 	 */
 	public static function register() {
@@ -65,6 +87,55 @@ final class Armenian_Gateway_Health {
 			return;
 		}
 		wp_enqueue_script( 'armenian-gateway-admin', plugins_url( 'assets/js/admin.js', ARMENIAN_GATEWAY_FILE ), array(), ARMENIAN_GATEWAY_VERSION, true );
+	}
+
+	/**
+	 * Whether the last word about the connection stops every payment (the connect token revoked, or
+	 * the store's REST key refused). Read from an option only: the checkout never waits on the
+	 * connector for it.
+	 *
+	 * @return bool
+	 */
+	public static function payments_blocked() {
+		return in_array( get_option( self::BLOCKED_OPTION, '' ), self::BLOCKING, true );
+	}
+
+	/**
+	 * Notes that payments cannot work now, and why (a payment the connector refused for it).
+	 *
+	 * @param string $code `token_revoked` or `store_unauthorized`.
+	 */
+	public static function block_payments( $code ) {
+		if ( in_array( $code, self::BLOCKING, true ) ) {
+			update_option( self::BLOCKED_OPTION, $code, false );
+		}
+		self::forget();
+	}
+
+	/**
+	 * Offers the method again (new settings saved; a health check found nothing blocking).
+	 */
+	public static function unblock_payments() {
+		delete_option( self::BLOCKED_OPTION );
+	}
+
+	/**
+	 * Schedules the hourly check (once); `plugins_loaded`.
+	 */
+	public static function schedule_refresh() {
+		add_action( self::REFRESH_HOOK, array( __CLASS__, 'refresh' ) );
+		if ( function_exists( 'wp_next_scheduled' ) && false === wp_next_scheduled( self::REFRESH_HOOK ) ) {
+			wp_schedule_event( time() + HOUR_IN_SECONDS, 'hourly', self::REFRESH_HOOK );
+		}
+	}
+
+	/**
+	 * WP-Cron, hourly: asks the connector about the connection now, so a revoked token or a refused
+	 * key hides the method before a buyer tries it, and a repaired one shows it again.
+	 */
+	public static function refresh() {
+		self::forget();
+		self::problems();
 	}
 
 	/**
@@ -91,6 +162,14 @@ final class Armenian_Gateway_Health {
 		}
 		$result   = $connector->page_request( 'GET', '/v1/connection' );
 		$problems = self::problems_of( $result );
+		self::revoke_replaced_keys( $result );
+		$codes    = array_column( $problems, 'code' );
+		$blocking = array_values( array_intersect( self::BLOCKING, $codes ) );
+		if ( array() !== $blocking ) {
+			update_option( self::BLOCKED_OPTION, $blocking[0], false );
+		} elseif ( $result->is_ok() ) {
+			self::unblock_payments();
+		}
 		set_transient( self::TRANSIENT, array( 'problems' => $problems ), $result->is_ok() ? self::CACHE_SECONDS : self::FAILURE_CACHE_SECONDS );
 		return $problems;
 	}
@@ -356,9 +435,15 @@ final class Armenian_Gateway_Health {
 				$settings['enabled'] = 'no';
 				update_option( Armenian_Gateway_Connector::SETTINGS_OPTION, $settings );
 			}
+			// The connector forgot the store's keys: they are revoked here too, so none stays valid.
+			$app = get_option( self::KEY_APP_OPTION, '' );
+			if ( is_string( $app ) && '' !== $app ) {
+				self::delete_app_keys( $app, null );
+			}
+			delete_option( self::KEY_APP_OPTION );
 			$flash = array(
 				'type'    => 'success',
-				'message' => __( 'The connection was removed: the connector no longer updates your orders and has forgotten the store\'s keys. The payment method is switched off; save the settings again to connect anew.', 'armenian-payment-gateway' ),
+				'message' => __( 'The connection was removed: the connector no longer updates your orders, and the store\'s REST keys it used were revoked. The payment method is switched off; save the settings again to connect anew.', 'armenian-payment-gateway' ),
 			);
 		} else {
 			Armenian_Gateway_Connector::log( 'warning', 'Removing the connection failed', $result );
@@ -371,5 +456,49 @@ final class Armenian_Gateway_Health {
 		Armenian_Gateway_Admin_Format::flash( 'connection', $flash );
 		wp_safe_redirect( self::settings_url() );
 		exit;
+	}
+
+	/**
+	 * After a healthy look at the connection: revokes the store's REST keys the plugin's earlier key
+	 * exchanges made and the connector no longer uses (each Reconnect or new token makes one), keeping
+	 * the one it holds. WooCommerce describes a key its key exchange makes "<app name> - API (date)";
+	 * keys the shop owner made by hand are left alone.
+	 *
+	 * @param Armenian_Gateway_Response $result The connector's `GET /v1/connection` answer.
+	 */
+	private static function revoke_replaced_keys( Armenian_Gateway_Response $result ) {
+		if ( ! $result->is_ok() || 'active' !== Armenian_Gateway_Response::text_of( $result->body, 'status' ) ) {
+			return;
+		}
+		$key  = Armenian_Gateway_Response::array_of( $result->body, 'store_key' );
+		$keep = Armenian_Gateway_Response::text_of( $key, 'truncated_key' );
+		$app  = Armenian_Gateway_Response::text_of( $key, 'app_name' );
+		if ( 1 !== preg_match( '/^[A-Za-z0-9]{7}$/', $keep ) || '' === $app || strlen( $app ) > 170 ) {
+			return;
+		}
+		update_option( self::KEY_APP_OPTION, $app, false );
+		self::delete_app_keys( $app, $keep );
+	}
+
+	/**
+	 * Deletes the REST keys WooCommerce's key exchange made for `$app`, but the one ending in `$keep`
+	 * (all of them when null).
+	 *
+	 * @param string      $app  The app name of the key exchange.
+	 * @param string|null $keep The truncated key to keep.
+	 * @return int How many were revoked.
+	 */
+	private static function delete_app_keys( $app, $keep ) {
+		global $wpdb;
+		if ( ! isset( $wpdb ) ) {
+			return 0;
+		}
+		$table = $wpdb->prefix . 'woocommerce_api_keys';
+		$like  = $wpdb->esc_like( $app . ' - API (' ) . '%';
+		// phpcs:ignore WordPress.DB.DirectDatabaseQuery -- WooCommerce offers no API to revoke a REST key.
+		$deleted = null === $keep
+			? $wpdb->query( $wpdb->prepare( 'DELETE FROM ' . $table . ' WHERE description LIKE %s', $like ) )
+			: $wpdb->query( $wpdb->prepare( 'DELETE FROM ' . $table . ' WHERE description LIKE %s AND truncated_key <> %s', $like, $keep ) );
+		return (int) $deleted;
 	}
 }

@@ -69,6 +69,16 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 	const RESEND_REFUND_ATTEMPTS = 40;
 
 	/**
+	 * WP-Cron hook that asks the connector again to cancel a cancelled order's payment.
+	 */
+	const CANCEL_PAYMENT_HOOK = 'armenian_gateway_cancel_payment';
+
+	/**
+	 * Seconds a cancellation waits for the connector within the request that cancelled the order.
+	 */
+	const CANCEL_TIMEOUT = 5;
+
+	/**
 	 * Sets up the gateway and its hooks.
 	 */
 	public function __construct() {
@@ -86,6 +96,7 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 
 		add_action( 'woocommerce_update_options_payment_gateways_' . $this->id, array( $this, 'process_admin_options' ) );
 		add_action( 'woocommerce_api_' . self::RETURN_ENDPOINT, array( $this, 'handle_return' ) );
+		add_action( 'woocommerce_thankyou_' . $this->id, array( $this, 'thankyou_notice' ) );
 	}
 
 	/**
@@ -224,6 +235,7 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 			delete_option( self::CHECKOUT_ORIGIN_OPTION );
 		}
 		Armenian_Gateway_Health::forget();
+		Armenian_Gateway_Health::unblock_payments();
 		$this->connect_store();
 		if ( null !== $manual_key ) {
 			$this->send_manual_key( $manual_key );
@@ -521,6 +533,10 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 		if ( ! parent::is_available() || ! $this->is_configured() || '' !== Armenian_Gateway_Connector::url_problem( $this->connector_url() ) ) {
 			return false;
 		}
+		// A revoked token or a refused store key: every try would leave a pending order nobody can pay.
+		if ( Armenian_Gateway_Health::payments_blocked() ) {
+			return false;
+		}
 		return 'AMD' === get_woocommerce_currency();
 	}
 
@@ -560,9 +576,11 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 		}
 		if ( ! $result->is_ok() ) {
 			$this->log( 'error', sprintf( 'Starting the payment of order %d failed', $order->get_id() ), $result );
-			if ( $result->is_error( 'store_unauthorized' ) || $result->is_error( 'invalid_connect_token' ) ) {
-				// The shop owner should hear of it on the next admin page, not in up to five minutes.
-				Armenian_Gateway_Health::forget();
+			if ( $result->is_error( 'store_unauthorized' ) ) {
+				// The shop owner hears of it on the next admin page, and no other buyer is offered the method.
+				Armenian_Gateway_Health::block_payments( 'store_unauthorized' );
+			} elseif ( $result->is_error( 'invalid_connect_token' ) ) {
+				Armenian_Gateway_Health::block_payments( 'token_revoked' );
 			}
 			wc_add_notice( $this->buyer_payment_error( $result ), 'error' );
 			return array( 'result' => 'failure' );
@@ -664,6 +682,23 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 	}
 
 	/**
+	 * `woocommerce_thankyou_armenian_gateway`: on the order received page, while the order is not paid
+	 * yet, says so. The hook prints in classic themes (checkout/thankyou.php) and in block themes alike:
+	 * WooCommerce's Order Confirmation "Additional Information" block renders
+	 * `woocommerce_thankyou_{payment method}` for a visitor allowed to see the order; a notice queued
+	 * with `wc_add_notice` is never shown there.
+	 *
+	 * @param int $order_id The order.
+	 */
+	public function thankyou_notice( $order_id ) {
+		$order = wc_get_order( (int) $order_id );
+		if ( ! $order || $order instanceof WC_Order_Refund || $order->has_status( array( 'processing', 'completed', 'refunded' ) ) ) {
+			return;
+		}
+		echo '<div class="woocommerce-info" role="status">' . esc_html__( 'We could not confirm your payment yet. If it went through, your order will be updated shortly and you will receive a confirmation.', 'armenian-payment-gateway' ) . '</div>';
+	}
+
+	/**
 	 * Where the returning buyer goes, from the payment's state at the gateway.
 	 *
 	 * @param WC_Order $order The order.
@@ -672,8 +707,8 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 	private function return_destination( $order ) {
 		$result = $this->call_connector( 'GET', $this->order_path( $order ) . '/payment' );
 		if ( ! $result->is_ok() ) {
+			// The order received page says the payment is not confirmed yet (thankyou_notice).
 			$this->log( 'warning', sprintf( 'Reading the payment of order %d failed', $order->get_id() ), $result );
-			wc_add_notice( __( 'We could not confirm your payment yet. If it went through, your order will be updated shortly and you will receive a confirmation.', 'armenian-payment-gateway' ), 'notice' );
 			return $this->get_return_url( $order );
 		}
 		if ( ! empty( $result->body['paid'] ) ) {
@@ -695,7 +730,6 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 				return $order->get_checkout_payment_url();
 			default:
 				$this->log( 'warning', sprintf( 'The payment of order %1$d has an unknown status "%2$s"', $order->get_id(), $status ), null );
-				wc_add_notice( __( 'We could not confirm your payment yet. If it went through, your order will be updated shortly and you will receive a confirmation.', 'armenian-payment-gateway' ), 'notice' );
 				return $this->get_return_url( $order );
 		}
 	}
@@ -755,6 +789,35 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 		}
 		$this->log( 'warning', sprintf( 'Refunding order %d failed', $order->get_id() ), $result );
 		return new WP_Error( 'armenian_gateway_refund_failed', $this->admin_error_message( $result ) );
+	}
+
+	/**
+	 * WooCommerce cancelled an order paid with this method (the buyer's Cancel link, the shop owner,
+	 * or an unpaid order held too long): its open payment is cancelled at the gateway, so opening its
+	 * checkout again can no longer take the money. Without an answer it is asked again later
+	 * (WP-Cron), each wait longer; a payment completed meanwhile is flagged by the connector for the
+	 * shop owner (refund it, or reopen the order).
+	 *
+	 * @param int $order_id The order.
+	 * @param int $attempt  This attempt's number (1 when WooCommerce cancels it).
+	 */
+	public static function cancel_order_payment( $order_id, $attempt = 1 ) {
+		$order = wc_get_order( (int) $order_id );
+		if ( ! $order || $order instanceof WC_Order_Refund || self::GATEWAY_ID !== $order->get_payment_method() ) {
+			return;
+		}
+		$gateway = new self();
+		$result  = $gateway->call_connector( 'POST', $gateway->order_path( $order ) . '/cancel', null, self::CANCEL_TIMEOUT );
+		if ( $result->is_ok() ) {
+			return;
+		}
+		$attempt = is_numeric( $attempt ) ? (int) $attempt : 1;
+		if ( self::answer_unknown( $result ) && $attempt < self::RESEND_REFUND_ATTEMPTS ) {
+			$wait = (int) min( MINUTE_IN_SECONDS * pow( 2, $attempt - 1 ), 6 * HOUR_IN_SECONDS );
+			wp_schedule_single_event( time() + $wait, self::CANCEL_PAYMENT_HOOK, array( (int) $order->get_id(), $attempt + 1 ) );
+			return;
+		}
+		$gateway->log( 'warning', sprintf( 'Cancelling the payment of cancelled order %d failed', $order->get_id() ), $result );
 	}
 
 	/**

@@ -149,6 +149,7 @@ foreach ( isset( $options['transients'] ) ? $options['transients'] : array() as 
 	set_transient( $name, $value );
 }
 $GLOBALS['harness']['transient_writes'] = array();
+$GLOBALS['harness']['api_keys'] = isset( $options['api_keys'] ) ? $options['api_keys'] : array();
 foreach ( isset( $options['refunds'] ) ? $options['refunds'] : array() as $refund_id ) {
 	$order->refunds[] = new WC_Order_Refund( $refund_id );
 }
@@ -212,6 +213,16 @@ switch ( $scenario ) {
 				isset( $options['reason'] ) ? $options['reason'] : ''
 			)
 		);
+		break;
+
+	case 'thankyou':
+		// The order received page (classic or block theme) runs the method's thank-you hook.
+		do_action( 'woocommerce_thankyou_armenian_gateway', $order->get_id() );
+		break;
+
+	case 'cron':
+		// WP-Cron runs a scheduled hook.
+		do_action( $options['hook'], ...( isset( $options['args'] ) ? $options['args'] : array() ) );
 		break;
 
 	case 'resend_refund':

@@ -270,11 +270,16 @@ class WC_Order {
 	}
 
 	public function update_status( $new_status, $note = '' ) {
+		$old_status   = $this->status;
 		$this->status = $new_status;
 		if ( '' !== $note ) {
 			$this->notes[] = $note;
 		}
 		$this->save();
+		// WC_Order::status_transition(): the hooks fire after the order is saved.
+		if ( $old_status !== $new_status ) {
+			do_action( 'woocommerce_order_status_' . $new_status, $this->id, $this );
+		}
 		return true;
 	}
 

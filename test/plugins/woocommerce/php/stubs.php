@@ -24,7 +24,10 @@ $GLOBALS['harness'] = array(
 	'submenu_pages'    => array(),
 	'settings_errors'  => array(),
 	'scheduled'        => array(),
+	'recurring'        => array(),
+	'unscheduled'      => array(),
 	'deleted_refunds'  => array(),
+	'api_keys'         => array(),
 );
 // Serve mode (router.php under `php -S`): redirects and wp_die answer for real.
 $GLOBALS['harness_serve'] = isset( $GLOBALS['harness_serve'] ) ? $GLOBALS['harness_serve'] : false;
@@ -41,6 +44,24 @@ if ( ! defined( 'HOUR_IN_SECONDS' ) ) {
 }
 $GLOBALS['harness_orders'] = array();
 $GLOBALS['harness_refunds'] = array();
+
+/**
+ * WP-Cron's recurring events: recorded by hook (with the recurrence); `wp_next_scheduled` sees them.
+ */
+function wp_schedule_event( $timestamp, $recurrence, $hook, $args = array() ) {
+	$GLOBALS['harness']['recurring'][ $hook ] = $recurrence;
+	return true;
+}
+
+function wp_next_scheduled( $hook, $args = array() ) {
+	return isset( $GLOBALS['harness']['recurring'][ $hook ] ) ? time() + 60 : false;
+}
+
+function wp_unschedule_hook( $hook ) {
+	$GLOBALS['harness']['unscheduled'][] = $hook;
+	unset( $GLOBALS['harness']['recurring'][ $hook ] );
+	return 0;
+}
 
 // Hooks.
 
@@ -257,12 +278,35 @@ function is_multisite() {
 	return false;
 }
 
-/** The database, as far as uninstall.php uses it: LIKE deletes on the options (where transients live). */
+/**
+ * The database, as far as the plugin uses it: LIKE deletes on the options (where transients live),
+ * and deleting WooCommerce REST keys (`woocommerce_api_keys`: description LIKE, truncated_key <>),
+ * whose rows a scenario gives in `api_keys`.
+ */
 class Harness_Wpdb {
 	public $options = 'wp_options';
+	public $prefix  = 'wp_';
 
 	public function esc_like( $text ) {
 		return addcslashes( $text, '_%\\' );
+	}
+
+	/** SQL LIKE as a regular expression: % any run, _ any one character, \\x the character x. */
+	public static function like_pattern( $like ) {
+		$pattern = '';
+		for ( $i = 0; $i < strlen( $like ); $i++ ) {
+			$char = $like[ $i ];
+			if ( '\\' === $char && $i + 1 < strlen( $like ) ) {
+				$pattern .= preg_quote( $like[ ++$i ], '/' );
+			} elseif ( '%' === $char ) {
+				$pattern .= '.*';
+			} elseif ( '_' === $char ) {
+				$pattern .= '.';
+			} else {
+				$pattern .= preg_quote( $char, '/' );
+			}
+		}
+		return $pattern;
 	}
 
 	public function prepare( $query, ...$args ) {
@@ -271,6 +315,19 @@ class Harness_Wpdb {
 
 	public function query( $sql ) {
 		$GLOBALS['harness']['queries'][] = $sql;
+		if ( preg_match( "/^DELETE FROM wp_woocommerce_api_keys WHERE description LIKE '((?:[^'\\\\]|\\\\.)*)'(?: AND truncated_key <> '([^']*)')?$/", $sql, $key ) ) {
+			$pattern = self::like_pattern( stripslashes( $key[1] ) );
+			$kept    = array();
+			foreach ( $GLOBALS['harness']['api_keys'] as $row ) {
+				$matches = preg_match( '/^' . $pattern . '$/', $row['description'] ) && ( ! isset( $key[2] ) || $row['truncated_key'] !== $key[2] );
+				if ( ! $matches ) {
+					$kept[] = $row;
+				}
+			}
+			$deleted                            = count( $GLOBALS['harness']['api_keys'] ) - count( $kept );
+			$GLOBALS['harness']['api_keys']     = $kept;
+			return $deleted;
+		}
 		if ( ! preg_match( '/^DELETE FROM wp_options WHERE /', $sql ) || ! preg_match_all( "/option_name LIKE '((?:[^'\\\\]|\\\\.)*)'/", $sql, $m ) ) {
 			return false;
 		}

@@ -1,0 +1,160 @@
+/**
+ * Cancelled orders at the seam between a WooCommerce store and the gateway, on both databases:
+ *
+ * - The store cancels an order with an open payment (`POST /v1/orders/{id}/cancel`): the payment is
+ *   cancelled at the gateway, so opening its checkout again can no longer take the money.
+ * - A payment that still completes for a cancelled order (the buyer was paying meanwhile) is never
+ *   forced onto the order, never retried for ever: it is flagged `paid_after_cancel` with one note
+ *   saying what to do, reconciliation reports it without offering a repair, and once the owner sets
+ *   the order back to pending payment, "Check now" marks it paid.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OrderPaymentResponse } from '../../connector/orders/order.service.js';
+import { createConnectToken } from '../../gateway/connect/connect-token.service.js';
+import { startTestConnector, type TestConnector } from '../support/connector.js';
+import { DIALECTS } from '../support/databases.js';
+import { eventually } from '../support/eventually.js';
+import { type FakeWooCommerce, LOOPBACK_TEST_CALLBACKS, startFakeWooCommerce } from '../support/fake-woocommerce.js';
+import { startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway.js';
+
+type Json = Record<string, unknown>;
+type Finding = { kind: string; store_order_id: string; action: string; repairable: boolean };
+const APPROVED = '4111 1111 1111 1111';
+
+describe.each(DIALECTS)('cancelled orders (%s)', (dialect) => {
+  let gw: TestGateway;
+  let store: FakeWooCommerce;
+  let connector: TestConnector;
+  let merchant: TestMerchant;
+  let token: string;
+
+  const plugin = <T = Json>(method: string, path: string, body?: unknown) =>
+    connector.call<T>(method, path, { token, ...(body === undefined ? {} : { body }) });
+  const checkout = async (orderId: number) => {
+    const created = await plugin<OrderPaymentResponse>('POST', `/v1/orders/${orderId}/payment`, {
+      return_url: `${store.url}/?wc-api=wc_armenian_gateway&order_id=${orderId}`,
+      cancel_url: `${store.url}/cart/`,
+    });
+    expect(created.status).toBe(201);
+    return created.body;
+  };
+  const pay = (uuid: string) =>
+    gw.call('POST', `/api/v1/test_helpers/payments/${uuid}/pay`, {
+      key: merchant.testKey,
+      body: { card_number: APPROVED },
+    });
+  const setPaidCalls = (orderId: number) =>
+    store.requests.filter(
+      (r) =>
+        r.method === 'PUT' && r.route === `orders/${orderId}` && (r.body as { set_paid?: boolean })?.set_paid === true,
+    ).length;
+  const notesWith = (orderId: number, text: string) => store.notes(orderId).filter((n) => n.note.includes(text));
+  const reconcile = async (from: string) => {
+    const to = new Date(Date.now() + 60_000).toISOString();
+    const report = await plugin<{ findings: Finding[] }>('POST', '/v1/reconciliation', { from, to, repair: true });
+    expect(report.status).toBe(201);
+    return report.body.findings;
+  };
+
+  beforeAll(async () => {
+    gw = await startTestGateway(dialect, {
+      env: { GATEWAY_ALLOW_PRIVATE_WEBHOOKS: '1', GATEWAY_CLOCK: 'manual', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000' },
+    });
+    store = await startFakeWooCommerce({ testCallbacks: LOOPBACK_TEST_CALLBACKS });
+    connector = await startTestConnector(dialect, gw);
+    merchant = await gw.merchant();
+    token = (
+      await createConnectToken(gw.gateway.deps, {
+        merchantId: merchant.merchantId,
+        domain: merchant.hostedDomain,
+        platform: 'woocommerce',
+      })
+    ).connect_token;
+    const registered = await plugin<Record<string, string>>('POST', '/v1/connections', { store_url: store.url });
+    await store.approve(registered.body.authorize_url as string);
+  }, 60_000);
+
+  afterAll(async () => {
+    await connector?.close();
+    await store?.close();
+    await gw?.close();
+  });
+
+  it('cancels the open payment with the order: its checkout can no longer take the money', async () => {
+    const order = store.addOrder({ total: '2000.00' });
+    const payment = await checkout(order.id);
+    (store.order(order.id) as { status: string }).status = 'cancelled';
+    const cancelled = await plugin<Json>('POST', `/v1/orders/${order.id}/cancel`);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(cancelled.body).toEqual({
+      order_id: String(order.id),
+      payment_uuid: payment.payment_uuid,
+      status: 'expired',
+      cancelled: true,
+    });
+    // The buyer opens the same checkout link again: nothing can be paid.
+    const paid = await pay(payment.payment_uuid);
+    expect(paid.body).toMatchObject({ status: 'expired', completed_at: null });
+    await eventually(() => notesWith(order.id, 'was cancelled with the order').length === 1, 'the cancel note');
+    // Cancelling again changes nothing.
+    const again = await plugin<Json>('POST', `/v1/orders/${order.id}/cancel`);
+    expect(again.body).toMatchObject({ status: 'expired', cancelled: false });
+    expect(notesWith(order.id, 'was cancelled with the order')).toHaveLength(1);
+    expect(setPaidCalls(order.id)).toBe(0);
+  });
+
+  it('flags a payment that completes for a cancelled order once, never forces it, and marks it paid once reopened', async () => {
+    const from = new Date(Date.now() - 60_000).toISOString();
+    const order = store.addOrder({ total: '2500.00' });
+    const payment = await checkout(order.id);
+    // Cancelled in the store while the buyer is paying (the cancel never reached the gateway).
+    (store.order(order.id) as { status: string }).status = 'cancelled';
+    await pay(payment.payment_uuid);
+    await eventually(
+      () => notesWith(order.id, 'completed for it: the buyer paid').length === 1,
+      'the paid-after-cancel note',
+    );
+    expect(store.order(order.id)?.status).toBe('cancelled');
+    expect(setPaidCalls(order.id)).toBe(0);
+
+    // Nothing is retried for ever, and the note stays one.
+    for (let hour = 0; hour < 3; hour++) {
+      gw.clock.advance(60 * 60_000);
+      await connector.runDueWork();
+    }
+    expect(setPaidCalls(order.id)).toBe(0);
+    expect(notesWith(order.id, 'completed for it: the buyer paid')).toHaveLength(1);
+    const panel = await plugin<Json>('GET', `/v1/orders/${order.id}/payment`);
+    expect(panel.body).toMatchObject({ status: 'completed', flag: 'paid_after_cancel' });
+
+    // Reconciliation reports it, with no repair on offer.
+    const findings = (await reconcile(from)).filter((f) => f.store_order_id === String(order.id));
+    expect(findings).toEqual([
+      expect.objectContaining({ kind: 'paid_after_cancel', action: 'flagged', repairable: false }),
+    ]);
+    expect(setPaidCalls(order.id)).toBe(0);
+
+    // The owner keeps the sale: back to pending payment, then "Check now".
+    (store.order(order.id) as { status: string }).status = 'pending';
+    await plugin('GET', `/v1/orders/${order.id}/payment`);
+    await eventually(() => store.order(order.id)?.date_paid_gmt != null, 'the reopened order marked paid');
+    await eventually(async () => {
+      const read = await plugin<Json>('GET', `/v1/orders/${order.id}/payment`);
+      return read.body.flag === null && read.body.store_sync === 'done';
+    }, 'the flag lowered');
+    expect(setPaidCalls(order.id)).toBe(1);
+    expect(notesWith(order.id, 'Paid with the sandbox')).toHaveLength(1);
+  });
+
+  it('leaves a paid order paid when the store cancels it: the payment is not undone', async () => {
+    const order = store.addOrder({ total: '1500.00' });
+    const payment = await checkout(order.id);
+    await pay(payment.payment_uuid);
+    await eventually(() => store.order(order.id)?.date_paid_gmt != null, 'the order marked paid');
+    const cancelled = await plugin<Json>('POST', `/v1/orders/${order.id}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ status: 'completed', cancelled: false });
+    const read = await gw.call('GET', `/api/v1/payments/${payment.payment_uuid}`, { key: merchant.testKey });
+    expect(read.body).toMatchObject({ status: 'completed' });
+  });
+});
