@@ -4,6 +4,7 @@
  */
 import { isIP } from 'node:net';
 import { DEFAULT_DATABASE_URL } from '../storage/connect.js';
+import type { BillingConfig } from './domain/billing.js';
 import { MAX_VELOCITY_LIMIT, MAX_VELOCITY_WINDOW_MINUTES } from './domain/payment-limits.js';
 import type { MetricsExposure } from './observability/metrics-endpoint.js';
 
@@ -43,28 +44,7 @@ export interface Config {
   readonly metrics: MetricsExposure;
 }
 
-/** The service's own prices and counting rules (spec "Billing"; defaults in docs/decisions.md). */
-export interface BillingConfig {
-  /** AMD per completed live payment at or above `freeBelowAmd`. */
-  readonly transactionPriceAmd: number;
-  /** AMD per fiscal receipt not linked to a payment of the service. */
-  readonly receiptPriceAmd: number;
-  /** Live payments with an amount under this many AMD consume nothing. */
-  readonly freeBelowAmd: number;
-  /** Units a balance may go below zero before new live payments are refused (reported negative). */
-  readonly graceUnits: number;
-  /** Units of each counter a new account starts with. */
-  readonly signupGrant: number;
-  /** Smallest purchase (and auto top-up refill) quantity. */
-  readonly minPurchase: number;
-  /** Quantities payable by card through a checkout; any other quantity is a bank transfer. */
-  readonly presetQuantities: readonly number[];
-  /**
-   * The house account's bank details shown with a bank-transfer purchase, one line each
-   * (`GATEWAY_BANK_TRANSFER_DETAILS`, lines separated by `|`); empty: not configured.
-   */
-  readonly bankTransferDetails: readonly string[];
-}
+export type { BillingConfig } from './domain/billing.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

@@ -25,8 +25,8 @@ import type {
   StartAnswer,
   StatusAnswer,
 } from '../processor.js';
-import { isProcessorAddress } from '../settings.js';
 import { arcaCallback } from './callback.js';
+import { type ArcaConfig, arcaConfigSchema } from './config.js';
 import {
   actionCodeClass,
   arcaDescription,
@@ -64,32 +64,6 @@ export const REFUND_STATUS_TIMEOUT_MS = 10_000;
 
 /** BPC's default (and the gateway's own) time to enter the card: the bank page never outlives the payment. */
 export const MAX_SESSION_SECONDS = 1200;
-
-/**
- * Known hosts (the bank tells the merchant which one it uses):
- * - `https://ipay.arca.am/payment/rest/`: ArCa iPay (ACBA, Converse, Evoca, IDBank, Armeconombank ...);
- * - `https://ipaytest.arca.am:8445/payment/rest/`: ArCa's test host;
- * - `https://pg.inecoecom.am/payment/rest/`: Inecobank (test logins on the same host);
- * - `https://epg.arca.am/payment/rest/`, test `https://testepg.arca.am/payment/rest/`: ArCa EPG.
- */
-const baseUrl = z
-  .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
-  .max(200)
-  .refine((value) => isProcessorAddress(value, { pathEnd: '/payment/rest/' }), {
-    message: "must be the bank's address ending in /payment/rest/ (e.g. https://ipay.arca.am/payment/rest/)",
-  });
-
-export const arcaConfigSchema = z.strictObject({
-  base_url: baseUrl,
-  /** The merchant's API login (on ArCa it usually ends in `_api`). */
-  username: z.string().min(1).max(100),
-  password: z.string().min(1).max(100),
-  /** Which bank's host this is, for the operator's eyes (`processor` CLI output) only. */
-  bank: z.string().trim().min(1).max(60).optional(),
-  /** The key of BPC's symmetric callback checksum, when the bank sends signed callbacks. */
-  callback_secret: z.string().min(1).max(256).optional(),
-});
-export type ArcaConfig = z.infer<typeof arcaConfigSchema>;
 
 type Reply =
   | { readonly kind: 'answer'; readonly json: unknown }

@@ -14,7 +14,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Payment } from '../../domain/payment.js';
 import type { CallbackAnswer, CallbackHandler, CallbackRequest } from '../processor.js';
-import type { ArcaConfig } from './adapter.js';
+import type { ArcaConfig } from './config.js';
 import { arcaOrderId } from './wire.js';
 
 /** Parameters that take no part in the checksum. */

@@ -23,7 +23,7 @@ import type {
   ProcessorCall,
   ProcessorSession,
 } from '../processor.js';
-import type { IdramConfig } from './adapter.js';
+import type { IdramConfig } from './config.js';
 import { type IdramRefusal, refusalText, sameAmount } from './map.js';
 import { IDRAM_ACCEPT, IdramBillNo, IdramConfirmation, IdramPrecheck } from './wire.js';
 

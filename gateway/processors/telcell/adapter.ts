@@ -12,7 +12,6 @@
  *   paid invoice for its whole amount only (by `issuer_id` alone when no invoice id is known);
  *   `refundStatus` reads the invoice back again.
  */
-import { z } from 'zod';
 import type { Payment } from '../../domain/payment.js';
 import { ProcessorCallError, type ProcessorReply } from '../http.js';
 import type {
@@ -24,8 +23,8 @@ import type {
   RefundStatusRequest,
   StatusAnswer,
 } from '../processor.js';
-import { isProcessorAddress } from '../settings.js';
 import { telcellCallback } from './callback.js';
+import { type TelcellConfig, telcellConfigSchema } from './config.js';
 import {
   cancelOutcome,
   fromWireSum,
@@ -66,29 +65,6 @@ export const TELCELL_TIMEOUTS: TelcellTimeouts = {
   refundMs: TELCELL_REFUND_TIMEOUT_MS,
   refundStatusMs: TELCELL_REFUND_STATUS_TIMEOUT_MS,
 };
-
-/** The live gateway. Telcell's test contour is documented at `/proto_test2/invoices`, but Telcell's support has since told merchants to use this one address with test credentials. */
-export const TELCELL_DEFAULT_BASE_URL = 'https://telcellmoney.am/invoices';
-
-function isPlainHttpUrl(value: string): boolean {
-  return isProcessorAddress(value, { query: true });
-}
-
-/** `processor enable telcell --config JSON`. */
-export const telcellConfigSchema = z.strictObject({
-  /** The shop id Telcell gives (often an e-mail address); PostInvoice's `issuer`. */
-  issuer: z.string().trim().min(1),
-  /** The shop key that signs every request and callback. */
-  shop_key: z.string().min(1),
-  /** The gateway's address, `.../invoices`. */
-  base_url: z
-    .string()
-    .refine(isPlainHttpUrl, { message: 'must be an http(s) URL without user, password or fragment' })
-    .default(TELCELL_DEFAULT_BASE_URL),
-  /** How many days the invoice stays payable at Telcell. */
-  valid_days: z.number().int().min(1).default(1),
-});
-export type TelcellConfig = z.output<typeof telcellConfigSchema>;
 
 /** What the buyer sees on Telcell's page as the product. */
 function productText(payment: Payment): string {

@@ -16,7 +16,7 @@
 import type { Payment } from '../../domain/payment.js';
 import { safeEqual } from '../../runtime/hashing.js';
 import type { CallbackAnswer, CallbackHandler, CallbackRequest, SessionKey } from '../processor.js';
-import type { TelcellConfig } from './adapter.js';
+import type { TelcellConfig } from './config.js';
 import { readOrderNumber } from './map.js';
 import { callbackInvoice, type ResultCallback, resultCallbackSchema, resultChecksum } from './wire.js';
 

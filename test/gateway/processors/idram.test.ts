@@ -15,7 +15,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Payment } from '../../../gateway/domain/payment.js';
 import type { ProviderResult } from '../../../gateway/domain/payment-lifecycle.js';
 import type { ProcessorHttp } from '../../../gateway/processors/http.js';
-import { type IdramConfig, idramProcessor } from '../../../gateway/processors/idram/adapter.js';
+import { idramProcessor } from '../../../gateway/processors/idram/adapter.js';
+import type { IdramConfig } from '../../../gateway/processors/idram/config.js';
 import type {
   BuyerRedirect,
   CallbackHandler,

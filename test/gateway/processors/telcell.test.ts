@@ -22,14 +22,16 @@ import type {
 import { InvalidProcessorSettings, parseProcessorSettings } from '../../../gateway/processors/settings.js';
 import {
   createTelcellProcessor,
-  TELCELL_DEFAULT_BASE_URL,
   TELCELL_REFUND_STATUS_TIMEOUT_MS,
   TELCELL_REFUND_TIMEOUT_MS,
   TELCELL_STATUS_TIMEOUT_MS,
-  type TelcellConfig,
-  telcellConfigSchema,
   telcellProcessor,
 } from '../../../gateway/processors/telcell/adapter.js';
+import {
+  TELCELL_DEFAULT_BASE_URL,
+  type TelcellConfig,
+  telcellConfigSchema,
+} from '../../../gateway/processors/telcell/config.js';
 import {
   cancelOutcome,
   fromWireSum,
