@@ -1,5 +1,5 @@
 import type { ParameterizedContext } from 'koa';
-import type { Principal } from '../auth/authenticate.js';
+import type { Principal } from '../auth/principal.js';
 
 export interface GatewayState {
   requestId: string;

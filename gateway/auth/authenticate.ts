@@ -7,37 +7,13 @@
  */
 import { findActiveKeyByHash } from '../../storage/api-key.repository.js';
 import { verifyConnectToken } from '../connect/connect-token.service.js';
-import { type KeyAccess, keyEnvironment } from '../domain/api-keys.js';
-import type { ConnectPlatform } from '../domain/connect-tokens.js';
+import { keyEnvironment } from '../domain/api-keys.js';
 import { ApiError } from '../domain/errors.js';
-import type { Environment } from '../domain/payment.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Deps } from '../runtime/deps.js';
 import { safeEqual, sha256Hex } from '../runtime/hashing.js';
 import { recordLastUse } from './last-use.js';
-
-interface PrincipalBase {
-  readonly merchantId: string;
-  readonly environment: Environment;
-  /** Requests per minute this account may send. */
-  readonly rateLimitPerMinute: number;
-}
-
-export interface ApiKeyPrincipal extends PrincipalBase {
-  readonly kind: 'api_key';
-  readonly keyId: string;
-  readonly access: KeyAccess;
-}
-
-/** A platform plugin's connect token: bound to one domain of the merchant and one platform. */
-export interface ConnectTokenPrincipal extends PrincipalBase {
-  readonly kind: 'connect_token';
-  readonly tokenId: string;
-  readonly domain: { readonly id: string; readonly host: string };
-  readonly platform: ConnectPlatform;
-}
-
-export type Principal = ApiKeyPrincipal | ConnectTokenPrincipal;
+import type { Principal } from './principal.js';
 
 export interface CredentialHeaders {
   readonly serviceKey: string | undefined;

@@ -24,7 +24,7 @@ import type { Executor } from '../../storage/database.js';
 import { findMerchant } from '../../storage/merchant.repository.js';
 import { autoTopupBodySchema } from '../api/schemas/purchase.schema.js';
 import { parseOr422 } from '../api/schemas/validation.js';
-import type { Principal } from '../auth/authenticate.js';
+import type { Principal } from '../auth/principal.js';
 import type { Language } from '../checkout/i18n/index.js';
 import { COUNTERS, type Counter, isCounter } from '../domain/billing.js';
 import { toApiInstant, toStoredInstant } from '../domain/clock.js';

@@ -63,7 +63,7 @@ async function consumeOne(
   }
 }
 
-/** Called by `onPaymentCompleted` in the transaction where the payment became `completed`. */
+/** A `paymentCompleted` subscriber (gateway/runtime/deps.ts): runs in the transaction where the payment became `completed`. */
 export async function consumeForCompletedPayment(deps: Deps, trx: Executor, payment: PaymentRow): Promise<void> {
   if (!paymentConsumes({ sandbox: payment.sandbox === 1, amount: payment.amount }, deps.config.billing)) return;
   await consumeOne(deps, trx, {

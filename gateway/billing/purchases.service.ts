@@ -28,7 +28,7 @@ import type { PaymentRow } from '../../storage/payment.table.js';
 import { findSaleReceiptOfPayment } from '../../storage/receipt.repository.js';
 import { purchaseBodySchema } from '../api/schemas/purchase.schema.js';
 import { parseOr422 } from '../api/schemas/validation.js';
-import type { Principal } from '../auth/authenticate.js';
+import type { Principal } from '../auth/principal.js';
 import type { Counter } from '../domain/billing.js';
 import { toStoredInstant } from '../domain/clock.js';
 import { ApiError, validationFailed } from '../domain/errors.js';

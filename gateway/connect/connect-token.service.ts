@@ -17,7 +17,7 @@ import {
 } from '../../storage/connect-token.repository.js';
 import { findDomainSecrets, listMerchantDomainsWithProcessors } from '../../storage/domain.repository.js';
 import { findMerchant } from '../../storage/merchant.repository.js';
-import type { ConnectTokenPrincipal } from '../auth/authenticate.js';
+import type { ConnectTokenPrincipal } from '../auth/principal.js';
 import { toApiInstant, toStoredInstant } from '../domain/clock.js';
 import {
   CONNECT_PLATFORMS,

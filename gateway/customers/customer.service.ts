@@ -13,7 +13,7 @@ import {
   listCustomerTotals,
 } from '../../storage/customer-total.repository.js';
 import type { ListCustomersQuery } from '../api/schemas/customer.schema.js';
-import type { Principal } from '../auth/authenticate.js';
+import type { Principal } from '../auth/principal.js';
 import { toApiInstant } from '../domain/clock.js';
 import { ApiError } from '../domain/errors.js';
 import { type Paginated, paginate } from '../domain/pagination.js';

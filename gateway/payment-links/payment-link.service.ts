@@ -34,7 +34,8 @@ import {
   type ListPaymentLinksQuery,
 } from '../api/schemas/payment-link.schema.js';
 import { parseOr422 } from '../api/schemas/validation.js';
-import type { AuthDeps, Principal } from '../auth/authenticate.js';
+import type { AuthDeps } from '../auth/authenticate.js';
+import type { Principal } from '../auth/principal.js';
 import { assertBalanceAllowsPayment } from '../billing/billing.service.js';
 import { toApiInstant, toStoredInstant } from '../domain/clock.js';
 import { ApiError, validationFailed } from '../domain/errors.js';

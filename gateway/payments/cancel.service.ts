@@ -7,7 +7,7 @@
  */
 
 import { findPayment } from '../../storage/payment.repository.js';
-import type { Principal } from '../auth/authenticate.js';
+import type { Principal } from '../auth/principal.js';
 import { ApiError } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
 import { type PaymentResponse, toPaymentResponse } from '../domain/payment.js';

@@ -15,7 +15,6 @@ import {
   transitionPayment,
 } from '../../storage/payment.repository.js';
 import type { PaymentRow } from '../../storage/payment.table.js';
-import { onPaymentCompleted } from '../billing/on-payment-completed.js';
 import { toStoredInstant } from '../domain/clock.js';
 import type { Payment } from '../domain/payment.js';
 import {
@@ -221,14 +220,13 @@ async function applyResult(deps: Deps, trx: Executor, paymentId: string, result:
     // The sale receipt joins the event: a sandbox one at once, a live one when issued in time.
     const receipt = await receiptForCompletedPayment(deps, trx, changed);
     await emitWithReceipt(deps, trx, changed, statusUpdatedEvent(rowToPayment(changed)), receipt);
-    await onPaymentCompleted(deps, trx, changed);
+    for (const subscriber of deps.paymentCompleted) await subscriber(deps, trx, changed);
   } else {
     await emitStatusEvent(deps, trx, changed);
   }
   return rowToPayment(changed);
 }
 
-/** Expires one payment if it is due (the checkout calls this before showing a payment). */
 /**
  * The merchant gives up an open payment (its order was cancelled): pending or processing → expired
  * now, with `failure_code` `cancelled`, so its checkout can no longer be paid and its order is free.
@@ -255,6 +253,7 @@ export async function cancelOpenPayment(deps: Deps, paymentId: string): Promise<
 /** The `failure_code` of a payment its merchant cancelled. */
 export const CANCELLED = 'cancelled';
 
+/** Expires one payment if it is due (the checkout calls this before showing a payment). */
 export async function expireIfDueNow(deps: Deps, paymentId: string): Promise<Payment | undefined> {
   const expired = await transactEmitting(deps, (trx) => expireIfDue(deps, trx, paymentId));
   return expired === undefined ? undefined : rowToPayment(expired);

@@ -27,7 +27,7 @@ import type { PaymentRow } from '../../storage/payment.table.js';
 import { CONTROL_CHARS } from '../api/schemas/fields.js';
 import { type CreatePaymentBody, createPaymentSchema, type ListPaymentsQuery } from '../api/schemas/payment.schema.js';
 import { parseOr422 } from '../api/schemas/validation.js';
-import type { Principal } from '../auth/authenticate.js';
+import type { Principal } from '../auth/principal.js';
 import { assertBalanceAllowsPayment } from '../billing/billing.service.js';
 import { MINUTE_MS, toStoredInstant } from '../domain/clock.js';
 import {

@@ -21,7 +21,7 @@ import {
   listReceiptsSchema,
 } from '../api/schemas/receipt.schema.js';
 import { parseOr422 } from '../api/schemas/validation.js';
-import type { Principal } from '../auth/authenticate.js';
+import type { Principal } from '../auth/principal.js';
 import { assertBalanceAllowsReceipt } from '../billing/billing.service.js';
 import { toStoredInstant } from '../domain/clock.js';
 import { ApiError, validationFailed } from '../domain/errors.js';

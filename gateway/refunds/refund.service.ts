@@ -29,7 +29,7 @@ import {
 } from '../../storage/refund.repository.js';
 import type { RefundRow } from '../../storage/refund.table.js';
 import { parseRefundBody, type RefundBody } from '../api/schemas/refund.schema.js';
-import type { Principal } from '../auth/authenticate.js';
+import type { Principal } from '../auth/principal.js';
 import { HOUR_MS, MINUTE_MS, toApiInstant, toStoredInstant } from '../domain/clock.js';
 import { ApiError } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';

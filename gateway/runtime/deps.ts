@@ -3,7 +3,8 @@
  * configuration, the logger and the metrics. Built once at start (see `gateway/runtime/start.ts`).
  */
 import type { Logger } from 'pino';
-import type { Db, DialectName } from '../../storage/database.js';
+import type { Db, DialectName, Executor } from '../../storage/database.js';
+import type { PaymentRow } from '../../storage/payment.table.js';
 import type { TransactionRunner } from '../../storage/transactions.js';
 import type { Config } from '../config.js';
 import type { Clock } from '../domain/clock.js';
@@ -35,4 +36,15 @@ export interface Deps {
   readonly processorHttp: ProcessorHttp;
   /** This instance's metrics (its own registry), read at `/metrics`. */
   readonly metrics: GatewayMetrics;
+  /**
+   * What else happens when a payment becomes `completed` (a first completion or a late
+   * confirmation), inside the transaction of that change, in this order. Wired at start: billing's
+   * consumption of a `transactions` unit for a merchant's live payment, then the credit of a
+   * purchase a house-account payment pays for. A payment completes once (the transition is
+   * conditional), so each runs exactly once.
+   */
+  readonly paymentCompleted: readonly PaymentCompletedSubscriber[];
 }
+
+/** One consequence of a completed payment, run in the transaction that completed it. */
+export type PaymentCompletedSubscriber = (deps: Deps, trx: Executor, payment: PaymentRow) => Promise<void>;

@@ -17,6 +17,8 @@ import { createApp } from '../api/app.js';
 import { answerClientErrors } from '../api/client-errors.js';
 import type { GatewayState } from '../api/context.js';
 import type { AuthDeps } from '../auth/authenticate.js';
+import { consumeForCompletedPayment } from '../billing/consumption.js';
+import { creditPurchasePaidBy } from '../billing/purchases.service.js';
 import type { Config } from '../config.js';
 import { type Clock, ManualClock } from '../domain/clock.js';
 import type { IdGenerator } from '../domain/ids.js';
@@ -134,6 +136,7 @@ export async function openServices(options: StartOptions): Promise<OpenedService
         logger,
         ...(database.poolStats ? { pool: database.poolStats } : {}),
       }),
+      paymentCompleted: [consumeForCompletedPayment, creditPurchasePaidBy],
     };
     return { deps, secret, database };
   } catch (error) {

@@ -14,7 +14,7 @@ import { listEventDeliveries } from '../../storage/webhook-delivery.repository.j
 import type { WebhookDeliveryRow } from '../../storage/webhook-delivery.table.js';
 import { listDeliveryAttempts } from '../../storage/webhook-delivery-attempt.repository.js';
 import type { WebhookDeliveryAttemptRow } from '../../storage/webhook-delivery-attempt.table.js';
-import type { Principal } from '../auth/authenticate.js';
+import type { Principal } from '../auth/principal.js';
 import type { SecretReader } from '../domain/access.js';
 import { toApiInstant } from '../domain/clock.js';
 import { ApiError } from '../domain/errors.js';

@@ -26,9 +26,9 @@ import { findLink } from '../../connector/storage/order-link.repository.js';
 import { refundsOfLink } from '../../connector/storage/refund-record.repository.js';
 import { findShopifyShop } from '../../connector/storage/shopify-shop.repository.js';
 import type { ShopifyAdminPlatform } from './admin-platform.js';
+import type { ShopifyDelivery } from './delivery.js';
 import { asShopifyPlatform, type ShopifyCredentials, shopifyCredentialsOf } from './driver.js';
 import type { ShopifyRuntime } from './runtime.js';
-import type { ShopifyDelivery } from './webhooks.js';
 
 /** The text `recordRefund` puts in the note of a Shopify refund that mirrors a gateway refund. */
 const GATEWAY_REFUND_MARKER = /gateway refund [0-9a-f-]{36}/i;

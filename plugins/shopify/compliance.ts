@@ -25,8 +25,8 @@ import {
   shopsToRedact,
 } from '../../connector/storage/shopify-shop.repository.js';
 import { HOUR_MS, toStoredInstant } from '../../gateway/domain/clock.js';
+import type { ShopifyDelivery } from './delivery.js';
 import type { ShopifyRuntime } from './runtime.js';
-import type { ShopifyDelivery } from './webhooks.js';
 
 /** How long after uninstall the shop's data is deleted if `shop/redact` never came. */
 export const REDACT_AFTER_UNINSTALL_MS = 48 * HOUR_MS;

@@ -22,24 +22,9 @@ import {
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { ordersCreate, refundsCreate } from './bridge.js';
 import { customersDataRequest, customersRedact, shopRedact } from './compliance.js';
+import type { ShopifyDelivery, ShopifyTopicHandler } from './delivery.js';
 import { shopDomainOf } from './graphql.js';
 import type { ShopifyRuntime } from './runtime.js';
-
-export interface ShopifyDelivery {
-  /** The permanent `<name>.myshopify.com` domain, from `X-Shopify-Shop-Domain`. */
-  shop: string;
-  /** As Shopify names it, e.g. `app/uninstalled`. */
-  topic: string;
-  webhookId: string;
-  apiVersion: string;
-  payload: unknown;
-}
-
-export type ShopifyTopicHandler = (
-  deps: ConnectorDeps,
-  shopify: ShopifyRuntime,
-  delivery: ShopifyDelivery,
-) => Promise<void>;
 
 /** The topics this app handles; others are acknowledged and dropped. */
 export const TOPIC_HANDLERS: Readonly<Record<string, ShopifyTopicHandler>> = {

@@ -3,13 +3,8 @@
  * that the credential may perform the route's operation.
  */
 import type { Next } from 'koa';
-import {
-  type AuthDeps,
-  authenticate,
-  type ConnectTokenPrincipal,
-  enforceAccountLimit,
-  type Principal,
-} from '../../auth/authenticate.js';
+import { type AuthDeps, authenticate, enforceAccountLimit } from '../../auth/authenticate.js';
+import type { ConnectTokenPrincipal, Principal } from '../../auth/principal.js';
 import { type CredentialKind, mayPerform, type Operation } from '../../domain/access.js';
 import { ApiError } from '../../domain/errors.js';
 import type { GatewayContext } from '../context.js';

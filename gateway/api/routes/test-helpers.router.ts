@@ -10,7 +10,8 @@
  */
 import { Router } from '@koa/router';
 import { findPayment } from '../../../storage/payment.repository.js';
-import type { AuthDeps, Principal } from '../../auth/authenticate.js';
+import type { AuthDeps } from '../../auth/authenticate.js';
+import type { Principal } from '../../auth/principal.js';
 import { ManualClock, toApiInstant, toStoredInstant } from '../../domain/clock.js';
 import { ApiError, validationFailed } from '../../domain/errors.js';
 import { isUuid } from '../../domain/ids.js';
