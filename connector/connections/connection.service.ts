@@ -19,8 +19,9 @@ import {
   validationFailed,
 } from '../errors.js';
 import { type ConnectTokenInfo, type GatewayClient, GatewayError } from '../gateway-client/client.js';
+import type { PlatformDriver } from '../platforms/driver.js';
 import type { StorePlatform } from '../platforms/platform.js';
-import { type PlatformDriver, platformDriver } from '../platforms/registry.js';
+import { platformDriver } from '../platforms/registry.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import {
   findConnection,

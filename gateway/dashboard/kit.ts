@@ -4,8 +4,9 @@
  * check, background mail, and the audit log. The core routes (dashboard.router.ts) and each
  * section's routes (gateway/dashboard/<section>/) take one kit, made once per router.
  */
+import type { Router } from '@koa/router';
 import { claimMailSend } from '../../storage/dashboard-mail-send.repository.js';
-import type { GatewayContext } from '../api/context.js';
+import type { GatewayContext, GatewayState } from '../api/context.js';
 import { type FormFields, readFormBody } from '../checkout/form-body.js';
 import { newNonce, setPageHeaders } from '../checkout/security.js';
 import { MINUTE_MS, toStoredInstant } from '../domain/clock.js';
@@ -17,7 +18,8 @@ import { type AuditAction, recordAudit } from './audit/audit.service.js';
 import { cookieHeader, FORM_COOKIE, LANGUAGE_COOKIE, SESSION_COOKIE } from './cookies.js';
 import { formToken, formTokenMatches } from './form-guard.js';
 import { chooseDashboardLanguage, DASHBOARD_DICTIONARIES, type DashboardMessages, isLanguage } from './i18n/index.js';
-import type { NavId, Shell } from './layout.js';
+import type { Shell } from './layout.js';
+import type { NavId } from './nav.js';
 import { messagePage } from './pages.js';
 import { mayManage } from './roles.js';
 import type { ActiveSession } from './sessions.js';
@@ -59,6 +61,9 @@ const ONE_YEAR_SECONDS = 365 * 24 * 3600;
  */
 export const MAIL_LIMIT_PER_RECIPIENT = 5;
 export const MAIL_WINDOW_MS = 60 * MINUTE_MS;
+
+/** A dashboard section: registers its routes with the kit (the list is gateway/dashboard/sections.ts). */
+export type SectionRoutes = (router: Router<GatewayState>, kit: DashboardKit) => void;
 
 export interface DashboardKit {
   readonly deps: Deps;

@@ -4,8 +4,6 @@
  * (gateway/dashboard/kit.ts): `kit.signedIn` for pages, `kit.formGuard` then `kit.manager` for
  * every POST, `kit.notFound` for ids of another account, `kit.audit` for sensitive actions.
  */
-import type { Router } from '@koa/router';
-import type { GatewayState } from '../api/context.js';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { auditRoutes } from './audit/audit.routes.js';
 import { billingRoutes } from './billing/billing.routes.js';
@@ -13,7 +11,7 @@ import { businessRoutes } from './business/business.routes.js';
 import { connectTokensRoutes } from './connect-tokens/connect-tokens.routes.js';
 import { customersRoutes } from './customers/customers.routes.js';
 import { domainsRoutes } from './domains/domains.routes.js';
-import type { DashboardKit } from './kit.js';
+import type { SectionRoutes } from './kit.js';
 import { overviewRoutes } from './overview/overview.routes.js';
 import { paymentDetailRoutes } from './payment-detail/payment-detail.routes.js';
 import { paymentLinksRoutes } from './payment-links/payment-links.routes.js';
@@ -21,8 +19,6 @@ import { paymentsRoutes } from './payments/payments.routes.js';
 import { processorsRoutes } from './processors/processors.routes.js';
 import { teamRoutes } from './team/team.routes.js';
 import { twoFactorRoutes } from './two-factor/two-factor.routes.js';
-
-export type SectionRoutes = (router: Router<GatewayState>, kit: DashboardKit) => void;
 
 export const SECTIONS: readonly SectionRoutes[] = [
   paymentsRoutes,

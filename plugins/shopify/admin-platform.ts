@@ -19,6 +19,7 @@
  */
 
 import type { z } from 'zod';
+import { refundedAmd, wholeAmd } from '../../connector/platforms/money.js';
 import {
   type GatewayRefund,
   type OrderRange,
@@ -28,7 +29,6 @@ import {
   type StoreOrder,
   type StorePlatform,
 } from '../../connector/platforms/platform.js';
-import { refundedAmd, wholeAmd } from '../woocommerce/wire.js';
 import {
   isOrderId,
   isPaidStatus,

@@ -20,7 +20,7 @@
  */
 import type { Logger } from 'pino';
 import { ConnectorError } from '../../connector/errors.js';
-import type { PlatformAccess, PlatformDriver } from '../../connector/platforms/registry.js';
+import type { PlatformAccess, PlatformDriver } from '../../connector/platforms/driver.js';
 import { createShopifyAdminPlatform, type ShopifyAdminPlatform } from './admin-platform.js';
 import { isApiVersion, isShopDomain } from './graphql.js';
 import type { ShopifyRuntime } from './runtime.js';

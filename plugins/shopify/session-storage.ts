@@ -9,8 +9,9 @@
  * conditional on the generation that was read, so one refresh wins and the others read its result.
  */
 import { Session } from '@shopify/shopify-api';
+import type { Logger } from 'pino';
 import { ConnectorError } from '../../connector/errors.js';
-import type { ConnectorDeps } from '../../connector/runtime/deps.js';
+import type { ConnectorDb } from '../../connector/storage/database.js';
 import {
   deleteShopifySessions,
   findShopifySession,
@@ -19,7 +20,8 @@ import {
   type ShopifySessionRow,
   saveShopifySession,
 } from '../../connector/storage/shopify-session.repository.js';
-import { MINUTE_MS, toStoredInstant } from '../../gateway/domain/clock.js';
+import { type Clock, MINUTE_MS, toStoredInstant } from '../../gateway/domain/clock.js';
+import type { Sealer } from '../../gateway/runtime/sealing.js';
 import type { ShopifyApp } from './app.js';
 
 /** A token with less than this left is refreshed before use. */
@@ -34,7 +36,13 @@ export interface SessionStorage {
   findSessionsByShop(shop: string): Promise<Session[]>;
 }
 
-type SessionDeps = Pick<ConnectorDeps, 'db' | 'sealer' | 'clock' | 'logger'>;
+/** The part of the connector's services the sessions use (its database, sealer, clock and logger). */
+interface SessionDeps {
+  readonly db: ConnectorDb;
+  readonly sealer: Sealer;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
 
 export class ShopifySessionStorage implements SessionStorage {
   readonly #deps: SessionDeps;

@@ -3,7 +3,7 @@
  * the `/wc-auth/v1/authorize` key exchange (./key-exchange.ts), and `wc-` as the namespace of the
  * store's orders at the gateway.
  */
-import type { PlatformDriver } from '../../connector/platforms/registry.js';
+import type { PlatformDriver } from '../../connector/platforms/driver.js';
 import { authorizeUrl, parseKeyCallback } from './key-exchange.js';
 import { createWooCommercePlatform } from './woocommerce-platform.js';
 

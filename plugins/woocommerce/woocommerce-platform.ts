@@ -21,6 +21,7 @@
  */
 import * as wooCommerceRestApiModule from '@woocommerce/woocommerce-rest-api';
 import type { z } from 'zod';
+import { refundedAmd, wholeAmd } from '../../connector/platforms/money.js';
 import {
   type GatewayRefund,
   OrderNotPayable,
@@ -41,12 +42,10 @@ import {
   noteSchema,
   orderListSchema,
   orderSchema,
-  refundedAmd,
   refundListSchema,
   refundSchema,
   type WooOrder,
   type WooRefund,
-  wholeAmd,
 } from './wire.js';
 
 export interface WooCommercePlatformOptions {

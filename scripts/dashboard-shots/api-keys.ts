@@ -3,7 +3,7 @@
  * token created for a verified domain with its install steps, and the tokens.
  */
 import { addDomain } from '../../gateway/merchants/merchant.service.js';
-import type { SectionShots } from './sections.js';
+import type { SectionShots } from './shot.js';
 
 export const apiKeysShots: SectionShots = async ({ page, shoot, publicUrl, deps, merchantId, size }) => {
   await page.goto(`${publicUrl}/dashboard/api-keys`);

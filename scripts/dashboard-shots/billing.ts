@@ -6,7 +6,7 @@
  */
 import { creditBankTransfer } from '../../gateway/billing/purchases.service.js';
 import { verifyBusiness } from '../../gateway/merchants/merchant.service.js';
-import type { SectionShots } from './sections.js';
+import type { SectionShots } from './shot.js';
 
 export const billingShots: SectionShots = async ({ page, shoot, publicUrl, deps, merchantId }) => {
   await verifyBusiness(deps, merchantId);

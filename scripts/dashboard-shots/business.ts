@@ -4,7 +4,7 @@
  */
 import { rejectBusinessVerification } from '../../gateway/merchants/business-verification.service.js';
 import { samplePdf } from '../../test/dashboard/business-support.js';
-import type { SectionShots } from './sections.js';
+import type { SectionShots } from './shot.js';
 
 export const businessShots: SectionShots = async ({ page, shoot, publicUrl, deps, merchantId }) => {
   await page.goto(`${publicUrl}/dashboard/business`);

@@ -3,7 +3,7 @@
  * the API with a test key), then the test environment's list, a search by email and a customer's page.
  */
 import { createApiKey } from '../../gateway/merchants/merchant.service.js';
-import type { SectionShots, SectionShotsContext } from './sections.js';
+import type { SectionShots, SectionShotsContext } from './shot.js';
 
 const BUYERS = [
   { email: 'ani.petrosyan@example.am', name: 'Ani Petrosyan', amounts: [12_500, 4_800] },

@@ -4,7 +4,7 @@
  * name, so no check can pass), the webhook settings with the secret revealed and a rotation's
  * countdown, a test event's outcome, and the list in Armenian.
  */
-import type { SectionShots } from './sections.js';
+import type { SectionShots } from './shot.js';
 
 export const domainsShots: SectionShots = async ({ page, shoot, publicUrl, size }) => {
   const host = `shop-${size}.ararat-books.example`;

@@ -1,6 +1,6 @@
 /** Screenshots of the overview: the test environment after the sandbox payments of the customers walk, the day-by-day numbers open. */
 import { ensureSandboxPayments } from './customers.js';
-import type { SectionShots } from './sections.js';
+import type { SectionShots } from './shot.js';
 
 export const overviewShots: SectionShots = async (context) => {
   const { page, shoot, publicUrl } = context;

@@ -3,7 +3,7 @@
  * helper), with its event, a partial refund's confirmation, and the page after the refund.
  */
 import { createApiKey } from '../../gateway/merchants/merchant.service.js';
-import type { SectionShots } from './sections.js';
+import type { SectionShots } from './shot.js';
 
 export const paymentDetailShots: SectionShots = async ({ page, shoot, publicUrl, deps, merchantId }) => {
   const { key } = await createApiKey(deps, { merchantId, environment: 'test', access: 'full' });

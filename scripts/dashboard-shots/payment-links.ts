@@ -2,7 +2,7 @@
  * Screenshots of the payment links pages: the empty list with the create form, a refused form, a
  * new link with its address and QR code, the buyer's page, the link once paid, and the list.
  */
-import type { SectionShots } from './sections.js';
+import type { SectionShots } from './shot.js';
 
 export const paymentLinksShots: SectionShots = async ({ page, shoot, publicUrl }) => {
   await page.goto(`${publicUrl}/dashboard/payment-links`);

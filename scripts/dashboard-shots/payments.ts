@@ -4,7 +4,7 @@
  * after a download, and the list in Russian.
  */
 import { createApiKey } from '../../gateway/merchants/merchant.service.js';
-import type { SectionShots } from './sections.js';
+import type { SectionShots } from './shot.js';
 
 export const paymentsShots: SectionShots = async ({ page, shoot, publicUrl, deps, merchantId, size }) => {
   const { key } = await createApiKey(deps, { merchantId, environment: 'test', access: 'full' });

@@ -4,7 +4,7 @@
  * mistake shown by field), and the domain with Idram configured.
  */
 import { addDomain } from '../../gateway/merchants/merchant.service.js';
-import type { SectionShots } from './sections.js';
+import type { SectionShots } from './shot.js';
 
 export const processorsShots: SectionShots = async (ctx) => {
   const { page, shoot, publicUrl } = ctx;

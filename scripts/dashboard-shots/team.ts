@@ -4,7 +4,7 @@
  * page shows both; the audit log shows what happened.
  */
 import { linkIn, mailTo } from '../../test/dashboard/readers.js';
-import type { SectionShots } from './sections.js';
+import type { SectionShots } from './shot.js';
 
 export const teamShots: SectionShots = async ({ page, shoot, publicUrl, smtp, password, size }) => {
   const invite = async (email: string, role: 'Admin' | 'Viewer') => {

@@ -5,7 +5,7 @@
  * off again with a recovery code, so the rest of the script signs in with the password alone.
  */
 import { Secret, TOTP } from 'otpauth';
-import type { SectionShots } from './sections.js';
+import type { SectionShots } from './shot.js';
 
 export const twoFactorShots: SectionShots = async ({ page, shoot, publicUrl, deps, email, password }) => {
   const setUp = `${publicUrl}/dashboard/account/two-factor?lang=en`;

@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NAV } from '../../gateway/dashboard/layout.js';
+import { NAV } from '../../gateway/dashboard/nav.js';
 import { DIALECTS } from '../support/databases.js';
 import {
   type DashboardBrowser,

@@ -23,9 +23,8 @@ import {
   OperatorError,
   revokeApiKey,
 } from '../../merchants/merchant.service.js';
-import type { SignedInVisit } from '../kit.js';
+import type { SectionRoutes, SignedInVisit } from '../kit.js';
 import { mayManage } from '../roles.js';
-import type { SectionRoutes } from '../sections.js';
 import { apiKeysPage, apiKeysText, createdKeyPage, type KeyForm, keyLabel, revokeKeyPage } from './api-keys.pages.js';
 
 const NOTICES = { revoked: 'revoked', 'already-revoked': 'alreadyRevoked' } as const;

@@ -4,9 +4,9 @@
  * the last entry shown, checked (an ISO instant and a uuid) before use: a malformed one is a 400.
  */
 import type { AuditCursor } from '../../../storage/dashboard-audit.repository.js';
+import type { SectionRoutes } from '../kit.js';
 import { messagePage } from '../pages.js';
 import { mayReadAudit } from '../roles.js';
-import type { SectionRoutes } from '../sections.js';
 import { auditLogPage } from './audit.pages.js';
 import { readAuditLog } from './audit.service.js';
 import { AUDIT_MESSAGES } from './messages.js';

@@ -28,9 +28,8 @@ import { pricing, readBalances, readLedgerPage } from '../../billing/billing.ser
 import { createPurchase, listPurchases, type PurchaseView, readPurchase } from '../../billing/purchases.service.js';
 import { type Counter, isCounter } from '../../domain/billing.js';
 import { ApiError } from '../../domain/errors.js';
-import type { SignedInVisit } from '../kit.js';
+import type { SectionRoutes, SignedInVisit } from '../kit.js';
 import { mayManage } from '../roles.js';
-import type { SectionRoutes } from '../sections.js';
 import {
   type AutoTopupForm,
   autoTopupPage,

@@ -16,7 +16,7 @@ import {
   readBusinessState,
   submitBusinessVerification,
 } from '../../merchants/business-verification.service.js';
-import type { DashboardKit } from '../kit.js';
+import type { DashboardKit, SectionRoutes } from '../kit.js';
 import {
   type MultipartForm,
   multipartForm,
@@ -24,7 +24,6 @@ import {
   type UploadProblem,
   uploadProblemStatus,
 } from '../multipart.js';
-import type { SectionRoutes } from '../sections.js';
 import { type BusinessFormValues, businessMessages, businessPage } from './business.pages.js';
 
 const UPLOAD_PROBLEMS: Readonly<Record<UploadProblem, BusinessProblem>> = {

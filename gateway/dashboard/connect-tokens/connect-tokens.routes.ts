@@ -21,9 +21,8 @@ import {
 } from '../../connect/connect-token.service.js';
 import { isConnectPlatform } from '../../domain/connect-tokens.js';
 import { BusinessNotVerified } from '../../merchants/merchant.service.js';
-import type { SignedInVisit } from '../kit.js';
+import type { SectionRoutes, SignedInVisit } from '../kit.js';
 import { mayManage } from '../roles.js';
-import type { SectionRoutes } from '../sections.js';
 import {
   connectTokensPage,
   connectTokensText,

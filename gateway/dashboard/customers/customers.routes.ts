@@ -6,7 +6,7 @@
  */
 import { listCustomerTotals } from '../../../storage/customer-total.repository.js';
 import { customerPayments, findCustomer } from '../../customers/customer.service.js';
-import type { SectionRoutes } from '../sections.js';
+import type { SectionRoutes } from '../kit.js';
 import { CUSTOMERS_PER_PAGE, customerPage, customersPage } from './customers.pages.js';
 import { environmentOf } from './environment.js';
 

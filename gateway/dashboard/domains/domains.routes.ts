@@ -34,9 +34,8 @@ import { isPrivateHost } from '../../outbound/private-addresses.js';
 import { openWebhookSecrets, signingSecrets } from '../../webhooks/secrets.js';
 import { sendTestEvent } from '../../webhooks/test-event.service.js';
 import { getWebhookSettings, setWebhookUrl } from '../../webhooks/webhook-settings.service.js';
-import type { SignedInVisit } from '../kit.js';
+import type { SectionRoutes, SignedInVisit } from '../kit.js';
 import { mayManage, maySeeSecrets } from '../roles.js';
-import type { SectionRoutes } from '../sections.js';
 import {
   type DomainView,
   domainPage,

@@ -4,7 +4,7 @@
  * the pages escape everything they print.
  */
 import type { FieldProblem, OutgoingKind } from '../accounts.service.js';
-import type { NavId } from '../layout.js';
+import type { NavId } from '../nav.js';
 import type { ChecklistItem } from '../onboarding.service.js';
 
 export interface DashboardMessages {
@@ -14,7 +14,7 @@ export interface DashboardMessages {
   readonly skipToContent: string;
   readonly language: string;
   readonly mainNavigation: string;
-  /** The main navigation's entries (gateway/dashboard/layout.ts `NAV`). */
+  /** The main navigation's entries (gateway/dashboard/nav.ts `NAV`). */
   readonly nav: Readonly<Record<NavId, string>>;
   /** The mark beside an entry whose page is still to come. */
   readonly soon: string;

@@ -3,7 +3,7 @@
  * last 30 days of the chosen environment (gateway/dashboard/overview/overview.service.ts).
  */
 import { environmentOf } from '../customers/environment.js';
-import type { SectionRoutes } from '../sections.js';
+import type { SectionRoutes } from '../kit.js';
 import { overviewPage } from './overview.pages.js';
 import { readOverview } from './overview.service.js';
 

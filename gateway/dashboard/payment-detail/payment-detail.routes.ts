@@ -40,9 +40,8 @@ import {
 } from '../../refunds/refund.service.js';
 import { eventLogOf } from '../../webhooks/event-log.service.js';
 import { currentWebhookTarget, resendAccountEvent } from '../../webhooks/resend.service.js';
-import type { SignedInVisit } from '../kit.js';
+import type { SectionRoutes, SignedInVisit } from '../kit.js';
 import { mayManage } from '../roles.js';
-import type { SectionRoutes } from '../sections.js';
 import type { PaymentDetailMessages } from './messages.js';
 import {
   formatAmd,

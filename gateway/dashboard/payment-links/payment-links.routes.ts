@@ -23,9 +23,8 @@ import {
   listLinksPage,
   parseLinkBody,
 } from '../../payment-links/payment-link.service.js';
-import type { SignedInVisit } from '../kit.js';
+import type { SectionRoutes, SignedInVisit } from '../kit.js';
 import { mayManage } from '../roles.js';
-import type { SectionRoutes } from '../sections.js';
 import {
   EMPTY_LINK_FORM,
   type LinkForm,

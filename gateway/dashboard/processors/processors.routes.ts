@@ -16,8 +16,7 @@
 import type { DomainRow } from '../../../storage/domain.table.js';
 import type { GatewayContext } from '../../api/context.js';
 import { isKnownProcessor, type ProcessorSlug, processorFor } from '../../processors/registry.js';
-import type { SignedInVisit } from '../kit.js';
-import type { SectionRoutes } from '../sections.js';
+import type { SectionRoutes, SignedInVisit } from '../kit.js';
 import { PROCESSORS_MESSAGES } from './messages.js';
 import { domainPage, domainPath, overviewPage, processorName, settingsPage } from './processors.pages.js';
 import {

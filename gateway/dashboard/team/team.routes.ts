@@ -16,9 +16,8 @@ import { nameInMail } from '../../notifications/mail-names.js';
 import type { AuditActor } from '../audit/audit.service.js';
 import { SESSION_COOKIE } from '../cookies.js';
 import type { Language } from '../i18n/index.js';
-import type { SignedInVisit, Visit } from '../kit.js';
+import type { SectionRoutes, SignedInVisit, Visit } from '../kit.js';
 import { messagePage } from '../pages.js';
-import type { SectionRoutes } from '../sections.js';
 import { TEAM_MESSAGES } from './messages.js';
 import { invitationPage, type TeamView, teamPage } from './team.pages.js';
 import {

@@ -6,9 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { refundedAmd, wholeAmd } from '../../../connector/platforms/money.js';
 import { PlatformError, type StorePlatform } from '../../../connector/platforms/platform.js';
 import { createGuardedAgents } from '../../../gateway/outbound/guarded-agents.js';
-import { errorDataStatus, errorSchema, formatAmd, refundedAmd, wholeAmd } from '../../../plugins/woocommerce/wire.js';
+import { errorDataStatus, errorSchema, formatAmd } from '../../../plugins/woocommerce/wire.js';
 import {
   createWooCommercePlatform,
   MAX_STORE_ANSWER_BYTES,
