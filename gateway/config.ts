@@ -28,6 +28,12 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** Failed authentications per minute per client address. */
   readonly authFailuresPerMinute: number;
+  /**
+   * log2 of scrypt's N for new dashboard passwords (`GATEWAY_PASSWORD_HASH_COST`, 16 by default: 64 MiB
+   * and a few hundred milliseconds a hash). Stored hashes carry their own cost, so changing it never
+   * locks anyone out. Lower only where passwords protect nothing (the test suite runs with 10).
+   */
+  readonly passwordHashCost: number;
   /** Largest amount (AMD) one payment may carry; above it `amount_limit_exceeded`. A domain may set a lower one. */
   readonly maxPaymentAmount: number;
   /** Default payments per buyer per window on one domain (0: off); above it `velocity_exceeded`. */
@@ -45,6 +51,9 @@ export interface Config {
 }
 
 export type { BillingConfig } from './domain/billing.js';
+
+/** scrypt's log2 N for new passwords unless `GATEWAY_PASSWORD_HASH_COST` says otherwise. */
+export const DEFAULT_PASSWORD_HASH_COST = 16;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -149,6 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
     dnsServers: dnsServers(env, 'GATEWAY_DNS_SERVERS'),
     manualClock: clock === 'manual',
     rateLimitPerMinute: integer(env, 'GATEWAY_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
+    passwordHashCost: integer(env, 'GATEWAY_PASSWORD_HASH_COST', DEFAULT_PASSWORD_HASH_COST, 10, 20),
     authFailuresPerMinute: 120,
     maxPaymentAmount: integer(env, 'GATEWAY_MAX_PAYMENT_AMOUNT', 5_000_000, 1, Number.MAX_SAFE_INTEGER),
     velocityLimit: integer(env, 'GATEWAY_VELOCITY_LIMIT', 10, 0, MAX_VELOCITY_LIMIT),

@@ -139,7 +139,7 @@ export async function signUp(deps: Deps, input: SignUpInput): Promise<SignUpResu
   if (email === null || Object.keys(problems).length > 0) return { ok: false, problems };
 
   // Hashed first, whether the address is taken or not, so both answers take as long.
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, deps.config.passwordHashCost);
   const taken: SignUpResult = { ok: true, email, mail: { to: email, kind: 'already_registered', token: null } };
   if ((await findDashboardUserByEmail(deps.db, email)) !== undefined) return taken;
 
@@ -245,7 +245,7 @@ export async function signIn(
   const attempt = await reserveSignIn(deps, email, input.address);
   if (attempt === null) return { kind: 'locked' };
   const user = email === '' ? undefined : await findDashboardUserByEmail(deps.db, email);
-  const right = await verifyPassword(input.password.slice(0, 1000), user?.password_hash);
+  const right = await verifyPassword(input.password.slice(0, 1000), user?.password_hash, deps.config.passwordHashCost);
   // A right password is no failure: its reservation goes (for two-step sign-in too, where the
   // failures already counted stay until the code is right).
   await settleSignInAttempt(deps, attempt, user === undefined || !right);
@@ -294,7 +294,7 @@ export async function resetPassword(deps: Deps, token: string, password: string)
   if (row === undefined) return { kind: 'invalid' };
   const problem = passwordProblem(password, row.email);
   if (problem !== null) return { kind: 'problem', problem };
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, deps.config.passwordHashCost);
   return deps.transact(async (trx) => {
     const used = await consumeToken(deps, trx, token, ['reset_password']);
     if (used === undefined) return { kind: 'invalid' };
@@ -353,7 +353,7 @@ export async function changePassword(
   const weak = passwordProblem(input.newPassword, user.email);
   if (weak !== null) problems.password = weak;
   if (Object.keys(problems).length > 0) return { ok: false, problems };
-  const passwordHash = await hashPassword(input.newPassword);
+  const passwordHash = await hashPassword(input.newPassword, deps.config.passwordHashCost);
   const sessionId = await deps.transact(async (trx) => {
     const now = toStoredInstant(deps.clock.nowMs());
     await updateDashboardUser(trx, user.id, { password_hash: passwordHash, password_changed_at: now, updated_at: now });

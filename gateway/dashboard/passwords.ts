@@ -1,12 +1,14 @@
 /**
  * Dashboard passwords: scrypt (node:crypto) with a random 16-byte salt per password. The stored
  * form carries its parameters, `scrypt$<log2 N>$<r>$<p>$<salt>$<hash>` (base64url), so they can be
- * raised later without breaking stored hashes. N = 2^16, r = 8, p = 1: 64 MiB and a few hundred
- * milliseconds per hash, in the thread pool (never on the event loop).
+ * raised later without breaking stored hashes. N = 2^16 by default (`GATEWAY_PASSWORD_HASH_COST`),
+ * r = 8, p = 1: 64 MiB and a few hundred milliseconds per hash, in the thread pool (never on the
+ * event loop).
  */
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
-const LOG2_N = 16;
+import { DEFAULT_PASSWORD_HASH_COST } from '../config.js';
+
 const R = 8;
 const P = 1;
 const KEY_BYTES = 32;
@@ -35,18 +37,31 @@ function derive(password: string, salt: Buffer, log2N: number, r: number, p: num
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** A new password's stored form, at `log2N` (the service's `passwordHashCost`). */
+export async function hashPassword(password: string, log2N = DEFAULT_PASSWORD_HASH_COST): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, LOG2_N, R, P);
-  return ['scrypt', LOG2_N, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await derive(password, salt, log2N, R, P);
+  return ['scrypt', log2N, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
-/** A hash of no one's password: a sign-in for an unknown email verifies against it, taking as long. */
-let decoy: Promise<string> | undefined;
+/** Hashes of no one's password, by cost: a sign-in for an unknown email verifies against one, taking as long. */
+const decoys = new Map<number, Promise<string>>();
 
-/** Whether `password` matches `stored`; with `stored` undefined, spends the same time and answers false. */
-export async function verifyPassword(password: string, stored: string | undefined): Promise<boolean> {
-  decoy ??= hashPassword(randomBytes(18).toString('base64url'));
+/**
+ * Whether `password` matches `stored`; with `stored` undefined, spends the time of a hash at
+ * `decoyLog2N` (the cost new passwords get, so an unknown email takes as long as a known one) and
+ * answers false.
+ */
+export async function verifyPassword(
+  password: string,
+  stored: string | undefined,
+  decoyLog2N = DEFAULT_PASSWORD_HASH_COST,
+): Promise<boolean> {
+  let decoy = decoys.get(decoyLog2N);
+  if (decoy === undefined) {
+    decoy = hashPassword(randomBytes(18).toString('base64url'), decoyLog2N);
+    decoys.set(decoyLog2N, decoy);
+  }
   const hash = stored ?? (await decoy);
   const parts = hash.split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;

@@ -43,7 +43,11 @@ describe.each(DIALECTS)('dashboard accounts (%s)', (dialect) => {
       .executeTakeFirstOrThrow();
     expect(user.role).toBe('owner');
     expect(user.email_verified_at).not.toBeNull();
-    expect(user.password_hash).toMatch(/^scrypt\$16\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    // scrypt at the configured cost (16 in production, see test/gateway/config.test.ts), r 8, p 1.
+    const cost = g.t.gateway.deps.config.passwordHashCost;
+    expect(user.password_hash).toMatch(
+      new RegExp(`^scrypt\\$${cost}\\$8\\$1\\$[A-Za-z0-9_-]{22}\\$[A-Za-z0-9_-]{43}$`),
+    );
     expect(user.password_hash).not.toContain(PASSWORD);
     const merchant = await g.t.gateway.deps.db
       .selectFrom('merchants')

@@ -193,7 +193,7 @@ export async function signedInMember(
       id: deps.ids.uuid(deps.clock.nowMs()),
       merchant_id: merchantId,
       email,
-      password_hash: await hashPassword(PASSWORD),
+      password_hash: await hashPassword(PASSWORD, deps.config.passwordHashCost),
       role,
       email_verified_at: now,
       totp_secret: null,

@@ -274,7 +274,7 @@ export async function acceptInvitation(
   const { invitation } = open;
   const problem = passwordProblem(input.password, invitation.email);
   if (problem !== null) return { kind: 'problem', problem, open };
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, deps.config.passwordHashCost);
   try {
     return await deps.transact(async (trx): Promise<AcceptResult> => {
       const nowMs = deps.clock.nowMs();
