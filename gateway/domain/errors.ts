@@ -245,7 +245,8 @@ export const ERROR_CODES = {
   service_unavailable: {
     status: 503,
     title: 'Service unavailable',
-    explanation: 'The service is starting, stopping or cannot reach its database. Retry shortly.',
+    explanation:
+      'The service is starting, stopping or cannot reach its database. Retry after the seconds `Retry-After` gives; retry a POST with the same `Idempotency-Key`, so that a request that took effect before the failure is answered, not done twice.',
   },
 } as const satisfies Record<string, ErrorCodeInfo>;
 

@@ -5,6 +5,7 @@
  */
 import type { Next } from 'koa';
 import type { Logger } from 'pino';
+import { isDatabaseUnavailable } from '../../../storage/errors.js';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
 import type { GatewayContext } from '../context.js';
 
@@ -48,6 +49,9 @@ function fromHttpError(error: unknown): ApiError | null {
   }
 }
 
+/** The `Retry-After` of a request refused because the database could not be reached. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /** `onRefusal` hears the code of every error answer (the metrics count rate-limit refusals). */
 export function errorHandler(publicUrl: string, logger: Logger, onRefusal: (code: ErrorCode) => void = () => {}) {
   return async function handleErrors(ctx: GatewayContext, next: Next): Promise<void> {
@@ -63,6 +67,13 @@ export function errorHandler(publicUrl: string, logger: Logger, onRefusal: (code
       }
     } catch (caught) {
       let error = caught instanceof ApiError ? caught : fromHttpError(caught);
+      if (error === null && isDatabaseUnavailable(caught)) {
+        // Not the request's fault and not lasting: the caller retries (a POST with the same
+        // Idempotency-Key, so what may have been done is answered, not done twice).
+        error = new ApiError('service_unavailable', 'The service cannot reach its database right now. Retry shortly.', {
+          headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+        });
+      }
       if (error === null) {
         logger.error({ err: caught, request_id: ctx.state.requestId }, 'unhandled error');
         error = new ApiError('internal_error', 'Something went wrong on our side. Quote the request_id to support.');

@@ -69,7 +69,7 @@ const AUTH_ERRORS: readonly ErrorCode[] = [
 const BODY_ERRORS: readonly ErrorCode[] = ['invalid_json', 'payload_too_large', 'unsupported_media_type'];
 const IDEMPOTENCY_ERRORS: readonly ErrorCode[] = ['conflict', 'validation_failed'];
 
-/** Every code an operation may answer: its own, those its guards and body add, and the generic 500. */
+/** Every code an operation may answer: its own, those its guards and body add, the generic 500, and 503 when the database cannot be reached. */
 export function errorCodesOf(operation: ApiOperation): ErrorCode[] {
   const codes = new Set<ErrorCode>([
     ...(operation.caller === 'public' ? [] : AUTH_ERRORS),
@@ -77,6 +77,7 @@ export function errorCodesOf(operation: ApiOperation): ErrorCode[] {
     ...(operation.idempotent ? IDEMPOTENCY_ERRORS : []),
     ...operation.errors,
     'internal_error',
+    'service_unavailable',
   ]);
   return [...codes];
 }
@@ -89,7 +90,10 @@ function errorResponses(operation: ApiOperation): Record<string, JsonSchema> {
   }
   const responses: Record<string, JsonSchema> = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const retry = codes.some((c) => c === 'rate_limited' || c === 'too_many_attempts' || c === 'velocity_exceeded');
+    const retry = codes.some(
+      (c) =>
+        c === 'rate_limited' || c === 'too_many_attempts' || c === 'velocity_exceeded' || c === 'service_unavailable',
+    );
     responses[String(status)] = {
       description: codes.map((c) => `\`${c}\`: ${ERROR_CODES[c].title}.`).join(' '),
       headers: {
