@@ -17,7 +17,7 @@ function wholeAmd() {
 export function createPaymentLinkSchema(maxAmount: number) {
   const amount = wholeAmd().max(maxAmount, { error: `must be at most ${maxAmount}` });
   return z
-    .object({
+    .strictObject({
       amount: optional(amount).describe('The amount to pay, whole AMD; or leave it out and give a range.'),
       amount_min: optional(amount).describe('With `amount_max`: the least the buyer may enter, whole AMD.'),
       amount_max: optional(amount).describe('With `amount_min`: the most the buyer may enter (above `amount_min`).'),

@@ -49,10 +49,10 @@ function quantity() {
   ).transform((milli) => milli ?? 1000);
 }
 
-/** One order line; its value, `unit_price × quantity`, is exact to 2 decimals. Unknown keys are ignored. */
+/** One order line; its value, `unit_price × quantity`, is exact to 2 decimals. An unknown key is refused. */
 function paymentItem() {
   return z
-    .object(
+    .strictObject(
       {
         name: text(255).describe('What was bought, as the fiscal receipt prints it.'),
         quantity: quantity().describe('How many: above 0, at most 3 decimals; default 1.'),
@@ -94,7 +94,7 @@ export function paymentItems() {
 
 function createPaymentSchemaFor(currencies: CurrencyChoice) {
   return z
-    .object(
+    .strictObject(
       {
         amount: wholeUnits(currencies.unit).describe(
           'Whole units of `currency` (AMD unless `currency` names another): no minor units.',

@@ -25,7 +25,7 @@ const counterSchema = z.enum(['transactions', 'receipts'], { error: typeMessage(
 /** Reserved: kept with the purchase, not used yet. Absent, null and empty all mean none. */
 const paymentMethodIdSchema = optionalText(MAX_PAYMENT_METHOD_ID_LENGTH);
 
-export const purchaseBodySchema = z.object(
+export const purchaseBodySchema = z.strictObject(
   {
     counter: counterSchema.describe('The counter to add units to.'),
     quantity: quantity(1, 'quantity').describe(
@@ -37,7 +37,7 @@ export const purchaseBodySchema = z.object(
 );
 export type PurchaseBody = z.output<typeof purchaseBodySchema>;
 
-export const autoTopupBodySchema = z.object(
+export const autoTopupBodySchema = z.strictObject(
   {
     enabled: z.boolean({ error: typeMessage('true or false') }).describe('Whether auto top-up is on.'),
     threshold_qty: quantity(0, 'threshold_qty').describe(

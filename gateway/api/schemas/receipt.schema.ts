@@ -15,7 +15,7 @@ const amount = z
   .max(Number.MAX_SAFE_INTEGER, { error: 'is too large' });
 
 export const createReceiptSchema = z
-  .object(
+  .strictObject(
     {
       domain: optional(hostName()).describe(
         "The domain whose fiscal register issues it; by default the account's only domain with fiscal receipts.",

@@ -24,7 +24,7 @@ const amountSchema = z
 /** Null and the empty string both mean "no reason" (platforms send an empty reason field). */
 const reasonSchema = optionalText(MAX_REFUND_REASON_LENGTH, 'a string');
 
-export const refundBodySchema = z.object(
+export const refundBodySchema = z.strictObject(
   {
     amount: amountSchema.describe(
       'Whole AMD, at least 1, at most what remains to refund. Left out: the whole remaining amount (`null` is refused).',

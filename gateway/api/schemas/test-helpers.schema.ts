@@ -7,7 +7,7 @@ import { readCardNumber } from '../../processors/sandbox/map.js';
 /** Ten years: far beyond anything a payment's lifecycle measures. */
 export const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
 
-export const advanceClockSchema = z.object(
+export const advanceClockSchema = z.strictObject(
   {
     seconds: z
       .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an integer') })
@@ -26,7 +26,7 @@ function cardNumberMessage(input: unknown): string {
 }
 
 /** Request of `POST /api/v1/test_helpers/payments/{uuid}/pay`. */
-export const testCardSchema = z.object({
+export const testCardSchema = z.strictObject({
   card_number: z
     .string({ error: (issue) => cardNumberMessage(issue.input) })
     .superRefine((s, ctx) => {
