@@ -5,7 +5,7 @@
 export async function eventually(
   check: () => boolean | Promise<boolean>,
   what: string,
-  timeoutMs = 8_000,
+  timeoutMs = 15_000,
 ): Promise<void> {
   const until = performance.now() + timeoutMs;
   while (performance.now() < until) {
