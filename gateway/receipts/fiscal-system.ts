@@ -147,6 +147,11 @@ export interface FiscalSystem<C = unknown> {
    * (several domains of a merchant may share one register).
    */
   registerOf(config: C): string;
+  /**
+   * The address the settings' calls go to: calls to one address share a counterpart's bounded
+   * concurrency and circuit breaker (gateway/processors/counterparts.ts).
+   */
+  serviceUrl(config: C): string;
   /** Checks that the settings work (credentials accepted, register reachable). */
   check(
     call: FiscalCall<C>,

@@ -347,6 +347,7 @@ export const ehdmFiscalSystem: FiscalSystem<EhdmConfig> = {
   displayName: 'e-HDM (SRC virtual cash register)',
   configSchema: ehdmConfigSchema,
   registerOf: (config) => config.crn,
+  serviceUrl: (config) => config.base_url,
   check,
   issueSale,
   issueReturn,
