@@ -4,11 +4,35 @@
  * and 1, 2, 4, 8, 16 and 24 hours (`POLL_AFTER_MS`), until the processor gives a final answer. A
  * lost callback or a buyer who never came back still ends in the right status, and a processor
  * that confirms after the gateway expired the payment completes it late.
+ *
+ * A batch claims due sessions and starts their reads without waiting for them (at most
+ * `POLL_CALLS_IN_FLIGHT` at once): a bank that does not answer holds only its own reads, each for at
+ * most its timeout, and its counterpart's bounded concurrency and breaker
+ * (gateway/processors/counterparts.ts) refuse the rest at once, so that every other processor's
+ * payments are asked about on time.
  */
-import { pollProcessorSessions } from '../payments/processor-payments.service.js';
+import { claimPolls, pollSession } from '../payments/processor-payments.service.js';
 import type { Deps } from '../runtime/deps.js';
+import { InFlight } from './in-flight.js';
 import type { DueWork } from './scheduler.js';
 
+/** Status reads the poll job has in flight at once, over all processors. */
+export const POLL_CALLS_IN_FLIGHT = 64;
+
 export function pollProcessorsWork(deps: Deps, batchSize = 20): DueWork {
-  return { name: 'poll-processors', runBatch: () => pollProcessorSessions(deps, batchSize) };
+  const inFlight = new InFlight({ capacity: POLL_CALLS_IN_FLIGHT });
+  return {
+    name: 'poll-processors',
+    async runBatch() {
+      const room = Math.min(batchSize, inFlight.free);
+      if (room === 0) return 0;
+      const claimed = await claimPolls(deps, room);
+      for (const row of claimed) {
+        inFlight.start(row.processor, () => pollSession(deps, row), deps.logger, 'processor poll failed');
+      }
+      return claimed.length;
+    },
+    settle: () => inFlight.settle(),
+    bindWake: (wake) => inFlight.bindWake(wake),
+  };
 }
