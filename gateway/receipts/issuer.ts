@@ -446,7 +446,8 @@ async function search(deps: Deps, task: Task): Promise<void> {
       type: row.type,
       cardAmount: Number(row.card_amount),
       cashAmount: Number(row.cash_amount),
-      notBeforeMs: Date.parse(row.attempt_started_at ?? row.created_at),
+      // The window starts at the first attempt: a receipt a lost earlier try issued is looked for too.
+      notBeforeMs: Date.parse(row.first_attempt_at ?? row.attempt_started_at ?? row.created_at),
       nextSeq: () => deps.transact((trx) => nextRegisterSeq(trx, register, toStoredInstant(deps.clock.nowMs()))),
     });
   } catch (error) {
