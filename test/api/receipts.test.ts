@@ -420,6 +420,34 @@ describe.each(DIALECTS)('fiscal receipts through the gateway (%s)', (dialect) =>
     ).rejects.not.toThrow(/secret-cashier-value/);
   });
 
+  it('checks the connection when the settings are entered and refuses what fails, keeping the settings it had', async () => {
+    const before = await t.gateway.deps.db
+      .selectFrom('domain_receipts')
+      .innerJoin('domains', 'domains.id', 'domain_receipts.domain_id')
+      .select(['domain_receipts.config', 'domain_receipts.updated_at'])
+      .where('domains.host', '=', host)
+      .executeTakeFirstOrThrow();
+    const checks = ehdm.calls('checkConnection').length;
+    await expect(
+      enableReceipts(t.gateway.deps, {
+        merchantId,
+        host,
+        system: 'ehdm',
+        config: JSON.stringify({ ...ehdm.config, crn: '59999999' }),
+      }),
+    ).rejects.toThrow(
+      'these settings do not work with ehdm (nothing was changed): checkConnection answered code 403 UNAUTHORIZED_CONNECTION',
+    );
+    expect(ehdm.calls('checkConnection')).toHaveLength(checks + 1);
+    const after = await t.gateway.deps.db
+      .selectFrom('domain_receipts')
+      .innerJoin('domains', 'domains.id', 'domain_receipts.domain_id')
+      .select(['domain_receipts.config', 'domain_receipts.updated_at'])
+      .where('domains.host', '=', host)
+      .executeTakeFirstOrThrow();
+    expect(after).toEqual(before);
+  });
+
   describe('POST /api/v1/receipts', () => {
     const body = { items: [{ name: 'Honey at the market stall', quantity: 1, unit_price: 4000 }] };
 
