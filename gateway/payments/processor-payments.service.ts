@@ -324,15 +324,19 @@ async function answerCallback(
 }
 
 /**
- * Claims sessions due for a read-back (at most `limit`): each is moved a lease ahead inside the
+ * Claims sessions due for a read-back (at most `limit`, none of `skipProcessors`): each is moved a lease ahead inside the
  * claiming transaction, so instances polling together ask about different payments, and one that
  * dies mid-way leaves them to the next run.
  */
-export async function claimPolls(deps: Deps, limit: number): Promise<ProcessorSessionRow[]> {
+export async function claimPolls(
+  deps: Deps,
+  limit: number,
+  skipProcessors: readonly string[] = [],
+): Promise<ProcessorSessionRow[]> {
   const nowMs = deps.clock.nowMs();
   const now = toStoredInstant(nowMs);
   return deps.transact(async (trx) => {
-    const rows = await claimDueSessions(trx, now, limit, deps.dialect === 'postgres');
+    const rows = await claimDueSessions(trx, now, limit, deps.dialect === 'postgres', skipProcessors);
     for (const row of rows) {
       await updateSession(trx, row.payment_id, row.processor, {
         next_check_at: toStoredInstant(nowMs + POLL_LEASE_MS),
