@@ -3,7 +3,8 @@
  * the whole gateway with its real scheduler and timers, on both databases: merchant A's bank
  * (ArCa) stops answering status reads while A has payments due for a poll, and A's fiscal system
  * (e-HDM) holds a print; merchant B's Idram payment completes meanwhile and B's webhook leaves
- * within a second. The calls to A's bank are bounded (never more than the counterpart's background
+ * within a second. A's own webhook, held for its receipt, leaves without it once its 5 seconds are
+ * over whatever the print is doing, and a second event carries the receipt. The calls to A's bank are bounded (never more than the counterpart's background
  * bound at once), and once they time out the bank is paused (its breaker opens) while everything
  * else goes on.
  */
@@ -12,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../gateway/domain/clock.js';
 import { addDomain, createApiKey, setProcessorEnabled } from '../../gateway/merchants/merchant.service.js';
 import { createProcessorHttp, type ProcessorHttp } from '../../gateway/processors/http.js';
+import { SEARCH_AFTER_MS } from '../../gateway/receipts/issuer.js';
+import { RECEIPT_WAIT_MS } from '../../gateway/receipts/receipts.service.js';
 import { enableReceipts } from '../../gateway/receipts/receipts-admin.service.js';
 import { DIALECTS } from '../support/databases.js';
 import { paymentBody, type TestGateway, uniqueHost } from '../support/gateway.js';
@@ -158,11 +161,9 @@ describe.each(DIALECTS)('one slow counterpart holds no one else (%s)', (dialect)
     return performance.now() - started;
   }
 
-  it('B’s webhook leaves within a second while A’s fiscal system holds a print', async () => {
-    // A's buyer pays at the bank; the completed sale needs a receipt, and e-HDM holds its print.
-    ehdm.failNext('print', { kind: 'delay', ms: 20_000 });
-    const prints = ehdm.calls('print').length;
-    const payment = await create(keyA, hostA, { processor: 'arca', redirect_mode: 'direct', amount: 2500 });
+  /** A's buyer pays at ArCa (the bank's page, Pay) and comes back: the payment is completed. */
+  async function paidAtArca(amount: number): Promise<Json> {
+    const payment = await create(keyA, hostA, { processor: 'arca', redirect_mode: 'direct', amount });
     const href = handoffHref((await visit(String(payment.checkout_url))).text);
     const page = await visit(href);
     const formAction = /<form method="post" action="([^"]+)"/.exec(page.text)?.[1] ?? '';
@@ -180,9 +181,49 @@ describe.each(DIALECTS)('one slow counterpart holds no one else (%s)', (dialect)
     await visit(pressed.headers.get('location') ?? '');
     const read = await t.call('GET', `/api/v1/payments/${String(payment.uuid)}`, { key: keyA });
     expect(read.body.status).toBe('completed');
+    return payment;
+  }
+
+  it('B’s webhook leaves within a second while A’s fiscal system holds a print', async () => {
+    // A's sale needs a receipt, and e-HDM holds its print.
+    ehdm.failNext('print', { kind: 'delay', ms: 20_000 });
+    const prints = ehdm.calls('print').length;
+    await paidAtArca(2500);
     await until('A’s print to reach e-HDM', () => (ehdm.calls('print').length > prints ? true : undefined));
     // While the print hangs, B is paid: its webhook leaves within a second.
     expect(await healthyWebhookMs()).toBeLessThan(1_000);
+  });
+
+  it('A’s webhook goes without its receipt once its 5 seconds are over, while e-HDM holds the print; a second event carries it', async () => {
+    ehdm.failNext('print', { kind: 'delay', ms: 20_000 });
+    const prints = ehdm.calls('print').length;
+    const payment = await paidAtArca(2600);
+    await until('A’s print to reach e-HDM', () => (ehdm.calls('print').length > prints ? true : undefined));
+    const hooks = () =>
+      receiver.received.filter(
+        (h) => h.json?.transaction?.uuid === String(payment.uuid) && h.json?.transaction?.status === 'completed',
+      );
+    // The event is held for the receipt: nothing leaves before its 5 seconds are over.
+    expect(hooks()).toEqual([]);
+    const started = performance.now();
+    t.clock.advance(RECEIPT_WAIT_MS);
+    const [first] = await until('the held webhook', () => (hooks().length >= 1 ? hooks() : undefined));
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(first?.json.receipt).toBeNull();
+    // The print's answer is lost (the gateway stops waiting); the register is searched a minute
+    // later and the receipt found: a second event carries it.
+    await until('the print’s outcome to be unknown', async () => {
+      const row = await t.gateway.deps.db
+        .selectFrom('receipts')
+        .select('status')
+        .where('payment_id', '=', String(payment.uuid))
+        .executeTakeFirst();
+      return row?.status === 'unknown' ? true : undefined;
+    });
+    t.clock.advance(SEARCH_AFTER_MS);
+    const [, second] = await until('the event with the receipt', () => (hooks().length >= 2 ? hooks() : undefined));
+    expect(second?.json.receipt).toMatchObject({ receipt_id: expect.stringMatching(/^rct_/) });
+    expect(ehdm.calls('print').length).toBe(prints + 1);
   });
 
   it('B’s webhook leaves within a second while A’s bank holds every status read; A’s bank gets at most its bound', async () => {
