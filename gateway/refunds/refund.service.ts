@@ -525,12 +525,17 @@ export async function listRefunds(
  * minute: the request that sent it died before settling). The claim counts the check and
  * schedules the next one (`refundCheckDelayMs`), so a check that dies is made again later.
  */
-export async function claimRefundChecks(deps: Deps, limit: number): Promise<RefundRow[]> {
+export async function claimRefundChecks(
+  deps: Deps,
+  limit: number,
+  skipProcessors: readonly string[] = [],
+): Promise<RefundRow[]> {
   const nowMs = deps.clock.nowMs();
   return deps.transact((trx) =>
     claimDueRefunds(trx, {
       now: toStoredInstant(nowMs),
       limit,
+      skipProcessors,
       lock: deps.dialect === 'postgres',
       nextCheckAt: (checks) => toStoredInstant(nowMs + refundCheckDelayMs(checks)),
     }),
