@@ -13,13 +13,13 @@
  */
 
 import { isUniqueViolation } from '../../storage/errors.js';
-import { findPayment } from '../../storage/payment.repository.js';
+import { findPayment, type PaymentScope } from '../../storage/payment.repository.js';
 import { findSession, updateSession } from '../../storage/processor-session.repository.js';
 import type { Principal } from '../auth/authenticate.js';
 import { toStoredInstant } from '../domain/clock.js';
 import { ApiError, validationFailed } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
-import { type PaymentResponse, toPaymentResponse } from '../domain/payment.js';
+import { type Payment, type PaymentResponse, toPaymentResponse } from '../domain/payment.js';
 import { isKnownProcessor, processorFor } from '../processors/registry.js';
 import { toSession } from '../processors/sessions.js';
 import { ProcessorNotConfigured, processorCall } from '../processors/settings.js';
@@ -38,13 +38,38 @@ export async function settleWithProcessorReference(
 ): Promise<PaymentResponse> {
   const input =
     typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-  const reference = typeof input.reference === 'string' ? input.reference.trim() : '';
+  return settleInScope(deps, scopeOf(principal), uuid, input.reference);
+}
+
+/**
+ * The display name of the processor a payment waits on for the reference only its callback names
+ * (no verified callback named it yet, and the payment is not paid): the dashboard then offers to
+ * settle it. Null otherwise.
+ */
+export async function awaitingReference(deps: Deps, payment: Payment): Promise<string | null> {
+  if (payment.status !== 'processing' && payment.status !== 'expired' && payment.status !== 'failed') return null;
+  const slug = payment.processor;
+  if (slug === null || !isKnownProcessor(slug)) return null;
+  const processor = processorFor(slug);
+  if (processor.settleByReference === undefined) return null;
+  const row = await findSession(deps.db, payment.uuid, slug);
+  return row !== undefined && row.reference === null ? processor.displayName : null;
+}
+
+/** Settles a payment of `scope` (an API key's, or a dashboard account's) with the processor's reference. */
+export async function settleInScope(
+  deps: Deps,
+  scope: PaymentScope,
+  uuid: string,
+  given: unknown,
+): Promise<PaymentResponse> {
+  const reference = typeof given === 'string' ? given.trim() : '';
   if (!REFERENCE.test(reference)) {
     throw validationFailed({
       reference: ["must be the processor's id of the order: 1 to 64 letters, digits, dots, dashes or underscores"],
     });
   }
-  const found = isUuid(uuid) ? await findPayment(deps.db, scopeOf(principal), uuid) : undefined;
+  const found = isUuid(uuid) ? await findPayment(deps.db, scope, uuid) : undefined;
   if (found === undefined) throw new ApiError('not_found', `No payment ${uuid} for this key.`);
   let payment = (await expireIfDueNow(deps, found.uuid)) ?? found;
   const slug = payment.processor;
