@@ -58,7 +58,7 @@ export async function updateSession(
 }
 
 /**
- * Sessions whose status read is due, oldest first. On PostgreSQL the rows are locked (SKIP LOCKED)
+ * Sessions whose status read is due, oldest first, none of `skipProcessors`. On PostgreSQL the rows are locked (SKIP LOCKED)
  * for the caller's transaction, which moves their `next_check_at` before reading any processor, so
  * instances polling together ask about different payments.
  */
@@ -67,6 +67,7 @@ export async function claimDueSessions(
   now: string,
   limit: number,
   lock: boolean,
+  skipProcessors: readonly string[] = [],
 ): Promise<ProcessorSessionRow[]> {
   let query = db
     .selectFrom('processor_sessions')
@@ -75,6 +76,7 @@ export async function claimDueSessions(
     .where('next_check_at', '<=', now)
     .orderBy('next_check_at')
     .limit(limit);
+  if (skipProcessors.length > 0) query = query.where('processor', 'not in', [...skipProcessors]);
   if (lock) query = query.forUpdate().skipLocked();
   return query.execute();
 }

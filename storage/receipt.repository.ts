@@ -125,11 +125,17 @@ export async function anyReceiptDue(db: Executor, now: string): Promise<boolean>
 }
 
 /**
- * Receipts whose next try (or search, or lapsed lease) is due, oldest first. On PostgreSQL the
+ * Receipts whose next try (or search, or lapsed lease) is due, oldest first, none of `skipDomains`. On PostgreSQL the
  * rows are locked (SKIP LOCKED) for the caller's transaction, which leases them before any fiscal
  * system is called, so instances working together take different receipts.
  */
-export async function claimDueReceipts(db: Executor, now: string, limit: number, lock: boolean): Promise<ReceiptRow[]> {
+export async function claimDueReceipts(
+  db: Executor,
+  now: string,
+  limit: number,
+  lock: boolean,
+  skipDomains: readonly string[] = [],
+): Promise<ReceiptRow[]> {
   let query = db
     .selectFrom('receipts')
     .selectAll()
@@ -138,6 +144,9 @@ export async function claimDueReceipts(db: Executor, now: string, limit: number,
     .where('status', 'in', ['pending', 'issuing', 'unknown'])
     .orderBy('next_attempt_at')
     .limit(limit);
+  if (skipDomains.length > 0) {
+    query = query.where((eb) => eb.or([eb('domain_id', 'is', null), eb('domain_id', 'not in', [...skipDomains])]));
+  }
   if (lock) query = query.forUpdate().skipLocked();
   return query.execute();
 }

@@ -181,7 +181,14 @@ export async function markRefundUnknown(
  */
 export async function claimDueRefunds(
   trx: Executor,
-  options: { now: string; limit: number; lock: boolean; nextCheckAt: (checks: number) => string },
+  options: {
+    now: string;
+    limit: number;
+    lock: boolean;
+    nextCheckAt: (checks: number) => string;
+    /** Processors whose checks are left for later (as many in flight as they may have). */
+    skipProcessors?: readonly string[];
+  },
 ): Promise<RefundRow[]> {
   let due = trx
     .selectFrom('refunds')
@@ -191,6 +198,8 @@ export async function claimDueRefunds(
     .orderBy('next_check_at')
     .orderBy('id')
     .limit(options.limit);
+  const skip = options.skipProcessors ?? [];
+  if (skip.length > 0) due = due.where('processor', 'not in', [...skip]);
   if (options.lock) due = due.forUpdate().skipLocked();
   const claimed: RefundRow[] = [];
   for (const row of await due.execute()) {

@@ -29,7 +29,7 @@ export interface ClaimedDelivery {
  */
 export async function claimDueDeliveries(
   trx: Executor,
-  options: { now: string; leaseUntil: string; limit: number; lock: boolean },
+  options: { now: string; leaseUntil: string; limit: number; lock: boolean; skipDomains?: readonly string[] },
 ): Promise<ClaimedDelivery[]> {
   let due = trx
     .selectFrom('webhook_deliveries')
@@ -38,6 +38,8 @@ export async function claimDueDeliveries(
     .where('next_attempt_at', '<=', options.now)
     .orderBy('next_attempt_at')
     .limit(options.limit);
+  const skip = options.skipDomains ?? [];
+  if (skip.length > 0) due = due.where('domain_id', 'not in', [...skip]);
   if (options.lock) due = due.forUpdate().skipLocked();
   const ids = (await due.execute()).map((r) => r.id);
   if (ids.length === 0) return [];
@@ -69,6 +71,18 @@ export async function claimDueDeliveries(
     .where('d.id', 'in', ids)
     .orderBy('d.next_attempt_at')
     .execute();
+}
+
+/** When the next pending delivery falls due (a stored instant), or null when none is pending. */
+export async function nextDeliveryDueAt(db: Executor): Promise<string | null> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select('next_attempt_at')
+    .where('status', '=', 'pending')
+    .orderBy('next_attempt_at')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.next_attempt_at ?? null;
 }
 
 /**

@@ -15,7 +15,12 @@ import { Router } from '@koa/router';
 import type { CheckoutRecord } from '../../storage/checkout.repository.js';
 import type { GatewayContext, GatewayState } from '../api/context.js';
 import { type Payment, pricedAs } from '../domain/payment.js';
-import { beginAtProcessor, pendingRedirect, returnFromProcessor } from '../payments/processor-payments.service.js';
+import {
+  awaitsProcessorNotice,
+  beginAtProcessor,
+  pendingRedirect,
+  returnFromProcessor,
+} from '../payments/processor-payments.service.js';
 import { payWithTestCard } from '../payments/test-card.service.js';
 import type { BuyerRedirect } from '../processors/processor.js';
 import { isKnownProcessor, processorFor } from '../processors/registry.js';
@@ -308,7 +313,10 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
         const handoff = own === null && payment.failureCode === null ? await pendingRedirect(deps, payment) : null;
         if (own !== null) redirect(ctx, visit.framing, shell.nonce, own);
         else if (handoff !== null && payment.processor !== null) renderHandoff(ctx, visit, payment.processor, handoff);
-        else send(ctx, 200, visit.framing, shell.nonce, waitingPage(shell, summaryOf(visit)));
+        else {
+          const notice = await awaitsProcessorNotice(deps, payment);
+          send(ctx, 200, visit.framing, shell.nonce, waitingPage(shell, summaryOf(visit), notice));
+        }
         return;
       }
       case 'completed':

@@ -453,8 +453,10 @@ ${details(t, input.summary)}`,
   });
 }
 
-export function waitingPage(shell: Shell, summary: PaymentSummary): string {
+/** `notice`: the processor that has not reported the payment and cannot be asked without its id. */
+export function waitingPage(shell: Shell, summary: PaymentSummary, notice: string | null = null): string {
   const { t } = shell;
+  const noticeText = notice === null ? '' : `\n<p class="notice">${escapeHtml(t.waitingForNotice(notice))}</p>`;
   return layout(shell, {
     title: `${t.waitingTitle} · ${summary.merchantName}`,
     refreshSeconds: WAITING_REFRESH_SECONDS,
@@ -462,7 +464,7 @@ export function waitingPage(shell: Shell, summary: PaymentSummary): string {
 <div class="result" data-status="processing">
 ${icon('wait')}
 <h1>${escapeHtml(t.waitingTitle)}</h1>
-<p class="message">${escapeHtml(t.waitingText)}</p>
+<p class="message">${escapeHtml(t.waitingText)}</p>${noticeText}
 </div>
 ${details(t, summary)}`,
   });

@@ -19,6 +19,8 @@ export const OPERATIONS = [
   'receipts.read',
   /** Queue a past event's webhook again (full-access keys only). */
   'webhooks.resend',
+  /** Settle a payment with the processor's reference when its callback was lost (full-access keys only). */
+  'payments.settle',
   /** The sandbox test helpers (pay, confirm, clock). */
   'test_helpers.use',
   /** Customer records (an addition; full-access keys only). */

@@ -293,3 +293,6 @@ export function validationFailed(fieldErrors: FieldErrors, message?: string): Ap
       : `${fields.length} fields are invalid: ${fields.join(', ')}.`);
   return new ApiError('validation_failed', text, { fieldErrors });
 }
+
+/** The message of a body field a request does not have (a body names only the API's fields). */
+export const UNKNOWN_FIELD = 'is not a field of this request';

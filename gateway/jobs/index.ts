@@ -1,4 +1,4 @@
-/** Every kind of due work the gateway runs, in the order a scheduler run visits them. */
+/** Every kind of due work the gateway runs, each in a lane of its own. */
 import type { Clock } from '../domain/clock.js';
 import type { Mailer } from '../notifications/mailer.js';
 import type { Deps } from '../runtime/deps.js';
@@ -21,8 +21,9 @@ export interface JobServices {
 }
 
 /**
- * Work that writes events (expiry, processor polls, refund checks, receipts) runs before the dispatcher, and the dispatcher
- * (which queues failure emails) before the email sender, so one run carries a change to the end.
+ * Each kind of work runs in its own lane (gateway/jobs/scheduler.ts): none waits for another. A
+ * change is carried to the end by wake-ups (an event written wakes the dispatcher, a failure email
+ * queued wakes the mailer) and, for `runDueNow`, by rounds until nothing is due.
  */
 export function dueWorks(deps: Deps, services: JobServices): DueWork[] {
   return [

@@ -8,7 +8,7 @@
  *    refuses or does not answer leaves the payment pending, so the buyer may try again or choose
  *    another method.
  * 2. The buyer comes back (`returnFromProcessor`), the processor calls (`handleProcessorCallback`),
- *    or the poll job asks (`pollProcessorSessions`). Nothing unsigned changes a payment: each of
+ *    or the poll job asks (`pollSession`). Nothing unsigned changes a payment: each of
  *    these reads the status back from the processor (`readBack`), except a callback the adapter
  *    found signed with the merchant's secret where the processor has no status API.
  * 3. What the processor says is applied by the lifecycle (applyProviderResult): paid after the
@@ -29,6 +29,7 @@ import {
 import type { ProcessorSessionRow } from '../../storage/processor-session.table.js';
 import { HOUR_MS, MINUTE_MS, toStoredInstant } from '../domain/clock.js';
 import type { Payment } from '../domain/payment.js';
+import type { CallPriority, Refusal } from '../processors/counterparts.js';
 import type {
   BuyerRedirect,
   CallbackAnswer,
@@ -166,20 +167,36 @@ export async function pendingRedirect(deps: Deps, payment: Payment): Promise<Buy
   return storedRedirect(row);
 }
 
+/** What reading a payment's status back came to. */
+export interface ReadBackResult {
+  readonly payment: Payment;
+  /** The processor gave a final answer (paid or declined), or there is nothing to ask. */
+  readonly final: boolean;
+  /** The processor was not asked: its counterpart is paused or has no room (gateway/processors/counterparts.ts). */
+  readonly refused?: Refusal;
+}
+
 /**
  * Reads the payment's status back from its processor and applies it. Answers the payment as it is
- * after, and whether the processor gave a final answer (paid or declined).
+ * after, and whether the processor gave a final answer (paid or declined). `priority` is
+ * `background` for the poll job.
  */
-export async function readBack(deps: Deps, payment: Payment): Promise<{ payment: Payment; final: boolean }> {
+export async function readBack(
+  deps: Deps,
+  payment: Payment,
+  priority: CallPriority = 'interactive',
+): Promise<ReadBackResult> {
   if (payment.processor === null || !isKnownProcessor(payment.processor)) return { payment, final: true };
   const processor: Processor = processorFor(payment.processor);
   const row = await findSession(deps.db, payment.uuid, payment.processor);
   if (processor.status === undefined || row === undefined) return { payment, final: false };
   const slug = payment.processor;
   let answer: StatusAnswer;
+  let refused: Refusal | undefined;
   try {
-    const call = await processorCall(deps, processor, payment, 'status');
+    const call = await processorCall(deps, processor, payment, 'status', 'hy', priority);
     answer = await processor.status(call, payment, toSession(row));
+    refused = call.http.refused;
   } catch (error) {
     deps.logger.error({ err: error, payment_uuid: payment.uuid }, 'processor status read failed');
     answer = { kind: 'unavailable', detail: error instanceof Error ? error.message : 'adapter fault' };
@@ -191,7 +208,7 @@ export async function readBack(deps: Deps, payment: Payment): Promise<{ payment:
         updated_at: toStoredInstant(deps.clock.nowMs()),
       }),
     );
-    return { payment, final: false };
+    return refused === undefined ? { payment, final: false } : { payment, final: false, refused };
   }
   // "Not paid yet" changes nothing: the payment stays processing until an answer or its expiry.
   if (answer.kind === 'pending') return { payment, final: false };
@@ -214,6 +231,20 @@ export async function returnFromProcessor(deps: Deps, payment: Payment): Promise
   // buyer coming back is the moment to find out (a late confirmation), rather than the next poll.
   if (payment.status !== 'processing' && payment.status !== 'expired') return payment;
   return (await readBack(deps, payment)).payment;
+}
+
+/**
+ * The display name of the payment's processor when it has not reported the payment and cannot be
+ * asked without the id only its callback names (Telcell's invoice, `settleByReference`): the
+ * buyer's waiting page then says so. Null otherwise.
+ */
+export async function awaitsProcessorNotice(deps: Deps, payment: Payment): Promise<string | null> {
+  const slug = payment.processor;
+  if (slug === null || !isKnownProcessor(slug)) return null;
+  const processor = processorFor(slug);
+  if (processor.settleByReference === undefined) return null;
+  const row = await findSession(deps.db, payment.uuid, slug);
+  return row !== undefined && row.reference === null ? processor.displayName : null;
 }
 
 /** Which payment a request to a processor's fixed return address names (Idram's SUCCESS_URL/FAIL_URL). */
@@ -307,15 +338,19 @@ async function answerCallback(
 }
 
 /**
- * Reads back the status of every session due for it (at most `limit`); answers how many were asked.
- * Claimed sessions are moved a lease ahead inside the claiming transaction, so instances polling
- * together ask about different payments, and one that dies mid-way leaves them to the next run.
+ * Claims sessions due for a read-back (at most `limit`, none of `skipProcessors`): each is moved a lease ahead inside the
+ * claiming transaction, so instances polling together ask about different payments, and one that
+ * dies mid-way leaves them to the next run.
  */
-export async function pollProcessorSessions(deps: Deps, limit = 20): Promise<number> {
+export async function claimPolls(
+  deps: Deps,
+  limit: number,
+  skipProcessors: readonly string[] = [],
+): Promise<ProcessorSessionRow[]> {
   const nowMs = deps.clock.nowMs();
   const now = toStoredInstant(nowMs);
-  const claimed = await deps.transact(async (trx) => {
-    const rows = await claimDueSessions(trx, now, limit, deps.dialect === 'postgres');
+  return deps.transact(async (trx) => {
+    const rows = await claimDueSessions(trx, now, limit, deps.dialect === 'postgres', skipProcessors);
     for (const row of rows) {
       await updateSession(trx, row.payment_id, row.processor, {
         next_check_at: toStoredInstant(nowMs + POLL_LEASE_MS),
@@ -324,29 +359,58 @@ export async function pollProcessorSessions(deps: Deps, limit = 20): Promise<num
     }
     return rows;
   });
-  for (const row of claimed) {
-    try {
-      const found = await findPaymentRow(deps.db, row.payment_id);
-      const payment = found === undefined ? undefined : rowToPayment(found);
-      // A payment that went on at another processor, or that is already paid, needs no more asking.
-      const done =
-        payment === undefined ||
-        payment.processor !== row.processor ||
-        payment.status === 'completed' ||
-        payment.status === 'refunded';
-      const result = done ? { final: true } : await readBack(deps, payment);
-      const checks = row.checks + 1;
+}
+
+/**
+ * A spread of up to 10 s, the same for a payment every time: sessions put back while a processor's
+ * calls are paused do not all fall due in the same second when it may be asked again.
+ */
+function spreadMs(paymentId: string): number {
+  let hash = 0;
+  for (const char of paymentId) hash = (hash * 31 + char.charCodeAt(0)) % 10_007;
+  return hash;
+}
+
+/**
+ * Reads back one claimed session's status and schedules its next read: the next step of
+ * `POLL_AFTER_MS` from the session's start, or none after a final answer. A read the processor's
+ * counterpart refused (its calls paused, or no room) was not made: the session is put back for when
+ * it may be asked again, and the read does not count as one of its scheduled checks.
+ */
+export async function pollSession(deps: Deps, row: ProcessorSessionRow): Promise<void> {
+  try {
+    const found = await findPaymentRow(deps.db, row.payment_id);
+    const payment = found === undefined ? undefined : rowToPayment(found);
+    // A payment that went on at another processor, or that is already paid, needs no more asking.
+    const done =
+      payment === undefined ||
+      payment.processor !== row.processor ||
+      payment.status === 'completed' ||
+      payment.status === 'refunded';
+    const result: { final: boolean; refused?: Refusal } = done
+      ? { final: true }
+      : await readBack(deps, payment, 'background');
+    const nowMs = deps.clock.nowMs();
+    if (result.refused !== undefined) {
+      const retryMs = result.refused.retryInMs + spreadMs(row.payment_id);
       await deps.transact((trx) =>
         updateSession(trx, row.payment_id, row.processor, {
-          checks,
-          next_check_at: result.final ? null : pollAt(Date.parse(row.created_at), checks),
-          updated_at: toStoredInstant(deps.clock.nowMs()),
+          next_check_at: toStoredInstant(nowMs + retryMs),
+          updated_at: toStoredInstant(nowMs),
         }),
       );
-    } catch (error) {
-      // One payment must not stop the others; its lease makes it due again shortly.
-      deps.logger.error({ err: error, payment_uuid: row.payment_id }, 'processor poll failed');
+      return;
     }
+    const checks = row.checks + 1;
+    await deps.transact((trx) =>
+      updateSession(trx, row.payment_id, row.processor, {
+        checks,
+        next_check_at: result.final ? null : pollAt(Date.parse(row.created_at), checks),
+        updated_at: toStoredInstant(nowMs),
+      }),
+    );
+  } catch (error) {
+    // One payment must not stop the others; its lease makes it due again shortly.
+    deps.logger.error({ err: error, payment_uuid: row.payment_id }, 'processor poll failed');
   }
-  return claimed.length;
 }

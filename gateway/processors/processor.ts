@@ -211,6 +211,18 @@ export interface Processor<C = unknown> {
    * and its signed callback is the only proof (Idram); such payments are not polled.
    */
   status?(call: ProcessorCall<C>, payment: Payment, session: ProcessorSession): Promise<StatusAnswer>;
+  /**
+   * For a processor whose own id of the order only its callback names (Telcell's invoice): reads
+   * the status of the order under `reference`, a reference the merchant gives when the callback was
+   * lost (`POST /api/v1/payments/{uuid}/processor_reference`). Stricter than `status`: the answer
+   * must itself name this session's order, so a reference of another order never settles this one.
+   * Absent: the processor's reference is known from the start, and a lost callback is no obstacle.
+   */
+  settleByReference?(
+    call: ProcessorCall<C>,
+    payment: Payment,
+    session: ProcessorSession & { readonly reference: string },
+  ): Promise<StatusAnswer>;
   /** Where the processor's server calls us, or the buyer returns to a fixed address. */
   readonly callback?: CallbackHandler<C>;
   /**

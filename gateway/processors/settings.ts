@@ -13,6 +13,7 @@ import { measuredProcessorHttp } from '../observability/processor-calls.js';
 import type { Deps } from '../runtime/deps.js';
 import type { Sealer } from '../runtime/sealing.js';
 import { InvalidSettings, openSettingsJson, parseSettingsJson } from '../runtime/settings-json.js';
+import type { CallPriority, GuardedHttp } from './counterparts.js';
 import type { Processor, ProcessorCall, ProcessorLanguage } from './processor.js';
 
 /** Settings that do not pass the adapter's schema. The message names fields, never their values. */
@@ -91,19 +92,30 @@ export function processorCallbackUrl(publicUrl: string, slug: string): string {
   return `${publicUrl}/processors/${slug}/callback`;
 }
 
-/** Everything one call of `processor` about `payment` needs; its HTTP calls are measured as `operation`. */
+/**
+ * Everything one call of `processor` about `payment` needs. Its HTTP calls are measured as
+ * `operation` and admitted by the processor's counterpart at the address called (bounded
+ * concurrency and a breaker, ./counterparts.ts): `priority` is `background` for the poll and
+ * check jobs, whose calls yield to the ones a buyer or a merchant is waiting for. The call's
+ * `http.refused` says why a request was not made, when it was refused.
+ */
 export async function processorCall<C>(
   deps: Deps,
   processor: Processor<C>,
   payment: Payment,
   operation: ProcessorOperation,
   language: ProcessorLanguage = 'hy',
-): Promise<ProcessorCall<C>> {
+  priority: CallPriority = 'interactive',
+): Promise<ProcessorCall<C> & { readonly http: GuardedHttp }> {
   const config = await loadProcessorSettings(deps, processor, payment.domainId);
   const publicUrl = deps.config.publicUrl;
   return {
     config,
-    http: measuredProcessorHttp(deps.processorHttp, deps.metrics, processor.slug, operation),
+    http: deps.counterparts.http(
+      measuredProcessorHttp(deps.processorHttp, deps.metrics, processor.slug, operation),
+      processor.slug,
+      priority,
+    ),
     returnUrl: processorReturnUrl(publicUrl, payment),
     callbackUrl: processorCallbackUrl(publicUrl, processor.slug),
     language,

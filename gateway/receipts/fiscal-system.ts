@@ -111,18 +111,25 @@ export interface ReceiptSearch {
   readonly type: 'sale' | 'return';
   readonly cardAmount: number;
   readonly cashAmount: number;
-  /** The first attempt to issue it started at (epoch ms): an older receipt is not it. */
+  /**
+   * When the first attempt to issue it started (epoch ms). A receipt of the same type and amounts
+   * dated earlier (less the clocks' allowance) cannot be ruled out: the search is then undecided.
+   */
   readonly notBeforeMs: number;
   /** A sequence number for each read the search makes. */
   nextSeq(): Promise<number>;
 }
 
 /**
- * - `found`: exactly one receipt of the register matches (same type, amounts, time window);
- * - `absent`: every receipt after `afterFiscalId` was read up to the register's last one, and none
- *   matches: the receipt was not issued, it may be issued again;
- * - `undecided`: the search cannot tell (no known receipt to start from, two candidates, too many to
- *   read, or the system could not be read): a person decides (docs/receipts.md).
+ * - `found`: exactly one receipt of the register matches (same type, amounts, time window), and
+ *   no other could be it;
+ * - `absent`: every receipt after `afterFiscalId` was read up to the register's last one (an answer
+ *   the adapter knows for "no such receipt"), and none has the type and amounts looked for: the
+ *   receipt was not issued, it may be issued again;
+ * - `undecided`: anything the search cannot rule out (no known receipt to start from, two
+ *   candidates, one of the same type and amounts dated before the first attempt, too many to read,
+ *   an answer the adapter does not know, or the system could not be read): nothing is issued again,
+ *   and a person decides (docs/receipts.md). A receipt is never printed twice.
  */
 export type SearchAnswer =
   | { readonly kind: 'found'; readonly receipt: FiscalReceipt }
@@ -147,6 +154,11 @@ export interface FiscalSystem<C = unknown> {
    * (several domains of a merchant may share one register).
    */
   registerOf(config: C): string;
+  /**
+   * The address the settings' calls go to: calls to one address share a counterpart's bounded
+   * concurrency and circuit breaker (gateway/processors/counterparts.ts).
+   */
+  serviceUrl(config: C): string;
   /** Checks that the settings work (credentials accepted, register reachable). */
   check(
     call: FiscalCall<C>,

@@ -34,6 +34,7 @@ import type { ReceiptRow, ReceiptStatus } from '../../storage/receipt.table.js';
 import { HOUR_MS, MINUTE_MS, toStoredInstant } from '../domain/clock.js';
 import type { StoredLine, StoredReturnLine } from '../domain/receipt-lines.js';
 import { queueMerchantEmail } from '../notifications/merchant-emails.js';
+import { counterpartKey } from '../processors/counterparts.js';
 import type { Deps } from '../runtime/deps.js';
 import type { FiscalSystem, IssueAnswer, SearchAnswer } from './fiscal-system.js';
 import { afterIssued, issuedColumns } from './receipts.service.js';
@@ -83,37 +84,78 @@ interface Task {
   readonly settings: Fiscal;
   /** The sale receipt of a return. */
   readonly sale: ReceiptRow | undefined;
+  /** The counterpart the task calls (`counterpartKey` of the system at its address). */
+  readonly counterpart: string;
 }
 
-/** Issues (or searches for) one batch of due receipts; answers how many rows it claimed. */
+/** The tries and searches one claim leased a register for, made one after another in `seq` order. */
+export interface RegisterWork {
+  /** `<system>:<register number>`. */
+  readonly register: string;
+  /** The fiscal system's address the calls go to (gateway/processors/counterparts.ts). */
+  readonly counterpart: string;
+  readonly tasks: readonly Task[];
+  /** The lease the register is held under (released when the work ends). */
+  readonly lease: string;
+}
+
+/** What the claim may start: how many registers of a counterpart (see `RegisterWork`) may still be called. */
+export interface ClaimRoom {
+  /** Domains whose register this instance is calling now: their rows are left for later, unread. */
+  readonly skipDomains: readonly string[];
+  /** Registers of `counterpart` the claim may still start work for (Infinity: no bound). */
+  roomFor(counterpart: string): number;
+}
+
+const UNBOUNDED: ClaimRoom = { skipDomains: [], roomFor: () => Number.POSITIVE_INFINITY };
+
+/** Issues (or searches for) one batch of due receipts and waits for it; answers how many rows it claimed. */
 export async function issueDueReceipts(deps: Deps, limit = 20): Promise<number> {
-  // Most ticks find nothing due: a read answers that without taking the database's write lock.
-  if (!(await anyReceiptDue(deps.db, toStoredInstant(deps.clock.nowMs())))) return 0;
-  const { handled, tasks, lease } = await deps.transact((trx) => claim(deps, trx, limit));
-  if (tasks.length > 0) {
-    const byRegister = new Map<string, Task[]>();
-    for (const task of tasks) {
-      const register = task.row.register as string;
-      byRegister.set(register, [...(byRegister.get(register) ?? []), task]);
-    }
-    await Promise.all(
-      [...byRegister.entries()].map(async ([register, queue]) => {
-        for (const task of queue) {
-          try {
-            await (task.kind === 'issue' ? issue(deps, task) : search(deps, task));
-          } catch (error) {
-            // The try is on record (issuing/unknown with a lease): when the lease lapses the
-            // register is searched, so nothing is issued twice.
-            deps.logger.error({ err: error, receipt: task.row.id }, 'could not finish a receipt try');
-          }
-        }
-        await releaseRegister(deps.db, register, lease);
-      }),
-    );
-    // Issued receipts release or write events, and queued emails: the dispatcher and mailer run next.
-    deps.dueSignal.notify();
-  }
+  const { handled, work } = await claimReceipts(deps, limit, UNBOUNDED);
+  await Promise.all(work.map((one) => runRegisterWork(deps, one)));
   return handled;
+}
+
+/**
+ * Claims one batch of due receipts (see `claim`): answers how many rows it handled (moved on in any
+ * way) and the work to start, one `RegisterWork` per register leased.
+ */
+export async function claimReceipts(
+  deps: Deps,
+  limit: number,
+  room: ClaimRoom,
+): Promise<{ handled: number; work: RegisterWork[] }> {
+  // Most ticks find nothing due: a read answers that without taking the database's write lock.
+  if (!(await anyReceiptDue(deps.db, toStoredInstant(deps.clock.nowMs())))) return { handled: 0, work: [] };
+  const { handled, tasks, lease } = await deps.transact((trx) => claim(deps, trx, limit, room));
+  const byRegister = new Map<string, Task[]>();
+  for (const task of tasks) {
+    const register = task.row.register as string;
+    byRegister.set(register, [...(byRegister.get(register) ?? []), task]);
+  }
+  const work = [...byRegister.entries()].map(([register, queue]) => ({
+    register,
+    counterpart: queue[0]?.counterpart ?? '',
+    tasks: queue,
+    lease,
+  }));
+  return { handled, work };
+}
+
+/** Makes one register's tries and searches one after another, then gives the register back. */
+export async function runRegisterWork(deps: Deps, work: RegisterWork): Promise<void> {
+  for (const task of work.tasks) {
+    try {
+      await (task.kind === 'issue' ? issue(deps, task) : search(deps, task));
+    } catch (error) {
+      // The try is on record (issuing/unknown with a lease): when the lease lapses the
+      // register is searched, so nothing is issued twice.
+      deps.logger.error({ err: error, receipt: task.row.id }, 'could not finish a receipt try');
+    }
+  }
+  await releaseRegister(deps.db, work.register, work.lease);
+  // Issued receipts release or write events, and queued emails: the dispatcher and mailer run next.
+  deps.dueSignal.notify();
 }
 
 /**
@@ -125,11 +167,44 @@ async function claim(
   deps: Deps,
   trx: Executor,
   limit: number,
+  room: ClaimRoom,
 ): Promise<{ handled: number; tasks: Task[]; lease: string }> {
   const nowMs = deps.clock.nowMs();
   const now = toStoredInstant(nowMs);
   const lease = toStoredInstant(nowMs + TRY_LEASE_MS);
-  const rows = await claimDueReceipts(trx, now, limit, deps.dialect === 'postgres');
+  const rows = await claimDueReceipts(trx, now, limit, deps.dialect === 'postgres', room.skipDomains);
+  /** Registers this claim starts work for, by counterpart: bounded by `room`. */
+  const started = new Map<string, Set<string>>();
+  const hasRoom = (counterpart: string, register: string): boolean => {
+    const registers = started.get(counterpart) ?? new Set<string>();
+    if (registers.has(register)) return true;
+    if (registers.size >= room.roomFor(counterpart)) return false;
+    registers.add(register);
+    started.set(counterpart, registers);
+    return true;
+  };
+  /**
+   * A row whose fiscal system's calls are paused (its breaker is open) waits until they may be
+   * made: no sequence number is taken and no try is counted. Answers whether the row waits.
+   */
+  const waitsForCounterpart = async (row: ReceiptRow, settings: Fiscal): Promise<boolean> => {
+    const refusal = deps.counterparts.refusal(settings.slug, settings.system.serviceUrl(settings.call.config));
+    if (refusal === null) return false;
+    await moveReceipt(
+      trx,
+      row.id,
+      [row.status],
+      {
+        // A try whose process died is searched for, as always, once calls may be made again.
+        ...(row.status === 'issuing' ? { status: 'unknown' as const } : {}),
+        next_attempt_at: toStoredInstant(nowMs + refusal.retryInMs),
+        last_error: `not tried: the fiscal system did not answer recently, calls are paused`,
+        updated_at: now,
+      },
+      row.status === 'pending' ? {} : { seq: row.seq },
+    );
+    return true;
+  };
   const tasks: Task[] = [];
   const registers = new Map<string, boolean>();
   const mayCall = async (register: string): Promise<boolean> => {
@@ -180,12 +255,18 @@ async function claim(
         handled += 1;
         continue;
       }
+      if (await waitsForCounterpart(row, settings)) {
+        handled += 1;
+        continue;
+      }
       const register = `${settings.slug}:${settings.system.registerOf(settings.call.config)}`;
+      const counterpart = counterpartKey(settings.slug, settings.system.serviceUrl(settings.call.config));
+      if (!hasRoom(counterpart, register)) continue;
       if (!(await mayCall(register))) continue;
       if (tasks.filter((task) => task.row.register === register).length >= MAX_TRIES_PER_REGISTER) continue;
       const seq = await nextRegisterSeq(trx, register, now);
       const known = await findRegister(trx, register);
-      const started = await moveReceipt(trx, row.id, ['pending'], {
+      const tried = await moveReceipt(trx, row.id, ['pending'], {
         status: 'issuing',
         register,
         seq,
@@ -196,7 +277,7 @@ async function claim(
         next_attempt_at: lease,
         updated_at: now,
       });
-      if (started !== undefined) tasks.push({ kind: 'issue', row: started, settings, sale });
+      if (tried !== undefined) tasks.push({ kind: 'issue', row: tried, settings, sale, counterpart });
       handled += 1;
       continue;
     }
@@ -217,7 +298,13 @@ async function claim(
       handled += 1;
       continue;
     }
-    if (row.register === null || !(await mayCall(row.register))) continue;
+    if (await waitsForCounterpart(row, settings)) {
+      handled += 1;
+      continue;
+    }
+    const searchCounterpart = counterpartKey(settings.slug, settings.system.serviceUrl(settings.call.config));
+    if (row.register === null || !hasRoom(searchCounterpart, row.register)) continue;
+    if (!(await mayCall(row.register))) continue;
     const searching = await moveReceipt(
       trx,
       row.id,
@@ -225,7 +312,9 @@ async function claim(
       { status: 'unknown', next_attempt_at: lease, updated_at: now },
       { seq: row.seq },
     );
-    if (searching !== undefined) tasks.push({ kind: 'search', row: searching, settings, sale });
+    if (searching !== undefined) {
+      tasks.push({ kind: 'search', row: searching, settings, sale, counterpart: searchCounterpart });
+    }
     handled += 1;
   }
   // A register leased for rows that all turned out to need nothing is given back at once.
@@ -357,7 +446,8 @@ async function search(deps: Deps, task: Task): Promise<void> {
       type: row.type,
       cardAmount: Number(row.card_amount),
       cashAmount: Number(row.cash_amount),
-      notBeforeMs: Date.parse(row.attempt_started_at ?? row.created_at),
+      // The window starts at the first attempt: a receipt a lost earlier try issued is looked for too.
+      notBeforeMs: Date.parse(row.first_attempt_at ?? row.attempt_started_at ?? row.created_at),
       nextSeq: () => deps.transact((trx) => nextRegisterSeq(trx, register, toStoredInstant(deps.clock.nowMs()))),
     });
   } catch (error) {

@@ -38,7 +38,6 @@ export async function enableReceipts(
 ): Promise<ReceiptsSettingView> {
   const domain = await requireDomain(deps, input.merchantId, input.host);
   let sealed: string | null = null;
-  let register: string | null = null;
   if (input.system === TEST_ONLY) {
     if (input.config !== undefined) throw new OperatorError('--test takes no --config');
   } else {
@@ -51,13 +50,27 @@ export async function enableReceipts(
       if (error instanceof InvalidSettings) throw new OperatorError(error.message);
       throw error;
     }
-    sealed = sealReceiptSettings(deps.sealer, domain.id, input.system, json);
     const system = fiscalSystemFor(input.system);
-    register = `${input.system}:${system.registerOf(system.configSchema.parse(JSON.parse(json)))}`;
+    const config = system.configSchema.parse(JSON.parse(json));
+    const register = `${input.system}:${system.registerOf(config)}`;
+    // The register's row exists before any call or receipt: claims then never create it, and never wait.
+    await ensureRegister(deps.db, register, toStoredInstant(deps.clock.nowMs()));
+    // The settings are checked against the fiscal system before they are kept: settings it refuses
+    // (a wrong CRN, a certificate it does not know, an address it does not answer on) are refused
+    // here with its own answer, and the domain keeps what it had.
+    const seq = await deps.transact((trx) => nextRegisterSeq(trx, register, toStoredInstant(deps.clock.nowMs())));
+    const answer = await system.check(
+      { config, http: deps.counterparts.http(deps.processorHttp, input.system, 'interactive') },
+      seq,
+    );
+    if (!answer.ok) {
+      throw new OperatorError(
+        `these settings do not work with ${input.system} (nothing was changed): ${answer.detail}`,
+      );
+    }
+    sealed = sealReceiptSettings(deps.sealer, domain.id, input.system, json);
   }
   const now = toStoredInstant(deps.clock.nowMs());
-  // The register's row exists before any receipt is claimed: claims then never create it, and never wait.
-  if (register !== null) await ensureRegister(deps.db, register, now);
   const retried = await deps.transact(async (trx) => {
     await saveDomainReceipts(trx, {
       domain_id: domain.id,
@@ -96,7 +109,8 @@ export async function checkReceipts(
   input: { merchantId: string; host: string },
 ): Promise<{ host: string; system: string; ok: boolean; detail: string | null }> {
   const domain = await requireDomain(deps, input.merchantId, input.host);
-  const settings = await domainReceipts(deps, deps.db, domain.id);
+  // A person is waiting for this answer: it is not background work.
+  const settings = await domainReceipts(deps, deps.db, domain.id, 'interactive');
   switch (settings.kind) {
     case 'none':
       throw new OperatorError(`${domain.host} does not issue receipts`);

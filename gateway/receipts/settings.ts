@@ -6,6 +6,7 @@
  */
 import type { Executor } from '../../storage/database.js';
 import { findDomainReceipts } from '../../storage/receipt.repository.js';
+import type { CallPriority } from '../processors/counterparts.js';
 import type { Deps } from '../runtime/deps.js';
 import type { Sealer } from '../runtime/sealing.js';
 import { openSettingsJson, parseSettingsJson } from '../runtime/settings-json.js';
@@ -43,7 +44,17 @@ export type DomainReceipts =
     }
   | { readonly kind: 'broken'; readonly detail: string };
 
-export async function domainReceipts(deps: Deps, db: Executor, domainId: string | null): Promise<DomainReceipts> {
+/**
+ * The domain's receipts settings, opened. A fiscal system's calls are admitted by its counterpart at
+ * the address called (./../processors/counterparts.ts): `background` for the issuer's tries and
+ * searches, `interactive` for a check a person asked for.
+ */
+export async function domainReceipts(
+  deps: Deps,
+  db: Executor,
+  domainId: string | null,
+  priority: CallPriority = 'background',
+): Promise<DomainReceipts> {
   if (domainId === null) return { kind: 'none' };
   const row = await findDomainReceipts(db, domainId);
   if (row === undefined) return { kind: 'none' };
@@ -59,5 +70,10 @@ export async function domainReceipts(deps: Deps, db: Executor, domainId: string 
       detail: `the ${row.system} settings of this domain do not open with this secret or are no longer valid: enable receipts again`,
     };
   }
-  return { kind: 'fiscal', slug: row.system, system, call: { config, http: deps.processorHttp } };
+  return {
+    kind: 'fiscal',
+    slug: row.system,
+    system,
+    call: { config, http: deps.counterparts.http(deps.processorHttp, row.system, priority) },
+  };
 }

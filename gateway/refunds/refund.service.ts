@@ -9,7 +9,7 @@
  * 3. Settle, in a second transaction: succeeded (the payment's `refunded_amount` grows, maybe to
  *    `refunded`, and `payment.refunded` is written to the outbox), failed (the reservation is
  *    released), or unknown (the reservation stays until a status check settles it; see
- *    `checkDueRefunds`, run by gateway/jobs/check-refunds.ts).
+ *    `checkRefund`, run by gateway/jobs/check-refunds.ts).
  */
 import type { Executor } from '../../storage/database.js';
 import { findPayment, findPaymentRow, type PaymentScope, rowToPayment } from '../../storage/payment.repository.js';
@@ -36,6 +36,7 @@ import { isUuid } from '../domain/ids.js';
 import type { Payment, PaymentStatus } from '../domain/payment.js';
 import { type CompleteKey, type IdempotencyScope, runIdempotent } from '../payments/idempotency.js';
 import { idempotencyScopeOf, scopeOf } from '../payments/payment.service.js';
+import type { CallPriority, GuardedHttp } from '../processors/counterparts.js';
 import type { Processor, ProcessorCall, RefundAttempt } from '../processors/processor.js';
 import { isKnownProcessor, processorFor } from '../processors/registry.js';
 import { paymentSession } from '../processors/sessions.js';
@@ -115,9 +116,10 @@ async function refundCall(
   deps: Deps,
   processor: Processor,
   payment: Payment,
-): Promise<ProcessorCall<unknown> | undefined> {
+  priority: CallPriority = 'interactive',
+): Promise<(ProcessorCall<unknown> & { readonly http: GuardedHttp }) | undefined> {
   try {
-    return await processorCall(deps, processor, payment, 'refund');
+    return await processorCall(deps, processor, payment, 'refund', 'hy', priority);
   } catch (error) {
     if (!(error instanceof ProcessorNotConfigured)) throw error;
     deps.logger.error({ err: error.message, payment_uuid: payment.uuid }, 'refund: processor settings unusable');
@@ -519,53 +521,79 @@ export async function listRefunds(
 }
 
 /**
- * Due work: asks the processor what became of refunds in flight whose check is due (outcome
- * unknown, or pending past a minute: the request that sent it died before settling), and settles
- * them like the request would have. Never sends a refund again. Answers how many it checked.
+ * Due work: claims refunds in flight whose check is due (outcome unknown, or pending past a
+ * minute: the request that sent it died before settling). The claim counts the check and
+ * schedules the next one (`refundCheckDelayMs`), so a check that dies is made again later.
  */
-export async function checkDueRefunds(deps: Deps, limit = 20): Promise<number> {
+export async function claimRefundChecks(
+  deps: Deps,
+  limit: number,
+  skipProcessors: readonly string[] = [],
+): Promise<RefundRow[]> {
   const nowMs = deps.clock.nowMs();
-  const now = toStoredInstant(nowMs);
-  const claimed = await deps.transact((trx) =>
+  return deps.transact((trx) =>
     claimDueRefunds(trx, {
-      now,
+      now: toStoredInstant(nowMs),
       limit,
+      skipProcessors,
       lock: deps.dialect === 'postgres',
       nextCheckAt: (checks) => toStoredInstant(nowMs + refundCheckDelayMs(checks)),
     }),
   );
-  for (const refund of claimed) {
-    try {
-      const payment = await findPaymentRow(deps.db, refund.payment_id);
-      if (payment === undefined) throw new Error(`refund ${refund.id} has no payment`);
-      const processor = isKnownProcessor(refund.processor) ? processorFor(refund.processor) : undefined;
-      let attempt: RefundAttempt = { kind: 'unknown' };
-      if (processor?.refundStatus === undefined) {
-        deps.logger.warn({ refund_id: refund.id, processor: refund.processor }, 'refund outcome cannot be checked');
-      } else {
-        try {
-          const paid = rowToPayment(payment);
-          const call = await refundCall(deps, processor, paid);
-          attempt =
-            call === undefined
-              ? { kind: 'unavailable' }
-              : await processor.refundStatus(call, {
-                  refundId: refund.id,
-                  payment: paid,
-                  session: await paymentSession(deps.db, paid),
-                  amount: Number(refund.amount),
-                  reason: refund.reason,
-                  processorReference: refund.processor_reference,
-                });
-        } catch (error) {
-          deps.logger.error({ err: error, refund_id: refund.id }, 'refund status check failed');
+}
+
+/**
+ * Asks the processor what became of one claimed refund, and settles it like the request would
+ * have. Never sends a refund again. A check the processor's counterpart refused (its calls paused,
+ * or no room) was not made: it does not count, and the refund is checked again when the
+ * processor may be asked.
+ */
+export async function checkRefund(deps: Deps, refund: RefundRow): Promise<void> {
+  try {
+    const payment = await findPaymentRow(deps.db, refund.payment_id);
+    if (payment === undefined) throw new Error(`refund ${refund.id} has no payment`);
+    const processor = isKnownProcessor(refund.processor) ? processorFor(refund.processor) : undefined;
+    let attempt: RefundAttempt = { kind: 'unknown' };
+    if (processor?.refundStatus === undefined) {
+      deps.logger.warn({ refund_id: refund.id, processor: refund.processor }, 'refund outcome cannot be checked');
+    } else {
+      try {
+        const paid = rowToPayment(payment);
+        const call = await refundCall(deps, processor, paid, 'background');
+        attempt =
+          call === undefined
+            ? { kind: 'unavailable' }
+            : await processor.refundStatus(call, {
+                refundId: refund.id,
+                payment: paid,
+                session: await paymentSession(deps.db, paid),
+                amount: Number(refund.amount),
+                reason: refund.reason,
+                processorReference: refund.processor_reference,
+              });
+        const refused = call?.http.refused;
+        if (refused !== undefined) {
+          const nowMs = deps.clock.nowMs();
+          await deps.db
+            .updateTable('refunds')
+            .set({
+              checks: Math.max(0, Number(refund.checks) - 1),
+              next_check_at: toStoredInstant(nowMs + refused.retryInMs),
+              updated_at: toStoredInstant(nowMs),
+            })
+            .where('id', '=', refund.id)
+            .where('checks', '=', refund.checks)
+            .where('next_check_at', '=', refund.next_check_at)
+            .execute();
+          return;
         }
+      } catch (error) {
+        deps.logger.error({ err: error, refund_id: refund.id }, 'refund status check failed');
       }
-      await settle(deps, refund, attempt, { source: 'status_check' });
-    } catch (error) {
-      // One refund must not stop the others; its next check is already scheduled.
-      deps.logger.error({ err: error, refund_id: refund.id }, 'refund check failed');
     }
+    await settle(deps, refund, attempt, { source: 'status_check' });
+  } catch (error) {
+    // One refund must not stop the others; its next check is already scheduled.
+    deps.logger.error({ err: error, refund_id: refund.id }, 'refund check failed');
   }
-  return claimed.length;
 }

@@ -12,6 +12,7 @@ import type { IdGenerator } from '../domain/ids.js';
 import type { DueSignal } from '../jobs/due-signal.js';
 import type { AccountCache } from '../merchants/account-cache.js';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
+import type { Counterparts } from '../processors/counterparts.js';
 import type { ProcessorHttp } from '../processors/http.js';
 import type { Sealer } from './sealing.js';
 
@@ -34,6 +35,8 @@ export interface Deps {
   readonly sealer: Sealer;
   /** Calls processors (guarded, with timeouts); closed when the service stops. */
   readonly processorHttp: ProcessorHttp;
+  /** Bounded concurrency and a circuit breaker per processor and fiscal-system address (this instance's). */
+  readonly counterparts: Counterparts;
   /** This instance's metrics (its own registry), read at `/metrics`. */
   readonly metrics: GatewayMetrics;
   /**

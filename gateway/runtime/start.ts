@@ -31,6 +31,7 @@ import type { VerificationOptions } from '../merchants/domain-verification.servi
 import { createMailer, type Mailer } from '../notifications/mailer.js';
 import { GatewayMetrics } from '../observability/gateway-metrics.js';
 import { type MetricsListener, startMetricsListener } from '../observability/metrics-endpoint.js';
+import { type CounterpartLimits, Counterparts } from '../processors/counterparts.js';
 import { createProcessorHttp, type ProcessorHttp } from '../processors/http.js';
 import { sealClearWebhookSecrets } from '../webhooks/secrets.js';
 import { createWebhookSender, type WebhookSender } from '../webhooks/sender.js';
@@ -82,6 +83,8 @@ export interface StartOptions {
   readonly processorHttp?: ProcessorHttp;
   /** Transport settings of the dashboard's domain verification checks (tests: a local HTTPS site). */
   readonly domainVerification?: VerificationOptions;
+  /** Concurrency and breaker limits per counterpart (default `DEFAULT_COUNTERPART_LIMITS`; tests shorten them). */
+  readonly counterpartLimits?: Partial<CounterpartLimits>;
 }
 
 export interface OpenedServices {
@@ -130,6 +133,11 @@ export async function openServices(options: StartOptions): Promise<OpenedService
       secret,
       sealer,
       processorHttp: options.processorHttp ?? createProcessorHttp({ allowPrivate: config.allowPrivateWebhooks }),
+      counterparts: new Counterparts({
+        monotonic: monotonicMs,
+        logger,
+        ...(options.counterpartLimits ? { limits: options.counterpartLimits } : {}),
+      }),
       metrics: new GatewayMetrics({
         db: database.db,
         clock,

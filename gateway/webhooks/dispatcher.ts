@@ -24,7 +24,12 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Executor } from '../../storage/database.js';
-import { type ClaimedDelivery, claimDueDeliveries, finishAttempt } from '../../storage/webhook-delivery.repository.js';
+import {
+  type ClaimedDelivery,
+  claimDueDeliveries,
+  finishAttempt,
+  nextDeliveryDueAt,
+} from '../../storage/webhook-delivery.repository.js';
 import { insertDeliveryAttempt } from '../../storage/webhook-delivery-attempt.repository.js';
 import { ATTEMPT_ERROR_MAX } from '../../storage/webhook-delivery-attempt.table.js';
 import { type Clock, MINUTE_MS, toStoredInstant } from '../domain/clock.js';
@@ -94,27 +99,45 @@ export class WebhookDispatcher {
     this.#transportClock = transportClock;
   }
 
-  /** Sends one batch of due deliveries; answers how many it claimed. */
+  /** Sends one batch of due deliveries and waits for their outcomes; answers how many it claimed. */
   async dispatchDue(): Promise<number> {
-    const deps = this.#deps;
-    const nowMs = deps.clock.nowMs();
-    const claimed = await deps.transact((trx) =>
-      claimDueDeliveries(trx, {
-        now: toStoredInstant(nowMs),
-        leaseUntil: toStoredInstant(nowMs + CLAIM_LEASE_MS),
-        limit: this.#batchSize,
-        lock: deps.dialect === 'postgres',
-      }),
-    );
-    const results = await Promise.allSettled(claimed.map((delivery) => this.#attempt(delivery)));
+    const claimed = await this.claim(this.#batchSize);
+    const results = await Promise.allSettled(claimed.map((delivery) => this.attempt(delivery)));
     for (const result of results) {
       // The attempt was made but its outcome could not be stored: the lease lapses and it is sent again.
-      if (result.status === 'rejected') deps.logger.error({ err: result.reason }, 'could not record a webhook attempt');
+      if (result.status === 'rejected') {
+        this.#deps.logger.error({ err: result.reason }, 'could not record a webhook attempt');
+      }
     }
     return claimed.length;
   }
 
-  async #attempt(delivery: ClaimedDelivery): Promise<void> {
+  /**
+   * Claims up to `limit` due deliveries (counting their attempt and leasing them), none to a domain
+   * of `skipDomains` (whose endpoint has as many attempts in flight as it may).
+   */
+  claim(limit: number, skipDomains: readonly string[] = []): Promise<ClaimedDelivery[]> {
+    const deps = this.#deps;
+    const nowMs = deps.clock.nowMs();
+    return deps.transact((trx) =>
+      claimDueDeliveries(trx, {
+        now: toStoredInstant(nowMs),
+        leaseUntil: toStoredInstant(nowMs + CLAIM_LEASE_MS),
+        limit,
+        lock: deps.dialect === 'postgres',
+        skipDomains,
+      }),
+    );
+  }
+
+  /** Milliseconds until the next pending delivery falls due (negative: one is due), or null: none. */
+  async nextDueInMs(): Promise<number | null> {
+    const next = await nextDeliveryDueAt(this.#deps.db);
+    return next === null ? null : Date.parse(next) - this.#deps.clock.nowMs();
+  }
+
+  /** Sends one claimed delivery and records its outcome. */
+  async attempt(delivery: ClaimedDelivery): Promise<void> {
     const deps = this.#deps;
     const startedMs = deps.clock.nowMs();
     const event = JSON.parse(delivery.payload) as EventBody;

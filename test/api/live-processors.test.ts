@@ -397,6 +397,57 @@ describe.each(DIALECTS)('live processors through the gateway (%s)', (dialect) =>
       expect(await session(payment.uuid)).toMatchObject({ reference: invoiceId });
     });
 
+    it('a paid invoice whose callback was lost is not read (no invoice id), expires, and is settled with the invoice id the merchant gives', async () => {
+      const payment = await create({ processor: 'telcell', redirect_mode: 'direct', amount: 3500 });
+      const invoiceId = await openInvoice(payment);
+      telcell.loseResults(true);
+      try {
+        await telcell.pay(invoiceId);
+      } finally {
+        telcell.loseResults(false);
+      }
+      // No callback: the gateway has no invoice id, so Telcell is not asked, and the buyer's return
+      // page says what to do instead of leaving them to wait.
+      const checks = telcell.requests.filter((r) => r.fields['check_bill:issuer'] !== undefined).length;
+      // The buyer comes back (Telcell's REDIRECT_URL sends them on to the payment's return page).
+      const orderNumber = String(payment.uuid).replaceAll('-', '');
+      const redirected = await visit(`${t.url}/processors/telcell/callback?order=${orderNumber}`);
+      expect(redirected.text).toContain(`${String(payment.checkout_url)}/return`);
+      await visit(`${String(payment.checkout_url)}/return`);
+      const waiting = await visit(String(payment.checkout_url));
+      expect(waiting.text).toContain('data-status="processing"');
+      expect(waiting.text).toContain('Telcell Wallet has not told the shop about this payment yet');
+      t.clock.advance(21 * MINUTE_MS);
+      await t.gateway.scheduler.runDueNow();
+      expect(await read(payment.uuid)).toMatchObject({ status: 'expired' });
+      expect(telcell.requests.filter((r) => r.fields['check_bill:issuer'] !== undefined)).toHaveLength(checks);
+
+      const settle = (reference: string, key = liveKey) =>
+        t.call('POST', `/api/v1/payments/${String(payment.uuid)}/processor_reference`, { key, body: { reference } });
+      // An invoice of another order never settles this one.
+      const other = await create({ processor: 'telcell', redirect_mode: 'direct', amount: 3500 });
+      const otherInvoice = await openInvoice(other);
+      await telcell.pay(otherInvoice);
+      const wrong = await settle(otherInvoice);
+      expect(wrong.status, wrong.text).toBe(409);
+      expect(wrong.body).toMatchObject({ error: 'processor_unavailable' });
+      expect(wrong.body.message).toContain('the invoice is of another order');
+      expect(await read(payment.uuid)).toMatchObject({ status: 'expired' });
+      const malformed = await settle('12 34; drop');
+      expect(malformed.status, malformed.text).toBe(422);
+      expect(malformed.body).toMatchObject({ error: 'validation_failed' });
+
+      // The right invoice: Telcell says PAID for this order and amount, and the payment completes late.
+      const settled = await settle(invoiceId);
+      expect(settled.status, settled.text).toBe(200);
+      expect(settled.body).toMatchObject({ uuid: payment.uuid, status: 'completed', rrn: invoiceId });
+      expect(await session(payment.uuid)).toMatchObject({ reference: invoiceId });
+      expect(await eventsOf(payment.uuid)).toEqual(['expired', 'completed']);
+      const again = await settle(invoiceId);
+      expect(again.status, again.text).toBe(409);
+      expect(again.body).toMatchObject({ error: 'conflict' });
+    });
+
     it('refunds a whole Telcell payment by cancelling the invoice, and refuses a partial refund with 422 refund_not_supported', async () => {
       const payment = await create({ processor: 'telcell', redirect_mode: 'direct', amount: 4000 });
       await telcell.pay(await openInvoice(payment));

@@ -293,6 +293,86 @@ describe.each(DIALECTS)('fiscal receipts through the gateway (%s)', (dialect) =>
     expect(new Set(seqs).size).toBe(seqs.length);
   });
 
+  /** The receipt rows of a payment as stored (status, searches, last error). */
+  async function storedReceipts(uuid: unknown): Promise<Json[]> {
+    return (await t.gateway.deps.db
+      .selectFrom('receipts')
+      .selectAll()
+      .where('payment_id', '=', String(uuid))
+      .execute()) as Json[];
+  }
+
+  it('never prints a sale twice when the register’s clock is behind: a receipt dated before the first attempt is held for a person', async () => {
+    const before = ehdm.receipts.length;
+    const machine = ehdm.now;
+    // The register's clock is 6 minutes behind the gateway's, past the 5 minutes allowed for.
+    ehdm.now = () => t.clock.nowMs() - 6 * MINUTE_MS;
+    try {
+      ehdm.failNext('print', { kind: 'delay', ms: 1_500 });
+      const payment = await paidLive(3100);
+      await until('the try to end unknown', async () => {
+        await issueDue();
+        const [r] = await receiptsOf(payment.uuid);
+        return r?.status === 'unknown' ? r : undefined;
+      });
+      await until('the late print to land at e-HDM', async () =>
+        printsOf(3100, before).length === 1 ? true : undefined,
+      );
+      // Each search meets the receipt dated before the first attempt: it cannot be ruled out, so
+      // it is never taken for absent, and nothing is printed again however often it is searched.
+      for (let search = 1; search <= 3; search++) {
+        t.clock.advance(30 * MINUTE_MS);
+        const row = await until(`search ${search}`, async () => {
+          await issueDue();
+          const [r] = await storedReceipts(payment.uuid);
+          return Number(r?.searches) >= search ? r : undefined;
+        });
+        expect(row.status).toBe('unknown');
+        expect(String(row.last_error)).toContain(
+          'search undecided: same type and amounts, dated before the first attempt',
+        );
+      }
+      expect(printsOf(3100, before)).toHaveLength(1);
+    } finally {
+      ehdm.now = machine;
+    }
+  });
+
+  it('looks for the receipt from the first attempt on: a later try’s lost receipt is found, not printed again', async () => {
+    const before = ehdm.receipts.length;
+    const machine = ehdm.now;
+    ehdm.now = () => t.clock.nowMs() - 6 * MINUTE_MS;
+    try {
+      // The first try's connection drops before e-HDM handles it: searched, absent, tried again.
+      ehdm.failNext('print', { kind: 'drop' });
+      const payment = await paidLive(3200);
+      await until('the first try to end unknown', async () => {
+        await issueDue();
+        const [r] = await storedReceipts(payment.uuid);
+        return r?.status === 'unknown' ? r : undefined;
+      });
+      // The second try, 3 minutes after the first, issues the receipt and its answer is lost. The
+      // register dates it 3 minutes before the first try: inside the window that starts there.
+      ehdm.failNext('print', { kind: 'delay', ms: 1_500 });
+      t.clock.advance(SEARCH_AFTER_MS + 2 * MINUTE_MS);
+      await until('the second try to land at e-HDM', async () => {
+        await issueDue();
+        return printsOf(3200, before).length === 1 ? true : undefined;
+      });
+      await until('the second try to end unknown', async () => {
+        await issueDue();
+        const [r] = await storedReceipts(payment.uuid);
+        return r?.status === 'unknown' && r.attempt_started_at !== r.first_attempt_at ? r : undefined;
+      });
+      t.clock.advance(SEARCH_AFTER_MS);
+      const [receipt] = await issuedReceipts(payment.uuid, 1);
+      expect(receipt?.fiscal.receipt_id).toBe(String(printsOf(3200, before)[0]?.receiptId));
+      expect(printsOf(3200, before)).toHaveLength(1);
+    } finally {
+      ehdm.now = machine;
+    }
+  });
+
   it('fails a receipt e-HDM refuses for good, emails the merchant once, and issues it once the settings are given again', async () => {
     ehdm.failNext('print', { kind: 'error', code: 403, message: 'UNAUTHORIZED_CONNECTION' });
     const payment = await paidLive(2900);
@@ -338,6 +418,34 @@ describe.each(DIALECTS)('fiscal receipts through the gateway (%s)', (dialect) =>
     await expect(
       enableReceipts(t.gateway.deps, { merchantId, host, system: 'ehdm', config: JSON.stringify(bad) }),
     ).rejects.not.toThrow(/secret-cashier-value/);
+  });
+
+  it('checks the connection when the settings are entered and refuses what fails, keeping the settings it had', async () => {
+    const before = await t.gateway.deps.db
+      .selectFrom('domain_receipts')
+      .innerJoin('domains', 'domains.id', 'domain_receipts.domain_id')
+      .select(['domain_receipts.config', 'domain_receipts.updated_at'])
+      .where('domains.host', '=', host)
+      .executeTakeFirstOrThrow();
+    const checks = ehdm.calls('checkConnection').length;
+    await expect(
+      enableReceipts(t.gateway.deps, {
+        merchantId,
+        host,
+        system: 'ehdm',
+        config: JSON.stringify({ ...ehdm.config, crn: '59999999' }),
+      }),
+    ).rejects.toThrow(
+      'these settings do not work with ehdm (nothing was changed): checkConnection answered code 403 UNAUTHORIZED_CONNECTION',
+    );
+    expect(ehdm.calls('checkConnection')).toHaveLength(checks + 1);
+    const after = await t.gateway.deps.db
+      .selectFrom('domain_receipts')
+      .innerJoin('domains', 'domains.id', 'domain_receipts.domain_id')
+      .select(['domain_receipts.config', 'domain_receipts.updated_at'])
+      .where('domains.host', '=', host)
+      .executeTakeFirstOrThrow();
+    expect(after).toEqual(before);
   });
 
   describe('POST /api/v1/receipts', () => {

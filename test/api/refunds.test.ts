@@ -155,9 +155,11 @@ describe.each(DIALECTS)('refunds on %s', (dialect) => {
     return rows.filter((r) => r.event === 'payment.refunded').map((r) => ({ ...r, payload: JSON.parse(r.payload) }));
   }
 
-  /** Runs the refund status checks (and waits for any scheduler run in progress). */
+  /** Runs the refund status checks, waits for them (they are started, not awaited), then for the scheduler. */
   async function runRefundChecks(): Promise<void> {
-    await checkRefundsWork(t.gateway.deps).runBatch();
+    const work = checkRefundsWork(t.gateway.deps);
+    await work.runBatch();
+    await work.settle?.();
     await t.gateway.scheduler.runDueNow();
   }
 

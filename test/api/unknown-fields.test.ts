@@ -68,6 +68,13 @@ describe.each(DIALECTS)('unknown fields in a request body (%s)', (dialect) => {
       await t.call('POST', `/api/v1/payments/${uuid}/refund`, { key: m.testKey, body: { amount: 100, reasn: 'cup' } }),
       'reasn',
     );
+    refused(
+      await t.call('POST', `/api/v1/payments/${uuid}/processor_reference`, {
+        key: m.testKey,
+        body: { referense: '1234567' },
+      }),
+      'referense',
+    );
     const after = await t.call<Json>('GET', `/api/v1/payments/${uuid}`, { key: m.testKey });
     expect(after.body.refunded_amount ?? 0).toBe(0);
 

@@ -1,7 +1,8 @@
 /**
  * `bin/gateway receipts ...` as an operator runs it: real processes on the gateway's database
  * (SQLite; the commands share the services the API tests run on both dialects). Settings are
- * validated and never printed back; `check` asks the e-HDM fake over mutual TLS; a failed receipt
+ * validated, checked against e-HDM when entered (refused with its own answer) and never printed
+ * back; `check` asks the e-HDM fake over mutual TLS; a failed receipt
  * is retried; a receipt whose outcome is unknown is resolved by a person.
  */
 import { randomUUID } from 'node:crypto';
@@ -59,6 +60,28 @@ describe('receipts from bin/gateway', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect(bad.stderr).toContain('tin');
     expect(bad.stderr).not.toContain('not-a-tin-7731');
 
+    // A CRN e-HDM does not know is refused when the settings are entered, with e-HDM's own answer.
+    const wrongCrn = await cli(
+      'receipts',
+      'enable',
+      '--merchant',
+      m.merchantId,
+      '--host',
+      host,
+      '--config',
+      JSON.stringify({ ...ehdm.config, crn: '59999999' }),
+      '--json',
+    );
+    expect(wrongCrn.code).toBe(1);
+    expect(wrongCrn.stdout).toBe('');
+    expect(JSON.parse(wrongCrn.stderr)).toEqual({
+      error:
+        'these settings do not work with ehdm (nothing was changed): checkConnection answered code 403 UNAUTHORIZED_CONNECTION "The connection is not authorized for this cash register"',
+    });
+    expect(ehdm.calls('checkConnection')).toHaveLength(1);
+    const notKept = await cli('receipts', 'check', '--merchant', m.merchantId, '--host', host);
+    expect(notKept.stderr).toContain('does not issue receipts');
+
     const enabled = await cli(
       'receipts',
       'enable',
@@ -75,7 +98,8 @@ describe('receipts from bin/gateway', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
 
     const checked = parsed(await cli('receipts', 'check', '--merchant', m.merchantId, '--host', host, '--json'));
     expect(checked).toEqual({ host, system: 'ehdm', ok: true, detail: null });
-    expect(ehdm.calls('checkConnection')).toHaveLength(1);
+    // Once when the settings were entered, once for the check.
+    expect(ehdm.calls('checkConnection')).toHaveLength(3);
 
     const testOnly = parsed(
       await cli('receipts', 'enable', '--merchant', m.merchantId, '--host', host, '--test', '--json'),

@@ -7,9 +7,11 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../gateway/domain/clock.js';
+import { setProcessorEnabled } from '../../gateway/merchants/merchant.service.js';
 import { formToken } from '../checkout/support.js';
 import { DIALECTS } from '../support/databases.js';
-import { paymentBody, type TestMerchant } from '../support/gateway.js';
+import { paymentBody, type TestMerchant, uniqueHost } from '../support/gateway.js';
+import { startFakeTelcell } from '../support/processors/fake-telcell.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   auditRows,
@@ -388,5 +390,86 @@ describe.each(DIALECTS)('dashboard payment page (%s)', (dialect) => {
     const refused = await owner.post(`${path}/refund`, { form_token: formToken(page.text), amount: '100' });
     expect(refused.status).toBe(409);
     expect(refused.text).toContain('Only a completed payment can be refunded.');
+  });
+  it('offers to settle a Telcell payment whose notice never came with the invoice number, and applies only what Telcell confirms', async () => {
+    const telcell = await startFakeTelcell({
+      shops: [{ issuer: 'shop@dashboard.example', shopKey: 'telcell-dash-key' }],
+    });
+    try {
+      const host = uniqueHost('wallet');
+      const shop = await g.t.liveMerchant(host);
+      await setProcessorEnabled(g.t.gateway.deps, {
+        merchantId: shop.merchantId,
+        host,
+        processor: 'telcell',
+        enabled: true,
+        config: JSON.stringify({
+          issuer: 'shop@dashboard.example',
+          shop_key: 'telcell-dash-key',
+          base_url: telcell.baseUrl,
+        }),
+      });
+      const created = await g.t.call<Json>('POST', '/api/v1/payments', {
+        key: shop.liveKey,
+        body: paymentBody({
+          return_url: `https://${host}/done`,
+          processor: 'telcell',
+          redirect_mode: 'direct',
+          amount: 2200,
+        }),
+      });
+      expect(created.status, created.text).toBe(201);
+      // The buyer's browser posts the invoice form to Telcell and pays; Telcell's notice never comes.
+      const handoff = await fetch(`${g.t.url}${new URL(String(created.body.checkout_url)).pathname}`, {
+        redirect: 'manual',
+      });
+      const html = await handoff.text();
+      const fields = new URLSearchParams();
+      for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+        fields.append(String(name), String(value).replaceAll('&amp;', '&').replaceAll('&quot;', '"'));
+      }
+      await (await fetch(telcell.baseUrl, { method: 'POST', body: fields, redirect: 'manual' })).arrayBuffer();
+      const invoice = telcell.invoiceFor(String(created.body.uuid).replaceAll('-', ''));
+      await telcell.pay(String(invoice?.id));
+
+      const path = `/dashboard/payments/${created.body.uuid}`;
+      const shopOwner = await signedInMember(g, shop.merchantId, 'owner');
+      const shopViewer = await signedInMember(g, shop.merchantId, 'viewer');
+      const page = await shopOwner.get(path);
+      expect(page.status, page.text).toBe(200);
+      expect(page.text).toContain('Telcell Wallet has not reported this payment');
+      expect(page.text).toContain('/processor_reference');
+      const viewed = await shopViewer.get(path);
+      expect(viewed.text).toContain('Telcell Wallet has not reported this payment');
+      expect(viewed.text).not.toContain('/processor_reference');
+      const token = formToken(page.text);
+
+      // A number Telcell does not confirm for this order changes nothing.
+      const wrong = await shopOwner.post(`${path}/processor_reference`, { form_token: token, reference: '999999' });
+      expect(wrong.status, wrong.text).toBe(409);
+      expect(wrong.text).toContain('did not confirm this invoice for this payment');
+      expect(
+        (await g.t.call<Json>('GET', `/api/v1/payments/${created.body.uuid}`, { key: shop.liveKey })).body.status,
+      ).toBe('processing');
+      const viewerTry = await shopViewer.post(`${path}/processor_reference`, {
+        form_token: formToken(viewed.text),
+        reference: String(invoice?.id),
+      });
+      expect(viewerTry.status).toBe(403);
+
+      // The buyer's invoice number: Telcell says PAID for this order and amount.
+      const settled = await shopOwner.post(`${path}/processor_reference`, {
+        form_token: token,
+        reference: String(invoice?.id),
+      });
+      expect(settled.status, settled.text).toBe(303);
+      expect(locationPath(settled)).toBe(`${path}?notice=settled`);
+      const read = await g.t.call<Json>('GET', `/api/v1/payments/${created.body.uuid}`, { key: shop.liveKey });
+      expect(read.body).toMatchObject({ status: 'completed', rrn: String(invoice?.id) });
+      expect((await shopOwner.get(path)).text).not.toContain('has not reported this payment');
+      expect(await auditRows(g, shop.merchantId, 'payment.settled')).toHaveLength(1);
+    } finally {
+      await telcell.close();
+    }
   });
 });

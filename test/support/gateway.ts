@@ -17,6 +17,7 @@ import {
   createMerchant,
   setProcessorEnabled,
 } from '../../gateway/merchants/merchant.service.js';
+import type { CounterpartLimits } from '../../gateway/processors/counterparts.js';
 import type { ProcessorHttp } from '../../gateway/processors/http.js';
 import type { Deps } from '../../gateway/runtime/deps.js';
 import type { HttpTimeouts } from '../../gateway/runtime/http-timeouts.js';
@@ -95,6 +96,8 @@ export interface TestGatewayOptions {
   logger?: Logger;
   /** The dashboard's domain verification transport (the local HTTPS site's CA and port). */
   domainVerification?: VerificationOptions;
+  /** Concurrency and breaker limits per counterpart (gateway/processors/counterparts.ts). */
+  counterpartLimits?: Partial<CounterpartLimits>;
 }
 
 export async function startTestGateway(dialect: DialectName, options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -125,6 +128,7 @@ export async function startTestGateway(dialect: DialectName, options: TestGatewa
     ...(options.httpTimeouts ? { httpTimeouts: options.httpTimeouts } : {}),
     ...(options.processorHttp ? { processorHttp: options.processorHttp } : {}),
     ...(options.domainVerification ? { domainVerification: options.domainVerification } : {}),
+    ...(options.counterpartLimits ? { counterpartLimits: options.counterpartLimits } : {}),
   });
   const deps = gateway.deps;
   watchGatewayContract(gateway.url);

@@ -172,6 +172,29 @@ export const OPERATIONS: readonly ApiOperation[] = [
   },
   {
     method: 'post',
+    path: '/api/v1/payments/{uuid}/processor_reference',
+    operationId: 'settlePaymentWithProcessorReference',
+    summary: "Settle a payment with the processor's reference when its callback was lost",
+    description:
+      "For processors that name their id of the order only in their callback (Telcell's invoice id). When that callback was lost, the gateway cannot ask the processor about the payment, and it would expire unpaid. Give the processor's id (the buyer's Telcell invoice number, or the one in Telcell's back office): the gateway asks the processor about it, and applies the answer only if it names this payment's order (and, when paid, its amount). A paid invoice completes the payment, late if it had expired meanwhile (both events are sent). Full-access keys only.",
+    tag: 'Payments',
+    caller: 'payments.settle',
+    params: paymentParams,
+    body: {
+      schema: z.object({
+        reference: z
+          .string()
+          .describe(
+            "The processor's id of the order (Telcell: the invoice id). 1 to 64 letters, digits, `.`, `-`, `_`.",
+          ),
+      }),
+      required: true,
+    },
+    responses: ok('The payment, as it is after the answer was applied.', paymentSchema),
+    errors: ['not_found', 'conflict', 'processor_unavailable', 'validation_failed'],
+  },
+  {
+    method: 'post',
     path: '/api/v1/payments/{uuid}/refund',
     operationId: 'refundPayment',
     summary: 'Refund a payment, in whole or in part',

@@ -1,13 +1,15 @@
 /**
  * `/api/v1/payments` and `/api/v1/orders/{order_id}/payment` (spec "Payments"), and a payment's
- * events with their webhook deliveries, the resend of one of them and the cancelling of an open
- * payment (additions).
+ * events with their webhook deliveries, the resend of one of them, the cancelling of an open
+ * payment, and a payment settled with the processor's reference when its callback was lost
+ * (additions).
  */
 import { Router } from '@koa/router';
 import type { AuthDeps } from '../../auth/authenticate.js';
 import { cancelPayment } from '../../payments/cancel.service.js';
 import { checkIdempotencyKey, IDEMPOTENCY_HEADER } from '../../payments/idempotency.js';
 import { createPayment, getOrderPayment, getPayment, listPaymentsPage } from '../../payments/payment.service.js';
+import { settleWithProcessorReference } from '../../payments/settle-reference.service.js';
 import { listPaymentEventLog } from '../../webhooks/event-log.service.js';
 import { resendPaymentEvent } from '../../webhooks/resend.service.js';
 import type { GatewayState } from '../context.js';
@@ -62,6 +64,16 @@ export function paymentsRouter(deps: AuthDeps): Router<GatewayState> {
     ctx.status = 202;
     ctx.body = await resendPaymentEvent(deps, principalOf(ctx), ctx.params.uuid ?? '', ctx.params.event_id ?? '');
   });
+
+  router.post(
+    '/payments/:uuid/processor_reference',
+    requireAuth(deps, 'payments.settle'),
+    jsonBody(deps.config.bodyLimitBytes),
+    async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await settleWithProcessorReference(deps, principalOf(ctx), ctx.params.uuid ?? '', ctx.request.body);
+    },
+  );
 
   router.get('/orders/:order_id/payment', requireAuth(deps, 'payments.read'), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');

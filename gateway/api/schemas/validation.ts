@@ -5,10 +5,9 @@
  * a field of this request"] }`.
  */
 import type { z } from 'zod';
-import { type FieldErrors, validationFailed } from '../../domain/errors.js';
+import { type FieldErrors, UNKNOWN_FIELD, validationFailed } from '../../domain/errors.js';
 
-/** The message of a field a request does not have. */
-export const UNKNOWN_FIELD = 'is not a field of this request';
+export { UNKNOWN_FIELD };
 
 export function fieldErrorsOf(error: z.ZodError, root = 'body'): FieldErrors {
   const errors: FieldErrors = {};

@@ -71,6 +71,8 @@ export const en: Messages = {
   expiredText: 'The time to pay (20 minutes) has run out and no money was taken. Return to the shop to start again.',
   waitingTitle: 'Waiting for the bank',
   waitingText: 'The bank has not confirmed the payment yet. This page refreshes by itself; please do not pay again.',
+  waitingForNotice: (name) =>
+    `${name} has not told the shop about this payment yet, and the shop cannot ask without its invoice number. If you paid, keep the ${name} invoice number and give it to the shop: it confirms the payment with it.`,
   refundedTitle: 'Payment refunded',
   refundedText: 'This payment was received and then refunded by the shop.',
   cancelledTitle: 'Payment cancelled',

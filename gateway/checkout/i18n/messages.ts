@@ -63,6 +63,8 @@ export interface Messages {
   readonly expiredText: string;
   readonly waitingTitle: string;
   readonly waitingText: string;
+  /** The processor has not reported the payment, and cannot be asked without its id (Telcell's invoice). */
+  readonly waitingForNotice: (processor: string) => string;
   readonly refundedTitle: string;
   readonly refundedText: string;
   readonly cancelledTitle: string;

@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = [
   'business.verified',
   'business.rejected',
   'refund.created',
+  'payment.settled',
   'billing.purchase_created',
   'billing.auto_topup_changed',
   'payment_link.created',

@@ -86,6 +86,16 @@ export interface PaymentDetailMessages {
   readonly resent: string;
   readonly noWebhookTarget: string;
 
+  /** A payment whose processor names the order only in a notice that never came (Telcell's invoice). */
+  readonly settleTitle: (processor: string) => string;
+  readonly settleText: (processor: string) => string;
+  readonly settleLabel: string;
+  readonly settleButton: string;
+  readonly settled: string;
+  readonly settleNotConfirmed: (processor: string) => string;
+  readonly settleConflict: string;
+  readonly settleInvalid: string;
+
   readonly refundsTitle: string;
   readonly noRefunds: string;
   readonly refundAmount: string;
@@ -209,6 +219,17 @@ const en: PaymentDetailMessages = {
   resent: 'The event is queued for a new delivery.',
   noWebhookTarget:
     'Nothing to send to: the payment has no callback URL and its domain no webhook URL. Set the webhook URL, then resend.',
+  settleTitle: (p) => `${p} has not reported this payment`,
+  settleText: (p) =>
+    `The gateway cannot ask ${p} about it without the invoice number, which only ${p}'s notice carries, and that notice never came. If the buyer paid, enter the ${p} invoice number (from the buyer, or from ${p}'s back office): the gateway asks ${p} and completes the payment only if ${p} says that invoice paid this order and amount.`,
+  settleLabel: 'Invoice number',
+  settleButton: 'Check with the processor and settle',
+  settled: 'The processor was asked, and its answer applied to the payment.',
+  settleNotConfirmed: (p) =>
+    `${p} did not confirm this invoice for this payment (another order or amount, or no answer). Nothing was changed.`,
+  settleConflict:
+    'This payment cannot be settled with an invoice number now (it is paid, or the processor named its invoice already).',
+  settleInvalid: 'Enter the invoice number: letters, digits, dots, dashes or underscores.',
   refundsTitle: 'Refunds',
   noRefunds: 'No refunds.',
   refundAmount: 'Amount',
@@ -336,6 +357,17 @@ const hy: PaymentDetailMessages = {
   resent: 'Իրադարձությունը հերթագրված է նոր առաքման համար։',
   noWebhookTarget:
     'Ուղարկելու տեղ չկա. վճարումը callback հասցե չունի, իսկ դոմենը՝ webhook հասցե։ Սահմանեք webhook հասցեն, ապա կրկին ուղարկեք։',
+  settleTitle: (p) => `${p}-ը չի տեղեկացրել այս վճարման մասին`,
+  settleText: (p) =>
+    `Gateway-ը չի կարող ստուգել վճարումը ${p}-ում առանց հաշվի համարի, որը միայն ${p}-ի ծանուցումն է պարունակում, և այդ ծանուցումը չի ստացվել։ Եթե գնորդը վճարել է, մուտքագրեք ${p}-ի հաշվի համարը (գնորդից կամ ${p}-ի անձնական էջից)․ gateway-ը կհարցնի ${p}-ին և կհաստատի վճարումը միայն եթե ${p}-ը ասի, որ այդ հաշվով վճարվել է այս պատվերը և գումարը։`,
+  settleLabel: 'Հաշվի համար',
+  settleButton: 'Ստուգել և կարգավորել',
+  settled: 'Վճարային համակարգին հարցվել է, և պատասխանը կիրառվել է վճարման վրա։',
+  settleNotConfirmed: (p) =>
+    `${p}-ը չի հաստատել այս հաշիվը այս վճարման համար (այլ պատվեր կամ գումար, կամ պատասխան չկա)։ Ոչինչ չի փոխվել։`,
+  settleConflict:
+    'Այս վճարումը հիմա չի կարող կարգավորվել հաշվի համարով (այն վճարված է, կամ վճարային համակարգն արդեն նշել է իր հաշիվը)։',
+  settleInvalid: 'Մուտքագրեք հաշվի համարը՝ տառեր, թվեր, կետեր, գծիկներ կամ ընդգծումներ։',
   refundsTitle: 'Վերադարձներ',
   noRefunds: 'Վերադարձներ չկան։',
   refundAmount: 'Գումար',
@@ -463,6 +495,17 @@ const ru: PaymentDetailMessages = {
   resent: 'Событие поставлено в очередь на новую доставку.',
   noWebhookTarget:
     'Некуда отправлять: у платежа нет callback-адреса, а у домена — адреса webhook. Укажите адрес webhook и отправьте снова.',
+  settleTitle: (p) => `${p} не сообщил об этом платеже`,
+  settleText: (p) =>
+    `Шлюз не может запросить ${p} без номера счёта, который есть только в уведомлении ${p}, а оно не пришло. Если покупатель оплатил, введите номер счёта ${p} (от покупателя или из кабинета ${p}): шлюз спросит ${p} и завершит платёж, только если ${p} подтвердит, что этим счётом оплачены этот заказ и эта сумма.`,
+  settleLabel: 'Номер счёта',
+  settleButton: 'Проверить и урегулировать',
+  settled: 'Платёжная система опрошена, её ответ применён к платежу.',
+  settleNotConfirmed: (p) =>
+    `${p} не подтвердил этот счёт для этого платежа (другой заказ или сумма, или нет ответа). Ничего не изменено.`,
+  settleConflict:
+    'Этот платёж сейчас нельзя урегулировать номером счёта (он оплачен, или платёжная система уже назвала свой счёт).',
+  settleInvalid: 'Введите номер счёта: буквы, цифры, точки, дефисы или подчёркивания.',
   refundsTitle: 'Возвраты',
   noRefunds: 'Возвратов нет.',
   refundAmount: 'Сумма',

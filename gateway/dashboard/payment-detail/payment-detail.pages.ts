@@ -65,6 +65,11 @@ export interface DetailView {
   readonly form: RefundForm | null;
   readonly notice: string | null;
   readonly error: string | null;
+  /**
+   * The processor whose notice never named this payment's order (Telcell's invoice), so it can be
+   * settled with the reference the merchant gives; null otherwise.
+   */
+  readonly settle: { readonly processor: string; readonly reference: string; readonly error: string | null } | null;
 }
 
 function cell(m: PaymentDetailMessages, value: string | null): string {
@@ -278,6 +283,25 @@ ${field(shell.t, {
 <button type="submit">${escapeHtml(m.refundContinue)}</button></form>`;
 }
 
+function settleCard(shell: Shell, m: PaymentDetailMessages, view: DetailView): string {
+  const settle = view.settle;
+  if (settle === null) return '';
+  const form = view.manage
+    ? `<form method="post" action="/dashboard/payments/${escapeHtml(view.payment.uuid)}/processor_reference" aria-labelledby="settle-title" novalidate>${hidden(shell)}
+${field(shell.t, {
+  name: 'reference',
+  label: m.settleLabel,
+  type: 'text',
+  autocomplete: 'off',
+  value: settle.reference,
+  problem: settle.error === null ? undefined : { text: settle.error },
+})}
+<button type="submit">${escapeHtml(m.settleButton)}</button></form>`
+    : '';
+  return `<div class="card" id="settle"><h2 id="settle-title">${escapeHtml(m.settleTitle(settle.processor))}</h2>
+<p>${escapeHtml(m.settleText(settle.processor))}</p>${form}</div>`;
+}
+
 export function paymentDetailPage(shell: Shell, view: DetailView): string {
   const m = paymentDetailText(shell);
   const p = view.payment;
@@ -288,6 +312,7 @@ export function paymentDetailPage(shell: Shell, view: DetailView): string {
     `<p class="pd-back"><a href="/dashboard/payments">${escapeHtml(m.backToPayments)}</a></p>
 <h1>${escapeHtml(title)}</h1>
 ${notice(view.notice)}${alert(view.error)}
+${settleCard(shell, m, view)}
 <div class="card"><h2>${escapeHtml(m.detailsTitle)}</h2>${fieldsList(m, p)}</div>
 ${itemsCard(m, p)}
 ${receiptsCard(m, view.receipts)}

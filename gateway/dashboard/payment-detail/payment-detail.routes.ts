@@ -8,6 +8,10 @@
  * - `POST /dashboard/payments/:uuid/events/:eventId/resend`     queues a new signed delivery of the
  *                                                               event (resend.service.ts, as the API
  *                                                               and `bin/gateway webhook resend` do)
+ * - `POST /dashboard/payments/:uuid/processor_reference`        settles a payment whose processor's
+ *                                                               notice never named the order (Telcell's
+ *                                                               invoice) with the reference the merchant
+ *                                                               gives (settle-reference.service.ts)
  * - `POST /dashboard/payments/:uuid/refund`                     without `confirm=yes`: checks the
  *                                                               amount and asks to confirm, with a
  *                                                               fresh idempotency key in the form;
@@ -31,6 +35,7 @@ import { MAX_REFUND_REASON_LENGTH } from '../../api/schemas/refund.schema.js';
 import { ApiError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/ids.js';
 import { toPaymentResponse } from '../../domain/payment.js';
+import { awaitingReference, settleInScope } from '../../payments/settle-reference.service.js';
 import { receiptPageUrl } from '../../receipts/receipts.service.js';
 import {
   DASHBOARD_REFUND_IDEMPOTENCY_SCOPE,
@@ -53,7 +58,7 @@ import {
   type TimelineEntry,
 } from './payment-detail.pages.js';
 
-const NOTICES = { resent: 'resent', refunded: 'refunded' } as const;
+const NOTICES = { resent: 'resent', refunded: 'refunded', settled: 'settled' } as const;
 
 /** `1500`, `1,500`, `1 500` or `1500.00` → 1500; undefined when it is not a whole number of AMD of at least 1. */
 export function parseAmd(raw: string): number | undefined {
@@ -130,15 +135,16 @@ export const paymentDetailRoutes: SectionRoutes = (router, kit) => {
     visit: SignedInVisit,
     row: PaymentRow,
     status: number,
-    extra: { form?: RefundForm; error?: string } = {},
+    extra: { form?: RefundForm; error?: string; settle?: { reference: string; error: string } } = {},
   ) => {
     const m = paymentDetailText(visit.shell);
-    const [events, refunds, sale, target] = await Promise.all([
+    const [events, refunds, sale, target, awaiting] = await Promise.all([
       // The deliveries' and attempts' targets as this member may see them (viewers: masked).
       eventLogOf(deps, row.id, { kind: 'dashboard_member', role: visit.session.user.role }),
       listPaymentRefunds(deps.db, row.id),
       findSaleReceiptOfPayment(deps.db, row.id),
       currentWebhookTarget(deps.db, row),
+      awaitingReference(deps, rowToPayment(row)),
     ]);
     const receipts: ReceiptLine[] = [];
     if (sale !== undefined) {
@@ -170,6 +176,14 @@ export const paymentDetailRoutes: SectionRoutes = (router, kit) => {
         form: extra.form ?? null,
         notice: noticeKey === null ? null : m[noticeKey],
         error: extra.error ?? null,
+        settle:
+          awaiting === null
+            ? null
+            : {
+                processor: awaiting,
+                reference: extra.settle?.reference ?? '',
+                error: extra.settle?.error ?? null,
+              },
       }),
     );
   };
@@ -198,6 +212,33 @@ export const paymentDetailRoutes: SectionRoutes = (router, kit) => {
     }
     await kit.audit(ctx, visit, 'webhook.resent', `${event.event} ${event.id} (payment ${row.id})`);
     kit.redirect(ctx, `/dashboard/payments/${row.id}?notice=resent#events`);
+  });
+
+  router.post('/dashboard/payments/:uuid/processor_reference', kit.formGuard, async (ctx) => {
+    const visit = await kit.manager(ctx, 'payments');
+    if (!visit) return;
+    const row = await paymentOf(ctx, visit);
+    if (row === undefined) return kit.notFound(ctx, visit);
+    const m = paymentDetailText(visit.shell);
+    const reference = kit.field(ctx, 'reference').trim();
+    try {
+      await settleInScope(deps, { merchantId: visit.merchantId, environment: row.environment }, row.id, reference);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const processor = (await awaitingReference(deps, rowToPayment(row))) ?? row.processor ?? '';
+      const text =
+        error.code === 'validation_failed'
+          ? m.settleInvalid
+          : error.code === 'processor_unavailable'
+            ? m.settleNotConfirmed(processor)
+            : m.settleConflict;
+      const after = (await findPaymentRow(deps.db, row.id)) ?? row;
+      return render(ctx, visit, after, error.code === 'validation_failed' ? 422 : 409, {
+        settle: { reference, error: text },
+      });
+    }
+    await kit.audit(ctx, visit, 'payment.settled', `payment ${row.id} with the processor's reference ${reference}`);
+    kit.redirect(ctx, `/dashboard/payments/${row.id}?notice=settled`);
   });
 
   router.post('/dashboard/payments/:uuid/refund', kit.formGuard, async (ctx) => {

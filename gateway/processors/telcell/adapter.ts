@@ -135,9 +135,14 @@ async function checkBill(call: ProcessorCall<TelcellConfig>, invoice: string, ti
   return { kind: 'record', record };
 }
 
-/** Whether an invoice record is about this session's order (an absent `issuer_id` is not held against it). */
-function recordOfOrder(record: BillRecord, session: ProcessorSession): boolean {
-  return record.issuer_id === undefined || readOrderNumber(record.issuer_id) === session.orderNumber;
+/**
+ * Whether an invoice record is about this session's order. An absent `issuer_id` is not held
+ * against it when the invoice came from Telcell's own callback; `strict` (an invoice id a person
+ * gave) requires the record to name the order.
+ */
+function recordOfOrder(record: BillRecord, session: ProcessorSession, strict = false): boolean {
+  if (record.issuer_id === undefined) return !strict;
+  return readOrderNumber(record.issuer_id) === session.orderNumber;
 }
 
 async function readStatus(
@@ -145,6 +150,7 @@ async function readStatus(
   payment: Payment,
   session: ProcessorSession,
   timeoutMs: number,
+  strict = false,
 ): Promise<StatusAnswer> {
   const invoice = session.reference;
   // No verified callback has named the invoice yet: Telcell has told us nothing, keep waiting.
@@ -152,8 +158,15 @@ async function readStatus(
   const read = await checkBill(call, invoice, timeoutMs);
   if (read.kind === 'unreadable') return { kind: 'unavailable', detail: read.detail };
   const { record } = read;
-  if (!recordOfOrder(record, session))
-    return { kind: 'unavailable', detail: 'check_bill: the invoice is of another order' };
+  if (!recordOfOrder(record, session, strict)) {
+    return {
+      kind: 'unavailable',
+      detail:
+        record.issuer_id === undefined
+          ? 'check_bill: the invoice record does not name its order'
+          : 'check_bill: the invoice is of another order',
+    };
+  }
   const outcome = invoiceOutcome(record.status);
   switch (outcome.kind) {
     case 'paid': {
@@ -256,6 +269,8 @@ export function createTelcellProcessor(timeouts: TelcellTimeouts = TELCELL_TIMEO
       };
     },
     status: (call, payment, session) => readStatus(call, payment, session, timeouts.statusMs),
+    // Only Telcell's callback names the invoice: when it was lost, the merchant gives the invoice id.
+    settleByReference: (call, payment, session) => readStatus(call, payment, session, timeouts.statusMs, true),
     callback: telcellCallback,
     refund: (call, request) => cancelBill(call, request, timeouts.refundMs),
     refundStatus: (call, request) => readRefund(call, request, timeouts.refundStatusMs),

@@ -166,7 +166,13 @@ type Call = FiscalCall<EhdmConfig>;
 /** What one call came to. */
 type Exchange =
   /** The service answered an envelope. */
-  | { readonly kind: 'answer'; readonly code: number; readonly result: unknown; readonly detail: string }
+  | {
+      readonly kind: 'answer';
+      readonly code: number;
+      readonly message: string | null;
+      readonly result: unknown;
+      readonly detail: string;
+    }
   /** Nothing reached the service. */
   | { readonly kind: 'not_sent'; readonly detail: string }
   /** It may have reached the service, and there is no envelope: no answer, an error page, an unreadable body. */
@@ -233,6 +239,7 @@ async function send(
   return {
     kind: 'answer',
     code,
+    message: message ?? null,
     result,
     detail: scrub(config, `${method} answered code ${code}${named}${said}${quoted(errorMessage)}`),
   };
@@ -281,9 +288,25 @@ async function issueReturn(call: Call, receipt: ReturnReceipt): Promise<IssueAns
 }
 
 /**
+ * Whether an answer to `getReturnedReceiptInfo` says that the receipt does not exist: the code taken
+ * for it (`RECEIPT_NOT_FOUND_CODE`, an assumption) and a message that says so too. Anything else,
+ * however it reads, is an answer the adapter does not know, and never lets the search conclude that
+ * nothing was issued.
+ */
+function isNoSuchReceipt(exchange: Extract<Exchange, { kind: 'answer' }>): boolean {
+  return exchange.code === RECEIPT_NOT_FOUND_CODE && /not[\s_-]*found/i.test(exchange.message ?? '');
+}
+
+type ReceiptInfo = z.infer<typeof receiptInfoResult>;
+
+/**
  * Reads the register's receipts after `afterFiscalId`, one `getReturnedReceiptInfo` each (ids are
  * sequential per register in every public example), until the service answers that the next one
- * does not exist. A receipt matches on its type, its card and cash amounts and its time.
+ * does not exist. A receipt of the type and amounts looked for, dated from the first attempt on
+ * (less the clocks' allowance), is a match. One of that type and amounts dated earlier cannot be
+ * ruled out (the register's clock may be behind, the first attempt may be older than thought): the
+ * search is then `undecided`, never `absent`. Only a search that read to the register's end and
+ * found no receipt of that type and amounts at all is `absent`.
  */
 async function search(call: Call, wanted: ReceiptSearch): Promise<SearchAnswer> {
   if (wanted.afterFiscalId === null) {
@@ -293,7 +316,8 @@ async function search(call: Call, wanted: ReceiptSearch): Promise<SearchAnswer> 
     return { kind: 'undecided', detail: 'the last known receipt id is not a number' };
   }
   const first = Number(wanted.afterFiscalId) + 1;
-  const matches: { readonly receiptId: string; readonly info: z.infer<typeof receiptInfoResult> }[] = [];
+  const matches: { readonly receiptId: string; readonly info: ReceiptInfo }[] = [];
+  const doubtful: string[] = [];
   for (let read = 0; read < MAX_SEARCH_READS; read += 1) {
     const receiptId = String(first + read);
     const seq = await wanted.nextSeq();
@@ -304,15 +328,20 @@ async function search(call: Call, wanted: ReceiptSearch): Promise<SearchAnswer> 
       READ_TIMEOUT_MS,
     );
     if (exchange.kind !== 'answer') return { kind: 'undecided', detail: exchange.detail };
-    if (exchange.code === RECEIPT_NOT_FOUND_CODE) return settle(call, matches);
-    if (exchange.code !== 0) return { kind: 'undecided', detail: exchange.detail };
+    if (exchange.code !== 0) {
+      if (isNoSuchReceipt(exchange)) return settle(call, matches, doubtful);
+      return { kind: 'undecided', detail: exchange.detail };
+    }
     const info = receiptInfoResult.safeParse(exchange.result);
     if (!info.success) {
       return { kind: 'undecided', detail: `getReturnedReceiptInfo answered an unreadable receipt ${receiptId}` };
     }
-    if (isMatch(info.data, wanted)) {
+    const candidate = candidateOf(info.data, wanted);
+    if (candidate === 'match') {
       matches.push({ receiptId, info: info.data });
-      if (matches.length > 1) return settle(call, matches);
+      if (matches.length > 1) return settle(call, matches, doubtful);
+    } else if (candidate === 'before_window') {
+      doubtful.push(receiptId);
     }
   }
   return {
@@ -321,24 +350,33 @@ async function search(call: Call, wanted: ReceiptSearch): Promise<SearchAnswer> 
   };
 }
 
-function isMatch(info: z.infer<typeof receiptInfoResult>, wanted: ReceiptSearch): boolean {
-  return (
+/** A receipt of the type and amounts looked for: in the time window (`match`), or dated before it. */
+function candidateOf(info: ReceiptInfo, wanted: ReceiptSearch): 'match' | 'before_window' | 'other' {
+  const same =
     receiptKind(info) === wanted.type &&
     isAmount(info.cardAmount, wanted.cardAmount) &&
-    isAmount(info.cashAmount, wanted.cashAmount) &&
-    info.time >= wanted.notBeforeMs - SEARCH_CLOCK_SKEW_MS
-  );
+    isAmount(info.cashAmount, wanted.cashAmount);
+  if (!same) return 'other';
+  return info.time >= wanted.notBeforeMs - SEARCH_CLOCK_SKEW_MS ? 'match' : 'before_window';
 }
 
 function settle(
   call: Call,
-  matches: readonly { readonly receiptId: string; readonly info: z.infer<typeof receiptInfoResult> }[],
+  matches: readonly { readonly receiptId: string; readonly info: ReceiptInfo }[],
+  doubtful: readonly string[],
 ): SearchAnswer {
   const [only, second] = matches;
-  if (only === undefined) return { kind: 'absent' };
-  if (second !== undefined) {
+  if (second !== undefined && only !== undefined) {
     return { kind: 'undecided', detail: `receipts ${only.receiptId} and ${second.receiptId} both match` };
   }
+  if (doubtful.length > 0) {
+    const also = only === undefined ? '' : ` (receipt ${only.receiptId} matches)`;
+    return {
+      kind: 'undecided',
+      detail: `same type and amounts, dated before the first attempt: receipt ${doubtful.join(', ')}${also}`,
+    };
+  }
+  if (only === undefined) return { kind: 'absent' };
   return { kind: 'found', receipt: fiscalReceiptOfInfo(only.receiptId, only.info, call.config) };
 }
 
@@ -347,6 +385,7 @@ export const ehdmFiscalSystem: FiscalSystem<EhdmConfig> = {
   displayName: 'e-HDM (SRC virtual cash register)',
   configSchema: ehdmConfigSchema,
   registerOf: (config) => config.crn,
+  serviceUrl: (config) => config.base_url,
   check,
   issueSale,
   issueReturn,

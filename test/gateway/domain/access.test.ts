@@ -22,6 +22,7 @@ const EXPECTED: Record<Operation, [boolean, boolean, boolean]> = {
   'receipts.create': [true, false, false],
   'receipts.read': [true, false, false],
   'webhooks.resend': [true, false, false],
+  'payments.settle': [true, false, false],
   'test_helpers.use': [true, true, false],
   'customers.read': [true, false, false],
 };

@@ -1,8 +1,10 @@
 /**
- * The scheduler of due work (gateway/jobs/scheduler.ts): a run visits every kind of work in order and
- * repeats each one until it answers 0 (bounded per run); a failing kind of work is logged and does
- * not stop the others; runs never overlap (`runDueNow` joins a run in progress, then runs again);
- * `start` ticks on a timer and `stop` waits for the run in progress.
+ * The scheduler of due work (gateway/jobs/scheduler.ts): each kind of work runs in a lane of its
+ * own and repeats until it answers 0 (bounded per run); a kind of work never waits for another (one
+ * that hangs holds only its own lane: the others run, are woken, and tick); a failing kind of work is
+ * logged and does not stop the others; runs of one lane never overlap (`runDueNow` joins a run in
+ * progress, then runs again) and go on in rounds until nothing is due, the calls a lane started
+ * and did not wait for included; `start` ticks on a timer and `stop` waits for the runs in progress.
  */
 import { describe, expect, it } from 'vitest';
 import { type DueWork, Scheduler } from '../../../gateway/jobs/scheduler.js';
@@ -83,7 +85,7 @@ const settledFlag = (promise: Promise<unknown>) => {
 const tick = () => new Promise<void>((r) => setTimeout(r, 20));
 
 describe('Scheduler.runDueNow', () => {
-  it('runs each kind of work until it answers 0, in the order given', async () => {
+  it('runs each kind of work until it answers 0, then once more to see that nothing became due', async () => {
     const calls: string[] = [];
     const { logger } = capturingLogger();
     const scheduler = new Scheduler(
@@ -95,7 +97,10 @@ describe('Scheduler.runDueNow', () => {
       logger,
     );
     await scheduler.runDueNow();
-    expect(calls).toEqual(['expire', 'expire', 'expire', 'expire', 'retry', 'retry', 'mail']);
+    // Each lane in its own order: expire's three batches, its 0, then the round that finds nothing.
+    expect(calls.filter((c) => c === 'expire')).toEqual(['expire', 'expire', 'expire', 'expire', 'expire']);
+    expect(calls.filter((c) => c === 'retry')).toEqual(['retry', 'retry', 'retry']);
+    expect(calls.filter((c) => c === 'mail')).toEqual(['mail', 'mail']);
   });
 
   it('bounds a run at 50 batches per kind of work, then goes on with the next kind', async () => {
@@ -109,9 +114,12 @@ describe('Scheduler.runDueNow', () => {
       },
     };
     const scheduler = new Scheduler([endless, scriptedWork('next', [], calls)], logger);
-    await scheduler.runDueNow();
-    expect(calls.filter((c) => c === 'endless')).toHaveLength(50);
-    expect(calls.at(-1)).toBe('next');
+    const run = scheduler.runDueNow();
+    await run;
+    // 50 batches a run; the rounds of runDueNow are bounded too (10), so a backlog that never ends
+    // cannot hold the caller for ever.
+    expect(calls.filter((c) => c === 'endless')).toHaveLength(500);
+    expect(calls).toContain('next');
   });
 
   it('a failing kind of work is logged and does not stop the others; the next run tries it again', async () => {
@@ -132,15 +140,17 @@ describe('Scheduler.runDueNow', () => {
     );
 
     await expect(scheduler.runDueNow()).resolves.toBeUndefined();
-    expect(calls).toEqual(['first', 'first', 'broken', 'last', 'last']);
-    expect(lines).toHaveLength(1);
+    expect(calls.filter((c) => c !== 'broken')).toEqual(['first', 'last', 'first', 'last', 'first', 'last']);
+    // Round 1 handled work (first, last), so round 2 ran every lane again, the broken one included.
+    expect(calls.filter((c) => c === 'broken')).toHaveLength(2);
+    expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({ level: 50, msg: 'due work failed', work: 'broken' });
     expect(lines[0]?.err).toMatchObject({ message: 'database went away #1' });
 
     await scheduler.runDueNow();
-    expect(calls.filter((c) => c === 'broken')).toHaveLength(2);
-    expect(lines).toHaveLength(2);
-    expect(lines[1]?.err).toMatchObject({ message: 'database went away #2' });
+    expect(calls.filter((c) => c === 'broken')).toHaveLength(3);
+    expect(lines).toHaveLength(3);
+    expect(lines[2]?.err).toMatchObject({ message: 'database went away #3' });
   });
 
   it('a call during a run joins it, then runs again (the work that became due meanwhile)', async () => {
@@ -254,5 +264,143 @@ describe('Scheduler.start and stop', () => {
     await scheduler.stop();
     await new Promise((r) => setTimeout(r, 50));
     expect(calls).toEqual([]);
+  });
+});
+
+/** Stops the scheduler, letting the gated work's runs (the one stuck, and those that joined it) end. */
+async function stopReleasing(scheduler: Scheduler, gated: ReturnType<typeof gatedWork>): Promise<void> {
+  const stopping = scheduler.stop();
+  const stopped = settledFlag(stopping);
+  while (!stopped.settled) {
+    gated.release();
+    await tick();
+  }
+  await stopping;
+}
+
+describe('Scheduler lanes: a kind of work never waits for another', () => {
+  it('a kind of work that hangs holds only its own lane: a wake runs the others at once, again and again', async () => {
+    const stuck = gatedWork();
+    const calls: string[] = [];
+    const other: DueWork = {
+      name: 'other',
+      runBatch: async () => {
+        calls.push('other');
+        return 0;
+      },
+    };
+    const scheduler = new Scheduler([stuck.work, other], capturingLogger().logger, 60_000);
+    scheduler.start();
+    const started = stuck.nextStart();
+    scheduler.wake();
+    await started;
+    await expect.poll(() => calls.length, { timeout: 1_000 }).toBe(1);
+    // The stuck lane is still in its batch; each wake runs the other lane right away.
+    scheduler.wake();
+    await expect.poll(() => calls.length, { timeout: 1_000 }).toBe(2);
+    scheduler.wake();
+    await expect.poll(() => calls.length, { timeout: 1_000 }).toBe(3);
+    expect(stuck.state.active).toBe(1);
+    expect(stuck.state.started).toBe(1);
+    await stopReleasing(scheduler, stuck);
+  });
+
+  it('each lane ticks on its own timer while another is stuck', async () => {
+    const stuck = gatedWork();
+    let ticks = 0;
+    const ticking: DueWork = {
+      name: 'ticking',
+      runBatch: async () => {
+        ticks += 1;
+        return 0;
+      },
+    };
+    const scheduler = new Scheduler([stuck.work, ticking], capturingLogger().logger, 5);
+    const started = stuck.nextStart();
+    scheduler.start();
+    await started;
+    const at = ticks;
+    await expect.poll(() => ticks, { timeout: 2_000 }).toBeGreaterThanOrEqual(at + 5);
+    expect(stuck.state.started).toBe(1);
+    await stopReleasing(scheduler, stuck);
+  });
+
+  it('runDueNow waits for the calls a lane started without waiting, and runs it again once they freed room', async () => {
+    const queue = [1, 2, 3, 4, 5];
+    let inFlight = 0;
+    const finished: number[] = [];
+    const pending: Promise<void>[] = [];
+    const detached: DueWork = {
+      name: 'detached',
+      // Room for two calls at a time: a batch starts what it has room for and answers at once.
+      runBatch: async () => {
+        let started = 0;
+        while (inFlight < 2 && queue.length > 0) {
+          const item = queue.shift() as number;
+          inFlight += 1;
+          started += 1;
+          pending.push(
+            new Promise<void>((r) => setTimeout(r, 20)).then(() => {
+              inFlight -= 1;
+              finished.push(item);
+            }),
+          );
+        }
+        return started;
+      },
+      settle: async () => {
+        const now = pending.splice(0);
+        await Promise.all(now);
+        return now.length;
+      },
+    };
+    const scheduler = new Scheduler([detached], capturingLogger().logger, 60_000);
+    await scheduler.runDueNow();
+    expect(finished.sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(inFlight).toBe(0);
+  });
+
+  it('stop waits for the calls a lane started without waiting', async () => {
+    let done = false;
+    let call: Promise<void> | undefined;
+    const work: DueWork = {
+      name: 'detached',
+      runBatch: async () => {
+        if (call !== undefined) return 0;
+        call = new Promise<void>((r) => setTimeout(r, 100)).then(() => {
+          done = true;
+        });
+        return 1;
+      },
+      settle: async () => {
+        await call;
+        return call === undefined ? 0 : 1;
+      },
+    };
+    const scheduler = new Scheduler([work], capturingLogger().logger, 5);
+    scheduler.start();
+    await expect.poll(() => call !== undefined, { timeout: 1_000 }).toBe(true);
+    await scheduler.stop();
+    expect(done).toBe(true);
+  });
+
+  it('a lane whose next item falls due before its next tick runs when it falls due, not at the tick', async () => {
+    const runs: number[] = [];
+    const work: DueWork = {
+      name: 'held',
+      runBatch: async () => {
+        runs.push(performance.now());
+        return 0;
+      },
+      // After the first run, an item falls due 50 ms later; the lane ticks every 600 ms.
+      nextDueInMs: async () => (runs.length === 1 ? 50 : null),
+    };
+    const scheduler = new Scheduler([work], capturingLogger().logger, 600);
+    scheduler.start();
+    await expect.poll(() => runs.length, { timeout: 3_000 }).toBeGreaterThanOrEqual(2);
+    await scheduler.stop();
+    const gap = (runs[1] ?? 0) - (runs[0] ?? 0);
+    expect(gap).toBeGreaterThanOrEqual(45);
+    expect(gap).toBeLessThan(400);
   });
 });

@@ -663,11 +663,15 @@ describe('search (getReturnedReceiptInfo)', () => {
     expect(await ehdmFiscalSystem.search(callWith(), search({ afterFiscalId, notBeforeMs }))).toEqual({
       kind: 'absent',
     });
-    // A receipt older than the first attempt (past the clock allowance) is not it.
+    // A receipt of the same type and amounts dated before the first attempt (past the clocks'
+    // allowance) cannot be ruled out: undecided, never absent.
     const later = notBeforeMs + 60 * 60_000;
     expect(
       await ehdmFiscalSystem.search(callWith(), search({ afterFiscalId, notBeforeMs: later, cardAmount: 7000 })),
-    ).toEqual({ kind: 'absent' });
+    ).toEqual({
+      kind: 'undecided',
+      detail: `same type and amounts, dated before the first attempt: receipt ${Number(afterFiscalId) + 1}`,
+    });
     expect(
       await ehdmFiscalSystem.search(callWith(), search({ afterFiscalId, notBeforeMs, cardAmount: 7000 })),
     ).toMatchObject({
@@ -733,6 +737,42 @@ describe('search (getReturnedReceiptInfo)', () => {
       detail: 'getReturnedReceiptInfo answered code 500 "INTERNAL_ERROR"',
     });
     expect(FAKE_CODES.RECEIPT_NOT_FOUND).toBe(RECEIPT_NOT_FOUND_CODE);
+  });
+
+  it('takes the end of the register only from an answer it knows: the code and a message that says not found', async () => {
+    // The code taken for "no such receipt" with a message that says something else is not that.
+    fake.failNext('getReturnedReceiptInfo', { kind: 'error', code: RECEIPT_NOT_FOUND_CODE, message: 'UNKNOWN_CRN' });
+    expect(await ehdmFiscalSystem.search(callWith(), search({}))).toEqual({
+      kind: 'undecided',
+      detail: `getReturnedReceiptInfo answered code ${RECEIPT_NOT_FOUND_CODE} "UNKNOWN_CRN"`,
+    });
+    // Nor is a not-found message with another code.
+    fake.failNext('getReturnedReceiptInfo', { kind: 'error', code: 1404, message: 'RECEIPT_NOT_FOUND' });
+    expect((await ehdmFiscalSystem.search(callWith(), search({}))).kind).toBe('undecided');
+    // The answer it knows ends the register.
+    expect(await ehdmFiscalSystem.search(callWith(), search({}))).toEqual({ kind: 'absent' });
+  });
+
+  it('answers undecided, not found, when a match has an earlier receipt of the same type and amounts beside it', async () => {
+    const afterFiscalId = String(fake.receipts.length);
+    const notBeforeMs = Date.now();
+    await issued(ehdmFiscalSystem.issueSale(callWith(), sale({ cardAmount: 7100 })));
+    const firstId = Number(afterFiscalId) + 1;
+    // The same sale again, dated inside the window: the earlier one, dated an hour before it, is not ruled out.
+    const window = notBeforeMs + 60 * 60_000;
+    const machine = fake.now;
+    fake.now = () => window + 1_000;
+    try {
+      await issued(ehdmFiscalSystem.issueSale(callWith(), sale({ cardAmount: 7100 })));
+    } finally {
+      fake.now = machine;
+    }
+    expect(
+      await ehdmFiscalSystem.search(callWith(), search({ afterFiscalId, notBeforeMs: window, cardAmount: 7100 })),
+    ).toEqual({
+      kind: 'undecided',
+      detail: `same type and amounts, dated before the first attempt: receipt ${firstId} (receipt ${firstId + 1} matches)`,
+    });
   });
 });
 

@@ -104,6 +104,8 @@ export interface FakeTelcell {
   decline(invoiceId: string): Promise<void>;
   /** The invoice's validity ran out (Telcell calls no one). */
   expire(invoiceId: string): void;
+  /** From now on RESULT_URL calls are lost on the way (true) or made again (false). */
+  loseResults(lose: boolean): void;
   close(): Promise<void>;
 }
 
@@ -246,9 +248,11 @@ export async function startFakeTelcell(options: FakeTelcellOptions): Promise<Fak
     await deliverResult(invoice);
   }
 
+  let losingResults = false;
+
   async function deliverResult(invoice: FakeTelcellInvoice): Promise<void> {
     const shop = shopOf(invoice.issuer);
-    if (shop.resultUrl === undefined) return;
+    if (shop.resultUrl === undefined || losingResults) return;
     const fields: Record<string, string> = {
       invoice: invoice.id,
       issuer_id: options.issuerIdInCallback === 'as_sent' ? invoice.issuerId : invoice.orderId,
@@ -472,6 +476,9 @@ export async function startFakeTelcell(options: FakeTelcellOptions): Promise<Fak
       return latest;
     },
     inject: (fault) => faults.push(fault),
+    loseResults: (lose) => {
+      losingResults = lose;
+    },
     clearFaults: () => {
       faults.length = 0;
     },

@@ -131,6 +131,8 @@ export interface FakeEhdmOptions {
   readonly address?: string;
   /** The departments the register configured, with their tax regimes. */
   readonly departments?: Readonly<Record<number, 1 | 2 | 3 | 7>>;
+  /** The register's clock, which dates the receipts (default the machine's; tests set it behind). */
+  readonly now?: () => number;
 }
 
 const CERTS = fileURLToPath(new URL('./certs/', import.meta.url));
@@ -242,8 +244,11 @@ export class FakeEhdm {
   readonly #sockets = new Set<Socket>();
   readonly #faults = new Map<FakeEhdmMethod, FakeEhdmFault[]>();
   readonly #timers = new Set<NodeJS.Timeout>();
+  /** The register's clock, which dates the receipts (tests may move it). */
+  now: () => number;
 
   private constructor(options: FakeEhdmOptions) {
+    this.now = options.now ?? (() => Date.now());
     this.crn = options.crn ?? '51000001';
     this.tin = options.tin ?? TEST_CERTS.tin;
     this.sn = options.sn ?? '7C3AE91F';
@@ -570,7 +575,7 @@ export class FakeEhdm {
     receipt: Omit<FakeReceipt, 'receiptId' | 'time' | 'fiscal' | 'qr' | 'returnedCardLuma' | 'returnedCashLuma'>,
   ): FakeReceipt {
     const receiptId = this.receipts.length + 1;
-    const time = Date.now();
+    const time = this.now();
     const fiscal = String(70_000_000 + receiptId * 13);
     const qr =
       `TIN: ${this.tin}, CRN: ${this.crn}, SERIAL: ${this.sn}, Receipt_ID: ${receiptId}, ` +
