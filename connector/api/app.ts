@@ -47,23 +47,24 @@ import { acceptRefundSession, driveRefund } from '../../plugins/shopify/payments
 import type { ShopifyRuntime } from '../../plugins/shopify/runtime.js';
 import { ensureOfflineAccess } from '../../plugins/shopify/token-exchange.js';
 import { receiveShopifyWebhook } from '../../plugins/shopify/webhooks.js';
+import { registerConnection, removeConnection } from '../connections/connection.service.js';
+import { requireStoreAccess } from '../connections/connection-access.js';
+import { describeConnection } from '../connections/describe.js';
+import {
+  acceptManualCredentials,
+  completeKeyExchange,
+  reconnect,
+  requireKeyExchangePlatform,
+} from '../connections/key-exchange.js';
 import {
   ASK_GATEWAY_NOW,
-  acceptManualCredentials,
   authenticatePluginCall,
-  completeKeyExchange,
-  describeConnection,
   introspectToken,
   MAY_USE_RECENT_ANSWER,
   type PluginCaller,
-  reconnect,
-  registerConnection,
-  removeConnection,
-  requireKeyExchangePlatform,
-  requireStoreAccess,
   requireToken,
   type TokenCheck,
-} from '../connections/connection.service.js';
+} from '../connections/plugin-auth.js';
 import { asConnectorError, ConnectorError, errorDetail, validationFailed } from '../errors.js';
 import {
   cancelOrderPayment,

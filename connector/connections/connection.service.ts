@@ -10,22 +10,12 @@ import { hostLiesOn, normalizeHost } from '../../gateway/domain/hosts.js';
 import { sha256Hex } from '../../gateway/runtime/hashing.js';
 import { randomToken } from '../../gateway/runtime/sealing.js';
 import { isUniqueViolation } from '../../storage/errors.js';
-import {
-  asConnectorError,
-  ConnectorError,
-  errorDetail,
-  isCredentialRefusal,
-  storeUnauthorized,
-  validationFailed,
-} from '../errors.js';
-import { type ConnectTokenInfo, type GatewayClient, GatewayError } from '../gateway-client/client.js';
+import { ConnectorError, errorDetail, validationFailed } from '../errors.js';
+import type { ConnectTokenInfo } from '../gateway-client/client.js';
 import type { PlatformDriver } from '../platforms/driver.js';
-import type { StorePlatform } from '../platforms/platform.js';
 import { platformDriver } from '../platforms/registry.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import {
-  findConnection,
-  findConnectionByKeyExchange,
   findConnectionByTokenHash,
   findStoreConnection,
   insertConnection,
@@ -35,24 +25,12 @@ import {
 import { type ConnectionStatus, connectionEnded } from '../storage/database.js';
 import { resumeLinksOfConnection, stopLinksOfConnection } from '../storage/order-link.repository.js';
 import { clearReconciliationBackoff } from '../storage/reconciliation-backoff.repository.js';
-import {
-  isPrivateHost,
-  type KeyExchangeProblem,
-  keyExchangeProblems,
-  statusWithToken,
-  storeErrorMessage,
-  type WebhookHealth,
-  watchGateway,
-  watchStore,
-  webhookHealth,
-} from './connection-health.js';
-import type { ConnectionProblem } from './problems.js';
+import { sealContext } from './connection-access.js';
+import { isPrivateHost } from './connection-health.js';
+import { introspectToken } from './plugin-auth.js';
 
 /** How a connection ends: removed by its plugin, or the app uninstalled from the store. */
 type EndedStatus = 'removed' | 'uninstalled';
-
-/** How often, at most, a connection's webhook secrets are fetched again after a signature mismatch. */
-export const SECRETS_REFRESH_MS = 60_000;
 
 export interface ConnectionResponse {
   connection_id: string;
@@ -63,27 +41,6 @@ export interface ConnectionResponse {
   status: StoreConnection['status'];
   authorize_url?: string;
   last_webhook_at?: string | null;
-}
-
-/** `GET /v1/connection`: the connection, how its parts are doing, and whether the key exchange can work. */
-export interface ConnectionDescription extends ConnectionResponse {
-  last_webhook_at: string | null;
-  health: {
-    gateway: 'ok' | 'unreachable';
-    store: 'ok' | 'unauthorized' | 'unreachable' | 'unknown';
-    store_error: { at: string; message: string } | null;
-    webhooks: WebhookHealth;
-    last_missed_webhook_at: string | null;
-    /** What the platform's plugin knows is wrong (e.g. payments Shopify has not confirmed). */
-    problems: ConnectionProblem[];
-  };
-  key_exchange: { callback_url: string; problems: KeyExchangeProblem[] };
-  /**
-   * The WooCommerce REST key the connector holds, as WooCommerce lists it (its last 7 characters,
-   * `truncated_key`), with the app name its key exchange gives the keys it makes: the plugin
-   * revokes the older keys of that app it replaced. Null without a WooCommerce key.
-   */
-  store_key: { truncated_key: string; app_name: string } | null;
 }
 
 /**
@@ -98,35 +55,10 @@ export interface AppGrant {
   check(info: ConnectTokenInfo): void;
 }
 
-/** The sealing context of each encrypted column: a value only opens in its own row and column. */
-const sealContext = (connectionId: string, column: string) => `store_connections:${connectionId}:${column}`;
-
 export function driverOf(connection: Pick<StoreConnection, 'platform'>): PlatformDriver {
   const driver = platformDriver(connection.platform);
   if (driver === undefined) throw new Error(`no driver for platform ${connection.platform}`);
   return driver;
-}
-
-/** Asks the gateway what the token is bound to; a token it refuses is `invalid_connect_token`. */
-export async function introspectToken(deps: ConnectorDeps, token: string): Promise<ConnectTokenInfo> {
-  try {
-    return await deps.gateway(token).connectToken();
-  } catch (error) {
-    throw fromGatewayError(error);
-  }
-}
-
-/**
- * A gateway refusal as the connector passes it on; no answer becomes 502 `gateway_unavailable`, a
- * refused token the one 401 of {@link refusedToken}.
- */
-export function fromGatewayError(error: unknown): unknown {
-  if (!(error instanceof GatewayError)) return error;
-  if (error.status === 401) return refusedToken();
-  if (error.status === 0 || error.status >= 500) {
-    return new ConnectorError(502, 'gateway_unavailable', 'The payment gateway did not answer; try again shortly.');
-  }
-  return new ConnectorError(error.status, error.code, error.message);
 }
 
 /**
@@ -311,58 +243,6 @@ async function replaceToken(
   return toResponse(deps, updated, status === 'awaiting_keys' ? keyExchangeNonce(deps, updated) : null, returnUrl);
 }
 
-/**
- * `GET /v1/connection`, for a caller {@link authenticatePluginCall} let through (it asked the gateway
- * about the token): a gateway that did not answer still describes the connection, with
- * `health.gateway: unreachable`.
- */
-export async function describeConnection(deps: ConnectorDeps, caller: PluginCaller): Promise<ConnectionDescription> {
-  const { gateway } = caller;
-  const current = (await findConnection(deps.db, caller.connection.id)) ?? caller.connection;
-  return {
-    ...responseOf(deps, current),
-    last_webhook_at: current.last_webhook_at,
-    health: {
-      gateway,
-      store: storeHealth(current),
-      store_error:
-        current.store_error_at !== null && current.store_state !== 'ok'
-          ? { at: current.store_error_at, message: current.store_error_message ?? '' }
-          : null,
-      webhooks: webhookHealth(current),
-      last_missed_webhook_at: current.last_missed_webhook_at,
-      problems: await platformProblems(deps, current),
-    },
-    key_exchange: {
-      callback_url: callbackUrl(deps, current.platform),
-      problems: keyExchangeProblems(deps.config.publicUrl, current.store_url),
-    },
-    store_key: storeKeyOf(deps, current),
-  };
-}
-
-/** The WooCommerce key the connection holds, as WooCommerce names it (never the key itself). */
-function storeKeyOf(deps: ConnectorDeps, connection: StoreConnection): ConnectionDescription['store_key'] {
-  const consumerKey = connection.platform === 'woocommerce' ? credentialsOf(deps, connection)?.consumer_key : undefined;
-  if (consumerKey === undefined || consumerKey.length < 7) return null;
-  return { truncated_key: consumerKey.slice(-7), app_name: deps.config.appName };
-}
-
-/** The plugin's problems of the connection; a plugin that cannot tell now says nothing (logged). */
-async function platformProblems(deps: ConnectorDeps, connection: StoreConnection): Promise<ConnectionProblem[]> {
-  try {
-    return (await deps.connectionProblems?.(connection)) ?? [];
-  } catch (error) {
-    deps.logger.warn({ connection_id: connection.id, err: errorDetail(error) }, 'connection problems not read');
-    return [];
-  }
-}
-
-function storeHealth(connection: StoreConnection): ConnectionDescription['health']['store'] {
-  if (connection.status === 'store_unauthorized' || connection.store_state === 'unauthorized') return 'unauthorized';
-  return connection.store_state ?? 'unknown';
-}
-
 /** The connection object as answered (with the authorize URL while keys are awaited). */
 export function responseOf(deps: ConnectorDeps, connection: StoreConnection): ConnectionResponse {
   const nonce = connection.status === 'awaiting_keys' ? keyExchangeNonce(deps, connection) : null;
@@ -370,98 +250,6 @@ export function responseOf(deps: ConnectorDeps, connection: StoreConnection): Co
     ...toResponse(deps, connection, nonce, driverOf(connection).defaultReturnUrl(connection.store_url)),
     last_webhook_at: connection.last_webhook_at,
   };
-}
-
-/**
- * The key exchange and a hand-made REST key are how a WooCommerce store grants the connector access.
- * A Shopify shop grants it by installing the app (OAuth, plugins/shopify/oauth.ts): starting a key
- * exchange would park its connection in `awaiting_keys` with no way out, so both are refused with
- * 422 `unsupported_platform`, naming the way that works.
- */
-export function requireKeyExchangePlatform(connection: Pick<StoreConnection, 'platform'>, route: string): void {
-  if (connection.platform === 'woocommerce') return;
-  throw new ConnectorError(
-    422,
-    'unsupported_platform',
-    connection.platform === 'shopify'
-      ? `${route} is for WooCommerce stores only. A Shopify shop is connected by the app: open the app in the Shopify admin (it asks to authorize again when needed) and save the settings on its page.`
-      : `${route} is for WooCommerce stores only; this connection's platform is ${connection.platform}.`,
-  );
-}
-
-/**
- * `POST /v1/connection/reconnect`: a new key exchange for this connection (a new one-time value).
- * The old credentials stay until new ones arrive; refused ones are not used meanwhile. WooCommerce
- * only ({@link requireKeyExchangePlatform}).
- */
-export async function reconnect(deps: ConnectorDeps, connection: StoreConnection): Promise<ConnectionResponse> {
-  requireKeyExchangePlatform(connection, 'POST /v1/connection/reconnect');
-  const nonce = randomToken();
-  await updateConnection(deps.db, connection.id, {
-    key_exchange_hash: sha256Hex(nonce),
-    key_exchange_ciphertext: deps.sealer.seal(nonce, sealContext(connection.id, 'key_exchange')),
-    status: 'awaiting_keys',
-    updated_at: toStoredInstant(deps.clock.nowMs()),
-  });
-  deps.logger.info({ connection_id: connection.id }, 'key exchange started again');
-  const updated = await findConnection(deps.db, connection.id);
-  if (updated === undefined) throw new ConnectorError(404, 'connection_not_found', 'The connection was removed.');
-  return responseOf(deps, updated);
-}
-
-/**
- * `POST /v1/connection/credentials`: a REST key the shop owner made by hand. It is tested against
- * the store (one read) before it is kept; a refused key answers 422 `store_credentials_refused`.
- */
-export async function acceptManualCredentials(
-  deps: ConnectorDeps,
-  connection: StoreConnection,
-  credentials: Readonly<Record<string, string>>,
-): Promise<ConnectionResponse> {
-  requireKeyExchangePlatform(connection, 'POST /v1/connection/credentials');
-  await acceptCredentials(deps, connection, credentials, 422);
-  const updated = await findConnection(deps.db, connection.id);
-  if (updated === undefined) throw new ConnectorError(404, 'connection_not_found', 'The connection was removed.');
-  return responseOf(deps, updated);
-}
-
-/**
- * Tests the credentials with one read (the store refusing them answers `refusedStatus`
- * `store_credentials_refused`, saying what the store answered), then keeps them: the connection
- * is `active`, and orders waiting to be marked paid while the old key was refused are due now.
- */
-async function acceptCredentials(
-  deps: ConnectorDeps,
-  connection: StoreConnection,
-  credentials: Readonly<Record<string, string>>,
-  refusedStatus: number,
-): Promise<void> {
-  try {
-    await deps.openPlatform(connection.platform, connection.store_url, credentials).checkAccess();
-  } catch (error) {
-    if (isCredentialRefusal(error)) {
-      deps.logger.warn({ connection_id: connection.id, status: error.status }, 'the store refused the delivered key');
-      throw new ConnectorError(
-        refusedStatus,
-        'store_credentials_refused',
-        `The store refused the key: ${storeErrorMessage(error)}`,
-      );
-    }
-    throw asConnectorError(error);
-  }
-  const now = toStoredInstant(deps.clock.nowMs());
-  await updateConnection(deps.db, connection.id, {
-    credentials_ciphertext: deps.sealer.seal(JSON.stringify(credentials), sealContext(connection.id, 'credentials')),
-    key_exchange_hash: null,
-    key_exchange_ciphertext: null,
-    status: connection.status === 'token_revoked' ? 'token_revoked' : 'active',
-    store_state: 'ok',
-    store_error_at: null,
-    store_error_message: null,
-    updated_at: now,
-  });
-  await resumeLinksOfConnection(deps.db, connection.id, now);
-  deps.logger.info({ connection_id: connection.id }, 'store credentials received');
 }
 
 /**
@@ -498,249 +286,8 @@ export async function removeConnection<S extends EndedStatus = 'removed'>(
   return { connection_id: connection.id, status };
 }
 
-/**
- * Payments and refunds need the store's API afterwards (marking paid, recording refunds): refused
- * clearly before the keys arrived and while the store refuses them.
- */
-export function requireStoreAccess(connection: StoreConnection): void {
-  if (connection.status === 'store_unauthorized' || connection.store_state === 'unauthorized') {
-    throw storeUnauthorized();
-  }
-  if (connection.credentials_ciphertext === null) throw connectionNotReady();
-}
-
-function connectionNotReady(): ConnectorError {
-  return new ConnectorError(
-    409,
-    'connection_not_ready',
-    'The store has not granted API access yet: open the authorize URL from the plugin settings and approve.',
-  );
-}
-
-function callbackUrl(deps: ConnectorDeps, platform: string): string {
+export function callbackUrl(deps: ConnectorDeps, platform: string): string {
   return `${deps.config.publicUrl}/${platform}/auth/callback`;
-}
-
-/**
- * The platform posted the store's API credentials to the key exchange callback. The one-time value
- * names the connection; it is cleared so the same delivery cannot be replayed onto it. The key is
- * tested against the store first: a refused key answers 400 `store_credentials_refused` (WooCommerce
- * then deletes it and shows the owner an error).
- */
-export async function completeKeyExchange(deps: ConnectorDeps, platform: string, body: unknown): Promise<void> {
-  const driver = platformDriver(platform);
-  const delivery = driver?.parseKeyDelivery(body) ?? null;
-  if (delivery === null) {
-    throw new ConnectorError(400, 'invalid_key_delivery', 'The body is not a key delivery with read and write access.');
-  }
-  const connection = await findConnectionByKeyExchange(deps.db, sha256Hex(delivery.userId));
-  if (connection === undefined || connection.platform !== platform) {
-    throw new ConnectorError(404, 'connection_not_found', 'No connection is waiting for these keys.');
-  }
-  // The store waits for this answer in one PHP worker; the test read needs a second (docs/connector.md).
-  await acceptCredentials(deps, connection, delivery.credentials, 400);
-}
-
-/** A plugin's call whose connect token the gateway accepts, and the connection it belongs to. */
-export interface PluginCaller {
-  readonly connection: StoreConnection;
-  /** `unreachable`: the gateway did not answer, and the connector's last word from it was not a refusal. */
-  readonly gateway: 'ok' | 'unreachable';
-}
-
-/** The one refusal of a token the gateway does not accept: it tells nothing about any connection. */
-export function refusedToken(): ConnectorError {
-  return new ConnectorError(
-    401,
-    'invalid_connect_token',
-    'The gateway refused this connect token: it is unknown, revoked or has expired.',
-  );
-}
-
-/** The connect token of a plugin's call, or 401 when there is none. */
-export function requireToken(token: string | undefined): string {
-  const trimmed = token?.trim() ?? '';
-  if (trimmed === '') {
-    throw new ConnectorError(401, 'invalid_connect_token', 'Send the connect token in the X-Service-Connect header.');
-  }
-  return trimmed;
-}
-
-/**
- * Authenticates a plugin's call: the connect token is checked with the gateway
- * (`GET /api/v1/connect_token`) on every call, before anything about its connection is read or
- * answered, so a token the gateway refuses (unknown, revoked, expired) gets 401
- * `invalid_connect_token` on every route, whatever its connection's state.
- *
- * - Unknown here (or its connection ended): 401 when the gateway refuses it, else 404
- *   `connection_not_found` (a good token never registered).
- * - A registered token the gateway refuses: 401, and the connection is marked `token_revoked`.
- *   One it accepts again after a refusal gets its connection back to its earlier status.
- * - The gateway does not answer (or limits the connector, 429): the call goes on with the
- *   connection as known, unless its last word was a refusal (`token_revoked`): then 401.
- *
- * With `MAY_USE_RECENT_ANSWER`, an acceptance stands for a few seconds (accepted-tokens.ts): a
- * plugin's burst of order calls asks the gateway once, since each question counts in the merchant's
- * per-minute limit there. Any call the gateway refuses marks the connection `token_revoked`, which
- * is asked again at once.
- *
- * `beforeAskingGateway` runs before the gateway is asked about a token that is unknown here or was
- * refused last time (the caller limits how often one address may do that, so bad tokens cannot
- * spend the gateway's per-address limit on failed authentications for every store).
- */
-export async function authenticatePluginCall(
-  deps: ConnectorDeps,
-  rawToken: string | undefined,
-  beforeAskingGateway: () => void = () => {},
-  check: TokenCheck = ASK_GATEWAY_NOW,
-): Promise<PluginCaller> {
-  const token = requireToken(rawToken);
-  const connection = await findConnectionByTokenHash(deps.db, sha256Hex(token));
-  if (connection === undefined || connectionEnded(connection.status)) {
-    beforeAskingGateway();
-    await introspectToken(deps, token);
-    throw new ConnectorError(
-      404,
-      'connection_not_found',
-      'This connect token has no store connection yet: register the store with POST /v1/connections.',
-    );
-  }
-  if (connection.status === 'token_revoked') beforeAskingGateway();
-  return checkConnectionToken(deps, connection, check);
-}
-
-/** Whether a plugin call may take the gateway's acceptance of its token of a few seconds ago. */
-export type TokenCheck = { readonly recentAnswer: boolean };
-export const ASK_GATEWAY_NOW: TokenCheck = { recentAnswer: false };
-export const MAY_USE_RECENT_ANSWER: TokenCheck = { recentAnswer: true };
-
-/**
- * Asks the gateway whether it still accepts the connection's connect token (see
- * {@link authenticatePluginCall}): 401 `invalid_connect_token` when it refuses it now, or did the
- * last time and does not answer now.
- */
-export async function checkConnectionToken(
-  deps: ConnectorDeps,
-  connection: StoreConnection,
-  check: TokenCheck = ASK_GATEWAY_NOW,
-): Promise<PluginCaller> {
-  // Accepted a moment ago (accepted-tokens.ts), and refused by no call since: not asked again.
-  const nowMs = deps.clock.nowMs();
-  const recent = check.recentAnswer && deps.acceptedTokens.accepted(connection.token_hash, nowMs);
-  if (connection.status !== 'token_revoked' && recent) {
-    return { connection, gateway: 'ok' };
-  }
-  try {
-    // Through watchGateway: a 401 marks the connection `token_revoked`.
-    await gatewayOf(deps, connection).connectToken();
-  } catch (error) {
-    deps.acceptedTokens.forget(connection.token_hash);
-    if (!(error instanceof GatewayError)) throw error;
-    if (error.status === 401) throw refusedToken();
-    if (!error.retryable) throw fromGatewayError(error);
-    if (connection.status === 'token_revoked') throw refusedToken();
-    return { connection, gateway: 'unreachable' };
-  }
-  deps.acceptedTokens.remember(connection.token_hash, nowMs);
-  if (connection.status !== 'token_revoked') return { connection, gateway: 'ok' };
-  // The gateway accepts the token again (a refusal it no longer makes): the connection is back.
-  await updateConnection(deps.db, connection.id, {
-    status: statusWithToken(connection),
-    updated_at: toStoredInstant(deps.clock.nowMs()),
-  });
-  return { connection: (await findConnection(deps.db, connection.id)) ?? connection, gateway: 'ok' };
-}
-
-export function connectTokenOf(deps: ConnectorDeps, connection: StoreConnection): string {
-  return deps.sealer.open(connection.token_ciphertext, sealContext(connection.id, 'token'));
-}
-
-export function webhookSecretsOf(deps: ConnectorDeps, connection: StoreConnection): string[] {
-  return JSON.parse(
-    deps.sealer.open(connection.webhook_secrets_ciphertext, sealContext(connection.id, 'webhook_secrets')),
-  );
-}
-
-/**
- * Fetches the domain's webhook secrets again (after a rotation at the gateway), at most once per
- * {@link SECRETS_REFRESH_MS}; answers the secrets to use, or null when no refresh was due.
- */
-export async function refreshWebhookSecrets(
-  deps: ConnectorDeps,
-  connection: StoreConnection,
-): Promise<string[] | null> {
-  const nowMs = deps.clock.nowMs();
-  if (Date.parse(connection.secrets_refreshed_at) + SECRETS_REFRESH_MS > nowMs) return null;
-  const info = await gatewayOf(deps, connection).connectToken();
-  await updateConnection(deps.db, connection.id, {
-    webhook_secrets_ciphertext: deps.sealer.seal(
-      JSON.stringify(info.webhook_secrets),
-      sealContext(connection.id, 'webhook_secrets'),
-    ),
-    secrets_refreshed_at: toStoredInstant(nowMs),
-  });
-  return info.webhook_secrets;
-}
-
-/** The store's API, opened with the connection's credentials; 409 until the key exchange is done. */
-export function storeOf(deps: ConnectorDeps, connection: StoreConnection): StorePlatform {
-  const sealed = connection.credentials_ciphertext;
-  if (sealed === null) throw connectionNotReady();
-  return opened(deps, 'store', connection.id, `${connection.store_url} ${sealed}`, () =>
-    watchStore(
-      deps,
-      connection,
-      deps.openPlatform(
-        connection.platform,
-        connection.store_url,
-        JSON.parse(deps.sealer.open(sealed, sealContext(connection.id, 'credentials'))) as Record<string, string>,
-      ),
-    ),
-  );
-}
-
-/** The connection's platform credentials, opened; null before the store granted access. */
-export function credentialsOf(deps: ConnectorDeps, connection: StoreConnection): Record<string, string> | null {
-  const sealed = connection.credentials_ciphertext;
-  if (sealed === null) return null;
-  return JSON.parse(deps.sealer.open(sealed, sealContext(connection.id, 'credentials'))) as Record<string, string>;
-}
-
-/** The payment method of the connection's orders: the store's own setting (Shopify), else the connector's. */
-export function paymentMethodOf(deps: ConnectorDeps, connection: StoreConnection): string {
-  return storeOf(deps, connection).paymentMethod ?? deps.config.paymentMethodId;
-}
-
-/** The gateway client acting for this connection, with its connect token. */
-export function gatewayOf(deps: ConnectorDeps, connection: StoreConnection): GatewayClient {
-  if (connectionEnded(connection.status))
-    throw new ConnectorError(404, 'connection_not_found', 'The connection was removed.');
-  return opened(deps, 'gateway', connection.id, connection.token_ciphertext, () =>
-    watchGateway(deps, connection.id, deps.gateway(connectTokenOf(deps, connection))),
-  );
-}
-
-/**
- * Clients opened from a connection's sealed credentials, kept per connection so that handling one
- * webhook (which reads the order, marks it paid and writes a note) decrypts and builds them once.
- * An entry is used only while the sealed value it was opened from is still the row's.
- */
-const openedClients = new WeakMap<ConnectorDeps, Map<string, { source: string; client: unknown }>>();
-const MAX_OPENED = 1_000;
-
-function opened<T>(deps: ConnectorDeps, kind: string, connectionId: string, source: string, open: () => T): T {
-  let clients = openedClients.get(deps);
-  if (clients === undefined) {
-    clients = new Map();
-    openedClients.set(deps, clients);
-  }
-  const key = `${kind}:${connectionId}`;
-  const entry = clients.get(key);
-  if (entry !== undefined && entry.source === source) return entry.client as T;
-  if (clients.size >= MAX_OPENED) clients.clear();
-  const client = open();
-  clients.set(key, { source, client });
-  return client;
 }
 
 function keyExchangeNonce(deps: ConnectorDeps, connection: StoreConnection): string | null {

@@ -27,7 +27,7 @@
 import { DAY_MS, HOUR_MS, MINUTE_MS, toStoredInstant } from '../../gateway/domain/clock.js';
 import { redactUninstalledShops } from '../../plugins/shopify/compliance.js';
 import { runPaymentsAppWork } from '../../plugins/shopify/payments-app/due-work.js';
-import { gatewayOf, storeOf } from '../connections/connection.service.js';
+import { gatewayOf, storeOf } from '../connections/connection-access.js';
 import { errorDetail } from '../errors.js';
 import { GatewayError } from '../gateway-client/client.js';
 import {

@@ -11,14 +11,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DAY_MS, HOUR_MS, MINUTE_MS, toStoredInstant } from '../../gateway/domain/clock.js';
-import {
-  driverOf,
-  fromGatewayError,
-  gatewayOf,
-  paymentMethodOf,
-  requireStoreAccess,
-  storeOf,
-} from '../connections/connection.service.js';
+import { driverOf } from '../connections/connection.service.js';
+import { gatewayOf, paymentMethodOf, requireStoreAccess, storeOf } from '../connections/connection-access.js';
+import { fromGatewayError } from '../connections/plugin-auth.js';
 import { asConnectorError, ConnectorError, isCredentialRefusal } from '../errors.js';
 import { GatewayError, type GatewayPayment } from '../gateway-client/client.js';
 import {

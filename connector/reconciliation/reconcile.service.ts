@@ -20,7 +20,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { toStoredInstant } from '../../gateway/domain/clock.js';
-import { gatewayOf, storeOf } from '../connections/connection.service.js';
+import { gatewayOf, storeOf } from '../connections/connection-access.js';
 import { storeErrorMessage } from '../connections/connection-health.js';
 import { ConnectorError, errorDetail, isCredentialRefusal, STORE_UNAUTHORIZED_MESSAGE } from '../errors.js';
 import type { GatewayPayment } from '../gateway-client/client.js';

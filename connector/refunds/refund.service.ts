@@ -11,7 +11,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { HOUR_MS, MINUTE_MS, toStoredInstant } from '../../gateway/domain/clock.js';
-import { fromGatewayError, gatewayOf, requireStoreAccess, storeOf } from '../connections/connection.service.js';
+import { gatewayOf, requireStoreAccess, storeOf } from '../connections/connection-access.js';
+import { fromGatewayError } from '../connections/plugin-auth.js';
 import { ConnectorError } from '../errors.js';
 import { GatewayError, type GatewayPayment, type RefundResult } from '../gateway-client/client.js';
 import type { WebhookRefund } from '../gateway-client/webhook-verification.js';

@@ -12,7 +12,7 @@
  *    gateway retries the delivery later.
  */
 import { toStoredInstant } from '../../gateway/domain/clock.js';
-import { gatewayOf, refreshWebhookSecrets, storeOf, webhookSecretsOf } from '../connections/connection.service.js';
+import { gatewayOf, refreshWebhookSecrets, storeOf, webhookSecretsOf } from '../connections/connection-access.js';
 import { errorDetail } from '../errors.js';
 import {
   type VerificationResult,

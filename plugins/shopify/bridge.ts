@@ -14,7 +14,7 @@
  *   through `refundFromStore`, idempotent on the Shopify refund id. A refund the connector itself
  *   recorded in Shopify (made at the gateway first) is recognised and never refunded again.
  */
-import { credentialsOf } from '../../connector/connections/connection.service.js';
+import { credentialsOf } from '../../connector/connections/connection-access.js';
 import { ConnectorError, errorDetail } from '../../connector/errors.js';
 import { payForOrder } from '../../connector/orders/order.service.js';
 import { type OrderSnapshot, wholeAmountOf } from '../../connector/orders/order-snapshot.js';

@@ -7,16 +7,10 @@
  */
 
 import { z } from 'zod';
-import {
-  type ConnectionDescription,
-  checkConnectionToken,
-  connectTokenOf,
-  credentialsOf,
-  describeConnection,
-  gatewayOf,
-  introspectToken,
-  registerConnection,
-} from '../../connector/connections/connection.service.js';
+import { registerConnection } from '../../connector/connections/connection.service.js';
+import { connectTokenOf, credentialsOf, gatewayOf } from '../../connector/connections/connection-access.js';
+import { type ConnectionDescription, describeConnection } from '../../connector/connections/describe.js';
+import { checkConnectionToken, introspectToken } from '../../connector/connections/plugin-auth.js';
 import { ConnectorError } from '../../connector/errors.js';
 import { gatewayCall } from '../../connector/orders/order.service.js';
 import type { ConnectorDeps } from '../../connector/runtime/deps.js';

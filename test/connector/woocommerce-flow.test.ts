@@ -6,7 +6,7 @@
  * twice, before the order map row exists, or never (polling and reconciliation). Refunds both ways.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhookSecretsOf } from '../../connector/connections/connection.service.js';
+import { webhookSecretsOf } from '../../connector/connections/connection-access.js';
 import type { OrderPaymentResponse } from '../../connector/orders/order.service.js';
 import { findConnection } from '../../connector/storage/connection.repository.js';
 import { createConnectToken } from '../../gateway/connect/connect-token.service.js';

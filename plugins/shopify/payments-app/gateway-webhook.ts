@@ -5,7 +5,7 @@
  * read back and applied to its session (./payment-sessions.ts). The decision is durable before the
  * answer; sending it to Shopify runs after the answer (and from the job).
  */
-import { gatewayOf } from '../../../connector/connections/connection.service.js';
+import { gatewayOf } from '../../../connector/connections/connection-access.js';
 import { errorDetail } from '../../../connector/errors.js';
 import type { WebhookHeaders } from '../../../connector/gateway-client/webhook-verification.js';
 import type { ConnectorDeps } from '../../../connector/runtime/deps.js';

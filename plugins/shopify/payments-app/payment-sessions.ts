@@ -16,7 +16,7 @@
  *    for the buyer's return page.
  */
 
-import { gatewayOf } from '../../../connector/connections/connection.service.js';
+import { gatewayOf } from '../../../connector/connections/connection-access.js';
 import { ConnectorError, errorDetail } from '../../../connector/errors.js';
 import { GatewayError, type GatewayPayment } from '../../../connector/gateway-client/client.js';
 import type { ConnectorDeps } from '../../../connector/runtime/deps.js';

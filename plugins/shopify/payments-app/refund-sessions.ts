@@ -7,7 +7,7 @@
  * `payment_id` names the payment session (its bare `id`; a gid is accepted too). A refund of an
  * unknown or unpaid session, of a fractional or non-AMD amount, or one the gateway refuses, is rejected.
  */
-import { gatewayOf } from '../../../connector/connections/connection.service.js';
+import { gatewayOf } from '../../../connector/connections/connection-access.js';
 import { ConnectorError } from '../../../connector/errors.js';
 import { GatewayError } from '../../../connector/gateway-client/client.js';
 import type { ConnectorDeps } from '../../../connector/runtime/deps.js';

@@ -5,7 +5,7 @@
  * after a connector restart. Each ends in exactly one `orderMarkAsPaid` on the (fake) Shopify order.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhookSecretsOf } from '../../../connector/connections/connection.service.js';
+import { webhookSecretsOf } from '../../../connector/connections/connection-access.js';
 import { findConnection } from '../../../connector/storage/connection.repository.js';
 import { MINUTE_MS, toStoredInstant } from '../../../gateway/domain/clock.js';
 import { deliveryBody } from '../../../gateway/webhooks/dispatcher.js';

@@ -5,7 +5,7 @@
  * or rejected once. Also refunds, retries of a failing Payments Apps endpoint, refusals and mTLS.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { webhookSecretsOf } from '../../../connector/connections/connection.service.js';
+import { webhookSecretsOf } from '../../../connector/connections/connection-access.js';
 import { findConnection } from '../../../connector/storage/connection.repository.js';
 import { findPaymentSession } from '../../../connector/storage/shopify-payment-session.repository.js';
 import { MINUTE_MS } from '../../../gateway/domain/clock.js';
