@@ -3,6 +3,7 @@
  * (the shapes are a contract, see README "CLI"). Exit codes: 0 done, 1 the operation was refused,
  * 2 the command line itself is wrong.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { openDatabase, redactUrl } from '../../storage/connect.js';
 import { findConnectTokenWithAccount } from '../../storage/connect-token.repository.js';
@@ -49,11 +50,14 @@ import {
 import { webhookTest } from './commands/webhook-test.js';
 import { operatorAudit } from './operator-audit.js';
 import { serve } from './serve.js';
+import { commandUsage, unknownCommandMessage } from './usage.js';
 
 export const USAGE = `Usage: gateway <command> [options] [--json]
 
 Commands:
   serve                                   migrate, then serve HTTP on $HOST:$PORT
+  --version                               print the version
+  <command> --help                        that command's usage
   migrate                                 apply pending database migrations
   merchant create --name N [--email E] [--domain HOST ...] [--verify-domains]
                   [--verify-business] [--unlimited]
@@ -104,6 +108,14 @@ Commands:
 
 Configuration comes from the environment (DATABASE_URL, PORT, HOST, PUBLIC_URL, ...; see README).`;
 
+/** The version of the gateway, from its package.json. */
+function gatewayVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return `gateway ${manifest.version}`;
+}
+
 class UsageError extends Error {
   override name = 'UsageError';
 }
@@ -111,6 +123,7 @@ class UsageError extends Error {
 const OPTIONS = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
   name: { type: 'string' },
   email: { type: 'string' },
   domain: { type: 'string', multiple: true },
@@ -248,8 +261,14 @@ export async function main(argv: string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   const command = positionals.join(' ');
+  if (values.version) {
+    process.stdout.write(`${gatewayVersion()}\n`);
+    return 0;
+  }
   if (values.help || command === '' || command === 'help') {
-    process.stdout.write(`${USAGE}\n`);
+    // `gateway key create --help`: that command's usage; otherwise the whole of it.
+    const own = command === '' || command === 'help' ? null : commandUsage(USAGE, command);
+    process.stdout.write(`${own ?? USAGE}\n`);
     return command === '' && !values.help ? 2 : 0;
   }
   const asJson = values.json === true;
@@ -277,7 +296,9 @@ export async function main(argv: string[]): Promise<number> {
     return out.exitCode ?? 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`gateway ${command}: ${error.message}\n\n${USAGE}\n`);
+      // A known command's own usage; for an unknown one (after the suggestion), every command.
+      const help = commandUsage(USAGE, command) ?? USAGE;
+      process.stderr.write(`gateway ${command}: ${error.message}\n\n${help}\n`);
       return 2;
     }
     if (error instanceof OperatorError || error instanceof ConfigError) {
@@ -329,7 +350,7 @@ async function runAccountCommand(
     'receipts resolve',
     'webhook resend',
   ];
-  if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
+  if (!known.includes(command)) throw new UsageError(unknownCommandMessage(command, ['serve', 'migrate', ...known]));
   // Check the command line before touching the database.
   const run = plan(command, values);
   const { deps, database } = await openServices({ config, logger: undefined });

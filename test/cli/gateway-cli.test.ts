@@ -384,4 +384,35 @@ describe('bin/gateway command line errors', { timeout: CLI_TEST_TIMEOUT_MS }, ()
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('merchant create --name N');
   });
+
+  it("prints one command's usage with that command's --help, and the version with --version", async () => {
+    const own = await gateway(url, 'key', 'create', '--help');
+    expect(own.code).toBe(0);
+    expect(own.stdout.trim()).toBe(
+      'Usage: gateway key create --merchant ID --environment live|test --access full|payments',
+    );
+    const limits = await gateway(url, 'domain', 'limits', '--help');
+    expect(limits.stdout).toContain('--velocity N');
+    expect(limits.stdout).not.toContain('merchant create');
+    const version = await gateway(url, '--version');
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^gateway \d+\.\d+\.\d+$/);
+  });
+
+  it.each([
+    [['merchant'], 'did you mean "merchant create" or "merchant rate-limit"?'],
+    [['kye', 'create'], 'did you mean "key create"?'],
+    [['recipts', 'list'], 'did you mean "receipts list"?'],
+  ])('gateway %j exits 2 and suggests what was meant', async (args, suggestion) => {
+    const result = await gateway(url, ...args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(suggestion);
+  });
+
+  it("answers a known command's wrong options with that command's usage only", async () => {
+    const result = await gateway(url, 'key', 'create', '--merchant', 'm', '--environment', 'prod', '--access', 'full');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Usage: gateway key create');
+    expect(result.stderr).not.toContain('merchant create');
+  });
 });
