@@ -68,11 +68,11 @@ export function formatAmd(language: Language, amount: number): string {
 
 /**
  * An amount with its currency in `language`: drams as `formatAmd`, another currency (a payment
- * priced in USD, say) with that currency's own digits: `$10.50`, `10,50 $`.
+ * priced in USD, say) with that currency's own digits: `$10.50`, `$10`, `10,50 $`.
  */
 export function formatMoney(language: Language, amount: number, currency = 'AMD'): string {
   if (currency === 'AMD') return formatAmd(language, amount);
-  return numberFormat(language, { style: 'currency', currency }).format(amount);
+  return numberFormat(language, { style: 'currency', currency, trailingZeroDisplay: 'stripIfInteger' }).format(amount);
 }
 
 /** A count or a plain number, grouped as `language` groups digits (`12,500`, `12 500`). */
