@@ -6,6 +6,7 @@
  * with their blocked state and the way to top up. Read-only for every role.
  */
 import { escapeHtml } from '../../checkout/html.js';
+import { formatDate, formatPercent } from '../../i18n/format.js';
 import { amd, count, environmentSwitch, instant } from '../customers/environment.js';
 import { layout, type Shell } from '../layout.js';
 import { OVERVIEW_MESSAGES, type OverviewMessages } from './messages.js';
@@ -91,12 +92,12 @@ export function overviewPage(shell: Shell, view: Overview): string {
   const locale = shell.t.locale;
   const money = (n: number) => amd(n, locale);
   const num = (n: number) => count(n, locale);
-  const percent = (r: number) =>
-    new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(r);
+  const percent = (r: number) => formatPercent(shell.lang, r);
+  const period = `${formatDate(shell.lang, view.from)} – ${formatDate(shell.lang, view.to)}`;
 
   const figures = `<div class="figures">
-${figure(o.completedVolume, money(view.completedVolume), `${view.from} – ${view.to}`)}
-${figure(o.completedCount, num(view.completedCount), `${view.from} – ${view.to}`)}
+${figure(o.completedVolume, money(view.completedVolume), period)}
+${figure(o.completedCount, num(view.completedCount), period)}
 ${figure(o.successRate, view.successRate === null ? '—' : percent(view.successRate), view.successRate === null ? o.noFinished : o.successRateOf(view.paid, view.finished))}
 ${figure(o.refunds, money(view.refundsAmount), o.refundsOf(view.refundsCount))}
 </div>`;
