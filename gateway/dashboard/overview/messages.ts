@@ -190,7 +190,7 @@ const ru: Catalog<OverviewMessages> = {
   volume: 'Объём',
   processorsTitle: 'По процессорам',
   processorsLabel: 'Оплаченные платежи по процессорам',
-  processor: 'Процессор',
+  processor: 'Платёжная система',
   noProcessor: '(нет)',
   noCompleted: 'За эти дни оплаченных платежей нет.',
   webhooksTitle: 'Доставка вебхуков за последние 24 часа',

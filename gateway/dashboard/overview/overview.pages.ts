@@ -6,7 +6,8 @@
  * with their blocked state and the way to top up. Read-only for every role.
  */
 import { escapeHtml } from '../../checkout/html.js';
-import { formatDate, formatPercent } from '../../i18n/format.js';
+import { formatDate, formatDayMonth, formatPercent } from '../../i18n/format.js';
+import { isLanguage } from '../../i18n/languages.js';
 import { amd, count, environmentSwitch, instant } from '../customers/environment.js';
 import { layout, type Shell } from '../layout.js';
 import { OVERVIEW_MESSAGES, type OverviewMessages } from './messages.js';
@@ -18,10 +19,9 @@ const LEFT = 8;
 const TOP = 24;
 const BOTTOM = 28;
 
+/** A UTC day of the chart (`2026-11-05`) as day and month in the reader's language (`Nov 5`, `5 նոյ`, `5 нояб.`). */
 function shortDay(day: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
-    Date.parse(`${day}T00:00:00Z`),
-  );
+  return formatDayMonth(isLanguage(locale) ? locale : 'en', `${day}T00:00:00Z`);
 }
 
 /** One bar chart of `value` per day, as an `img` with its own title and description. */

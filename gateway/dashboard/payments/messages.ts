@@ -173,7 +173,7 @@ const ru: Catalog<PaymentsMessages> = {
   searchHint: 'Точный ID платежа, ID заказа, RRN или email покупателя.',
   status: 'Статус',
   anyStatus: 'Любой статус',
-  processor: 'Процессор',
+  processor: 'Платёжная система',
   anyProcessor: 'Любой процессор',
   orderId: 'ID заказа',
   from: 'Создан с',

@@ -185,7 +185,7 @@ const ru: Catalog<TeamMessages> = {
   membersTitle: 'Участники',
   pendingTitle: 'Ожидающие приглашения',
   noPending: 'Ожидающих приглашений нет.',
-  email: 'Email',
+  email: 'Эл. почта',
   role: 'Роль',
   since: 'С',
   actions: 'Действия',
