@@ -149,7 +149,7 @@ const hy: Catalog<TeamMessages> = {
   cancel: 'Չեղարկել հրավերը',
   remove: 'Հեռացնել',
   changeRole: 'Փոխել դերը',
-  newRoleOf: '{email}-ի նոր դերը',
+  newRoleOf: '{email} հասցեով անդամի նոր դերը',
   ownerFixed: 'Սեփականատիրոջը հնարավոր չէ հեռացնել, և նրա դերը հնարավոր չէ փոխել։',
   problems: {
     required: 'Լրացրեք այս դաշտը։',
@@ -164,7 +164,7 @@ const hy: Catalog<TeamMessages> = {
     roleChanged: 'Դերը փոխված է։',
     removed: 'Անդամը հեռացված է թիմից, նրա բոլոր սեանսներն ավարտված են։',
   },
-  invitationTitle: 'Միանալ {account}-ին',
+  invitationTitle: 'Միանալ {account} հաշվին',
   invitationText: 'Դուք հրավիրված եք {account} հաշվի վահանակ՝ «{role}» դերով։',
   invitationEmail: 'Ձեր մուտքի էլ. փոստը կլինի {email}։ Ընտրեք գաղտնաբառ՝ միանալու համար։',
   acceptInvitation: 'Միանալ և մուտք գործել',
