@@ -107,6 +107,17 @@ async function main(): Promise<void> {
     const checkout = await createPayment();
     const testPage = await createPayment({ processor: 'sandbox', redirect_mode: 'direct' });
     const declined = await createPayment({ processor: 'sandbox', redirect_mode: 'direct' });
+    // A test key's receipt is a sandbox receipt, issued at once: its page is the one a buyer's QR code opens.
+    const receiptResponse = await fetch(`${publicUrl}/api/v1/receipts`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Service-Key': key, 'Idempotency-Key': `shots-${Date.now()}` },
+      body: JSON.stringify({
+        items: [{ name: 'Armenian–English dictionary, hardcover', unit_price: 18500 }],
+        card_amount: 18500,
+      }),
+    });
+    if (receiptResponse.status !== 201) throw new Error(`receipt creation failed: ${await receiptResponse.text()}`);
+    const receipt = String(((await receiptResponse.json()) as { qr_url: string }).qr_url);
 
     mkdirSync(OUT_DIR, { recursive: true });
     for (const size of SIZES) {
@@ -133,10 +144,15 @@ async function main(): Promise<void> {
       await page.locator('h1', { hasText: 'This payment has expired' }).waitFor();
       await shoot('expired');
 
-      if (size.name === 'phone') {
-        await page.goto(`${checkout}?lang=hy`);
-        await shoot('checkout-armenian');
-      }
+      // The buyer's pages in Armenian and Russian: the checkout and the receipt.
+      await page.goto(`${checkout}?lang=hy`);
+      await shoot('checkout-armenian');
+      await page.goto(`${checkout}?lang=ru`);
+      await shoot('checkout-russian');
+      await page.goto(`${receipt}?lang=hy`);
+      await shoot('receipt-armenian');
+      await page.goto(`${receipt}?lang=ru`);
+      await shoot('receipt-russian');
       await context.close();
     }
     await dashboardShots(browser, publicUrl, smtp, gateway.deps);

@@ -29,6 +29,7 @@ import type { Language } from '../checkout/i18n/index.js';
 import { COUNTERS, type Counter, isCounter } from '../domain/billing.js';
 import { toApiInstant, toStoredInstant } from '../domain/clock.js';
 import { ApiError, validationFailed } from '../domain/errors.js';
+import { type Catalog, defineMessages } from '../i18n/messages.js';
 import { queueMerchantEmail } from '../notifications/merchant-emails.js';
 import type { Deps } from '../runtime/deps.js';
 import { newPurchaseRow, purchasePayLink } from './house-account.js';
@@ -168,125 +169,118 @@ export interface AutoTopupEmailInput {
   purchaseId: string;
 }
 
-/** The words of the auto top-up email in each language of the service. */
-const AUTO_TOPUP_WORDS: Readonly<
-  Record<
-    Language,
-    {
-      readonly hello: string;
-      /** The counter as the balance's owner ("the balance of ..."). */
-      readonly counters: Readonly<Record<Counter, string>>;
-      /** The counter after a number of units. */
-      readonly unitsOf: Readonly<Record<Counter, string>>;
-      readonly subject: (counter: string, quantity: number) => string;
-      readonly intro: (counter: string, balance: number, threshold: number) => readonly string[];
-      readonly purchase: string;
-      readonly units: string;
-      readonly price: string;
-      readonly byCard: string;
-      readonly byTransfer: string;
-      readonly reference: string;
-      readonly amount: string;
-      readonly credited: string;
-      readonly once: readonly string[];
-    }
-  >
-> = {
-  en: {
-    hello: 'Hello,',
-    counters: { transactions: 'transactions', receipts: 'receipts' },
-    unitsOf: { transactions: 'transactions', receipts: 'receipts' },
-    subject: (counter, quantity) => `Top up your ${counter}: ${quantity} units ready to pay`,
-    intro: (counter, balance, threshold) => [
-      `Your ${counter} balance is down to ${balance} units, at or below the`,
-      `auto top-up threshold of ${threshold} you set. We prepared a purchase for you:`,
-    ],
-    purchase: 'Purchase:  ',
-    units: 'Units:     ',
-    price: 'Price:     ',
-    byCard: 'Pay by card with one click (the link stays valid until the purchase is paid):',
-    byTransfer: 'Pay by bank transfer, quoting this reference in the transfer details:',
-    reference: 'Reference: ',
-    amount: 'Amount:    ',
-    credited: 'The units are credited as soon as the transfer arrives.',
-    once: [
-      'We send this once each time the balance falls to the threshold; the next',
-      'email comes after a purchase lifts the balance above it again.',
-    ],
-  },
-  hy: {
-    hello: 'Բարև Ձեզ,',
-    counters: { transactions: 'գործարքների', receipts: 'կտրոնների' },
-    unitsOf: { transactions: 'գործարք', receipts: 'կտրոն' },
-    subject: (counter, quantity) => `Համալրեք ${counter} մնացորդը. ${quantity} միավոր պատրաստ է վճարման`,
-    intro: (counter, balance, threshold) => [
-      `Ձեր ${counter} մնացորդը նվազել է մինչև ${balance} միավոր՝ ձեր սահմանած`,
-      `ավտոմատ համալրման ${threshold} շեմին կամ դրանից ցածր։ Մենք պատրաստել ենք գնում՝`,
-    ],
-    purchase: 'Գնում՝     ',
-    units: 'Միավորներ՝ ',
-    price: 'Գին՝       ',
-    byCard: 'Վճարեք քարտով մեկ սեղմումով (հղումը գործում է մինչև գնման վճարումը)՝',
-    byTransfer: 'Վճարեք բանկային փոխանցումով՝ փոխանցման նպատակում նշելով այս հղումը՝',
-    reference: 'Հղում՝     ',
-    amount: 'Գումար՝    ',
-    credited: 'Միավորները հաշվեգրվում են փոխանցումը ստանալուն պես։',
-    once: [
-      'Այս նամակն ուղարկում ենք ամեն անգամ, երբ մնացորդն իջնում է շեմին. հաջորդը',
-      'կգա այն բանից հետո, երբ գնումը մնացորդը կրկին բարձրացնի շեմից վեր։',
-    ],
-  },
-  ru: {
-    hello: 'Здравствуйте!',
-    counters: { transactions: 'транзакций', receipts: 'чеков' },
-    unitsOf: { transactions: 'транзакций', receipts: 'чеков' },
-    subject: (counter, quantity) => `Пополните баланс ${counter}: ${quantity} единиц готовы к оплате`,
-    intro: (counter, balance, threshold) => [
-      `Баланс ${counter} снизился до ${balance} единиц — до заданного вами порога`,
-      `автопополнения (${threshold}) или ниже. Мы подготовили покупку:`,
-    ],
-    purchase: 'Покупка:   ',
-    units: 'Единиц:    ',
-    price: 'Цена:      ',
-    byCard: 'Оплатите картой в один клик (ссылка действует, пока покупка не оплачена):',
-    byTransfer: 'Оплатите банковским переводом, указав в назначении платежа этот код:',
-    reference: 'Код:       ',
-    amount: 'Сумма:     ',
-    credited: 'Единицы зачисляются, как только поступит перевод.',
-    once: [
-      'Мы отправляем это письмо каждый раз, когда баланс опускается до порога;',
-      'следующее придёт после того, как покупка снова поднимет баланс выше него.',
-    ],
-  },
+/** The texts of the auto top-up email (ICU messages: each line whole, numbers by plural rules, amounts from the formatter). */
+export interface AutoTopupMessages {
+  readonly hello: string;
+  readonly subject: (counter: Counter, quantity: number) => string;
+  readonly intro: (counter: Counter, balance: number, threshold: number) => string;
+  readonly purchase: (id: string) => string;
+  readonly units: (quantity: number, counter: Counter) => string;
+  readonly price: (amount: number) => string;
+  readonly byCard: string;
+  /** The bank transfer is paid with a transfer code (a reference), never a link. */
+  readonly byTransfer: string;
+  readonly reference: (code: string) => string;
+  readonly amount: (amount: number) => string;
+  readonly credited: string;
+  readonly once: string;
+  readonly signature: string;
+}
+
+const en: Catalog<AutoTopupMessages> = {
+  hello: 'Hello,',
+  subject:
+    'Top up your {counter, select, transactions {transactions} other {receipts}}: {quantity, plural, one {# unit ready to pay} other {# units ready to pay}}',
+  intro:
+    'Your {counter, select, transactions {transactions} other {receipts}} balance is down to {balance, plural, one {# unit} other {# units}}, at or below the auto top-up threshold of {threshold, number} you set. We prepared a purchase for you:',
+  purchase: 'Purchase:   {id}',
+  units: 'Units:      {quantity, number} {counter, select, transactions {transactions} other {receipts}}',
+  price: 'Price:      {amount, number, amd}',
+  byCard: 'Pay by card with one click (the link stays valid until the purchase is paid):',
+  byTransfer: 'Pay by bank transfer, quoting this reference in the transfer details:',
+  reference: 'Reference:  {code}',
+  amount: 'Amount:     {amount, number, amd}',
+  credited: 'The units are credited as soon as the transfer arrives.',
+  once: 'We send this once each time the balance falls to the threshold; the next email comes after a purchase lifts the balance above it again.',
+  signature: 'Payment Gateway',
 };
+
+const hy: Catalog<AutoTopupMessages> = {
+  hello: 'Բարև Ձեզ,',
+  subject:
+    'Համալրեք {counter, select, transactions {գործարքների} other {կտրոնների}} մնացորդը. {quantity, number} միավոր պատրաստ է վճարման',
+  intro:
+    'Ձեր {counter, select, transactions {գործարքների} other {կտրոնների}} մնացորդը նվազել է մինչև {balance, number} միավոր՝ հասնելով ավտոմատ համալրման Ձեր սահմանած շեմին ({threshold, number}) կամ իջնելով դրանից։ Մենք Ձեզ համար պատրաստել ենք գնում․',
+  purchase: 'Գնում՝          {id}',
+  units: 'Միավորներ՝      {quantity, number} ({counter, select, transactions {գործարքներ} other {կտրոններ}})',
+  price: 'Գին՝            {amount, number, amd}',
+  byCard: 'Վճարեք քարտով մեկ սեղմումով (հղումը գործում է, մինչև գնումը վճարվի)․',
+  byTransfer: 'Վճարեք բանկային փոխանցումով՝ «Վճարման նպատակ» դաշտում նշելով միայն այս փոխանցման կոդը․',
+  reference: 'Փոխանցման կոդ՝  {code}',
+  amount: 'Գումար՝         {amount, number, amd}',
+  credited: 'Միավորները կհաշվեգրվեն փոխանցումը ստանալուն պես։',
+  once: 'Այս նամակն ուղարկում ենք ամեն անգամ, երբ մնացորդը նվազում է մինչև շեմը․ հաջորդ նամակը կստանաք, երբ գնումից հետո մնացորդը կրկին գերազանցի շեմը։',
+  signature: 'Վճարային դարպաս',
+};
+
+const ru: Catalog<AutoTopupMessages> = {
+  hello: 'Здравствуйте!',
+  subject:
+    'Пополните баланс {counter, select, transactions {транзакций} other {чеков}}: {quantity, plural, one {# единица готова к оплате} few {# единицы готовы к оплате} many {# единиц готовы к оплате} other {# единицы готовы к оплате}}',
+  intro:
+    'Баланс {counter, select, transactions {транзакций} other {чеков}} снизился до {balance, plural, one {# единицы} few {# единиц} many {# единиц} other {# единицы}} — до заданного вами порога автопополнения ({threshold, number}) или ниже. Мы подготовили покупку:',
+  purchase: 'Покупка:    {id}',
+  units: 'Единиц:     {quantity, number} ({counter, select, transactions {транзакции} other {чеки}})',
+  price: 'Цена:       {amount, number, amd}',
+  byCard: 'Оплатите картой в один клик (ссылка действует, пока покупка не оплачена):',
+  byTransfer: 'Оплатите банковским переводом, указав в поле «Назначение платежа» только этот код перевода:',
+  reference: 'Код:        {code}',
+  amount: 'Сумма:      {amount, number, amd}',
+  credited: 'Единицы будут зачислены, как только поступит перевод.',
+  once: 'Мы отправляем это письмо каждый раз, когда баланс опускается до порога; следующее придёт после того, как покупка снова поднимет баланс выше него.',
+  signature: 'Платёжный шлюз',
+};
+
+export const AUTO_TOPUP_MESSAGES = defineMessages<AutoTopupMessages>(
+  'mail.auto-topup',
+  { en, hy, ru },
+  {
+    subject: ['counter', 'quantity'],
+    intro: ['counter', 'balance', 'threshold'],
+    purchase: ['id'],
+    units: ['quantity', 'counter'],
+    price: ['amount'],
+    reference: ['code'],
+    amount: ['amount'],
+  },
+);
 
 /** Subject and plain-text body of the auto top-up email, in the account's language. */
 export function autoTopupEmail(
   input: AutoTopupEmailInput,
   language: Language = 'en',
 ): { subject: string; text: string } {
-  const w = AUTO_TOPUP_WORDS[language];
-  const counter = w.counters[input.counter];
+  const m = AUTO_TOPUP_MESSAGES[language];
   const how =
     input.payLink !== null
-      ? [w.byCard, `  ${input.payLink}`]
-      : [w.byTransfer, `  ${w.reference} ${input.reference ?? ''}`, `  ${w.amount} ${input.amountAmd} AMD`, w.credited];
+      ? [m.byCard, `  ${input.payLink}`]
+      : [m.byTransfer, `  ${m.reference(input.reference ?? '')}`, `  ${m.amount(input.amountAmd)}`, m.credited];
   const text = [
-    w.hello,
+    m.hello,
     '',
-    ...w.intro(counter, input.balance, input.threshold),
+    m.intro(input.counter, input.balance, input.threshold),
     '',
-    `  ${w.purchase} ${input.purchaseId}`,
-    `  ${w.units} ${input.quantity} ${w.unitsOf[input.counter]}`,
-    `  ${w.price} ${input.amountAmd} AMD`,
+    `  ${m.purchase(input.purchaseId)}`,
+    `  ${m.units(input.quantity, input.counter)}`,
+    `  ${m.price(input.amountAmd)}`,
     '',
     ...how,
     '',
-    ...w.once,
+    m.once,
     '',
     '--',
-    'Payment Gateway',
+    m.signature,
     '',
   ].join('\n');
-  return { subject: w.subject(counter, input.quantity), text };
+  return { subject: m.subject(input.counter, input.quantity), text };
 }

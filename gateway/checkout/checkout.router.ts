@@ -15,6 +15,8 @@ import { Router } from '@koa/router';
 import type { CheckoutRecord } from '../../storage/checkout.repository.js';
 import type { GatewayContext, GatewayState } from '../api/context.js';
 import { type Payment, pricedAs } from '../domain/payment.js';
+import { formatMoney, formatRate } from '../i18n/format.js';
+import { methodName } from '../i18n/method-names.js';
 import {
   awaitsProcessorNotice,
   beginAtProcessor,
@@ -179,20 +181,20 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
   };
 
   const summaryOf = (visit: Visit): PaymentSummary => {
-    const { payment, record, t } = visit;
-    const whole = new Intl.NumberFormat(t.locale, { maximumFractionDigits: 0 });
+    const { payment, record } = visit;
+    const { lang } = visit.shell;
     const priced = pricedAs(payment);
     const charge = payment.charge;
     return {
       merchantName: record.merchantName,
       host: record.domainHost,
-      amount: `${whole.format(priced.amount)} ${priced.currency}`,
+      amount: formatMoney(lang, priced.amount, priced.currency),
       charge:
         charge === null
           ? null
           : {
-              amount: `${whole.format(charge.amount)} ${charge.currency}`,
-              rate: `1 ${priced.currency} = ${new Intl.NumberFormat(t.locale, { maximumFractionDigits: 6 }).format(charge.fx_rate)} ${charge.currency}`,
+              amount: formatMoney(lang, charge.amount, charge.currency),
+              rate: formatRate(lang, priced.currency, charge.fx_rate, charge.currency),
             },
       orderId: payment.orderId,
       description: payment.description,
@@ -201,7 +203,7 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
   };
 
   const renderPending = async (ctx: GatewayContext, visit: Visit, status: number, error: string | null) => {
-    const { payment, t } = visit;
+    const { payment } = visit;
     const methods = await offeredMethods(deps, visit.record);
     const named = payment.processor !== null && (methods as string[]).includes(payment.processor);
     const minutesLeft = Math.max(1, Math.ceil((Date.parse(payment.expiresAt) - deps.clock.nowMs()) / 60_000));
@@ -209,7 +211,7 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
       summary: summaryOf(visit),
       methods: methods.map((slug) => ({
         slug,
-        name: slug === 'sandbox' ? t.sandboxMethod : processorFor(slug).displayName,
+        name: methodName(visit.shell.lang, slug, processorFor(slug).displayName),
         logoSvg: processorFor(slug).logoSvg,
       })),
       selected: named ? payment.processor : methods.length === 1 ? (methods[0] ?? null) : null,
@@ -248,7 +250,7 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
   const renderHandoff = (ctx: GatewayContext, visit: Visit, slug: string, redirect: BuyerRedirect) => {
     const html = handoffPage(visit.shell, {
       summary: summaryOf(visit),
-      processorName: isKnownProcessor(slug) ? processorFor(slug).displayName : slug,
+      processorName: methodName(visit.shell.lang, slug, isKnownProcessor(slug) ? processorFor(slug).displayName : slug),
       handoff: redirect,
     });
     const formOrigin = redirect.method === 'POST' ? new URL(redirect.url).origin : null;

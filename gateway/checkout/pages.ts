@@ -429,7 +429,7 @@ export function handoffPage(
 ): string {
   const { t } = shell;
   const { handoff, processorName } = input;
-  const label = escapeHtml(t.handoffButton(processorName));
+  const label = escapeHtml(t.handoffButton);
   const control =
     handoff.method === 'GET'
       ? `<a id="go" class="button" href="${escapeHtml(handoff.url)}" target="_top" rel="noreferrer">${label}</a>`

@@ -479,11 +479,13 @@ const DECISION_TEXTS: Readonly<
       readonly reason: string;
       readonly again: string;
       readonly hello: string;
+      readonly signature: string;
     }
   >
 > = {
   en: {
     hello: 'Hello,',
+    signature: 'Payment Gateway',
     verifiedSubject: 'Your business is verified',
     verified: (name) =>
       name === null ? 'We verified your business.' : `We checked the details you sent and verified ${name}.`,
@@ -495,12 +497,13 @@ const DECISION_TEXTS: Readonly<
   },
   hy: {
     hello: 'Բարև Ձեզ,',
+    signature: 'Վճարային դարպաս',
     verifiedSubject: 'Ձեր բիզնեսը հաստատված է',
     verified: (name) =>
       name === null
         ? 'Մենք հաստատեցինք ձեր բիզնեսը։'
         : `Մենք ստուգեցինք ձեր ուղարկած տվյալները և հաստատեցինք ${name} ընկերությունը։`,
-    liveNow: 'Այժմ կարող եք ստեղծել live API բանալիներ և ընդունել իրական վճարումներ՝',
+    liveNow: 'Այժմ կարող եք ստեղծել իրական API բանալիներ և ընդունել իրական վճարումներ՝',
     rejectedSubject: 'Բիզնեսի հաստատում. անհրաժեշտ են փոփոխություններ',
     rejected: (name) =>
       name === null
@@ -511,14 +514,15 @@ const DECISION_TEXTS: Readonly<
   },
   ru: {
     hello: 'Здравствуйте!',
-    verifiedSubject: 'Ваша компания подтверждена',
+    signature: 'Платёжный шлюз',
+    verifiedSubject: 'Ваш бизнес подтверждён',
     verified: (name) =>
-      name === null ? 'Мы подтвердили вашу компанию.' : `Мы проверили присланные данные и подтвердили ${name}.`,
-    liveNow: 'Теперь вы можете создавать боевые API-ключи и принимать реальные платежи:',
-    rejectedSubject: 'Подтверждение компании: нужны исправления',
+      name === null ? 'Мы подтвердили ваш бизнес.' : `Мы проверили присланные данные и подтвердили ${name}.`,
+    liveNow: 'Теперь вы можете создавать боевые API-ключи и принимать боевые платежи:',
+    rejectedSubject: 'Подтверждение бизнеса: нужны исправления',
     rejected: (name) =>
       name === null
-        ? 'Нам не удалось подтвердить вашу компанию по присланным данным.'
+        ? 'Нам не удалось подтвердить ваш бизнес по присланным данным.'
         : `Нам не удалось подтвердить ${name} по присланным данным.`,
     reason: 'Причина:',
     again: 'Исправьте необходимое и отправьте форму ещё раз:',
@@ -537,17 +541,9 @@ export function decisionEmail(
   if (decision.kind === 'verified') {
     return {
       subject: w.verifiedSubject,
-      text: [
-        w.hello,
-        '',
-        w.verified(legalName),
-        w.liveNow,
-        `  ${publicUrl}/dashboard`,
-        '',
-        '--',
-        'Payment Gateway',
-        '',
-      ].join('\n'),
+      text: [w.hello, '', w.verified(legalName), w.liveNow, `  ${publicUrl}/dashboard`, '', '--', w.signature, ''].join(
+        '\n',
+      ),
     };
   }
   return {
@@ -564,7 +560,7 @@ export function decisionEmail(
       `  ${publicUrl}/dashboard/business`,
       '',
       '--',
-      'Payment Gateway',
+      w.signature,
       '',
     ].join('\n'),
   };

@@ -1,17 +1,21 @@
 /**
- * The texts of a payment link's page for the buyer (`/l/:id`), in the checkout's three languages.
- * Not escaped here: the pages escape everything they print.
+ * The texts of a payment link's page for the buyer (`/l/:id`), in the checkout's three languages,
+ * as ICU messages (gateway/i18n/messages.ts): amounts are `{x, number, amd}`, the link's expiry is
+ * Yerevan time with the zone named. Not escaped here: the pages escape everything they print.
  */
-import type { Language } from '../checkout/i18n/index.js';
+import type { Catalog } from '../i18n/messages.js';
+import { defineMessages } from '../i18n/messages.js';
 
 export interface LinkPageMessages {
   readonly pageTitle: string;
   readonly amountLabel: string;
   readonly chooseAmount: string;
-  readonly rangeHint: (min: string, max: string) => string;
-  readonly payButton: (amount: string) => string;
+  readonly rangeHint: (min: number, max: number) => string;
+  readonly payButton: (amount: number) => string;
   readonly payChosen: string;
-  readonly invalidAmount: (min: string, max: string) => string;
+  readonly invalidAmount: (min: number, max: number) => string;
+  /** The link's expiry, an instant (Yerevan time, zone named: the buyer may be abroad). */
+  readonly validUntil: (when: string) => string;
   readonly notFoundTitle: string;
   readonly notFoundText: string;
   readonly inactiveTitle: string;
@@ -31,14 +35,15 @@ export interface LinkPageMessages {
   readonly tryAgain: string;
 }
 
-const en: LinkPageMessages = {
+const en: Catalog<LinkPageMessages> = {
   pageTitle: 'Payment',
   amountLabel: 'Amount',
   chooseAmount: 'Amount to pay (AMD)',
-  rangeHint: (min, max) => `From ${min} to ${max}.`,
-  payButton: (amount) => `Pay ${amount}`,
+  rangeHint: 'From {min, number, amd} to {max, number, amd}.',
+  payButton: 'Pay {amount, number, amd}',
   payChosen: 'Continue to payment',
-  invalidAmount: (min, max) => `Enter a whole amount from ${min} to ${max}.`,
+  invalidAmount: 'Enter a whole amount from {min, number, amd} to {max, number, amd}.',
+  validUntil: 'You can pay with this link until {when, date, zoned}.',
   notFoundTitle: 'Payment link not found',
   notFoundText: 'Check the address you were given, or ask the seller for a new link.',
   inactiveTitle: 'This payment link is no longer active',
@@ -59,49 +64,51 @@ const en: LinkPageMessages = {
   tryAgain: 'Back to the payment page',
 };
 
-const hy: LinkPageMessages = {
+const hy: Catalog<LinkPageMessages> = {
   pageTitle: 'Վճարում',
   amountLabel: 'Գումար',
-  chooseAmount: 'Վճարվող գումարը (AMD)',
-  rangeHint: (min, max) => `${min}-ից մինչև ${max}։`,
-  payButton: (amount) => `Վճարել ${amount}`,
-  payChosen: 'Անցնել վճարմանը',
-  invalidAmount: (min, max) => `Մուտքագրեք ամբողջ գումար՝ ${min}-ից մինչև ${max}։`,
+  chooseAmount: 'Վճարվող գումարը (դրամ)',
+  rangeHint: 'Նվազագույնը՝ {min, number, amd}, առավելագույնը՝ {max, number, amd}։',
+  payButton: 'Վճարել {amount, number, amd}',
+  payChosen: 'Անցնել վճարման',
+  invalidAmount: 'Մուտքագրեք ամբողջ գումար՝ նվազագույնը {min, number, amd}, առավելագույնը {max, number, amd}։',
+  validUntil: 'Այս հղումով կարող եք վճարել մինչև {when, date, zoned}։',
   notFoundTitle: 'Վճարման հղումը չի գտնվել',
   notFoundText: 'Ստուգեք ձեզ տրված հասցեն կամ նոր հղում խնդրեք վաճառողից։',
-  inactiveTitle: 'Այս վճարման հղումն այլևս ակտիվ չէ',
+  inactiveTitle: 'Այս վճարման հղումն այլևս չի գործում',
   inactiveText: 'Վաճառողն անջատել է այս հղումը։ Նոր հղում խնդրեք նրանից։',
-  expiredTitle: 'Այս վճարման հղման ժամկետն անցել է',
+  expiredTitle: 'Այս վճարման հղման ժամկետը լրացել է',
   expiredText: 'Այս հղումով վճարելու ժամկետն ավարտվել է։ Նոր հղում խնդրեք վաճառողից։',
-  completedTitle: 'Այս վճարման հղումն արդեն վճարված է',
-  completedText: 'Այն կարելի էր վճարել մեկ անգամ, և այն վճարվել է։ Դրանով այլևս վճարելու բան չկա։',
+  completedTitle: 'Այս վճարման հղումով արդեն վճարվել է',
+  completedText: 'Այս հղումով կարելի էր վճարել մեկ անգամ, և վճարումն արդեն կատարվել է։ Այլևս վճարելու ոչինչ չկա։',
   unavailableTitle: 'Վճարումը չհաջողվեց սկսել',
-  unavailableText: 'Խնդրում ենք փորձել մի փոքր ուշ։',
+  unavailableText: 'Խնդրում ենք մի փոքր ուշ կրկին փորձել։',
   tooManyTitle: 'Չափազանց շատ վճարումներ են սկսվել',
   tooManyText: 'Վերջին րոպեում ձեր կապից մի քանի վճարում է սկսվել։ Խնդրում ենք սպասել մեկ րոպե և կրկին փորձել։',
-  thanksTitle: 'Շնորհակալություն, վճարումը ստացված է',
+  thanksTitle: 'Շնորհակալություն, վճարումն ստացված է',
   thanksText: 'Վաճառողը տեղեկացված է։ Կարող եք փակել այս էջը։',
-  notPaidTitle: 'Վճարումը չի ավարտվել',
+  notPaidTitle: 'Վճարումը չի կատարվել',
   notPaidText: 'Գումար չի գանձվել։ Կարող եք կրկին փորձել։',
   tryAgain: 'Վերադառնալ վճարման էջ',
 };
 
-const ru: LinkPageMessages = {
+const ru: Catalog<LinkPageMessages> = {
   pageTitle: 'Оплата',
   amountLabel: 'Сумма',
-  chooseAmount: 'Сумма к оплате (AMD)',
-  rangeHint: (min, max) => `От ${min} до ${max}.`,
-  payButton: (amount) => `Оплатить ${amount}`,
+  chooseAmount: 'Сумма к оплате (в драмах)',
+  rangeHint: 'Минимум {min, number, amd}, максимум {max, number, amd}.',
+  payButton: 'Оплатить {amount, number, amd}',
   payChosen: 'Перейти к оплате',
-  invalidAmount: (min, max) => `Введите целую сумму от ${min} до ${max}.`,
+  invalidAmount: 'Введите сумму в целых драмах: минимум {min, number, amd}, максимум {max, number, amd}.',
+  validUntil: 'Оплатить по этой ссылке можно до {when, date, zoned}.',
   notFoundTitle: 'Платёжная ссылка не найдена',
   notFoundText: 'Проверьте полученный адрес или попросите у продавца новую ссылку.',
   inactiveTitle: 'Эта платёжная ссылка больше не действует',
   inactiveText: 'Продавец отключил эту ссылку. Попросите у него новую.',
   expiredTitle: 'Срок действия платёжной ссылки истёк',
-  expiredText: 'Время для оплаты по этой ссылке вышло. Попросите у продавца новую.',
-  completedTitle: 'Эта платёжная ссылка уже оплачена',
-  completedText: 'Её можно было оплатить один раз, и она оплачена. Больше по ней ничего не причитается.',
+  expiredText: 'Время для оплаты по этой ссылке вышло. Попросите у продавца новую ссылку.',
+  completedTitle: 'По этой платёжной ссылке уже заплатили',
+  completedText: 'По ней можно было заплатить один раз, и оплата уже получена. Больше платить по ней не нужно.',
   unavailableTitle: 'Не удалось начать оплату',
   unavailableText: 'Пожалуйста, попробуйте ещё раз чуть позже.',
   tooManyTitle: 'Слишком много начатых платежей',
@@ -114,4 +121,13 @@ const ru: LinkPageMessages = {
   tryAgain: 'Вернуться к странице оплаты',
 };
 
-export const LINK_PAGE_MESSAGES: Readonly<Record<Language, LinkPageMessages>> = { en, hy, ru };
+export const LINK_PAGE_MESSAGES = defineMessages<LinkPageMessages>(
+  'paymentLinkPage',
+  { en, hy, ru },
+  {
+    rangeHint: ['min', 'max'],
+    payButton: ['amount'],
+    invalidAmount: ['min', 'max'],
+    validUntil: ['when'],
+  },
+);

@@ -20,6 +20,7 @@ import { escapeHtml } from '../checkout/html.js';
 import { chooseLanguage, DICTIONARIES, isLanguage, type Language } from '../checkout/i18n/index.js';
 import { icon, layout, merchantHeader, type PaymentSummary, type Shell } from '../checkout/pages.js';
 import { newNonce, setPageHeaders } from '../checkout/security.js';
+import { formatAmd } from '../i18n/format.js';
 import { LINK_PAGE_MESSAGES, type LinkPageMessages } from './buyer-messages.js';
 import { type BuyerLink, linkPaymentFor, lookUpBuyerLink, openPaymentLink } from './payment-link.service.js';
 
@@ -40,7 +41,6 @@ export function linkPageRouter(deps: AuthDeps, options: { secret: string }): Rou
     const asked = typeof ctx.query.lang === 'string' ? ctx.query.lang : undefined;
     const lang: Language = chooseLanguage(asked, ctx.get('Accept-Language'));
     const t = DICTIONARIES[lang];
-    const whole = new Intl.NumberFormat(t.locale, { maximumFractionDigits: 0 });
     return {
       shell: {
         t,
@@ -50,7 +50,7 @@ export function linkPageRouter(deps: AuthDeps, options: { secret: string }): Rou
         selfPath,
       },
       m: LINK_PAGE_MESSAGES[lang],
-      format: (amount) => `${whole.format(amount)} AMD`,
+      format: (amount) => formatAmd(lang, amount),
     };
   };
 
@@ -106,13 +106,11 @@ ${icon(status === 'paid' ? 'ok' : 'muted')}
     if (row.amount !== null) {
       amountPart = `<div class="label">${escapeHtml(m.amountLabel)}</div>
 <p class="amount" data-testid="amount">${escapeHtml(page.format(row.amount))}</p>`;
-      button = m.payButton(page.format(row.amount));
+      button = m.payButton(row.amount);
     } else {
-      const min = page.format(row.amount_min ?? 1);
-      const max = page.format(row.amount_max ?? 1);
       const invalid = error === null ? '' : ' aria-invalid="true" aria-describedby="form-error"';
       amountPart = `<label class="field">${escapeHtml(m.chooseAmount)}<input type="text" id="amount" name="amount" inputmode="numeric" autocomplete="off" required value="${escapeHtml(chosen)}"${invalid}></label>
-<p class="hint">${escapeHtml(m.rangeHint(min, max))}</p>`;
+<p class="hint">${escapeHtml(m.rangeHint(row.amount_min ?? 1, row.amount_max ?? 1))}</p>`;
       button = m.payChosen;
     }
     return layout(shell, {
@@ -124,6 +122,7 @@ ${errorBox}
 <input type="hidden" name="form_token" value="${escapeHtml(token)}">
 ${amountPart}
 ${description}
+${row.expires_at === null ? '' : `<p class="hint" data-testid="valid-until">${escapeHtml(m.validUntil(row.expires_at))}</p>`}
 <button class="button" type="submit">${escapeHtml(button)}</button>
 </form>`,
     });
@@ -179,10 +178,7 @@ ${description}
       case 'refused':
         return refusal(ctx, page, result.status);
       case 'invalid_amount': {
-        const message = page.m.invalidAmount(
-          page.format(link.row.amount_min ?? 1),
-          page.format(link.row.amount_max ?? 1),
-        );
+        const message = page.m.invalidAmount(link.row.amount_min ?? 1, link.row.amount_max ?? 1);
         return send(
           ctx,
           page,

@@ -2,7 +2,7 @@
  * The Billing section's screenshots: the balances, the buy form, a bank-transfer purchase with its
  * reference and instructions, the balances after the transfer is credited (as
  * `bin/gateway purchase credit` does), the ledger, the purchases, auto top-up, and the balances in
- * Armenian and Russian.
+ * Armenian and Russian, and the purchases in Armenian and Russian.
  */
 import { creditBankTransfer } from '../../gateway/billing/purchases.service.js';
 import { verifyBusiness } from '../../gateway/merchants/merchant.service.js';
@@ -33,5 +33,9 @@ export const billingShots: SectionShots = async ({ page, shoot, publicUrl, deps,
   await shoot('billing-armenian');
   await page.goto(`${publicUrl}/dashboard/billing?lang=ru`);
   await shoot('billing-russian');
+  await page.goto(`${publicUrl}/dashboard/billing/purchases?lang=hy`);
+  await shoot('billing-purchases-armenian');
+  await page.goto(`${publicUrl}/dashboard/billing/purchases?lang=ru`);
+  await shoot('billing-purchases-russian');
   await page.goto(`${publicUrl}/dashboard/billing?lang=en`);
 };

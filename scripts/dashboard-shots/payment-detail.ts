@@ -1,6 +1,7 @@
 /**
  * Screenshots of a payment's page: a sandbox payment paid with the test card (through the test
- * helper), with its event, a partial refund's confirmation, and the page after the refund.
+ * helper), with its event, a partial refund's confirmation (in English, Armenian and Russian), and the
+ * page after the refund.
  */
 import { createApiKey } from '../../gateway/merchants/merchant.service.js';
 import type { SectionShots } from './shot.js';
@@ -25,7 +26,18 @@ export const paymentDetailShots: SectionShots = async ({ page, shoot, publicUrl,
   const uuid = String(created.uuid);
   await call(`/api/v1/test_helpers/payments/${uuid}/pay`, { card_number: '4111 1111 1111 1111' });
 
-  await page.goto(`${publicUrl}/dashboard/payments/${uuid}`);
+  // The refund confirmation in Armenian and Russian (left unconfirmed), then the English walk.
+  for (const [lang, name] of [
+    ['hy', 'armenian'],
+    ['ru', 'russian'],
+  ] as const) {
+    await page.goto(`${publicUrl}/dashboard/payments/${uuid}?lang=${lang}`);
+    await page.locator('input[name="amount"]').fill('1500');
+    await page.locator('form[action$="/refund"] button[type="submit"]').click();
+    await page.locator('[data-testid="refund-question"]').waitFor();
+    await shoot(`payment-refund-confirm-${name}`);
+  }
+  await page.goto(`${publicUrl}/dashboard/payments/${uuid}?lang=en`);
   await shoot('payment-detail');
   await page.getByLabel('Amount to refund (AMD)').fill('1500');
   await page.getByLabel('Reason (optional)').fill('One book returned');

@@ -229,8 +229,8 @@ describe.each(DIALECTS)('billing auto top-up on %s', (dialect) => {
     await until('the auto top-up email', () => mailsTo(owner).length >= 1);
     const mail = parseMessage(mailsTo(owner)[0]?.raw ?? '');
     expect(mail.subject).toBe('Top up your transactions: 2 units ready to pay');
-    expect(mail.text).toContain('Your transactions balance is down to 1 units');
-    expect(mail.text).toContain('40 AMD');
+    expect(mail.text).toContain('Your transactions balance is down to 1 unit,');
+    expect(mail.text).toContain('Price:      AMD\u00a040');
     const link = new RegExp(`${PUBLIC_URL}/billing/purchases/${first?.id}/pay\\?t=[A-Za-z0-9_-]{43}`).exec(
       mail.text,
     )?.[0];
@@ -301,7 +301,7 @@ describe.each(DIALECTS)('billing auto top-up on %s', (dialect) => {
     await until('the transfer email', () => mailsTo(owner).length >= 1);
     const mail = parseMessage(mailsTo(owner)[0]?.raw ?? '');
     expect(mail.text).toContain(`Reference:  ${purchase?.reference}`);
-    expect(mail.text).toContain('Amount:     140 AMD');
+    expect(mail.text).toContain('Amount:     AMD\u00a0140');
     expect(mail.text).not.toContain('/pay?t=');
   });
 
@@ -319,7 +319,7 @@ describe.each(DIALECTS)('billing auto top-up on %s', (dialect) => {
     expect(mail.subject).toBe('Пополните баланс транзакций: 7 единиц готовы к оплате');
     expect(mail.text).toContain('Баланс транзакций снизился до 2 единиц');
     expect(mail.text).toContain(`Код:        ${purchase?.reference}`);
-    expect(mail.text).toContain('Сумма:      140 AMD');
+    expect(mail.text).toContain('Сумма:      140\u00a0драмов');
     expect(mail.text).not.toContain('Hello');
   });
 

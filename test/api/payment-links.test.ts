@@ -237,7 +237,17 @@ describe.each(DIALECTS)('payment links (%s)', (dialect) => {
     const expiresAt = new Date(t.clock.nowMs() + HOUR_MS).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const link = (await create(m.testKey, { amount: 100, expires_at: expiresAt })).body;
     expect(link.expires_at).toBe(expiresAt.replace(/Z$/, '+00:00'));
-    expect((await openPage(link.id)).status).toBe(200);
+    const open = await openPage(link.id);
+    expect(open.status).toBe(200);
+    // The buyer reads the expiry in Yerevan time (UTC+4, four hours ahead of the API's UTC), with
+    // the zone named, in the page's language.
+    const utc = new Date(Date.parse(expiresAt) + 4 * HOUR_MS).toISOString();
+    const yerevan = utc.slice(11, 16);
+    const until = /data-testid="valid-until">([^<]+)</.exec(open.html)?.[1] ?? '';
+    expect(until).toMatch(/^You can pay with this link until .+ GMT\+4\.$/);
+    const russian = await (await fetch(`${t.url}/l/${link.id}?lang=ru`)).text();
+    expect(russian).toContain(`в ${yerevan} GMT+4.</p>`);
+    expect(russian).toContain('data-testid="valid-until">Оплатить по этой ссылке можно до ');
     t.clock.advance(HOUR_MS);
     const read = await t.call<Json>('GET', `/api/v1/payment_links/${link.id}`, { key: m.testKey });
     expect(read.body).toMatchObject({ status: 'expired', active: false });
@@ -250,7 +260,8 @@ describe.each(DIALECTS)('payment links (%s)', (dialect) => {
     const page = await openPage(link.id);
     expect(page.status).toBe(200);
     expect(page.html).toContain('Consultation');
-    expect(page.html).toContain('2,500 AMD');
+    expect(page.html).toContain('AMD\u00a02,500');
+    expect(page.html).not.toContain('data-testid="valid-until"');
     const first = await pay(link.id, page.token);
     expect(first.status).toBe(303);
     expect(first.location).toMatch(new RegExp(`^${PUBLIC_URL}/checkout/`));

@@ -167,13 +167,13 @@ describe.each(DIALECTS)('payments in other currencies on %s', (dialect) => {
     const page = await fetch(`${t.url}${new URL(converted.body.checkout_url as string).pathname}`);
     const html = await page.text();
     expect(page.status).toBe(200);
-    expect(html).toContain('<p class="amount" data-testid="amount">1,000 USD</p>');
-    expect(html).toContain('data-testid="charge">Charged in AMD: 387,500 AMD (1 USD = 387.5 AMD)</p>');
-    expect(html).toContain('Continue to pay 387,500 AMD');
+    expect(html).toContain('<p class="amount" data-testid="amount">$1,000</p>');
+    expect(html).toContain('data-testid="charge">Charged in drams: AMD\u00a0387,500 (1 USD = 387.5 AMD)</p>');
+    expect(html).toContain('Continue to pay AMD\u00a0387,500');
 
     const plain = await create(m.testKey, paymentBody({ amount: 1000 }));
     const plainHtml = await (await fetch(`${t.url}${new URL(plain.body.checkout_url as string).pathname}`)).text();
-    expect(plainHtml).toContain('data-testid="amount">1,000 AMD</p>');
+    expect(plainHtml).toContain('data-testid="amount">AMD\u00a01,000</p>');
     expect(plainHtml).not.toContain('data-testid="charge"');
   });
 

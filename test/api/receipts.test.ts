@@ -181,6 +181,15 @@ describe.each(DIALECTS)('fiscal receipts through the gateway (%s)', (dialect) =>
     expect(page.text).toContain(ehdm.taxpayer);
     expect(page.text).toContain('<svg');
     expect(page.text).not.toContain('TEST RECEIPT');
+    expect(page.text).not.toContain('ԹԵՍՏԱՅԻՆ ԿՏՐՈՆ');
+    // Armenian unless the buyer's browser or ?lang= asks for English or Russian.
+    expect(page.text).toContain('<html lang="hy">');
+    expect(page.text).toContain('<h1>ՀԴՄ կտրոն</h1>');
+    expect(page.text).toContain('<dt>ՀՎՀՀ</dt>');
+    expect(page.text).toContain('<dt>Անկանխիկ</dt><dd>2500\u00a0֏</dd>');
+    const russian = await visit(`${String(receipt?.qr_url)}?lang=ru`);
+    expect(russian.text).toContain('<h1>Фискальный чек</h1>');
+    expect(russian.text).toContain('<dt>Итого</dt><dd>2\u00a0500\u00a0драмов</dd>');
     const unknownPage = await visit(`${t.url}/receipts/${'A'.repeat(32)}`);
     expect(unknownPage.status).toBe(404);
 
@@ -559,7 +568,9 @@ describe.each(DIALECTS)('fiscal receipts through the gateway (%s)', (dialect) =>
       expect(hook?.json.livemode).toBe(false);
       expect(hook?.json.receipt).toEqual({ receipt_id: receipt?.id, qr_url: receipt?.qr_url });
       const page = await visit(String(receipt?.qr_url));
-      expect(page.text).toContain('TEST RECEIPT');
+      expect(page.text).toContain('ԹԵՍՏԱՅԻՆ ԿՏՐՈՆ. սա ՀԴՄ կտրոն չէ');
+      expect((await visit(`${String(receipt?.qr_url)}?lang=ru`)).text).toContain('ТЕСТОВЫЙ ЧЕК');
+      expect((await visit(`${String(receipt?.qr_url)}?lang=en`)).text).toContain('TEST RECEIPT');
       expect(ehdm.calls('print')).toHaveLength(prints);
       expect((await ledger('receipts')).filter((r) => r.ref_id === receipt?.id)).toEqual([]);
       // A live key does not see it.

@@ -111,7 +111,7 @@ describe('a buyer on the hosted checkout', () => {
     const buyer = await open();
     const { page } = buyer;
     await page.goto(String(created.checkout_url));
-    await expect.poll(() => page.locator('[data-testid="amount"]').textContent()).toBe('5,000 AMD');
+    await expect.poll(() => page.locator('[data-testid="amount"]').textContent()).toBe('AMD\u00a05,000');
     expect(await page.locator('.merchant-name').textContent()).toBe('Ararat Books');
 
     await page.locator('input[name="processor"][value="sandbox"]').check();
@@ -338,6 +338,6 @@ describe('the browser SDK with the real checkout', () => {
       page.waitForURL(String(created.checkout_url)),
       openCheckout(page, { mode: 'redirect', checkoutUrl: created.checkout_url }).catch(() => {}),
     ]);
-    expect(await page.locator('[data-testid="amount"]').textContent()).toBe('5,000 AMD');
+    expect(await page.locator('[data-testid="amount"]').textContent()).toBe('AMD\u00a05,000');
   });
 });

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { recordLastUse } from '../../gateway/auth/last-use.js';
+import { formatDateTime } from '../../gateway/i18n/format.js';
 import { verifyBusiness } from '../../gateway/merchants/merchant.service.js';
 import type { Deps } from '../../gateway/runtime/deps.js';
 import { formToken } from '../checkout/support.js';
@@ -196,7 +197,7 @@ describe.each(DIALECTS)('dashboard API keys (%s)', (dialect) => {
     const page = await owner.get('/dashboard/api-keys');
     const shown = new Date(firstUse).toISOString();
     expect(page.text).toContain(
-      `<td><time datetime="${shown}">${shown.slice(0, 10)} ${shown.slice(11, 16)} UTC</time></td>\n<td><span class="keys-badge on">`,
+      `<td><time datetime="${shown}">${formatDateTime('en', shown)}</time></td>\n<td><span class="keys-badge on">`,
     );
 
     g.t.clock.advance(30_000);

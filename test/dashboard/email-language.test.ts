@@ -87,7 +87,7 @@ describe.each(DIALECTS)('the language of the account emails (%s)', (dialect) => 
     ).toBe(303);
     await verifyBusinessVerification(g.t.gateway.deps, merchantId);
     const verified = (await decisionEmails(merchantId)).at(-1);
-    expect(verified?.subject).toBe('Ваша компания подтверждена');
+    expect(verified?.subject).toBe('Ваш бизнес подтверждён');
     expect(verified?.body).toContain('Мы проверили присланные данные и подтвердили «Ararat Books LLC».');
   });
 

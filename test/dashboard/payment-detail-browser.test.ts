@@ -165,7 +165,7 @@ describe.each(DIALECTS)('a payment in the dashboard (%s)', { timeout: TIMEOUT },
 
     await page.getByRole('heading', { name: 'Confirm the refund', level: 1 }).waitFor();
     expect(await page.getByTestId('refund-question').textContent()).toBe(
-      `Refund 1,500.00 AMD of the payment for order ${payment.order_id}?`,
+      `Refund AMD\u00a01,500 of the payment for order ${payment.order_id}?`,
     );
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Refund', exact: true }).click();

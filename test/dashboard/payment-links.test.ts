@@ -5,6 +5,7 @@
  * POST); another account's link 404; the audit log.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatDateTimeWithZone } from '../../gateway/i18n/format.js';
 import type { Deps } from '../../gateway/runtime/deps.js';
 import { formToken } from '../checkout/support.js';
 import { DIALECTS } from '../support/databases.js';
@@ -70,7 +71,7 @@ describe.each(DIALECTS)('dashboard payment links (%s)', (dialect) => {
     expect(page.text).toContain(`http://gateway.test/l/${id}`);
     expect(page.text).toContain('data-copy="link-url"');
     expect(page.text).toMatch(/<img class="plinks-qr" src="data:image\/png;base64,/);
-    expect(page.text).toContain('3,500 AMD');
+    expect(page.text).toContain('AMD\u00a03,500');
     expect(page.text).toContain('Guitar lesson');
     expect(page.text).toContain('No payment yet.');
     const png = await owner.get(`/dashboard/payment-links/${id}/qr.png`);
@@ -124,9 +125,11 @@ describe.each(DIALECTS)('dashboard payment links (%s)', (dialect) => {
       expires_at: '2030-01-31 18:00',
     });
     const page = await owner.get(`/dashboard/payment-links/${id}`);
-    expect(page.text).toContain('1,000 AMD to 9,000 AMD');
+    expect(page.text).toContain('AMD\u00a01,000 to AMD\u00a09,000');
     expect(page.text).toContain('Reusable');
-    expect(page.text).toContain('2030-01-31 18:00 UTC');
+    // Typed in Yerevan time (UTC+4), shown in Yerevan time with the zone named.
+    expect(page.text).toContain(formatDateTimeWithZone('en', '2030-01-31T14:00:00Z'));
+    expect(page.text).toContain('GMT+4');
   });
 
   it('refuses bad input with 422 naming the field', async () => {

@@ -104,7 +104,7 @@ describe.each(DIALECTS)('dashboard payments list (%s)', (dialect) => {
   it('filters as the API does: status, order id, processor and creation dates', async () => {
     const completed = await owner.client.get('/dashboard/payments?env=test&status=completed');
     expect(listed(completed.text)).toEqual([paid.uuid]);
-    expect(completed.text).toContain('1 payments match.');
+    expect(completed.text).toContain('1 payment matches.');
     const byOrder = await owner.client.get('/dashboard/payments?env=test&order_id=ord-005');
     expect(listed(byOrder.text)).toEqual([made[5]?.uuid]);
     const byProcessor = await owner.client.get('/dashboard/payments?env=test&processor=sandbox');
@@ -128,7 +128,7 @@ describe.each(DIALECTS)('dashboard payments list (%s)', (dialect) => {
     for (const q of [target.uuid, 'ord-006', 'buyer.6@example.am', 'BUYER.6@EXAMPLE.AM']) {
       const page = await owner.client.get(`/dashboard/payments?env=test&q=${encodeURIComponent(q)}`);
       expect(listed(page.text), q).toEqual([target.uuid]);
-      expect(page.text).toContain('1 payments match.');
+      expect(page.text).toContain('1 payment matches.');
     }
     const byRrn = await owner.client.get(`/dashboard/payments?env=test&q=${paid.rrn}`);
     expect(listed(byRrn.text)).toEqual([paid.uuid]);

@@ -7,7 +7,7 @@ import { Router } from '@koa/router';
 import { findReceipt, findReceiptByToken } from '../../../storage/receipt.repository.js';
 import type { AuthDeps } from '../../auth/authenticate.js';
 import { checkIdempotencyKey, IDEMPOTENCY_HEADER } from '../../payments/idempotency.js';
-import { receiptPage } from '../../receipts/receipt-page.js';
+import { receiptLanguage, receiptNotFoundPage, receiptPage } from '../../receipts/receipt-page.js';
 import { createReceipt, getReceipt, listAccountReceipts } from '../../receipts/receipts-api.service.js';
 import type { GatewayState } from '../context.js';
 import { sendIdempotent } from '../idempotent-answer.js';
@@ -51,14 +51,15 @@ export function receiptsRouter(deps: AuthDeps): Router<GatewayState> {
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Referrer-Policy', 'no-referrer');
     ctx.type = 'text/html; charset=utf-8';
+    ctx.set('Vary', 'Accept-Language');
+    const language = receiptLanguage(ctx.query.lang, ctx.get('Accept-Language') || undefined);
     if (row === undefined) {
       ctx.status = 404;
-      ctx.body =
-        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>No such receipt</title></head><body><h1>No such receipt</h1></body></html>';
+      ctx.body = receiptNotFoundPage(language);
       return;
     }
     const sale = row.sale_receipt_id === null ? undefined : await findReceipt(deps.db, row.sale_receipt_id);
-    ctx.body = await receiptPage(row, sale);
+    ctx.body = await receiptPage(row, sale, language);
   });
 
   return router;

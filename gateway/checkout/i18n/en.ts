@@ -1,6 +1,7 @@
+import type { Catalog } from '../../i18n/messages.js';
 import type { Messages } from './messages.js';
 
-export const en: Messages = {
+export const en: Catalog<Messages> = {
   locale: 'en-US',
   languageName: 'English',
 
@@ -9,21 +10,20 @@ export const en: Messages = {
   order: 'Order',
   description: 'Description',
   chooseMethod: 'Choose how to pay',
-  sandboxMethod: 'Test card (sandbox)',
   preselected: 'chosen by the shop',
-  continueToPay: (amount) => `Continue to pay ${amount}`,
-  chargedInAmd: (amount, rate) => `Charged in AMD: ${amount} (${rate})`,
+  continueToPay: 'Continue to pay {amount}',
+  chargedInAmd: 'Charged in drams: {amount} ({rate})',
   noMethods: 'No payment method is available for this shop right now. Please return to the shop.',
   chooseMethodError: 'Choose one of the payment methods below.',
   methodUnavailable: 'This payment method is not available right now. Try again in a moment or choose another.',
-  handoffTitle: (name) => `Continue to ${name}`,
+  handoffTitle: 'Payment method: {method}',
   handoffText: 'You are being taken to the secure payment page. If nothing happens, press the button.',
-  handoffButton: (name) => `Go to ${name}`,
+  handoffButton: 'Go to the payment page',
   cancel: 'Cancel and return to the shop',
   testMode: 'Test mode',
   securedBy: 'Secure checkout',
-  expiresIn: (minutes) =>
-    minutes <= 1 ? 'Less than a minute left to pay.' : `You have ${minutes} minutes to complete the payment.`,
+  expiresIn:
+    '{minutes, plural, =1 {Less than a minute left to pay.} one {You have # minute to complete the payment.} other {You have # minutes to complete the payment.}}',
 
   testPageTitle: 'Test payment',
   testNotice: 'This is a test payment page: no bank is contacted and no real money moves.',
@@ -31,7 +31,7 @@ export const en: Messages = {
   expiry: 'Expiry (MM/YY)',
   cvv: 'CVV',
   cardholder: 'Cardholder name',
-  payButton: (amount) => `Pay ${amount}`,
+  payButton: 'Pay {amount}',
   testCardsTitle: 'Test cards',
   testCardsHint: 'Any other 16-digit number is approved. Expiry, CVV and name are not checked.',
   useCard: 'Use',
@@ -71,8 +71,8 @@ export const en: Messages = {
   expiredText: 'The time to pay (20 minutes) has run out and no money was taken. Return to the shop to start again.',
   waitingTitle: 'Waiting for the bank',
   waitingText: 'The bank has not confirmed the payment yet. This page refreshes by itself; please do not pay again.',
-  waitingForNotice: (name) =>
-    `${name} has not told the shop about this payment yet, and the shop cannot ask without its invoice number. If you paid, keep the ${name} invoice number and give it to the shop: it confirms the payment with it.`,
+  waitingForNotice:
+    '{processor} has not told the shop about this payment yet, and the shop cannot ask without its invoice number. If you paid, keep the {processor} invoice number and give it to the shop: it confirms the payment with it.',
   refundedTitle: 'Payment refunded',
   refundedText: 'This payment was received and then refunded by the shop.',
   cancelledTitle: 'Payment cancelled',

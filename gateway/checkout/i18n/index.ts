@@ -2,20 +2,28 @@
  * The checkout's languages: English (complete, the default), Armenian and Russian. The language is
  * `?lang=` when it names one of them, else the best match of `Accept-Language`, else English.
  */
+import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '../../i18n/languages.js';
+import { defineMessages } from '../../i18n/messages.js';
 import { en } from './en.js';
 import { hy } from './hy.js';
-import type { Language, Messages } from './messages.js';
+import type { Messages } from './messages.js';
 import { ru } from './ru.js';
 
 export type { Language, Messages } from './messages.js';
+export { DEFAULT_LANGUAGE, isLanguage, LANGUAGES };
 
-export const DICTIONARIES: Readonly<Record<Language, Messages>> = { en, hy, ru };
-export const LANGUAGES = Object.keys(DICTIONARIES) as Language[];
-export const DEFAULT_LANGUAGE: Language = 'en';
-
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && Object.hasOwn(DICTIONARIES, value);
-}
+export const DICTIONARIES = defineMessages<Messages>(
+  'checkout',
+  { en, hy, ru },
+  {
+    continueToPay: ['amount'],
+    chargedInAmd: ['amount', 'rate'],
+    handoffTitle: ['method'],
+    expiresIn: ['minutes'],
+    payButton: ['amount'],
+    waitingForNotice: ['processor'],
+  },
+);
 
 /** The best supported language of an `Accept-Language` header (q-values respected), if any. */
 export function fromAcceptLanguage(header: string | undefined): Language | undefined {

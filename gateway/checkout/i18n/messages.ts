@@ -1,11 +1,12 @@
 /**
- * Every text of the checkout pages, by key. One dictionary per language implements this interface,
- * so a missing or extra key in a translation is a type error. Functions take the values a text
- * needs (already formatted, not yet escaped: the pages escape everything they print).
+ * Every text of the checkout pages, by key. One catalog of ICU messages per language (en.ts, hy.ts,
+ * ru.ts) implements this interface, so a missing or extra key in a translation is a type error.
+ * Functions take the values a text needs (amounts already formatted by gateway/i18n/format.ts, not
+ * yet escaped: the pages escape everything they print).
  */
 import type { FailureCode } from '../../domain/payment-lifecycle.js';
 
-export type Language = 'en' | 'hy' | 'ru';
+export type { Language } from '../../i18n/languages.js';
 
 export interface Messages {
   /** BCP 47 tag for `<html lang>` and number formatting. */
@@ -18,8 +19,6 @@ export interface Messages {
   readonly order: string;
   readonly description: string;
   readonly chooseMethod: string;
-  /** The sandbox's name in the list of methods (other processors show their own brand name). */
-  readonly sandboxMethod: string;
   readonly preselected: string;
   readonly continueToPay: (amount: string) => string;
   /** A payment priced in another currency: the AMD charged and the locked rate (`1 USD = 387.5 AMD`). */
@@ -28,10 +27,11 @@ export interface Messages {
   readonly chooseMethodError: string;
   /** The chosen processor could not start the payment (refused or did not answer). */
   readonly methodUnavailable: string;
-  /** The step to a processor's page, named by the processor's brand name. */
-  readonly handoffTitle: (processor: string) => string;
+  /** The step to a processor's page; `method` is the method's name (gateway/i18n/method-names.ts). */
+  readonly handoffTitle: (method: string) => string;
   readonly handoffText: string;
-  readonly handoffButton: (processor: string) => string;
+  /** The button to the processor's page (the method is named in the title above it). */
+  readonly handoffButton: string;
   readonly cancel: string;
   readonly testMode: string;
   readonly securedBy: string;

@@ -4,6 +4,8 @@
  * once; the confirmation of a revocation. Viewers get the list only.
  */
 import { escapeHtml } from '../../checkout/html.js';
+import { formatDateTime } from '../../i18n/format.js';
+import type { Language } from '../../i18n/languages.js';
 import type { ApiKeyView } from '../../merchants/merchant.service.js';
 import { alert, confirmRevokePage, hidden, layout, notice, type Shell, secretBox } from '../layout.js';
 import { API_KEYS_MESSAGES, type ApiKeysMessages } from './messages.js';
@@ -12,17 +14,14 @@ export function apiKeysText(shell: Shell): ApiKeysMessages {
   return API_KEYS_MESSAGES[shell.lang];
 }
 
-/** A stored instant as a person reads it: `2026-11-21 10:32 UTC`. */
-export function formatInstant(stored: string): string {
-  const ms = Date.parse(stored);
-  if (Number.isNaN(ms)) return stored;
-  const iso = new Date(ms).toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+/** A stored instant as a person reads it: Yerevan time in the reader's language (`Nov 21, 2026, 2:32 PM`). */
+export function formatInstant(language: Language, stored: string): string {
+  return Number.isNaN(Date.parse(stored)) ? stored : formatDateTime(language, stored);
 }
 
-/** `<time>` of a stored instant. */
-export function timeTag(stored: string): string {
-  return `<time datetime="${escapeHtml(stored)}">${escapeHtml(formatInstant(stored))}</time>`;
+/** `<time>` of a stored instant (the machine-readable UTC instant in `datetime`). */
+export function timeTag(language: Language, stored: string): string {
+  return `<time datetime="${escapeHtml(stored)}">${escapeHtml(formatInstant(language, stored))}</time>`;
 }
 
 /** How a key is named on pages and in the audit log: `sk_test_AbCd…wxyz` (never a secret). */
@@ -79,8 +78,7 @@ export interface KeysView {
 }
 
 function statusCell(shell: Shell, m: ApiKeysMessages, key: ApiKeyView, manage: boolean): string {
-  if (key.revoked_at !== null)
-    return `<span class="keys-badge off">${escapeHtml(m.revokedOn(formatInstant(key.revoked_at)))}</span>`;
+  if (key.revoked_at !== null) return `<span class="keys-badge off">${escapeHtml(m.revokedOn(key.revoked_at))}</span>`;
   const badge = `<span class="keys-badge on">${escapeHtml(m.active)}</span>`;
   if (!manage) return badge;
   return `${badge}<form class="keys-row-action" method="post" action="/dashboard/api-keys/${escapeHtml(key.key_id)}/revoke">${hidden(shell)}<button type="submit" class="keys-danger small">${escapeHtml(m.revoke(keyLabel(key)))}</button></form>`;
@@ -94,8 +92,8 @@ function keysTable(shell: Shell, m: ApiKeysMessages, view: KeysView): string {
 <td><code>${escapeHtml(keyLabel(key))}</code></td>
 <td>${escapeHtml(m.environments[key.environment])}</td>
 <td>${escapeHtml(m.accesses[key.access])}</td>
-<td>${timeTag(key.created_at)}</td>
-<td>${key.last_used_at === null ? escapeHtml(m.never) : timeTag(key.last_used_at)}</td>
+<td>${timeTag(shell.lang, key.created_at)}</td>
+<td>${key.last_used_at === null ? escapeHtml(m.never) : timeTag(shell.lang, key.last_used_at)}</td>
 <td>${statusCell(shell, m, key, view.manage)}</td>
 </tr>`,
     )
@@ -167,7 +165,7 @@ export function createdKeyPage(
     m.createdTitle,
     `<div class="narrow"><div class="card">
 <h1>${escapeHtml(m.createdTitle)}</h1>
-<p>${escapeHtml(m.createdText(m.environments[created.environment], m.accesses[created.access]))}</p>
+<p>${escapeHtml(m.createdText(created.environment, created.access))}</p>
 ${secretBox(shell, 'new-key', created.key, m.once)}
 <div class="links"><a href="/dashboard/api-keys">${escapeHtml(m.backToKeys)}</a></div>
 </div></div>`,

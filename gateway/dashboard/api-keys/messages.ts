@@ -2,7 +2,7 @@
  * The texts of the API keys page, in the dashboard's three languages (picked with `shell.lang`).
  * Not escaped here: the pages escape everything they print.
  */
-import type { Language } from '../i18n/index.js';
+import { type Catalog, defineMessages } from '../../i18n/messages.js';
 
 export interface ApiKeysMessages {
   readonly title: string;
@@ -17,6 +17,7 @@ export interface ApiKeysMessages {
   readonly status: string;
   readonly never: string;
   readonly active: string;
+  /** `when`: an instant (Yerevan time). */
   readonly revokedOn: (when: string) => string;
   readonly environments: { readonly test: string; readonly live: string };
   readonly accesses: { readonly full: string; readonly payments: string };
@@ -34,7 +35,7 @@ export interface ApiKeysMessages {
   readonly create: string;
 
   readonly createdTitle: string;
-  readonly createdText: (environment: string, access: string) => string;
+  readonly createdText: (environment: 'test' | 'live', access: 'full' | 'payments') => string;
   readonly once: string;
   readonly backToKeys: string;
 
@@ -46,7 +47,7 @@ export interface ApiKeysMessages {
   readonly alreadyRevoked: string;
 }
 
-const en: ApiKeysMessages = {
+const en: Catalog<ApiKeysMessages> = {
   title: 'API keys',
   intro:
     'Your server sends a secret key with every API request. Test keys create sandbox payments; live keys take real payments.',
@@ -60,7 +61,7 @@ const en: ApiKeysMessages = {
   status: 'Status',
   never: 'Never',
   active: 'Active',
-  revokedOn: (when) => `Revoked ${when}`,
+  revokedOn: 'Revoked {when, date, datetime}',
   environments: { test: 'Test', live: 'Live' },
   accesses: { full: 'Full access', payments: 'Payments only' },
   viewerNote: 'As a viewer you can see the keys, but only the owner and admins can create or revoke them.',
@@ -77,12 +78,13 @@ const en: ApiKeysMessages = {
   create: 'Create key',
 
   createdTitle: 'Your new key',
-  createdText: (environment, access) => `${environment} key, ${access.toLowerCase()}.`,
+  createdText:
+    '{environment, select, live {Live} other {Test}} key, {access, select, full {full access} other {payments only}}.',
   once: 'Copy it now: it is shown only this once. Keep it on your server, never in a web page or an app.',
   backToKeys: 'Back to API keys',
 
-  revoke: (key) => `Revoke ${key}`,
-  revokeTitle: (key) => `Revoke ${key}?`,
+  revoke: 'Revoke {key}',
+  revokeTitle: 'Revoke {key}?',
   revokeText:
     'Every request with this key is refused from now on, on every server. This cannot be undone: your integration needs a new key.',
   cancel: 'Cancel',
@@ -90,10 +92,10 @@ const en: ApiKeysMessages = {
   alreadyRevoked: 'This key was already revoked.',
 };
 
-const hy: ApiKeysMessages = {
+const hy: Catalog<ApiKeysMessages> = {
   title: 'API բանալիներ',
   intro:
-    'Ձեր սերվերը յուրաքանչյուր API հարցման հետ ուղարկում է գաղտնի բանալի։ Թեստային բանալիները ստեղծում են sandbox վճարումներ, իրական բանալիները՝ իրական վճարումներ։',
+    'Ձեր սերվերը յուրաքանչյուր API հարցման հետ ուղարկում է գաղտնի բանալի։ Թեստային բանալիներով ստեղծվում են թեստային վճարումներ, իրական բանալիներով՝ իրական վճարումներ։',
   listTitle: 'Ձեր բանալիները',
   none: 'Բանալիներ դեռ չկան։',
   key: 'Բանալի',
@@ -104,42 +106,43 @@ const hy: ApiKeysMessages = {
   status: 'Կարգավիճակ',
   never: 'Երբեք',
   active: 'Ակտիվ',
-  revokedOn: (when) => `Ետ կանչված ${when}`,
+  revokedOn: 'Հետ է կանչվել {when, date, datetime}',
   environments: { test: 'Թեստային', live: 'Իրական' },
   accesses: { full: 'Լրիվ թույլտվություն', payments: 'Միայն վճարումներ' },
   viewerNote:
-    'Որպես դիտորդ՝ դուք տեսնում եք բանալիները, բայց ստեղծել կամ ետ կանչել կարող են միայն սեփականատերը և ադմինները։',
+    'Որպես դիտորդ՝ դուք տեսնում եք բանալիները, բայց ստեղծել կամ հետ կանչել դրանք կարող են միայն սեփականատերը և ադմինիստրատորները։',
 
   createTitle: 'Ստեղծել բանալի',
-  testHint: 'Միայն sandbox վճարումներ․ գումար չի փոխանցվում։',
+  testHint: 'Միայն թեստային վճարումներ. իրական գումար չի գանձվում։',
   liveHint: 'Իրական վճարումներ։',
-  fullHint: 'API-ի բոլոր հնարավորությունները՝ վճարումներ, վերադարձներ, բիլինգ, կտրոններ, webhook-ներ։',
+  fullHint: 'API-ի բոլոր հնարավորությունները՝ վճարումներ, վերադարձներ, հաշվարկներ, ՀԴՄ կտրոններ, վեբհուքներ։',
   paymentsHint:
-    'Միայն ստեղծում և կարդում է վճարումներ ու վճարման հղումներ․ առանց վերադարձների, բիլինգի, կտրոնների և webhook-ների։',
-  liveNeedsVerification: 'Իրական բանալիներ կարելի է ստեղծել ձեր բիզնեսի ստուգումից հետո։',
-  verifyBusiness: 'Ստուգել ձեր բիզնեսը',
+    'Միայն վճարումների և վճարման հղումների ստեղծում ու դիտում. առանց վերադարձների, հաշվարկների, ՀԴՄ կտրոնների և վեբհուքների։',
+  liveNeedsVerification: 'Իրական բանալիներ կարելի է ստեղծել, երբ ձեր բիզնեսը հաստատվի։',
+  verifyBusiness: 'Ուղարկել բիզնեսը ստուգման',
   chooseEnvironment: 'Ընտրեք թեստային կամ իրական։',
   chooseAccess: 'Ընտրեք թույլտվությունը։',
   create: 'Ստեղծել բանալի',
 
   createdTitle: 'Ձեր նոր բանալին',
-  createdText: (environment, access) => `${environment} բանալի, ${access.toLowerCase()}։`,
-  once: 'Պատճենեք այն հիմա․ այն ցուցադրվում է միայն այս անգամ։ Պահեք այն ձեր սերվերում, երբեք վեբ էջում կամ հավելվածում։',
+  createdText:
+    '{environment, select, live {Իրական} other {Թեստային}} բանալի՝ {access, select, full {լրիվ թույլտվությամբ} other {միայն վճարումների համար}}։',
+  once: 'Պատճենեք այն հիմա. այն ցուցադրվում է միայն այս անգամ։ Պահեք այն ձեր սերվերում և երբեք մի՛ տեղադրեք վեբ էջում կամ հավելվածում։',
   backToKeys: 'Վերադառնալ API բանալիներին',
 
-  revoke: (key) => `Ետ կանչել ${key}`,
-  revokeTitle: (key) => `Ետ կանչե՞լ ${key} բանալին`,
+  revoke: 'Հետ կանչել {key} բանալին',
+  revokeTitle: 'Հետ կանչե՞լ {key} բանալին',
   revokeText:
-    'Այս բանալիով յուրաքանչյուր հարցում այսուհետ մերժվում է բոլոր սերվերներում։ Սա հնարավոր չէ հետարկել․ ձեր ինտեգրմանը նոր բանալի է պետք։',
+    'Այսուհետ այս բանալիով յուրաքանչյուր հարցում կմերժվի բոլոր սերվերներում։ Սա անդառնալի է. ձեր ինտեգրմանը նոր բանալի կպահանջվի։',
   cancel: 'Չեղարկել',
-  revoked: 'Բանալին ետ է կանչված։',
-  alreadyRevoked: 'Այս բանալին արդեն ետ էր կանչված։',
+  revoked: 'Բանալին հետ է կանչված։',
+  alreadyRevoked: 'Այս բանալին արդեն հետ էր կանչված։',
 };
 
-const ru: ApiKeysMessages = {
+const ru: Catalog<ApiKeysMessages> = {
   title: 'API-ключи',
   intro:
-    'Ваш сервер отправляет секретный ключ с каждым запросом к API. Тестовые ключи создают платежи в песочнице, боевые — настоящие платежи.',
+    'Ваш сервер отправляет секретный ключ с каждым запросом к API. С тестовыми ключами создаются тестовые платежи, с боевыми — боевые, с настоящими деньгами.',
   listTitle: 'Ваши ключи',
   none: 'Ключей пока нет.',
   key: 'Ключ',
@@ -150,14 +153,14 @@ const ru: ApiKeysMessages = {
   status: 'Статус',
   never: 'Никогда',
   active: 'Активен',
-  revokedOn: (when) => `Отозван ${when}`,
+  revokedOn: 'Отозван {when, date, datetime}',
   environments: { test: 'Тестовый', live: 'Боевой' },
   accesses: { full: 'Полный доступ', payments: 'Только платежи' },
   viewerNote: 'Как наблюдатель вы видите ключи, но создавать и отзывать их могут только владелец и администраторы.',
 
   createTitle: 'Создать ключ',
-  testHint: 'Только платежи в песочнице: деньги не списываются.',
-  liveHint: 'Настоящие платежи.',
+  testHint: 'Только тестовые платежи: настоящие деньги не списываются.',
+  liveHint: 'Боевые платежи с настоящими деньгами.',
   fullHint: 'Всё, что умеет API: платежи, возвраты, биллинг, чеки, вебхуки.',
   paymentsHint: 'Только создаёт и читает платежи и платёжные ссылки: без возвратов, биллинга, чеков и вебхуков.',
   liveNeedsVerification: 'Боевые ключи можно создать после проверки вашего бизнеса.',
@@ -167,12 +170,13 @@ const ru: ApiKeysMessages = {
   create: 'Создать ключ',
 
   createdTitle: 'Ваш новый ключ',
-  createdText: (environment, access) => `${environment} ключ, ${access.toLowerCase()}.`,
+  createdText:
+    '{environment, select, live {Боевой} other {Тестовый}} ключ, {access, select, full {полный доступ} other {только платежи}}.',
   once: 'Скопируйте его сейчас: он показывается только один раз. Храните его на сервере, никогда на веб-странице или в приложении.',
   backToKeys: 'Назад к API-ключам',
 
-  revoke: (key) => `Отозвать ${key}`,
-  revokeTitle: (key) => `Отозвать ${key}?`,
+  revoke: 'Отозвать {key}',
+  revokeTitle: 'Отозвать {key}?',
   revokeText:
     'С этого момента каждый запрос с этим ключом отклоняется на всех серверах. Это нельзя отменить: вашей интеграции понадобится новый ключ.',
   cancel: 'Отмена',
@@ -180,4 +184,13 @@ const ru: ApiKeysMessages = {
   alreadyRevoked: 'Этот ключ уже был отозван.',
 };
 
-export const API_KEYS_MESSAGES: Readonly<Record<Language, ApiKeysMessages>> = { en, hy, ru };
+export const API_KEYS_MESSAGES = defineMessages<ApiKeysMessages>(
+  'dashboard.api-keys',
+  { en, hy, ru },
+  {
+    revokedOn: ['when'],
+    createdText: ['environment', 'access'],
+    revoke: ['key'],
+    revokeTitle: ['key'],
+  },
+);

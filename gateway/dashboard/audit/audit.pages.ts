@@ -4,15 +4,15 @@
  */
 import type { DashboardAuditEventRow } from '../../../storage/dashboard-audit.table.js';
 import { escapeHtml } from '../../checkout/html.js';
+import { formatDateTimeSeconds } from '../../i18n/format.js';
+import type { Language } from '../../i18n/languages.js';
 import { layout, type Shell } from '../layout.js';
 import { AUDIT_ACTIONS, type AuditAction } from './audit.service.js';
 import { AUDIT_MESSAGES } from './messages.js';
 
-/** A stored instant in words of the reader's language (UTC). */
-export function readableInstant(instant: string, locale: string): string {
-  const ms = Date.parse(instant);
-  if (Number.isNaN(ms)) return instant;
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' }).format(ms);
+/** A stored instant in words of the reader's language, Yerevan time (the UTC instant is shown beside it). */
+export function readableInstant(instant: string, language: Language): string {
+  return Number.isNaN(Date.parse(instant)) ? instant : formatDateTimeSeconds(language, instant);
 }
 
 function isAuditAction(action: string): action is AuditAction {
@@ -34,7 +34,7 @@ export function auditLogPage(shell: Shell, view: AuditLogView): string {
       const action = isAuditAction(event.action) ? a.actions[event.action] : event.action;
       const who = event.actor_email ?? a.operator;
       return `<tr data-action="${escapeHtml(event.action)}">
-<td data-label="${escapeHtml(a.when)}"><span><time datetime="${escapeHtml(event.created_at)}">${escapeHtml(readableInstant(event.created_at, shell.t.locale))}</time><span class="iso">${escapeHtml(event.created_at)}</span></span></td>
+<td data-label="${escapeHtml(a.when)}"><span><time datetime="${escapeHtml(event.created_at)}">${escapeHtml(readableInstant(event.created_at, shell.lang))}</time><span class="iso">${escapeHtml(event.created_at)}</span></span></td>
 <td data-label="${escapeHtml(a.who)}">${escapeHtml(who)}</td>
 <td data-label="${escapeHtml(a.action)}">${escapeHtml(action)}</td>
 <td data-label="${escapeHtml(a.subject)}">${escapeHtml(event.subject ?? '')}</td>

@@ -2,7 +2,7 @@
  * The texts of the audit log page, with every action of `AUDIT_ACTIONS` worded in English,
  * Armenian and Russian. Not escaped here: the page escapes what it prints.
  */
-import type { Language } from '../i18n/index.js';
+import { type Catalog, defineMessages } from '../../i18n/messages.js';
 import type { AuditAction } from './audit.service.js';
 
 export interface AuditMessages {
@@ -23,7 +23,7 @@ export interface AuditMessages {
   readonly actions: Readonly<Record<AuditAction, string>>;
 }
 
-const en: AuditMessages = {
+const en: Catalog<AuditMessages> = {
   title: 'Audit log',
   intro: 'Sensitive actions on this account, newest first: who did what, when and from where. Times are UTC.',
   empty: 'Nothing recorded yet.',
@@ -73,7 +73,7 @@ const en: AuditMessages = {
   },
 };
 
-const hy: AuditMessages = {
+const hy: Catalog<AuditMessages> = {
   title: 'Գործողությունների մատյան',
   intro: 'Այս հաշվի զգայուն գործողությունները՝ նորերը վերևում․ ով ինչ արեց, երբ և որտեղից։ Ժամերը UTC են։',
   empty: 'Դեռ ոչինչ գրանցված չէ։',
@@ -94,12 +94,12 @@ const hy: AuditMessages = {
     'api_key.revoked': 'Չեղարկվել է API բանալի',
     'domain.added': 'Ավելացվել է դոմեն',
     'domain.verified': 'Դոմենը հաստատվել է',
-    'webhook.url_changed': 'Webhook-ի URL-ը փոխվել է',
-    'webhook.secret_revealed': 'Webhook-ի գաղտնիքը ցուցադրվել է',
-    'webhook.secret_rotated': 'Webhook-ի գաղտնիքը փոխարինվել է',
-    'processor.configured': 'Պրոցեսորը կարգավորվել է',
-    'processor.enabled': 'Պրոցեսորը միացվել է',
-    'processor.disabled': 'Պրոցեսորն անջատվել է',
+    'webhook.url_changed': 'Վեբհուքի URL-ը փոխվել է',
+    'webhook.secret_revealed': 'Վեբհուքի գաղտնիքը ցուցադրվել է',
+    'webhook.secret_rotated': 'Վեբհուքի գաղտնիքը փոխարինվել է',
+    'processor.configured': 'Վճարային համակարգը կարգավորվել է',
+    'processor.enabled': 'Վճարային համակարգը միացվել է',
+    'processor.disabled': 'Վճարային համակարգն անջատվել է',
     'connect_token.created': 'Ստեղծվել է միացման թոքեն',
     'connect_token.revoked': 'Չեղարկվել է միացման թոքեն',
     'member.invited': 'Անդամը հրավիրվել է',
@@ -119,11 +119,11 @@ const hy: AuditMessages = {
     'payment_link.created': 'Ստեղծվել է վճարման հղում',
     'payment_link.deactivated': 'Վճարման հղումն ապաակտիվացվել է',
     'payments.exported': 'Վճարումներն արտահանվել են (CSV)',
-    'webhook.resent': 'Webhook իրադարձությունը կրկին ուղարկվել է',
+    'webhook.resent': 'Վեբհուքի իրադարձությունը կրկին ուղարկվել է',
   },
 };
 
-const ru: AuditMessages = {
+const ru: Catalog<AuditMessages> = {
   title: 'Журнал действий',
   intro: 'Важные действия в этом аккаунте, новые сверху: кто что сделал, когда и откуда. Время в UTC.',
   empty: 'Пока ничего не записано.',
@@ -147,9 +147,9 @@ const ru: AuditMessages = {
     'webhook.url_changed': 'Изменён URL вебхука',
     'webhook.secret_revealed': 'Показан секрет вебхука',
     'webhook.secret_rotated': 'Секрет вебхука заменён',
-    'processor.configured': 'Процессор настроен',
-    'processor.enabled': 'Процессор включён',
-    'processor.disabled': 'Процессор выключен',
+    'processor.configured': 'Платёжная система настроена',
+    'processor.enabled': 'Платёжная система включена',
+    'processor.disabled': 'Платёжная система выключена',
     'connect_token.created': 'Создан токен подключения',
     'connect_token.revoked': 'Отозван токен подключения',
     'member.invited': 'Участник приглашён',
@@ -169,8 +169,8 @@ const ru: AuditMessages = {
     'payment_link.created': 'Создана платёжная ссылка',
     'payment_link.deactivated': 'Платёжная ссылка отключена',
     'payments.exported': 'Платежи выгружены (CSV)',
-    'webhook.resent': 'Событие webhook отправлено снова',
+    'webhook.resent': 'Событие вебхука отправлено снова',
   },
 };
 
-export const AUDIT_MESSAGES: Readonly<Record<Language, AuditMessages>> = { en, hy, ru };
+export const AUDIT_MESSAGES = defineMessages<AuditMessages>('dashboard.audit', { en, hy, ru }, {});

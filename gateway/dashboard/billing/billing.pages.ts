@@ -10,7 +10,8 @@ import type { LedgerEntry } from '../../billing/billing.service.js';
 import type { PurchaseView } from '../../billing/purchases.service.js';
 import { escapeHtml } from '../../checkout/html.js';
 import { type BalanceEntry, COUNTERS, type Counter, type PriceEntry } from '../../domain/billing.js';
-import { formatInstant, timeTag } from '../api-keys/api-keys.pages.js';
+import { formatAmd, formatNumber } from '../../i18n/format.js';
+import { timeTag } from '../api-keys/api-keys.pages.js';
 import { alert, field, hidden, layout, notice, type Shell } from '../layout.js';
 import { BILLING_MESSAGES, type BillingMessages, type LedgerEvent } from './messages.js';
 
@@ -18,9 +19,9 @@ export function billingText(shell: Shell): BillingMessages {
   return BILLING_MESSAGES[shell.lang];
 }
 
-/** `12 500 AMD` (thin grouping: a figure read aloud the same in every language). */
-export function formatAmd(amount: number): string {
-  return `${String(amount).replace(/\B(?=(\d{3})+(?!\d))/g, ' ')} AMD`;
+/** The preset quantities as the reader's language writes numbers: `100, 500, 1,000`. */
+function presetList(shell: Shell, presets: readonly number[]): string {
+  return presets.map((n) => formatNumber(shell.lang, n)).join(', ');
 }
 
 function table(labelledBy: string, head: readonly string[], rows: string): string {
@@ -54,13 +55,13 @@ export function balancesPage(shell: Shell, view: BalancesView): string {
       const auto = view.autoTopups.find((a) => a.counter === balance.counter)?.setting ?? null;
       const state = balance.unlimited ? m.unlimited : m.states[balance.blocked](balance.counter);
       const buy = view.manage
-        ? `<p><a class="bill-button" href="/dashboard/billing/buy?counter=${balance.counter}">${escapeHtml(m.buyCounter(name))}</a></p>`
+        ? `<p><a class="bill-button" href="/dashboard/billing/buy?counter=${balance.counter}">${escapeHtml(m.buyCounter(balance.counter))}</a></p>`
         : '';
       return `<div class="card bill-balance" data-counter="${balance.counter}" data-blocked="${balance.blocked}">
 <h3 id="bal-${balance.counter}">${escapeHtml(name)}</h3>
 <dl class="bill-facts">
-<div><dt>${escapeHtml(m.available)}</dt><dd class="bill-available">${balance.available}</dd></div>
-<div><dt>${escapeHtml(m.graceFloor)}</dt><dd>${balance.grace_floor}</dd></div>
+<div><dt>${escapeHtml(m.available)}</dt><dd class="bill-available">${escapeHtml(formatNumber(shell.lang, balance.available))}</dd></div>
+<div><dt>${escapeHtml(m.graceFloor)}</dt><dd>${escapeHtml(formatNumber(shell.lang, balance.grace_floor))}</dd></div>
 <div><dt>${escapeHtml(m.state)}</dt><dd class="bill-state bill-${balance.blocked}">${escapeHtml(state)}</dd></div>
 ${price === undefined ? '' : `<div><dt>${escapeHtml(m.price)}</dt><dd>${escapeHtml(m.pricePerUnit(price.unit_price_amd))}</dd></div>`}
 <div><dt>${escapeHtml(m.autoTopupLink)}</dt><dd>${escapeHtml(autoSummary(m, auto))}</dd></div>
@@ -123,11 +124,11 @@ export function ledgerPage(shell: Shell, view: LedgerView): string {
   const rows = view.entries
     .map(
       (e) => `<tr data-ledger-id="${e.id}">
-<td>${e.created_at === null ? '' : timeTag(e.created_at)}</td>
+<td>${e.created_at === null ? '' : timeTag(shell.lang, e.created_at)}</td>
 <td>${escapeHtml(m.counters[e.counter])}</td>
 <td>${escapeHtml(eventName(m, e.event_type))}</td>
-<td class="bill-num">${e.delta > 0 ? '+' : ''}${e.delta}</td>
-<td class="bill-num">${e.balance_after}</td>
+<td class="bill-num">${e.delta > 0 ? '+' : ''}${escapeHtml(formatNumber(shell.lang, e.delta))}</td>
+<td class="bill-num">${escapeHtml(formatNumber(shell.lang, e.balance_after))}</td>
 <td>${e.ref_id === null ? '' : `<code>${escapeHtml(e.ref_id)}</code>`}</td>
 <td>${escapeHtml(e.note ?? '')}</td>
 </tr>`,
@@ -187,7 +188,7 @@ export function buyPage(
   rules: { presets: readonly number[]; minimum: number; prices: readonly PriceEntry[] },
 ): string {
   const m = billingText(shell);
-  const presets = rules.presets.join(', ');
+  const presets = presetList(shell, rules.presets);
   const error =
     form.error === 'verification'
       ? `<p class="alert" role="alert">${escapeHtml(m.verificationNeeded)} <a href="/dashboard/business">${escapeHtml(m.goToBusiness)}</a></p>`
@@ -232,22 +233,22 @@ export function purchasePage(
   options: { bankDetails: readonly string[]; notice: string | null; manage: boolean },
 ): string {
   const m = billingText(shell);
-  const counter = m.counters[purchase.counter];
-  const amount = formatAmd(purchase.amount_amd);
+  const counter = purchase.counter;
+  const amount = formatAmd(shell.lang, purchase.amount_amd);
   let body: string;
   if (purchase.status === 'paid') {
     const receipt =
       purchase.receipt_url === null
         ? ''
         : `<p><a href="${escapeHtml(purchase.receipt_url)}">${escapeHtml(m.openReceipt(purchase.quantity, counter))}</a></p>`;
-    body = `<p class="bill-state bill-paid">${escapeHtml(m.paidOn(purchase.paid_at === null ? '' : formatInstant(purchase.paid_at)))}</p>${receipt}`;
+    body = `<p class="bill-state bill-paid">${escapeHtml(purchase.paid_at === null ? m.statuses.paid : m.paidOn(purchase.paid_at))}</p>${receipt}`;
   } else if (purchase.method === 'bank_transfer') {
     const details =
       options.bankDetails.length === 0
         ? `<p>${escapeHtml(m.noBankDetails)}</p>`
         : `<p class="bill-bank">${options.bankDetails.map((line) => escapeHtml(line)).join('<br>')}</p>`;
     const steps = m
-      .instructions(purchase.reference ?? '', amount)
+      .instructions(purchase.reference ?? '', purchase.amount_amd)
       .map((step) => `<li>${escapeHtml(step)}</li>`)
       .join('');
     body = `<h2>${escapeHtml(m.bankTitle)}</h2>
@@ -271,11 +272,11 @@ ${details}
     m.purchaseTitle,
     `<div class="narrow">${notice(options.notice)}<div class="card" data-purchase-id="${escapeHtml(purchase.id)}">
 <h1>${escapeHtml(m.purchaseTitle)}</h1>
-<p>${escapeHtml(m.purchaseSummary(purchase.quantity, counter, amount))}</p>
+<p>${escapeHtml(m.purchaseSummary(purchase.quantity, counter, purchase.amount_amd))}</p>
 <dl class="bill-facts">
 <div><dt>${escapeHtml(m.status)}</dt><dd class="bill-status">${escapeHtml(m.statuses[purchase.status])}</dd></div>
 <div><dt>${escapeHtml(m.method)}</dt><dd>${escapeHtml(m.methods[purchase.method])}</dd></div>
-<div><dt>${escapeHtml(m.created)}</dt><dd>${timeTag(purchase.created_at)}</dd></div>
+<div><dt>${escapeHtml(m.created)}</dt><dd>${timeTag(shell.lang, purchase.created_at)}</dd></div>
 </dl>
 ${body}
 </div>
@@ -287,16 +288,16 @@ export function purchasesPage(shell: Shell, purchases: readonly PurchaseView[]):
   const m = billingText(shell);
   const rows = purchases
     .map((p) => {
-      const counter = m.counters[p.counter];
+      const counter = p.counter;
       const receipt =
         p.receipt_url === null
           ? escapeHtml(m.noReceipt)
           : `<a href="${escapeHtml(p.receipt_url)}">${escapeHtml(m.openReceipt(p.quantity, counter))}</a>`;
       return `<tr data-purchase-id="${escapeHtml(p.id)}">
-<td>${timeTag(p.created_at)}</td>
-<td>${escapeHtml(counter)}</td>
-<td class="bill-num">${p.quantity}</td>
-<td class="bill-num">${escapeHtml(formatAmd(p.amount_amd))}</td>
+<td>${timeTag(shell.lang, p.created_at)}</td>
+<td>${escapeHtml(m.counters[counter])}</td>
+<td class="bill-num">${escapeHtml(formatNumber(shell.lang, p.quantity))}</td>
+<td class="bill-num">${escapeHtml(formatAmd(shell.lang, p.amount_amd))}</td>
 <td>${escapeHtml(m.methods[p.method])}${p.reference === null ? '' : ` <code>${escapeHtml(p.reference)}</code>`}</td>
 <td>${escapeHtml(m.statuses[p.status])}${p.source === 'auto_topup' ? ` (${escapeHtml(m.sources.auto_topup ?? '')})` : ''}</td>
 <td>${receipt}</td>
@@ -340,7 +341,6 @@ export interface AutoTopupView {
 }
 
 function autoTopupForm(shell: Shell, m: BillingMessages, counter: Counter, form: AutoTopupForm, view: AutoTopupView) {
-  const name = m.counters[counter];
   const problem = (text: string | undefined) => (text === undefined ? undefined : { text });
   return `<form method="post" action="/dashboard/billing/auto-topup/${counter}" aria-labelledby="auto-${counter}" novalidate>${hidden(shell)}
 <div class="bill-check"><input type="checkbox" id="${counter}-enabled" name="enabled" value="on"${form.enabled ? ' checked' : ''}>
@@ -364,10 +364,10 @@ ${field(shell.t, {
   inputmode: 'numeric',
   autocomplete: 'off',
   value: form.refill,
-  hint: m.refillHint(view.presets.join(', '), view.minimum),
+  hint: m.refillHint(presetList(shell, view.presets), view.minimum),
   problem: problem(form.problems.refill_qty),
 })}
-<button type="submit">${escapeHtml(m.save(name))}</button>
+<button type="submit">${escapeHtml(m.save(counter))}</button>
 </form>`;
 }
 

@@ -5,6 +5,8 @@
  */
 import type { BusinessDocumentSummary } from '../../../storage/business-verification.table.js';
 import { escapeHtml } from '../../checkout/html.js';
+import { formatDateTime } from '../../i18n/format.js';
+import type { Language } from '../../i18n/languages.js';
 import type {
   BusinessField,
   BusinessProblems,
@@ -42,9 +44,9 @@ export function businessMessages(shell: Shell): BusinessMessages {
   return BUSINESS_MESSAGES[shell.lang];
 }
 
-/** `2026-11-21 10:00 UTC` from a stored instant. */
-export function shownTime(instant: string): string {
-  return `${instant.slice(0, 10)} ${instant.slice(11, 16)} UTC`;
+/** A stored instant in Yerevan time, in the reader's language. */
+export function shownTime(language: Language, instant: string): string {
+  return formatDateTime(language, instant);
 }
 
 export function shownSize(m: BusinessMessages, size: number): string {
@@ -52,7 +54,7 @@ export function shownSize(m: BusinessMessages, size: number): string {
   return m.megabytes((size / (1024 * 1024)).toFixed(1));
 }
 
-function statusCard(m: BusinessMessages, state: BusinessState): string {
+function statusCard(language: Language, m: BusinessMessages, state: BusinessState): string {
   const label = m.statusLabel[state.status];
   let text: string;
   let extra = '';
@@ -61,7 +63,7 @@ function statusCard(m: BusinessMessages, state: BusinessState): string {
       text = m.notSubmittedText;
       break;
     case 'pending':
-      text = m.pendingText(state.request === null ? '' : shownTime(state.request.submitted_at));
+      text = m.pendingText(state.request === null ? '' : shownTime(language, state.request.submitted_at));
       break;
     case 'verified':
       text = m.verifiedText;
@@ -93,7 +95,7 @@ function documentsList(m: BusinessMessages, documents: readonly BusinessDocument
 <tbody>${rows}</tbody></table></div>`;
 }
 
-function detailsCard(m: BusinessMessages, state: BusinessState, links: boolean): string {
+function detailsCard(language: Language, m: BusinessMessages, state: BusinessState, links: boolean): string {
   const request = state.request;
   if (request === null) return '';
   const row = (term: string, value: string) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(value)}</dd>`;
@@ -104,8 +106,8 @@ ${row(m.legalName, request.legal_name)}
 ${row(m.tin, request.tin)}
 ${row(m.address, request.address)}
 ${row(m.phone, request.phone)}
-${row(m.submittedAt, shownTime(request.submitted_at))}
-${request.decided_at === null ? '' : row(m.decidedAt, shownTime(request.decided_at))}
+${row(m.submittedAt, shownTime(language, request.submitted_at))}
+${request.decided_at === null ? '' : row(m.decidedAt, shownTime(language, request.decided_at))}
 </dl>
 <h3>${escapeHtml(m.documentsTitle)}</h3>
 ${documentsList(m, state.documents, links)}
@@ -149,10 +151,10 @@ export function businessPage(shell: Shell, view: BusinessView): string {
     `<p class="muted">${escapeHtml(m.intro)}</p>`,
     notice(view.notice),
     alert(view.error),
-    statusCard(m, view.state),
+    statusCard(shell.lang, m, view.state),
   ];
   if (open && manager) parts.push(formCard(shell, m, view));
   if (!manager) parts.push(`<p class="muted">${escapeHtml(m.viewerNote)}</p>`);
-  parts.push(detailsCard(m, view.state, manager));
+  parts.push(detailsCard(shell.lang, m, view.state, manager));
   return layout(shell, m.title, `<div class="business">${parts.join('\n')}</div>`);
 }

@@ -1,6 +1,7 @@
 /** The texts of the business verification page, in English, Armenian and Russian. */
+
+import { type Catalog, defineMessages } from '../../i18n/messages.js';
 import type { BusinessProblem, BusinessStatus } from '../../merchants/business-verification.service.js';
-import type { Language } from '../i18n/index.js';
 
 export interface BusinessMessages {
   readonly title: string;
@@ -42,14 +43,14 @@ export interface BusinessMessages {
   readonly megabytes: (n: string) => string;
 }
 
-const en: BusinessMessages = {
+const en: Catalog<BusinessMessages> = {
   title: 'Business verification',
   intro:
     'Live keys and live payments need a verified business. Send the details of your company and the documents that show them; the service checks them and emails you the answer.',
   statusTitle: 'Status',
   statusLabel: { not_submitted: 'Not sent', pending: 'Being checked', verified: 'Verified', rejected: 'Rejected' },
   notSubmittedText: 'Your business is not verified yet. Fill in the form below to ask for verification.',
-  pendingText: (date) => `We received your request on ${date} and are checking it. We will email you the answer.`,
+  pendingText: 'We received your request on {date} and are checking it. We will email you the answer.',
   verifiedText: 'Your business is verified: you can create live keys and take live payments.',
   rejectedText: 'We could not verify your business. Correct what the reason says and send the form again.',
   reason: 'Reason',
@@ -92,11 +93,11 @@ const en: BusinessMessages = {
     documents_too_large: 'All files together may be at most 15 MB.',
     upload_broken: 'The files did not arrive whole. Choose them again and send the form again.',
   },
-  kilobytes: (n) => `${n} KB`,
-  megabytes: (n) => `${n} MB`,
+  kilobytes: '{n} KB',
+  megabytes: '{n} MB',
 };
 
-const hy: BusinessMessages = {
+const hy: Catalog<BusinessMessages> = {
   title: 'Բիզնեսի հաստատում',
   intro:
     'Իրական բանալիների և իրական վճարումների համար անհրաժեշտ է հաստատված բիզնես։ Ուղարկեք ձեր ընկերության տվյալները և դրանք հավաստող փաստաթղթերը. ծառայությունը կստուգի դրանք և պատասխանը կուղարկի ձեզ էլ. փոստով։',
@@ -108,7 +109,7 @@ const hy: BusinessMessages = {
     rejected: 'Մերժված է',
   },
   notSubmittedText: 'Ձեր բիզնեսը դեռ հաստատված չէ։ Լրացրեք ստորև ձևը՝ հաստատում խնդրելու համար։',
-  pendingText: (date) => `Ձեր հայտը ստացել ենք ${date}-ին և ստուգում ենք այն։ Պատասխանը կուղարկենք էլ. փոստով։`,
+  pendingText: 'Ձեր հայտը ստացվել է՝ {date}։ Մենք ստուգում ենք այն և պատասխանը կուղարկենք էլ. փոստով։',
   verifiedText: 'Ձեր բիզնեսը հաստատված է. կարող եք ստեղծել իրական բանալիներ և ընդունել իրական վճարումներ։',
   rejectedText: 'Չկարողացանք հաստատել ձեր բիզնեսը։ Ուղղեք պատճառում նշվածը և կրկին ուղարկեք ձևը։',
   reason: 'Պատճառ',
@@ -151,18 +152,18 @@ const hy: BusinessMessages = {
     documents_too_large: 'Բոլոր ֆայլերը միասին կարող են լինել առավելագույնը 15 ՄԲ։',
     upload_broken: 'Ֆայլերն ամբողջությամբ չհասան։ Ընտրեք դրանք նորից և կրկին ուղարկեք ձևը։',
   },
-  kilobytes: (n) => `${n} ԿԲ`,
-  megabytes: (n) => `${n} ՄԲ`,
+  kilobytes: '{n} ԿԲ',
+  megabytes: '{n} ՄԲ',
 };
 
-const ru: BusinessMessages = {
+const ru: Catalog<BusinessMessages> = {
   title: 'Проверка компании',
   intro:
     'Для боевых ключей и настоящих платежей нужна проверенная компания. Отправьте данные компании и подтверждающие их документы: сервис проверит их и пришлёт ответ по электронной почте.',
   statusTitle: 'Статус',
   statusLabel: { not_submitted: 'Не отправлено', pending: 'На проверке', verified: 'Проверено', rejected: 'Отклонено' },
   notSubmittedText: 'Ваша компания ещё не проверена. Заполните форму ниже, чтобы запросить проверку.',
-  pendingText: (date) => `Мы получили вашу заявку ${date} и проверяем её. Ответ придёт по электронной почте.`,
+  pendingText: 'Мы получили вашу заявку {date} и проверяем её. Ответ придёт по электронной почте.',
   verifiedText: 'Ваша компания проверена: можно создавать боевые ключи и принимать настоящие платежи.',
   rejectedText: 'Нам не удалось проверить вашу компанию. Исправьте то, что указано в причине, и отправьте форму снова.',
   reason: 'Причина',
@@ -205,8 +206,16 @@ const ru: BusinessMessages = {
     documents_too_large: 'Все файлы вместе — не больше 15 МБ.',
     upload_broken: 'Файлы дошли не целиком. Выберите их заново и отправьте форму ещё раз.',
   },
-  kilobytes: (n) => `${n} КБ`,
-  megabytes: (n) => `${n} МБ`,
+  kilobytes: '{n} КБ',
+  megabytes: '{n} МБ',
 };
 
-export const BUSINESS_MESSAGES: Readonly<Record<Language, BusinessMessages>> = { en, hy, ru };
+export const BUSINESS_MESSAGES = defineMessages<BusinessMessages>(
+  'dashboard.business',
+  { en, hy, ru },
+  {
+    pendingText: ['date'],
+    kilobytes: ['n'],
+    megabytes: ['n'],
+  },
+);

@@ -6,7 +6,7 @@
 import { escapeHtml } from '../../checkout/html.js';
 import type { ConnectTokenView } from '../../connect/connect-token.service.js';
 import { CONNECT_PLATFORMS, type ConnectPlatform } from '../../domain/connect-tokens.js';
-import { choices, formatInstant, liveExplanation, timeTag } from '../api-keys/api-keys.pages.js';
+import { choices, liveExplanation, timeTag } from '../api-keys/api-keys.pages.js';
 import { alert, confirmRevokePage, hidden, layout, notice, type Shell, secretBox } from '../layout.js';
 import { CONNECT_TOKENS_MESSAGES, type ConnectTokensMessages } from './messages.js';
 
@@ -41,7 +41,7 @@ export interface TokensView {
 
 function statusCell(shell: Shell, m: ConnectTokensMessages, token: ConnectTokenView, view: TokensView): string {
   if (token.revoked_at !== null) {
-    return `<span class="keys-badge off">${escapeHtml(m.revokedOn(formatInstant(token.revoked_at)))}</span>`;
+    return `<span class="keys-badge off">${escapeHtml(m.revokedOn(token.revoked_at))}</span>`;
   }
   if (Date.parse(token.expires_at) <= view.nowMs) return `<span class="keys-badge off">${escapeHtml(m.expired)}</span>`;
   const badge = `<span class="keys-badge on">${escapeHtml(m.active)}</span>`;
@@ -59,9 +59,9 @@ function tokensTable(shell: Shell, m: ConnectTokensMessages, view: TokensView): 
 <td>${escapeHtml(token.domain ?? m.domainGone)}</td>
 <td>${escapeHtml(m.platforms[token.platform])}</td>
 <td>${escapeHtml(m.environments[token.environment])}</td>
-<td>${timeTag(token.created_at)}</td>
-<td>${timeTag(token.expires_at)}</td>
-<td>${token.last_used_at === null ? escapeHtml(m.never) : timeTag(token.last_used_at)}</td>
+<td>${timeTag(shell.lang, token.created_at)}</td>
+<td>${timeTag(shell.lang, token.expires_at)}</td>
+<td>${token.last_used_at === null ? escapeHtml(m.never) : timeTag(shell.lang, token.last_used_at)}</td>
 <td>${statusCell(shell, m, token, view)}</td>
 </tr>`,
     )
@@ -157,7 +157,7 @@ export function createdTokenPage(shell: Shell, created: CreatedTokenView): strin
     m.createdTitle,
     `<div class="narrow"><div class="card">
 <h1>${escapeHtml(m.createdTitle)}</h1>
-<p>${escapeHtml(m.createdText(m.environments[created.environment], platform, created.domain, formatInstant(created.expiresAt)))}</p>
+<p>${escapeHtml(m.createdText(created.environment, platform, created.domain, created.expiresAt))}</p>
 ${secretBox(shell, 'new-token', created.token, m.once)}
 </div>
 <div class="card"><h2>${escapeHtml(m.installTitle(platform))}</h2>

@@ -4,7 +4,7 @@
  * docs/shopify.md). Not escaped here: the pages escape everything they print.
  */
 import type { ConnectPlatform } from '../../domain/connect-tokens.js';
-import type { Language } from '../i18n/index.js';
+import { type Catalog, defineMessages } from '../../i18n/messages.js';
 
 export interface ConnectTokensMessages {
   readonly title: string;
@@ -22,6 +22,7 @@ export interface ConnectTokensMessages {
   readonly never: string;
   readonly active: string;
   readonly expired: string;
+  /** `when`: an instant (Yerevan time). */
   readonly revokedOn: (when: string) => string;
   readonly domainGone: string;
   readonly platforms: Readonly<Record<ConnectPlatform, string>>;
@@ -42,7 +43,8 @@ export interface ConnectTokensMessages {
   readonly create: string;
 
   readonly createdTitle: string;
-  readonly createdText: (environment: string, platform: string, host: string, until: string) => string;
+  /** `until`: an instant (Yerevan time). */
+  readonly createdText: (environment: 'test' | 'live', platform: string, host: string, until: string) => string;
   readonly once: string;
   readonly installTitle: (platform: string) => string;
   readonly installSteps: Readonly<Record<ConnectPlatform, readonly string[]>>;
@@ -56,7 +58,7 @@ export interface ConnectTokensMessages {
   readonly alreadyRevoked: string;
 }
 
-const en: ConnectTokensMessages = {
+const en: Catalog<ConnectTokensMessages> = {
   title: 'Connect tokens',
   intro:
     'A connect token links one store (WooCommerce or Shopify) on one of your verified domains to your account. Paste it into the plugin’s settings; revoke it if the store is gone or the token leaked.',
@@ -73,7 +75,7 @@ const en: ConnectTokensMessages = {
   never: 'Never',
   active: 'Active',
   expired: 'Expired',
-  revokedOn: (when) => `Revoked ${when}`,
+  revokedOn: 'Revoked {when, date, datetime}',
   domainGone: '(domain removed)',
   platforms: { woocommerce: 'WooCommerce', shopify: 'Shopify' },
   platformHints: {
@@ -97,10 +99,10 @@ const en: ConnectTokensMessages = {
   create: 'Create token',
 
   createdTitle: 'Your new connect token',
-  createdText: (environment, platform, host, until) =>
-    `${environment} token for ${platform} on ${host}, valid until ${until}.`,
+  createdText:
+    '{environment, select, live {Live} other {Test}} token for {platform} on {host}, valid until {until, date, datetime}.',
   once: 'Copy it now: it is shown only this once. Paste it only into your store’s plugin settings.',
-  installTitle: (platform) => `Install it in ${platform}`,
+  installTitle: 'Install it in {platform}',
   installSteps: {
     woocommerce: [
       'In WordPress, install and activate the Armenian Payment Gateway plugin (Plugins › Add New › Upload Plugin).',
@@ -119,92 +121,92 @@ const en: ConnectTokensMessages = {
   },
   backToTokens: 'Back to connect tokens',
 
-  revoke: (platform, host, shortId) => `Revoke the ${platform} token for ${host} (${shortId})`,
+  revoke: 'Revoke the {platform} token for {host} ({shortId})',
   revokeTitle: 'Revoke this connect token?',
-  revokeText: (platform, host) =>
-    `The ${platform} store on ${host} can no longer take payments with it, from now on, on every server. This cannot be undone: the store needs a new token.`,
+  revokeText:
+    'The {platform} store on {host} can no longer take payments with it, from now on, on every server. This cannot be undone: the store needs a new token.',
   cancel: 'Cancel',
   revoked: 'The connect token is revoked.',
   alreadyRevoked: 'This connect token was already revoked.',
 };
 
-const hy: ConnectTokensMessages = {
+const hy: Catalog<ConnectTokensMessages> = {
   title: 'Միացման թոքեններ',
   intro:
-    'Միացման թոքենը ձեր հաշվին կապում է մեկ խանութ (WooCommerce կամ Shopify) ձեր ստուգված դոմեններից մեկի վրա։ Տեղադրեք այն պլագինի կարգավորումներում, ետ կանչեք, եթե խանութն այլևս չկա կամ թոքենը արտահոսել է։',
+    'Միացման թոքենը ձեր հաշվին կապում է մեկ խանութ (WooCommerce կամ Shopify), որը գտնվում է ձեր հաստատված դոմեններից մեկում։ Տեղադրեք այն պլագինի կարգավորումներում և հետ կանչեք, եթե խանութն այլևս չկա կամ թոքենը հայտնի է դարձել կողմնակի անձանց։',
   listTitle: 'Ձեր թոքենները',
   none: 'Միացման թոքեններ դեռ չկան։',
   token: 'Թոքեն',
   domain: 'Դոմեն',
   platform: 'Հարթակ',
   environment: 'Միջավայր',
-  created: 'Ստեղծված',
-  expires: 'Ժամկետը լրանում է',
+  created: 'Ստեղծվել է',
+  expires: 'Գործում է մինչև',
   lastUsed: 'Վերջին օգտագործում',
   status: 'Կարգավիճակ',
   never: 'Երբեք',
   active: 'Ակտիվ',
   expired: 'Ժամկետանց',
-  revokedOn: (when) => `Ետ կանչված ${when}`,
+  revokedOn: 'Հետ է կանչվել {when, date, datetime}',
   domainGone: '(դոմենը հեռացված է)',
   platforms: { woocommerce: 'WooCommerce', shopify: 'Shopify' },
   platformHints: {
-    woocommerce: 'Armenian Payment Gateway պլագինը WordPress-ի և WooCommerce-ի համար։',
-    shopify: 'Armenian Payment Gateway հավելվածը ձեր Shopify ադմինում։',
+    woocommerce: '«Armenian Payment Gateway» պլագինը WordPress և WooCommerce հարթակների համար։',
+    shopify: '«Armenian Payment Gateway» հավելվածը Shopify խանութի կառավարման վահանակում։',
   },
   environments: { test: 'Թեստային', live: 'Իրական' },
-  testHint: 'Միայն թեստային վճարումներ․ գումար չի փոխանցվում։',
+  testHint: 'Միայն թեստային վճարումներ. իրական գումար չի գանձվում։',
   liveHint: 'Իրական վճարումներ։',
   viewerNote:
-    'Որպես դիտորդ՝ դուք տեսնում եք թոքենները, բայց ստեղծել կամ ետ կանչել կարող են միայն սեփականատերը և ադմինները։',
+    'Որպես դիտորդ՝ դուք տեսնում եք թոքենները, բայց ստեղծել կամ հետ կանչել դրանք կարող են միայն սեփականատերը և ադմինիստրատորները։',
 
   createTitle: 'Ստեղծել միացման թոքեն',
   noVerifiedDomain:
-    'Միացման թոքենը տրվում է ձեր խանութի ստուգված դոմենի համար, իսկ դուք դեռ այդպիսին չունեք։ Նախ ավելացրեք ձեր խանութի դոմենը և ստուգեք այն։',
+    'Միացման թոքենը տրվում է ձեր խանութի հաստատված դոմենի համար, իսկ դուք դեռ այդպիսին չունեք։ Նախ ավելացրեք ձեր խանութի դոմենը և հաստատեք այն։',
   goToDomains: 'Անցնել դոմեններին',
-  liveNeedsVerification: 'Իրական թոքեններ կարելի է ստեղծել ձեր բիզնեսի ստուգումից հետո։',
-  verifyBusiness: 'Ստուգել ձեր բիզնեսը',
-  chooseDomain: 'Ընտրեք ձեր ստուգված դոմեններից մեկը։',
+  liveNeedsVerification: 'Իրական թոքեններ կարելի է ստեղծել, երբ ձեր բիզնեսը հաստատվի։',
+  verifyBusiness: 'Ուղարկել բիզնեսը ստուգման',
+  chooseDomain: 'Ընտրեք ձեր հաստատված դոմեններից մեկը։',
   choosePlatform: 'Ընտրեք WooCommerce կամ Shopify։',
-  chooseEnvironment: 'Ընտրեք թեստային կամ իրական։',
+  chooseEnvironment: 'Ընտրեք՝ թեստային, թե իրական։',
   create: 'Ստեղծել թոքեն',
 
   createdTitle: 'Ձեր նոր միացման թոքենը',
-  createdText: (environment, platform, host, until) =>
-    `${environment} թոքեն ${platform}-ի համար՝ ${host} դոմենի վրա, վավեր է մինչև ${until}։`,
-  once: 'Պատճենեք այն հիմա․ այն ցուցադրվում է միայն այս անգամ։ Տեղադրեք այն միայն ձեր խանութի պլագինի կարգավորումներում։',
-  installTitle: (platform) => `Տեղադրեք այն ${platform}-ում`,
+  createdText:
+    '{platform} խանութի {environment, select, live {իրական} other {թեստային}} թոքեն՝ {host} դոմենի համար, գործում է մինչև {until, date, datetime}։',
+  once: 'Պատճենեք այն հիմա. այն ցուցադրվում է միայն այս անգամ։ Տեղադրեք այն միայն ձեր խանութի պլագինի կարգավորումներում։',
+  installTitle: 'Տեղադրում {platform} հարթակում',
   installSteps: {
     woocommerce: [
-      'WordPress-ում տեղադրեք և ակտիվացրեք Armenian Payment Gateway պլագինը (Plugins › Add New › Upload Plugin)։',
-      'Բացեք WooCommerce › Settings › Payments › Armenian Payment Gateway և նշեք Enable։',
-      'Տեղադրեք այս թոքենը «Connect token» դաշտում՝ պլագինի հետ ստացած connector-ի URL-ի հետ միասին։ Թեստային թոքենի դեպքում թողեք «Test mode»-ը միացված, իրականի դեպքում՝ անջատեք։',
-      'Սեղմեք «Save changes», ապա «Connect WooCommerce» և հաստատեք մուտքը․ էջում կգրվի Connected։',
+      'WordPress-ի կառավարման վահանակում տեղադրեք և ակտիվացրեք «Armenian Payment Gateway» պլագինը («Plugins › Add New › Upload Plugin»)։',
+      'Բացեք «WooCommerce › Settings › Payments › Armenian Payment Gateway» բաժինը և նշեք «Enable» վանդակը։',
+      'Այս թոքենը տեղադրեք «Connect token» դաշտում, իսկ պլագինի հետ ստացած միացման ծառայության URL-ը՝ իր դաշտում։ Թեստային թոքենի դեպքում «Test mode» վանդակը թողեք նշված, իրականի դեպքում՝ հանեք նշումը։',
+      'Սեղմեք «Save changes», ապա «Connect WooCommerce» և հաստատեք մուտքի թույլտվությունը. էջում կհայտնվի «Connected» գրությունը։',
       'Կատարեք պատվեր ձեր խանութում՝ ստուգելու, որ վճարումն անցնում է։',
     ],
     shopify: [
-      'Տեղադրեք Armenian Payment Gateway հավելվածը ձեր Shopify ադմինում և հաստատեք պահանջվող մուտքը։',
-      'Բացեք հավելվածը Shopify ադմինի Apps բաժնից։',
-      'Տեղադրեք այս թոքենը «Connect token» դաշտում, ընտրեք, թե ինչպես են գնորդները վճարում, և «Test mode»-ը համապատասխանեցրեք թոքենին (միացված՝ թեստային թոքենի դեպքում)։',
-      'Սեղմեք «Save»․ էջում կգրվի Connected։',
+      'Shopify խանութի կառավարման վահանակում տեղադրեք «Armenian Payment Gateway» հավելվածը և հաստատեք պահանջվող թույլտվությունները։',
+      'Բացեք հավելվածը կառավարման վահանակի «Apps» բաժնից։',
+      'Այս թոքենը տեղադրեք «Connect token» դաշտում, ընտրեք, թե ինչպես են գնորդները վճարում, և «Test mode» վանդակը համապատասխանեցրեք թոքենին (թեստային թոքենի դեպքում՝ նշված)։',
+      'Սեղմեք «Save». էջում կհայտնվի «Connected» գրությունը։',
       'Կատարեք պատվեր ձեր խանութում՝ ստուգելու, որ վճարումն անցնում է։',
     ],
   },
   backToTokens: 'Վերադառնալ միացման թոքեններին',
 
-  revoke: (platform, host, shortId) => `Ետ կանչել ${platform}-ի թոքենը ${host}-ի համար (${shortId})`,
-  revokeTitle: 'Ետ կանչե՞լ այս միացման թոքենը',
-  revokeText: (platform, host) =>
-    `${host}-ի ${platform} խանութն այսուհետ այլևս չի կարող դրանով վճարումներ ընդունել՝ բոլոր սերվերներում։ Սա հնարավոր չէ հետարկել․ խանութին նոր թոքեն է պետք։`,
+  revoke: 'Հետ կանչել {platform} խանութի թոքենը ({host}, {shortId})',
+  revokeTitle: 'Հետ կանչե՞լ այս միացման թոքենը',
+  revokeText:
+    '{host} դոմենի {platform} խանութն այսուհետ չի կարող այս թոքենով վճարումներ ընդունել ոչ մի սերվերում։ Սա անդառնալի է. խանութին նոր թոքեն կպահանջվի։',
   cancel: 'Չեղարկել',
-  revoked: 'Միացման թոքենը ետ է կանչված։',
-  alreadyRevoked: 'Այս միացման թոքենն արդեն ետ էր կանչված։',
+  revoked: 'Միացման թոքենը հետ է կանչված։',
+  alreadyRevoked: 'Այս միացման թոքենն արդեն հետ էր կանչված։',
 };
 
-const ru: ConnectTokensMessages = {
+const ru: Catalog<ConnectTokensMessages> = {
   title: 'Токены подключения',
   intro:
-    'Токен подключения связывает с вашим аккаунтом один магазин (WooCommerce или Shopify) на одном из ваших проверенных доменов. Вставьте его в настройки плагина; отзовите, если магазина больше нет или токен утёк.',
+    'Токен подключения связывает с вашим аккаунтом один магазин (WooCommerce или Shopify) на одном из ваших подтверждённых доменов. Вставьте его в настройки плагина; отзовите, если магазина больше нет или токен попал к посторонним.',
   listTitle: 'Ваши токены',
   none: 'Токенов подключения пока нет.',
   token: 'Токен',
@@ -218,59 +220,69 @@ const ru: ConnectTokensMessages = {
   never: 'Никогда',
   active: 'Активен',
   expired: 'Истёк',
-  revokedOn: (when) => `Отозван ${when}`,
+  revokedOn: 'Отозван {when, date, datetime}',
   domainGone: '(домен удалён)',
   platforms: { woocommerce: 'WooCommerce', shopify: 'Shopify' },
   platformHints: {
-    woocommerce: 'Плагин Armenian Payment Gateway для WordPress и WooCommerce.',
-    shopify: 'Приложение Armenian Payment Gateway в админке Shopify.',
+    woocommerce: 'Плагин «Armenian Payment Gateway» для WordPress и WooCommerce.',
+    shopify: 'Приложение «Armenian Payment Gateway» в панели управления Shopify.',
   },
   environments: { test: 'Тестовый', live: 'Боевой' },
-  testHint: 'Только тестовые платежи: деньги не списываются.',
-  liveHint: 'Настоящие платежи.',
+  testHint: 'Только тестовые платежи: настоящие деньги не списываются.',
+  liveHint: 'Боевые платежи с настоящими деньгами.',
   viewerNote: 'Как наблюдатель вы видите токены, но создавать и отзывать их могут только владелец и администраторы.',
 
   createTitle: 'Создать токен подключения',
   noVerifiedDomain:
-    'Токен подключения выдаётся для проверенного домена вашего магазина, а у вас его пока нет. Сначала добавьте домен магазина и подтвердите его.',
+    'Токен подключения выдаётся для подтверждённого домена вашего магазина, а такого домена у вас пока нет. Сначала добавьте домен магазина и подтвердите его.',
   goToDomains: 'Перейти к доменам',
   liveNeedsVerification: 'Боевые токены можно создать после проверки вашего бизнеса.',
   verifyBusiness: 'Пройти проверку бизнеса',
-  chooseDomain: 'Выберите один из ваших проверенных доменов.',
+  chooseDomain: 'Выберите один из ваших подтверждённых доменов.',
   choosePlatform: 'Выберите WooCommerce или Shopify.',
   chooseEnvironment: 'Выберите тестовый или боевой.',
   create: 'Создать токен',
 
   createdTitle: 'Ваш новый токен подключения',
-  createdText: (environment, platform, host, until) =>
-    `${environment} токен для ${platform} на ${host}, действует до ${until}.`,
+  createdText:
+    '{environment, select, live {Боевой} other {Тестовый}} токен для {platform} на {host}, действует до {until, date, datetime}.',
   once: 'Скопируйте его сейчас: он показывается только один раз. Вставляйте его только в настройки плагина вашего магазина.',
-  installTitle: (platform) => `Установка в ${platform}`,
+  installTitle: 'Установка в {platform}',
   installSteps: {
     woocommerce: [
-      'В WordPress установите и активируйте плагин Armenian Payment Gateway (Plugins › Add New › Upload Plugin).',
-      'Откройте WooCommerce › Settings › Payments › Armenian Payment Gateway и отметьте Enable.',
-      'Вставьте этот токен в поле «Connect token» вместе с URL коннектора, полученным с плагином. С тестовым токеном оставьте «Test mode» включённым, с боевым — выключите.',
-      'Нажмите «Save changes», затем «Connect WooCommerce» и подтвердите доступ: на странице появится Connected.',
+      'В панели управления WordPress установите и активируйте плагин «Armenian Payment Gateway» («Plugins › Add New › Upload Plugin»).',
+      'Откройте «WooCommerce › Settings › Payments › Armenian Payment Gateway» и отметьте «Enable».',
+      'Вставьте этот токен в поле «Connect token», а адрес сервиса подключения, полученный вместе с плагином, — в его поле. С тестовым токеном оставьте «Test mode» включённым, с боевым — выключите.',
+      'Нажмите «Save changes», затем «Connect WooCommerce» и подтвердите доступ: на странице появится «Connected».',
       'Оформите заказ в магазине, чтобы проверить, что оплата проходит.',
     ],
     shopify: [
-      'Установите приложение Armenian Payment Gateway в админке Shopify и подтвердите запрошенный доступ.',
-      'Откройте приложение в разделе Apps админки Shopify.',
+      'Установите приложение «Armenian Payment Gateway» в панели управления Shopify и подтвердите запрошенный доступ.',
+      'Откройте приложение в разделе «Apps» панели управления.',
       'Вставьте этот токен в поле «Connect token», выберите, как платят покупатели, и установите «Test mode» в соответствии с токеном (включён для тестового токена).',
-      'Нажмите «Save»: на странице появится Connected.',
+      'Нажмите «Save»: на странице появится «Connected».',
       'Оформите заказ в магазине, чтобы проверить, что оплата проходит.',
     ],
   },
   backToTokens: 'Назад к токенам подключения',
 
-  revoke: (platform, host, shortId) => `Отозвать токен ${platform} для ${host} (${shortId})`,
+  revoke: 'Отозвать токен {platform} для {host} ({shortId})',
   revokeTitle: 'Отозвать этот токен подключения?',
-  revokeText: (platform, host) =>
-    `Магазин ${platform} на ${host} с этого момента больше не сможет принимать с ним платежи — на всех серверах. Это нельзя отменить: магазину понадобится новый токен.`,
+  revokeText:
+    'Магазин {platform} на {host} с этого момента не сможет принимать платежи с этим токеном ни на одном сервере. Это нельзя отменить: магазину понадобится новый токен.',
   cancel: 'Отмена',
   revoked: 'Токен подключения отозван.',
   alreadyRevoked: 'Этот токен подключения уже был отозван.',
 };
 
-export const CONNECT_TOKENS_MESSAGES: Readonly<Record<Language, ConnectTokensMessages>> = { en, hy, ru };
+export const CONNECT_TOKENS_MESSAGES = defineMessages<ConnectTokensMessages>(
+  'dashboard.connect-tokens',
+  { en, hy, ru },
+  {
+    revokedOn: ['when'],
+    createdText: ['environment', 'platform', 'host', 'until'],
+    installTitle: ['platform'],
+    revoke: ['platform', 'host', 'shortId'],
+    revokeText: ['platform', 'host'],
+  },
+);

@@ -3,6 +3,8 @@
  * absent or anything else), whole-AMD amounts and instants in the reader's language.
  */
 import { escapeHtml } from '../../checkout/html.js';
+import { formatAmd, formatDateTime, formatNumber } from '../../i18n/format.js';
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../i18n/languages.js';
 
 export type Environment = 'live' | 'test';
 
@@ -23,21 +25,22 @@ export function environmentSwitch(words: EnvironmentWords, current: Environment,
   return `<nav class="env-switch" aria-label="${escapeHtml(words.label)}">${link('live')}${link('test')}</nav>`;
 }
 
-/** Whole AMD, grouped in the reader's language: `12 500 AMD`. */
+function languageOf(locale: string): Language {
+  return isLanguage(locale) ? locale : DEFAULT_LANGUAGE;
+}
+
+/** Whole drams in the reader's language, from the shared formatter: `AMD 12,500`, `12 500 ֏`. */
 export function amd(amount: number, locale: string): string {
-  return `${new Intl.NumberFormat(locale).format(amount)} AMD`;
+  return formatAmd(languageOf(locale), amount);
 }
 
 export function count(n: number, locale: string): string {
-  return new Intl.NumberFormat(locale).format(n);
+  return formatNumber(languageOf(locale), n);
 }
 
-/** A stored instant in words of the reader's language (UTC), in a `<time>`. */
+/** A stored instant in words of the reader's language (Yerevan time), in a `<time>`. */
 export function instant(stored: string | null, locale: string): string {
   if (stored === null) return '—';
-  const ms = Date.parse(stored);
-  const text = Number.isNaN(ms)
-    ? stored
-    : new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(ms);
+  const text = Number.isNaN(Date.parse(stored)) ? stored : formatDateTime(languageOf(locale), stored);
   return `<time datetime="${escapeHtml(stored)}">${escapeHtml(text)}</time>`;
 }

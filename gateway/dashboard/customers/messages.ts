@@ -1,6 +1,6 @@
 /** The texts of the customers pages. Not escaped here: the pages escape what they print. */
 import type { PaymentStatus } from '../../domain/payment.js';
-import type { Language } from '../i18n/index.js';
+import { type Catalog, defineMessages } from '../../i18n/messages.js';
 import type { EnvironmentWords } from './environment.js';
 
 export interface CustomersMessages {
@@ -42,10 +42,10 @@ export interface CustomersMessages {
   readonly statuses: Readonly<Record<PaymentStatus, string>>;
 }
 
-const en: CustomersMessages = {
+const en: Catalog<CustomersMessages> = {
   title: 'Customers',
   intro:
-    'Buyers of your payments: the customer id the gateway gives a buyer once paid (one per email address), or the one you named when creating the payment. Amounts are whole AMD; times are UTC.',
+    'Buyers of your payments: the customer id the gateway gives a buyer once paid (one per email address), or the one you named when creating the payment. Amounts are whole drams; times are Yerevan time.',
   environment: { label: 'Environment', live: 'Live', test: 'Test' },
   searchLabel: 'Customer id or email',
   searchHint: 'The exact id (cus_… or your own) or the whole email address.',
@@ -68,8 +68,8 @@ const en: CustomersMessages = {
   previous: 'Previous page',
   next: 'Next page',
   pager: 'Pages',
-  pageOf: (page, last, total) => `Page ${page} of ${last} (${total} in all)`,
-  detailTitle: (id) => `Customer ${id}`,
+  pageOf: 'Page {page} of {last} ({total} in all)',
+  detailTitle: 'Customer {id}',
   back: 'All customers',
   paymentsTitle: 'Payments',
   paymentsLabel: 'Payments of this customer, newest first',
@@ -78,7 +78,7 @@ const en: CustomersMessages = {
   amount: 'Amount',
   status: 'Status',
   open: 'Open',
-  openPayment: (order) => `Open the payment of order ${order}`,
+  openPayment: 'Open the payment of order {order}',
   statuses: {
     pending: 'Pending',
     processing: 'Processing',
@@ -89,10 +89,10 @@ const en: CustomersMessages = {
   },
 };
 
-const hy: CustomersMessages = {
+const hy: Catalog<CustomersMessages> = {
   title: 'Հաճախորդներ',
   intro:
-    'Ձեր վճարումների գնորդները՝ հաճախորդի նույնացուցիչը, որը համակարգը տալիս է գնորդին վճարումից հետո (մեկը յուրաքանչյուր էլ. հասցեի համար), կամ այն, որը դուք նշել եք վճարումը ստեղծելիս։ Գումարները ամբողջ դրամով են, ժամերը՝ UTC։',
+    'Ձեր վճարումների գնորդները՝ հաճախորդի նույնացուցիչը, որը համակարգը տալիս է գնորդին վճարումից հետո (մեկը յուրաքանչյուր էլ. հասցեի համար), կամ այն, որը դուք նշել եք վճարումը ստեղծելիս։ Գումարներն ամբողջ դրամով են, ժամերը՝ Երևանի ժամով։',
   environment: { label: 'Միջավայր', live: 'Իրական', test: 'Թեստային' },
   searchLabel: 'Հաճախորդի նույնացուցիչ կամ էլ. հասցե',
   searchHint: 'Ճշգրիտ նույնացուցիչը (cus_… կամ ձերը) կամ ամբողջական էլ. հասցեն։',
@@ -115,8 +115,8 @@ const hy: CustomersMessages = {
   previous: 'Նախորդ էջ',
   next: 'Հաջորդ էջ',
   pager: 'Էջեր',
-  pageOf: (page, last, total) => `Էջ ${page}՝ ${last}-ից (ընդամենը ${total})`,
-  detailTitle: (id) => `Հաճախորդ ${id}`,
+  pageOf: 'Էջ {page}՝ {last}-ից (ընդամենը {total})',
+  detailTitle: 'Հաճախորդ {id}',
   back: 'Բոլոր հաճախորդները',
   paymentsTitle: 'Վճարումներ',
   paymentsLabel: 'Այս հաճախորդի վճարումները՝ նորերը վերևում',
@@ -125,21 +125,21 @@ const hy: CustomersMessages = {
   amount: 'Գումար',
   status: 'Կարգավիճակ',
   open: 'Բացել',
-  openPayment: (order) => `Բացել ${order} պատվերի վճարումը`,
+  openPayment: 'Բացել {order} պատվերի վճարումը',
   statuses: {
     pending: 'Սպասման մեջ',
     processing: 'Մշակվում է',
     completed: 'Ավարտված',
-    failed: 'Ձախողված',
+    failed: 'Անհաջող',
     expired: 'Ժամկետանց',
     refunded: 'Վերադարձված',
   },
 };
 
-const ru: CustomersMessages = {
+const ru: Catalog<CustomersMessages> = {
   title: 'Клиенты',
   intro:
-    'Покупатели ваших платежей: идентификатор клиента, который шлюз присваивает покупателю после оплаты (один на адрес почты), или тот, что вы указали при создании платежа. Суммы в целых драмах, время в UTC.',
+    'Покупатели ваших платежей: идентификатор клиента, который шлюз присваивает покупателю после оплаты (один на адрес почты), или тот, что вы указали при создании платежа. Суммы в целых драмах, время ереванское.',
   environment: { label: 'Среда', live: 'Боевая', test: 'Тестовая' },
   searchLabel: 'Идентификатор клиента или почта',
   searchHint: 'Точный идентификатор (cus_… или ваш) или полный адрес почты.',
@@ -162,8 +162,8 @@ const ru: CustomersMessages = {
   previous: 'Предыдущая страница',
   next: 'Следующая страница',
   pager: 'Страницы',
-  pageOf: (page, last, total) => `Страница ${page} из ${last} (всего ${total})`,
-  detailTitle: (id) => `Клиент ${id}`,
+  pageOf: 'Страница {page} из {last} (всего {total})',
+  detailTitle: 'Клиент {id}',
   back: 'Все клиенты',
   paymentsTitle: 'Платежи',
   paymentsLabel: 'Платежи этого клиента, сначала новые',
@@ -172,15 +172,23 @@ const ru: CustomersMessages = {
   amount: 'Сумма',
   status: 'Статус',
   open: 'Открыть',
-  openPayment: (order) => `Открыть платёж заказа ${order}`,
+  openPayment: 'Открыть платёж заказа {order}',
   statuses: {
     pending: 'Ожидает',
     processing: 'Обрабатывается',
-    completed: 'Оплачен',
-    failed: 'Не прошёл',
+    completed: 'Завершён',
+    failed: 'Неуспешный',
     expired: 'Истёк',
     refunded: 'Возвращён',
   },
 };
 
-export const CUSTOMERS_MESSAGES: Readonly<Record<Language, CustomersMessages>> = { en, hy, ru };
+export const CUSTOMERS_MESSAGES = defineMessages<CustomersMessages>(
+  'dashboard.customers',
+  { en, hy, ru },
+  {
+    pageOf: ['page', 'last', 'total'],
+    detailTitle: ['id'],
+    openPayment: ['order'],
+  },
+);

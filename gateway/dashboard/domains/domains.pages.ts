@@ -4,6 +4,7 @@
  * rotation countdown, test event). Viewers get the same pages without forms and without secrets.
  */
 import { escapeHtml } from '../../checkout/html.js';
+import { formatDateTimeSeconds } from '../../i18n/format.js';
 import type { DomainVerificationView } from '../../merchants/domain-verification.service.js';
 import type { TestEventResult } from '../../webhooks/test-event.service.js';
 import type { WebhookSettingsView } from '../../webhooks/webhook-settings.service.js';
@@ -17,11 +18,6 @@ export function domainsText(shell: Shell): DomainsMessages {
 /** A domain's page path (the host as a path segment). */
 export function domainPath(host: string, rest = ''): string {
   return `/dashboard/domains/${encodeURIComponent(host)}${rest}`;
-}
-
-/** An instant as people read it: `2026-11-26 14:15 UTC`. */
-export function readableInstant(stored: string): string {
-  return `${stored.slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 export interface DomainListItem {
@@ -126,7 +122,7 @@ function verificationCard(shell: Shell, view: DomainView): string {
   let status: string;
   if (v.verified) {
     const method = v.verified_method === null ? m.methodNames.operator : m.methodNames[v.verified_method];
-    status = `<p><span class="badge ok">${escapeHtml(m.verified)}</span> ${escapeHtml(m.verifiedBy(method, v.verified_at === null ? null : readableInstant(v.verified_at)))}</p>`;
+    status = `<p><span class="badge ok">${escapeHtml(m.verified)}</span> ${escapeHtml(v.verified_at === null ? m.verifiedBy(method) : m.verifiedOn(method, v.verified_at))}</p>`;
   } else {
     status = `<p><span class="badge todo">${escapeHtml(m.notVerified)}</span> ${escapeHtml(m.notVerifiedYet)}</p>`;
   }
@@ -141,7 +137,7 @@ function verificationCard(shell: Shell, view: DomainView): string {
       known !== null && last.failure_message !== null
         ? `<p class="detail"><span>${escapeHtml(m.detail)}:</span> ${escapeHtml(last.failure_message)}</p>`
         : '';
-    failure = `<div class="alert check-failure" role="alert" data-code="${escapeHtml(code ?? '')}"><p>${escapeHtml(m.checkedFailed(method, readableInstant(last.checked_at)))}</p><p><strong>${escapeHtml(reason)}</strong></p>${detail}</div>`;
+    failure = `<div class="alert check-failure" role="alert" data-code="${escapeHtml(code ?? '')}"><p>${escapeHtml(m.checkedFailed(method, last.checked_at))}</p><p><strong>${escapeHtml(reason)}</strong></p>${detail}</div>`;
   }
   const action = escapeHtml(domainPath(view.host, '/verify'));
   const button = (method: 'dns' | 'https', text: string) =>
@@ -179,7 +175,7 @@ function countdown(m: DomainsMessages, settings: WebhookSettingsView): string {
   if (rotation === null) return '';
   const hours = Math.floor(rotation.seconds_left / 3600);
   const minutes = Math.floor((rotation.seconds_left % 3600) / 60);
-  return `<p class="countdown" id="rotation-countdown">${escapeHtml(m.rotationLeft(hours, minutes, readableInstant(rotation.ends_at)))}</p>`;
+  return `<p class="countdown" id="rotation-countdown">${escapeHtml(m.rotationLeft(hours, minutes, rotation.ends_at))}</p>`;
 }
 
 function webhookCard(shell: Shell, view: DomainView): string {
@@ -234,7 +230,7 @@ function testCard(shell: Shell, view: DomainView): string {
 <p class="${test.delivered ? 'notice' : 'alert'}">${escapeHtml(test.delivered ? m.testDelivered : m.testNotDelivered)}</p>
 <dl class="facts">
 <dt>${escapeHtml(m.testStatus)}</dt><dd id="test-status">${escapeHtml(test.status_code === null ? m.testNoStatus : String(test.status_code))}</dd>
-<dt>${escapeHtml(m.testSentAt)}</dt><dd>${escapeHtml(readableInstant(test.sent_at))} · ${escapeHtml(m.testDuration(test.duration_ms))}</dd>
+<dt>${escapeHtml(m.testSentAt)}</dt><dd>${escapeHtml(formatDateTimeSeconds(shell.lang, test.sent_at))} · ${escapeHtml(m.testDuration(test.duration_ms))}</dd>
 <dt>URL</dt><dd class="wrap">${escapeHtml(test.url)}</dd>
 ${test.error === null ? '' : `<dt>${escapeHtml(m.testError)}</dt><dd class="wrap">${escapeHtml(test.error)}</dd>`}
 </dl>

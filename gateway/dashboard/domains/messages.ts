@@ -3,7 +3,7 @@
  * English, Armenian and Russian. Not escaped here: the pages escape what they print.
  */
 import type { VerificationFailureCode } from '../../domain/domain-verification.js';
-import type { Language } from '../i18n/index.js';
+import { type Catalog, defineMessages } from '../../i18n/messages.js';
 
 export interface DomainsMessages {
   readonly title: string;
@@ -33,7 +33,10 @@ export interface DomainsMessages {
 
   readonly back: string;
   readonly verificationTitle: string;
-  readonly verifiedBy: (method: string, at: string | null) => string;
+  /** A domain verified without a recorded time (by the operator). */
+  readonly verifiedBy: (method: string) => string;
+  /** `at`: an instant (Yerevan time). */
+  readonly verifiedOn: (method: string, at: string) => string;
   readonly methodNames: Readonly<Record<'dns' | 'https' | 'operator' | 'hosted', string>>;
   readonly notVerifiedYet: string;
   readonly verifyIntro: string;
@@ -49,6 +52,7 @@ export interface DomainsMessages {
   readonly fileContent: string;
   readonly checkDns: string;
   readonly checkFile: string;
+  /** `at`: an instant (Yerevan time). */
   readonly checkedFailed: (method: string, at: string) => string;
   readonly failures: Readonly<Record<VerificationFailureCode, string>>;
   readonly detail: string;
@@ -77,6 +81,7 @@ export interface DomainsMessages {
   readonly rotate: string;
   readonly rotateConfirm: string;
   readonly rotated: string;
+  /** `until`: an instant (Yerevan time, the zone named). */
   readonly rotationLeft: (hours: number, minutes: number, until: string) => string;
   readonly viewerNoSecret: string;
 
@@ -98,7 +103,7 @@ export interface DomainsMessages {
   readonly processorsLink: string;
 }
 
-const en: DomainsMessages = {
+const en: Catalog<DomainsMessages> = {
   title: 'Domains',
   intro:
     'The sites you take payments on. Live payments are accepted only on a verified domain; each domain has its own webhook URL and signing secret.',
@@ -112,7 +117,7 @@ const en: DomainsMessages = {
   notVerified: 'Not verified',
   webhookSet: 'Set',
   webhookNotSet: 'Not set',
-  open: (host) => `Open ${host}`,
+  open: 'Open {host}',
   hostedExplain:
     "The hosted domain is the gateway's own address for your account: test payments that name none of your domains use it, and it always offers the sandbox. It is verified already and needs nothing from you.",
 
@@ -123,12 +128,13 @@ const en: DomainsMessages = {
   hostNeverVerifiable: 'localhost and IP addresses can never be verified: add the domain name your customers visit.',
   hostInvalid: 'This is not a valid domain name. Write it like shop.example.am, without https:// or a path.',
   hostSingleLabel: 'Write the full domain name, with its dot (for example shop.example.am).',
-  hostDuplicate: (host) => `${host} is already one of your domains.`,
-  added: (host) => `${host} is added. Verify it to take live payments on it.`,
+  hostDuplicate: '{host} is already one of your domains.',
+  added: '{host} is added. Verify it to take live payments on it.',
 
   back: 'All domains',
   verificationTitle: 'Verification',
-  verifiedBy: (method, at) => (at === null ? `Verified (${method}).` : `Verified (${method}) on ${at}.`),
+  verifiedBy: 'Verified ({method}).',
+  verifiedOn: 'Verified ({method}) on {at, date, datetime}.',
   methodNames: { dns: 'DNS record', https: 'HTTPS file', operator: 'by the operator', hosted: 'hosted domain' },
   notVerifiedYet: 'Not verified yet.',
   verifyIntro:
@@ -145,7 +151,7 @@ const en: DomainsMessages = {
   fileContent: 'File content',
   checkDns: 'Check DNS record',
   checkFile: 'Check file',
-  checkedFailed: (method, at) => `The last check (${method}, ${at}) did not verify the domain:`,
+  checkedFailed: 'The last check ({method}, {at, date, datetime}) did not verify the domain:',
   failures: {
     dns_no_record: 'No TXT record was found under the name shown. Add it, wait a few minutes, and check again.',
     dns_wrong_value: 'A TXT record exists, but none holds the exact value shown. Correct it and check again.',
@@ -163,7 +169,7 @@ const en: DomainsMessages = {
     taken: 'This domain is already verified for another account. Contact support if it is yours.',
   },
   detail: 'Details',
-  verifiedNow: (host) => `${host} is verified. Live payments can now be taken on it.`,
+  verifiedNow: '{host} is verified. Live payments can now be taken on it.',
   hostedTitle: 'Your hosted domain',
   neverVerifiable: 'localhost and IP addresses can never be verified.',
 
@@ -189,8 +195,8 @@ const en: DomainsMessages = {
   rotateConfirm:
     'Rotating creates a new secret. For 24 hours both are accepted: each webhook is signed with both, so you can update your server without losing any event. Then only the new one works.',
   rotated: 'A new secret is created. Reveal it and update your server within 24 hours.',
-  rotationLeft: (hours, minutes, until) =>
-    `Rotation in progress: the old secret is accepted for ${hours} h ${minutes} min more (until ${until}).`,
+  rotationLeft:
+    'Rotation in progress: the old secret is accepted for {hours} h {minutes} min more (until {until, date, zoned}).',
   viewerNoSecret: 'Only the owner and admins can see and rotate the signing secret.',
 
   testTitle: 'Send a test event',
@@ -204,7 +210,7 @@ const en: DomainsMessages = {
   testStatus: 'Status',
   testNoStatus: 'No answer',
   testSentAt: 'Sent at',
-  testDuration: (ms) => `${ms} ms`,
+  testDuration: '{ms, number} ms',
   testAnswer: 'Start of the answer',
   testNoAnswer: '(empty)',
   testError: 'Error',
@@ -212,23 +218,23 @@ const en: DomainsMessages = {
   processorsLink: 'Processors of this domain',
 };
 
-const hy: DomainsMessages = {
+const hy: Catalog<DomainsMessages> = {
   title: 'Դոմեններ',
   intro:
-    'Կայքերը, որոնցում ընդունում եք վճարումներ։ Իրական վճարումներն ընդունվում են միայն հաստատված դոմենում. յուրաքանչյուր դոմեն ունի իր webhook հասցեն և ստորագրման գաղտնի բանալին։',
+    'Կայքերը, որոնցում ընդունում եք վճարումներ։ Իրական վճարումներն ընդունվում են միայն հաստատված դոմենում. յուրաքանչյուր դոմեն ունի իր վեբհուքի հասցեն և ստորագրման գաղտնի բանալին։',
   host: 'Դոմեն',
   kind: 'Տեսակ',
   status: 'Հաստատում',
-  webhook: 'Webhook հասցե',
+  webhook: 'Վեբհուքի հասցե',
   hostedBadge: 'Դարպասի կողմից տրամադրված',
   ownBadge: 'Ձեր կայքը',
   verified: 'Հաստատված է',
   notVerified: 'Հաստատված չէ',
   webhookSet: 'Նշված է',
   webhookNotSet: 'Նշված չէ',
-  open: (host) => `Բացել ${host}`,
+  open: 'Բացել {host}',
   hostedExplain:
-    'Տրամադրված դոմենը դարպասի սեփական հասցեն է ձեր հաշվի համար. թեստային վճարումները, որոնք ձեր դոմեններից ոչ մեկը չեն նշում, օգտագործում են այն, և այն միշտ առաջարկում է sandbox-ը։ Այն արդեն հաստատված է և ձեզնից ոչինչ չի պահանջում։',
+    'Տրամադրված դոմենը դարպասի սեփական հասցեն է ձեր հաշվի համար. թեստային վճարումները, որոնք ձեր դոմեններից ոչ մեկը չեն նշում, օգտագործում են այն, և այն միշտ առաջարկում է թեստային քարտերը։ Այն արդեն հաստատված է և ձեզնից ոչինչ չի պահանջում։',
 
   addTitle: 'Ավելացնել դոմեն',
   addHint: 'Ձեր կայքի դոմենային անունը, օրինակ՝ shop.example.am (առանց https://, առանց ուղու)։',
@@ -238,12 +244,13 @@ const hy: DomainsMessages = {
     'localhost-ը և IP հասցեները երբեք չեն կարող հաստատվել. ավելացրեք այն դոմենային անունը, որն այցելում են ձեր հաճախորդները։',
   hostInvalid: 'Սա վավեր դոմենային անուն չէ։ Գրեք այսպես՝ shop.example.am, առանց https:// և ուղու։',
   hostSingleLabel: 'Գրեք ամբողջական դոմենային անունը՝ կետով (օրինակ՝ shop.example.am)։',
-  hostDuplicate: (host) => `${host}-ն արդեն ձեր դոմեններից է։`,
-  added: (host) => `${host}-ն ավելացված է։ Հաստատեք այն՝ իրական վճարումներ ընդունելու համար։`,
+  hostDuplicate: '{host} դոմենն արդեն ձեր դոմեններից է։',
+  added: '{host} դոմենն ավելացված է։ Հաստատեք այն՝ իրական վճարումներ ընդունելու համար։',
 
   back: 'Բոլոր դոմենները',
   verificationTitle: 'Հաստատում',
-  verifiedBy: (method, at) => (at === null ? `Հաստատված է (${method})։` : `Հաստատված է (${method}) ${at}-ին։`),
+  verifiedBy: 'Հաստատված է ({method})։',
+  verifiedOn: 'Հաստատվել է {at, date, datetime} ({method})։',
   methodNames: { dns: 'DNS գրառում', https: 'HTTPS ֆայլ', operator: 'օպերատորի կողմից', hosted: 'տրամադրված դոմեն' },
   notVerifiedYet: 'Դեռ հաստատված չէ։',
   verifyIntro:
@@ -260,7 +267,7 @@ const hy: DomainsMessages = {
   fileContent: 'Ֆայլի պարունակություն',
   checkDns: 'Ստուգել DNS գրառումը',
   checkFile: 'Ստուգել ֆայլը',
-  checkedFailed: (method, at) => `Վերջին ստուգումը (${method}, ${at}) չհաստատեց դոմենը.`,
+  checkedFailed: 'Վերջին ստուգումը ({method}, {at, date, datetime}) չհաստատեց դոմենը։',
   failures: {
     dns_no_record: 'Նշված անունով TXT գրառում չգտնվեց։ Ավելացրեք այն, սպասեք մի քանի րոպե և նորից ստուգեք։',
     dns_wrong_value: 'TXT գրառում կա, բայց ոչ մեկը չունի նշված ճշգրիտ արժեքը։ Ուղղեք այն և նորից ստուգեք։',
@@ -278,72 +285,72 @@ const hy: DomainsMessages = {
     taken: 'Այս դոմենն արդեն հաստատված է այլ հաշվի համար։ Դիմեք աջակցությանը, եթե այն ձերն է։',
   },
   detail: 'Մանրամասներ',
-  verifiedNow: (host) => `${host}-ն հաստատված է։ Այժմ կարող եք դրանում ընդունել իրական վճարումներ։`,
+  verifiedNow: '{host} դոմենը հաստատված է։ Այժմ կարող եք դրանում ընդունել իրական վճարումներ։',
   hostedTitle: 'Ձեր տրամադրված դոմենը',
   neverVerifiable: 'localhost-ը և IP հասցեները երբեք չեն կարող հաստատվել։',
 
-  webhookTitle: 'Webhook-ներ',
+  webhookTitle: 'Վեբհուքներ',
   webhookIntro: 'Դարպասն այս դոմենի ստորագրված վճարային իրադարձություններն ուղարկում է այս հասցեին։',
-  webhookUrl: 'Webhook հասցե',
+  webhookUrl: 'Վեբհուքի հասցե',
   webhookUrlHint: 'Ձեր սերվերի https:// հասցեն, որն ընդունում է իրադարձությունները։',
-  saveUrl: 'Պահպանել webhook հասցեն',
+  saveUrl: 'Պահպանել վեբհուքի հասցեն',
   urlRequired: 'Մուտքագրեք իրադարձություններն ընդունող հասցեն։',
   urlInvalid: 'Սա վավեր հասցե չէ։ Գրեք այսպես՝ https://shop.example.am/webhooks։',
   urlNotHttp: 'Հասցեն պետք է սկսվի https://-ով (կամ http://-ով)։',
-  urlPrivate: 'Այս հասցեն մասնավոր է (localhost կամ մասնավոր ցանց). webhook-ներն այնտեղ երբեք չեն առաքվում։',
-  urlSaved: 'Webhook հասցեն պահպանված է։',
-  noWebhookUrl: 'Webhook հասցե դեռ չկա։',
+  urlPrivate: 'Այս հասցեն մասնավոր է (localhost կամ մասնավոր ցանց). վեբհուքներն այնտեղ երբեք չեն առաքվում։',
+  urlSaved: 'Վեբհուքի հասցեն պահպանված է։',
+  noWebhookUrl: 'Վեբհուքի հասցե դեռ չկա։',
 
   secretTitle: 'Ստորագրման գաղտնի բանալի',
-  secretIntro: 'Ձեր սերվերը յուրաքանչյուր webhook-ի ստորագրությունը ստուգում է այս բանալիով։',
+  secretIntro: 'Ձեր սերվերը յուրաքանչյուր վեբհուքի ստորագրությունը ստուգում է այս բանալիով։',
   reveal: 'Ցույց տալ բանալին',
   currentSecret: 'Ընթացիկ բանալի',
   nextSecret: 'Նոր բանալի (փոխարինումից հետո)',
   secretNote: 'Պահեք այն միայն ձեր սերվերում։ Այն ցուցադրված է ձեր խնդրանքով. վերաբեռնեք էջը՝ թաքցնելու համար։',
   rotate: 'Փոխարինել բանալին',
   rotateConfirm:
-    'Փոխարինումը ստեղծում է նոր բանալի։ 24 ժամ ընդունվում են երկուսն էլ. յուրաքանչյուր webhook ստորագրվում է երկուսով, որպեսզի կարողանաք թարմացնել ձեր սերվերը՝ առանց իրադարձություն կորցնելու։ Հետո աշխատում է միայն նորը։',
+    'Փոխարինումը ստեղծում է նոր բանալի։ 24 ժամ ընդունվում են երկուսն էլ. յուրաքանչյուր վեբհուք ստորագրվում է երկուսով, որպեսզի կարողանաք թարմացնել ձեր սերվերը՝ առանց իրադարձություն կորցնելու։ Հետո աշխատում է միայն նորը։',
   rotated: 'Նոր բանալի է ստեղծված։ Ցույց տվեք այն և թարմացրեք ձեր սերվերը 24 ժամվա ընթացքում։',
-  rotationLeft: (hours, minutes, until) =>
-    `Փոխարինումն ընթացքի մեջ է. հին բանալին ընդունվում է ևս ${hours} ժ ${minutes} ր (մինչև ${until})։`,
+  rotationLeft:
+    'Փոխարինումն ընթացքի մեջ է. հին բանալին ընդունվում է ևս {hours} ժ {minutes} ր (մինչև {until, date, zoned})։',
   viewerNoSecret: 'Ստորագրման բանալին տեսնել և փոխարինել կարող են միայն սեփականատերը և ադմինները։',
 
   testTitle: 'Ուղարկել թեստային իրադարձություն',
   testIntro:
-    'Հիմա ուղարկում է ստորագրված transaction.status.updated նմուշային իրադարձություն webhook հասցեին և ցույց է տալիս ձեր սերվերի պատասխանը։',
+    'Հիմա ուղարկում է ստորագրված transaction.status.updated նմուշային իրադարձություն վեբհուքի հասցեին և ցույց է տալիս ձեր սերվերի պատասխանը։',
   sendTest: 'Ուղարկել թեստային իրադարձություն',
-  testNeedsUrl: 'Նախ նշեք webhook հասցե։',
+  testNeedsUrl: 'Նախ նշեք վեբհուքի հասցե։',
   testResultTitle: 'Թեստային իրադարձության արդյունքը',
   testDelivered: 'Առաքված է. ձեր սերվերն ընդունեց իրադարձությունը։',
   testNotDelivered: 'Չառաքվեց։',
   testStatus: 'Կարգավիճակ',
   testNoStatus: 'Պատասխան չկա',
   testSentAt: 'Ուղարկման ժամը',
-  testDuration: (ms) => `${ms} մվ`,
+  testDuration: '{ms, number} մվ',
   testAnswer: 'Պատասխանի սկիզբը',
   testNoAnswer: '(դատարկ)',
   testError: 'Սխալ',
 
-  processorsLink: 'Այս դոմենի պրոցեսորները',
+  processorsLink: 'Այս դոմենի վճարային համակարգերը',
 };
 
-const ru: DomainsMessages = {
+const ru: Catalog<DomainsMessages> = {
   title: 'Домены',
   intro:
-    'Сайты, на которых вы принимаете платежи. Реальные платежи принимаются только на подтверждённом домене; у каждого домена свой адрес webhook и свой секрет подписи.',
+    'Сайты, на которых вы принимаете платежи. Боевые платежи принимаются только на подтверждённом домене; у каждого домена свой адрес вебхука и свой секрет подписи.',
   host: 'Домен',
   kind: 'Вид',
   status: 'Подтверждение',
-  webhook: 'Адрес webhook',
+  webhook: 'Адрес вебхука',
   hostedBadge: 'Предоставлен шлюзом',
   ownBadge: 'Ваш сайт',
   verified: 'Подтверждён',
   notVerified: 'Не подтверждён',
   webhookSet: 'Задан',
   webhookNotSet: 'Не задан',
-  open: (host) => `Открыть ${host}`,
+  open: 'Открыть {host}',
   hostedExplain:
-    'Предоставленный домен — собственный адрес шлюза для вашего аккаунта: его используют тестовые платежи, не указавшие ни один из ваших доменов, и на нём всегда доступна песочница. Он уже подтверждён и ничего от вас не требует.',
+    'Предоставленный домен — собственный адрес шлюза для вашего аккаунта: его используют тестовые платежи, не указавшие ни один из ваших доменов, и на нём всегда доступны тестовые карты. Он уже подтверждён и ничего от вас не требует.',
 
   addTitle: 'Добавить домен',
   addHint: 'Доменное имя вашего сайта, например shop.example.am (без https:// и без пути).',
@@ -353,12 +360,13 @@ const ru: DomainsMessages = {
     'localhost и IP-адреса никогда не могут быть подтверждены: добавьте доменное имя, которое открывают ваши покупатели.',
   hostInvalid: 'Это не доменное имя. Напишите его так: shop.example.am, без https:// и без пути.',
   hostSingleLabel: 'Напишите полное доменное имя, с точкой (например, shop.example.am).',
-  hostDuplicate: (host) => `${host} уже есть среди ваших доменов.`,
-  added: (host) => `${host} добавлен. Подтвердите его, чтобы принимать на нём реальные платежи.`,
+  hostDuplicate: '{host} уже есть среди ваших доменов.',
+  added: '{host} добавлен. Подтвердите его, чтобы принимать на нём боевые платежи.',
 
   back: 'Все домены',
   verificationTitle: 'Подтверждение',
-  verifiedBy: (method, at) => (at === null ? `Подтверждён (${method}).` : `Подтверждён (${method}) ${at}.`),
+  verifiedBy: 'Подтверждён ({method}).',
+  verifiedOn: 'Подтверждён {at, date, datetime} ({method}).',
   methodNames: { dns: 'запись DNS', https: 'файл HTTPS', operator: 'оператором', hosted: 'предоставленный домен' },
   notVerifiedYet: 'Ещё не подтверждён.',
   verifyIntro:
@@ -376,7 +384,7 @@ const ru: DomainsMessages = {
   fileContent: 'Содержимое файла',
   checkDns: 'Проверить запись DNS',
   checkFile: 'Проверить файл',
-  checkedFailed: (method, at) => `Последняя проверка (${method}, ${at}) не подтвердила домен:`,
+  checkedFailed: 'Последняя проверка ({method}, {at, date, datetime}) не подтвердила домен:',
   failures: {
     dns_no_record:
       'TXT-запись с указанным именем не найдена. Добавьте её, подождите несколько минут и проверьте снова.',
@@ -396,53 +404,66 @@ const ru: DomainsMessages = {
     taken: 'Этот домен уже подтверждён для другого аккаунта. Если он ваш, обратитесь в поддержку.',
   },
   detail: 'Подробности',
-  verifiedNow: (host) => `${host} подтверждён. Теперь на нём можно принимать реальные платежи.`,
+  verifiedNow: '{host} подтверждён. Теперь на нём можно принимать боевые платежи.',
   hostedTitle: 'Ваш предоставленный домен',
   neverVerifiable: 'localhost и IP-адреса никогда не могут быть подтверждены.',
 
-  webhookTitle: 'Webhook',
+  webhookTitle: 'Вебхуки',
   webhookIntro: 'Шлюз отправляет подписанные события платежей этого домена на этот адрес.',
-  webhookUrl: 'Адрес webhook',
+  webhookUrl: 'Адрес вебхука',
   webhookUrlHint: 'Адрес https:// вашего сервера, принимающего события.',
-  saveUrl: 'Сохранить адрес webhook',
+  saveUrl: 'Сохранить адрес вебхука',
   urlRequired: 'Введите адрес, принимающий события.',
   urlInvalid: 'Это не адрес. Напишите его так: https://shop.example.am/webhooks.',
   urlNotHttp: 'Адрес должен начинаться с https:// (или http://).',
-  urlPrivate: 'Это частный адрес (localhost или частная сеть): webhook туда никогда не доставляются.',
-  urlSaved: 'Адрес webhook сохранён.',
-  noWebhookUrl: 'Адрес webhook ещё не задан.',
+  urlPrivate: 'Это частный адрес (localhost или частная сеть): вебхуки туда никогда не доставляются.',
+  urlSaved: 'Адрес вебхука сохранён.',
+  noWebhookUrl: 'Адрес вебхука ещё не задан.',
 
   secretTitle: 'Секрет подписи',
-  secretIntro: 'Ваш сервер проверяет подпись каждого webhook этим секретом.',
+  secretIntro: 'Ваш сервер проверяет подпись каждого вебхука этим секретом.',
   reveal: 'Показать секрет',
   currentSecret: 'Текущий секрет',
   nextSecret: 'Новый секрет (после замены)',
   secretNote: 'Храните его только на своём сервере. Он показан по вашему запросу; обновите страницу, чтобы скрыть его.',
   rotate: 'Заменить секрет',
   rotateConfirm:
-    'Замена создаёт новый секрет. 24 часа принимаются оба: каждый webhook подписывается обоими, чтобы вы успели обновить сервер, не потеряв ни одного события. Затем работает только новый.',
+    'Замена создаёт новый секрет. 24 часа принимаются оба: каждый вебхук подписывается обоими, чтобы вы успели обновить сервер, не потеряв ни одного события. Затем работает только новый.',
   rotated: 'Новый секрет создан. Покажите его и обновите свой сервер в течение 24 часов.',
-  rotationLeft: (hours, minutes, until) =>
-    `Идёт замена: старый секрет принимается ещё ${hours} ч ${minutes} мин (до ${until}).`,
+  rotationLeft: 'Идёт замена: старый секрет принимается ещё {hours} ч {minutes} мин (до {until, date, zoned}).',
   viewerNoSecret: 'Видеть и заменять секрет подписи могут только владелец и администраторы.',
 
   testTitle: 'Отправить тестовое событие',
   testIntro:
-    'Сейчас отправит подписанный образец события transaction.status.updated на адрес webhook и покажет ответ вашего сервера.',
+    'Сейчас отправит подписанный образец события transaction.status.updated на адрес вебхука и покажет ответ вашего сервера.',
   sendTest: 'Отправить тестовое событие',
-  testNeedsUrl: 'Сначала задайте адрес webhook.',
+  testNeedsUrl: 'Сначала задайте адрес вебхука.',
   testResultTitle: 'Результат тестового события',
   testDelivered: 'Доставлено: ваш сервер принял событие.',
   testNotDelivered: 'Не доставлено.',
   testStatus: 'Статус',
   testNoStatus: 'Нет ответа',
   testSentAt: 'Отправлено',
-  testDuration: (ms) => `${ms} мс`,
+  testDuration: '{ms, number} мс',
   testAnswer: 'Начало ответа',
   testNoAnswer: '(пусто)',
   testError: 'Ошибка',
 
-  processorsLink: 'Процессоры этого домена',
+  processorsLink: 'Платёжные системы этого домена',
 };
 
-export const DOMAINS_MESSAGES: Readonly<Record<Language, DomainsMessages>> = { en, hy, ru };
+export const DOMAINS_MESSAGES = defineMessages<DomainsMessages>(
+  'dashboard.domains',
+  { en, hy, ru },
+  {
+    open: ['host'],
+    hostDuplicate: ['host'],
+    added: ['host'],
+    verifiedBy: ['method'],
+    verifiedOn: ['method', 'at'],
+    checkedFailed: ['method', 'at'],
+    verifiedNow: ['host'],
+    rotationLeft: ['hours', 'minutes', 'until'],
+    testDuration: ['ms'],
+  },
+);

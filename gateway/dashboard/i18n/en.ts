@@ -1,6 +1,7 @@
+import type { Catalog } from '../../i18n/messages.js';
 import type { DashboardMessages } from './messages.js';
 
-export const en: DashboardMessages = {
+export const en: Catalog<DashboardMessages> = {
   locale: 'en',
   languageName: 'English',
   product: 'Payment Gateway',
@@ -26,7 +27,7 @@ export const en: DashboardMessages = {
   soon: 'soon',
   copy: 'Copy',
   copied: 'Copied',
-  signedInAs: (email) => `Signed in as ${email}`,
+  signedInAs: 'Signed in as {email}',
   signOut: 'Sign out',
 
   signUpTitle: 'Create your account',
@@ -42,13 +43,12 @@ export const en: DashboardMessages = {
   noAccount: 'New here? Create an account',
   forgotPassword: 'Forgot your password?',
   wrongCredentials: 'The email or the password is wrong.',
-  lockedOut: (minutes) =>
-    `Too many failed sign-ins. For your safety, signing in is paused for ${minutes} minutes. You can reset your password meanwhile.`,
+  lockedOut:
+    'Too many failed sign-ins. For your safety, signing in is paused for {minutes, plural, one {# minute} other {# minutes}}. You can reset your password meanwhile.',
   checkEmailTitle: 'Check your email',
-  checkEmailText: (email) =>
-    `We sent a message to ${email}. Open the link in it to confirm your address, then sign in. If the address already has an account, the message tells you how to sign in.`,
-  unverifiedText: (email) =>
-    `Your address is not confirmed yet. We sent a new link to ${email}: open it, then sign in.`,
+  checkEmailText:
+    'We sent a message to {email}. Open the link in it to confirm your address, then sign in. If the address already has an account, the message tells you how to sign in.',
+  unverifiedText: 'Your address is not confirmed yet. We sent a new link to {email}: open it, then sign in.',
   confirmEmailTitle: 'Confirm your email address',
   confirmEmailText: 'Press the button to confirm this address for your dashboard account.',
   confirmEmail: 'Confirm email address',
@@ -74,7 +74,7 @@ export const en: DashboardMessages = {
   newEmail: 'New email address',
   currentPassword: 'Current password',
   changeEmail: 'Change email',
-  changeEmailSent: (email) => `We sent a link to ${email}. The change takes effect when you open it.`,
+  changeEmailSent: 'We sent a link to {email}. The change takes effect when you open it.',
   changePasswordTitle: 'Password',
   changePassword: 'Change password',
   passwordChanged: 'Your password was changed; your other sessions were signed out.',
@@ -126,23 +126,19 @@ export const en: DashboardMessages = {
   mail: {
     verify_email: {
       subject: 'Confirm your email address',
-      text: ({ link }) =>
-        `Hello,\n\nConfirm the email address of your payment gateway account by opening this link (it works for 24 hours):\n\n${link}\n\nIf you did not sign up, ignore this message.\n`,
+      text: 'Hello,\n\nConfirm the email address of your payment gateway account by opening this link (it works for 24 hours):\n\n{link}\n\nIf you did not sign up, ignore this message.\n',
     },
     change_email: {
       subject: 'Confirm your new email address',
-      text: ({ link }) =>
-        `Hello,\n\nYou asked to use this address for your payment gateway account. Confirm it by opening this link (it works for 24 hours):\n\n${link}\n\nIf you did not ask for it, ignore this message.\n`,
+      text: 'Hello,\n\nYou asked to use this address for your payment gateway account. Confirm it by opening this link (it works for 24 hours):\n\n{link}\n\nIf you did not ask for it, ignore this message.\n',
     },
     reset_password: {
       subject: 'Reset your password',
-      text: ({ link }) =>
-        `Hello,\n\nChoose a new password for your payment gateway account with this link (it works for one hour, once):\n\n${link}\n\nIf you did not ask for it, ignore this message: your password stays as it is.\n`,
+      text: 'Hello,\n\nChoose a new password for your payment gateway account with this link (it works for one hour, once):\n\n{link}\n\nIf you did not ask for it, ignore this message: your password stays as it is.\n',
     },
     already_registered: {
       subject: 'Someone tried to sign up with your address',
-      text: ({ signIn, reset }) =>
-        `Hello,\n\nSomeone (perhaps you) tried to create a payment gateway account with this address, which already has one.\n\nSign in: ${signIn}\nForgot your password? ${reset}\n\nIf it was not you, nothing changed and you need to do nothing.\n`,
+      text: 'Hello,\n\nSomeone (perhaps you) tried to create a payment gateway account with this address, which already has one.\n\nSign in: {signIn}\nForgot your password? {reset}\n\nIf it was not you, nothing changed and you need to do nothing.\n',
     },
   },
 };

@@ -10,6 +10,7 @@ import {
   LANGUAGES,
   type Language,
 } from '../../checkout/i18n/index.js';
+import { defineMessages } from '../../i18n/messages.js';
 import { en } from './en.js';
 import { hy } from './hy.js';
 import type { DashboardMessages } from './messages.js';
@@ -18,7 +19,23 @@ import { ru } from './ru.js';
 export type { DashboardMessages } from './messages.js';
 export { isLanguage, LANGUAGES, type Language };
 
-export const DASHBOARD_DICTIONARIES: Readonly<Record<Language, DashboardMessages>> = { en, hy, ru };
+export const DASHBOARD_DICTIONARIES = defineMessages<DashboardMessages>(
+  'dashboard',
+  { en, hy, ru },
+  {
+    signedInAs: ['email'],
+    lockedOut: ['minutes'],
+    checkEmailText: ['email'],
+    unverifiedText: ['email'],
+    changeEmailSent: ['email'],
+    mail: {
+      verify_email: { text: 'values' },
+      change_email: { text: 'values' },
+      reset_password: { text: 'values' },
+      already_registered: { text: 'values' },
+    },
+  },
+);
 
 export function chooseDashboardLanguage(
   query: unknown,

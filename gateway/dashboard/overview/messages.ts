@@ -1,7 +1,7 @@
 /** The texts of the overview page. Not escaped here: the page escapes what it prints. */
 import type { BlockedState, Counter } from '../../domain/billing.js';
+import { type Catalog, defineMessages } from '../../i18n/messages.js';
 import type { EnvironmentWords } from '../customers/environment.js';
-import type { Language } from '../i18n/index.js';
 
 export interface OverviewMessages {
   readonly title: string;
@@ -54,21 +54,22 @@ export interface OverviewMessages {
   readonly balancesNote: string;
 }
 
-const en: OverviewMessages = {
+const en: Catalog<OverviewMessages> = {
   title: 'Overview',
-  intro: (from, to) => `The last 30 days at a glance, ${from} to ${to} (UTC days). Amounts are whole AMD.`,
+  intro: 'The last 30 days at a glance, {from, date, day} to {to, date, day} (UTC days). Amounts are whole drams.',
   environment: { label: 'Environment', live: 'Live', test: 'Test' },
   completedCount: 'Completed payments',
   completedVolume: 'Completed volume',
   successRate: 'Success rate',
-  successRateOf: (paid, finished) => `${paid} paid of ${finished} finished payments created in these days`,
+  successRateOf:
+    '{paid, number} paid of {finished, plural, one {# finished payment} other {# finished payments}} created in these days',
   noFinished: 'No finished payment yet',
   refunds: 'Refunds',
-  refundsOf: (count) => `${count} succeeded refunds`,
+  refundsOf: '{count, plural, one {# succeeded refund} other {# succeeded refunds}}',
   volumeChart: 'Completed volume per day',
   countChart: 'Completed payments per day',
-  chartDesc: (total, max, days) => `${days} days, ${total} in all; the tallest bar is ${max}.`,
-  barTitle: (day, value) => `${day}: ${value}`,
+  chartDesc: '{days, plural, one {# day} other {# days}}, {total} in all; the tallest bar is {max}.',
+  barTitle: '{day}: {value}',
   numbers: 'Show the numbers of each day',
   numbersLabel: 'Completed payments and volume per day',
   day: 'Day',
@@ -80,7 +81,7 @@ const en: OverviewMessages = {
   noProcessor: '(none)',
   noCompleted: 'No payment completed in these days.',
   webhooksTitle: 'Webhook deliveries, last 24 hours',
-  webhooksSummary: (failed, delivered) => `${failed} failed for good, ${delivered} delivered.`,
+  webhooksSummary: '{failed, number} failed for good, {delivered, number} delivered.',
   webhooksHealthy: 'No delivery failed in the last 24 hours.',
   failedLabel: 'Deliveries that failed for good, latest first',
   failedAt: 'Failed at',
@@ -91,7 +92,7 @@ const en: OverviewMessages = {
   lastAnswer: 'Last answer',
   noAnswer: 'no answer',
   openPayment: 'Open the payment',
-  moreFailed: (shown, total) => `The ${shown} latest of ${total} are listed.`,
+  moreFailed: 'The {shown, number} latest of {total, number} are listed.',
   balancesTitle: 'Balances',
   balancesLabel: 'Balances of the account',
   counter: 'Counter',
@@ -109,33 +110,33 @@ const en: OverviewMessages = {
   balancesNote: 'Balances belong to the account: they are the same in both environments.',
 };
 
-const hy: OverviewMessages = {
+const hy: Catalog<OverviewMessages> = {
   title: 'Ամփոփում',
-  intro: (from, to) => `Վերջին 30 օրը մեկ հայացքով՝ ${from}-ից ${to} (UTC օրեր)։ Գումարները ամբողջ դրամով են։`,
+  intro: 'Վերջին 30 օրը մեկ հայացքով՝ {from, date, day} – {to, date, day} (UTC օրեր)։ Գումարներն ամբողջ դրամով են։',
   environment: { label: 'Միջավայր', live: 'Իրական', test: 'Թեստային' },
   completedCount: 'Ավարտված վճարումներ',
   completedVolume: 'Ավարտված ծավալ',
   successRate: 'Հաջողության տոկոս',
-  successRateOf: (paid, finished) => `Այս օրերին ստեղծված ${finished} ավարտված վճարումից ${paid}-ը վճարված է`,
+  successRateOf: 'Այս օրերին ստեղծված {finished, number} ավարտված վճարումից վճարված է {paid, number}-ը',
   noFinished: 'Դեռ ավարտված վճարում չկա',
   refunds: 'Վերադարձներ',
-  refundsOf: (count) => `${count} հաջող վերադարձ`,
+  refundsOf: '{count, number} հաջող վերադարձ',
   volumeChart: 'Ավարտված ծավալն ըստ օրերի',
   countChart: 'Ավարտված վճարումներն ըստ օրերի',
-  chartDesc: (total, max, days) => `${days} օր, ընդամենը ${total}․ ամենաբարձր սյունը՝ ${max}։`,
-  barTitle: (day, value) => `${day}՝ ${value}`,
+  chartDesc: '{days, number} օր, ընդամենը՝ {total}. ամենաբարձր սյունը՝ {max}։',
+  barTitle: '{day}՝ {value}',
   numbers: 'Ցույց տալ յուրաքանչյուր օրվա թվերը',
   numbersLabel: 'Ավարտված վճարումներն ու ծավալն ըստ օրերի',
   day: 'Օր',
   count: 'Վճարումներ',
   volume: 'Ծավալ',
-  processorsTitle: 'Ըստ պրոցեսորի',
-  processorsLabel: 'Ավարտված վճարումներն ըստ պրոցեսորի',
-  processor: 'Պրոցեսոր',
+  processorsTitle: 'Ըստ վճարային համակարգի',
+  processorsLabel: 'Ավարտված վճարումներն ըստ վճարային համակարգի',
+  processor: 'Վճարային համակարգ',
   noProcessor: '(չկա)',
   noCompleted: 'Այս օրերին ավարտված վճարում չկա։',
-  webhooksTitle: 'Webhook առաքումներ, վերջին 24 ժամ',
-  webhooksSummary: (failed, delivered) => `${failed}-ը վերջնականապես ձախողվել է, ${delivered}-ը՝ առաքվել։`,
+  webhooksTitle: 'Վեբհուքների առաքումներ, վերջին 24 ժամ',
+  webhooksSummary: 'Վերջնականապես չառաքված՝ {failed, number}, առաքված՝ {delivered, number}։',
   webhooksHealthy: 'Վերջին 24 ժամում ոչ մի առաքում չի ձախողվել։',
   failedLabel: 'Վերջնականապես ձախողված առաքումներ՝ վերջինները վերևում',
   failedAt: 'Ձախողման պահ',
@@ -146,7 +147,7 @@ const hy: OverviewMessages = {
   lastAnswer: 'Վերջին պատասխան',
   noAnswer: 'պատասխան չկա',
   openPayment: 'Բացել վճարումը',
-  moreFailed: (shown, total) => `Ցուցադրված են ${total}-ից վերջին ${shown}-ը։`,
+  moreFailed: 'Ցուցադրված են վերջին {shown, number}-ը՝ {total, number}-ից։',
   balancesTitle: 'Մնացորդներ',
   balancesLabel: 'Հաշվի մնացորդները',
   counter: 'Հաշվիչ',
@@ -164,21 +165,24 @@ const hy: OverviewMessages = {
   balancesNote: 'Մնացորդները պատկանում են հաշվին․ երկու միջավայրերում նույնն են։',
 };
 
-const ru: OverviewMessages = {
+const ru: Catalog<OverviewMessages> = {
   title: 'Обзор',
-  intro: (from, to) => `Последние 30 дней кратко, с ${from} по ${to} (дни UTC). Суммы в целых драмах.`,
+  intro: 'Последние 30 дней кратко: с {from, date, day} по {to, date, day} (сутки по UTC). Суммы в целых драмах.',
   environment: { label: 'Среда', live: 'Боевая', test: 'Тестовая' },
   completedCount: 'Оплаченные платежи',
   completedVolume: 'Оплаченный объём',
   successRate: 'Доля успешных',
-  successRateOf: (paid, finished) => `${paid} оплачено из ${finished} завершённых платежей, созданных за эти дни`,
+  successRateOf:
+    '{finished, plural, one {Оплачено {paid, number} из # завершённого платежа, созданного за эти дни} few {Оплачено {paid, number} из # завершённых платежей, созданных за эти дни} many {Оплачено {paid, number} из # завершённых платежей, созданных за эти дни} other {Оплачено {paid, number} из # завершённого платежа, созданных за эти дни}}',
   noFinished: 'Завершённых платежей пока нет',
   refunds: 'Возвраты',
-  refundsOf: (count) => `Успешных возвратов: ${count}`,
+  refundsOf:
+    '{count, plural, one {# успешный возврат} few {# успешных возврата} many {# успешных возвратов} other {# успешного возврата}}',
   volumeChart: 'Оплаченный объём по дням',
   countChart: 'Оплаченные платежи по дням',
-  chartDesc: (total, max, days) => `${days} дней, всего ${total}; самый высокий столбец — ${max}.`,
-  barTitle: (day, value) => `${day}: ${value}`,
+  chartDesc:
+    '{days, plural, one {# день} few {# дня} many {# дней} other {# дня}}, всего {total}; самый высокий столбец — {max}.',
+  barTitle: '{day}: {value}',
   numbers: 'Показать числа по дням',
   numbersLabel: 'Оплаченные платежи и объём по дням',
   day: 'День',
@@ -186,11 +190,11 @@ const ru: OverviewMessages = {
   volume: 'Объём',
   processorsTitle: 'По процессорам',
   processorsLabel: 'Оплаченные платежи по процессорам',
-  processor: 'Процессор',
+  processor: 'Платёжная система',
   noProcessor: '(нет)',
   noCompleted: 'За эти дни оплаченных платежей нет.',
   webhooksTitle: 'Доставка вебхуков за последние 24 часа',
-  webhooksSummary: (failed, delivered) => `Окончательно не доставлено: ${failed}, доставлено: ${delivered}.`,
+  webhooksSummary: 'Окончательно не доставлено: {failed, number}, доставлено: {delivered, number}.',
   webhooksHealthy: 'За последние 24 часа ни одна доставка не провалилась.',
   failedLabel: 'Окончательно не доставленные, сначала последние',
   failedAt: 'Когда',
@@ -201,7 +205,7 @@ const ru: OverviewMessages = {
   lastAnswer: 'Последний ответ',
   noAnswer: 'нет ответа',
   openPayment: 'Открыть платёж',
-  moreFailed: (shown, total) => `Показаны последние ${shown} из ${total}.`,
+  moreFailed: 'Показаны последние {shown, number} из {total, number}.',
   balancesTitle: 'Балансы',
   balancesLabel: 'Балансы аккаунта',
   counter: 'Счётчик',
@@ -219,4 +223,16 @@ const ru: OverviewMessages = {
   balancesNote: 'Балансы принадлежат аккаунту и одинаковы в обеих средах.',
 };
 
-export const OVERVIEW_MESSAGES: Readonly<Record<Language, OverviewMessages>> = { en, hy, ru };
+export const OVERVIEW_MESSAGES = defineMessages<OverviewMessages>(
+  'dashboard.overview',
+  { en, hy, ru },
+  {
+    intro: ['from', 'to'],
+    successRateOf: ['paid', 'finished'],
+    refundsOf: ['count'],
+    chartDesc: ['total', 'max', 'days'],
+    barTitle: ['day', 'value'],
+    webhooksSummary: ['failed', 'delivered'],
+    moreFailed: ['shown', 'total'],
+  },
+);

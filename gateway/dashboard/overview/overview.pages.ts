@@ -6,6 +6,8 @@
  * with their blocked state and the way to top up. Read-only for every role.
  */
 import { escapeHtml } from '../../checkout/html.js';
+import { formatDate, formatDayMonth, formatPercent } from '../../i18n/format.js';
+import { isLanguage } from '../../i18n/languages.js';
 import { amd, count, environmentSwitch, instant } from '../customers/environment.js';
 import { layout, type Shell } from '../layout.js';
 import { OVERVIEW_MESSAGES, type OverviewMessages } from './messages.js';
@@ -17,10 +19,9 @@ const LEFT = 8;
 const TOP = 24;
 const BOTTOM = 28;
 
+/** A UTC day of the chart (`2026-11-05`) as day and month in the reader's language (`Nov 5`, `5 նոյ`, `5 нояб.`). */
 function shortDay(day: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
-    Date.parse(`${day}T00:00:00Z`),
-  );
+  return formatDayMonth(isLanguage(locale) ? locale : 'en', `${day}T00:00:00Z`);
 }
 
 /** One bar chart of `value` per day, as an `img` with its own title and description. */
@@ -91,12 +92,12 @@ export function overviewPage(shell: Shell, view: Overview): string {
   const locale = shell.t.locale;
   const money = (n: number) => amd(n, locale);
   const num = (n: number) => count(n, locale);
-  const percent = (r: number) =>
-    new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(r);
+  const percent = (r: number) => formatPercent(shell.lang, r);
+  const period = `${formatDate(shell.lang, view.from)} – ${formatDate(shell.lang, view.to)}`;
 
   const figures = `<div class="figures">
-${figure(o.completedVolume, money(view.completedVolume), `${view.from} – ${view.to}`)}
-${figure(o.completedCount, num(view.completedCount), `${view.from} – ${view.to}`)}
+${figure(o.completedVolume, money(view.completedVolume), period)}
+${figure(o.completedCount, num(view.completedCount), period)}
 ${figure(o.successRate, view.successRate === null ? '—' : percent(view.successRate), view.successRate === null ? o.noFinished : o.successRateOf(view.paid, view.finished))}
 ${figure(o.refunds, money(view.refundsAmount), o.refundsOf(view.refundsCount))}
 </div>`;

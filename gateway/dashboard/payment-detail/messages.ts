@@ -3,7 +3,7 @@
  * refund confirmation, in the dashboard's three languages (picked with `shell.lang`). Not escaped
  * here: the pages escape everything they print.
  */
-import type { Language } from '../i18n/index.js';
+import { type Catalog, defineMessages } from '../../i18n/messages.js';
 
 export interface PaymentDetailMessages {
   readonly title: (orderId: string) => string;
@@ -33,7 +33,8 @@ export interface PaymentDetailMessages {
   readonly none: string;
   readonly live: string;
   readonly test: string;
-  readonly chargeText: (amount: string, rate: string) => string;
+  /** `amount` in whole drams; `rate` as the reader's language writes numbers. */
+  readonly chargeText: (amount: number, rate: string) => string;
   readonly statuses: Readonly<Record<string, string>>;
 
   readonly itemsTitle: string;
@@ -54,7 +55,7 @@ export interface PaymentDetailMessages {
   readonly timelineCreated: string;
   readonly timelineExpires: string;
   readonly timelineStatus: (status: string) => string;
-  readonly timelineRefunded: (amount: string) => string;
+  readonly timelineRefunded: (amount: number) => string;
 
   readonly eventsTitle: string;
   readonly eventsIntro: string;
@@ -106,14 +107,14 @@ export interface PaymentDetailMessages {
 
   readonly refundFormTitle: string;
   readonly refundAmountLabel: string;
-  readonly refundAmountHint: (remaining: string) => string;
+  readonly refundAmountHint: (remaining: number) => string;
   readonly refundReasonLabel: string;
   readonly refundReasonHint: string;
   readonly refundContinue: string;
   readonly notRefundable: string;
 
   readonly confirmTitle: string;
-  readonly confirmText: (amount: string, orderId: string) => string;
+  readonly confirmText: (amount: number, orderId: string) => string;
   readonly confirmReason: (reason: string) => string;
   readonly confirmNoReason: string;
   readonly confirmButton: string;
@@ -121,9 +122,9 @@ export interface PaymentDetailMessages {
 
   readonly refunded: string;
   readonly amountInvalid: string;
-  readonly amountTooLarge: (remaining: string) => string;
+  readonly amountTooLarge: (remaining: number) => string;
   readonly reasonTooLong: string;
-  readonly wholeOnly: (amount: string) => string;
+  readonly wholeOnly: (amount: number) => string;
   readonly refusals: {
     readonly not_refundable: string;
     readonly already_refunded: string;
@@ -136,8 +137,8 @@ export interface PaymentDetailMessages {
   };
 }
 
-const en: PaymentDetailMessages = {
-  title: (orderId) => `Payment for order ${orderId}`,
+const en: Catalog<PaymentDetailMessages> = {
+  title: 'Payment for order {orderId}',
   backToPayments: '← Payments',
   detailsTitle: 'Details',
   fields: {
@@ -164,7 +165,7 @@ const en: PaymentDetailMessages = {
   none: '—',
   live: 'Live',
   test: 'Test',
-  chargeText: (amount, rate) => `${amount} at a rate of ${rate}`,
+  chargeText: '{amount, number, amd} at a rate of {rate}',
   statuses: {
     pending: 'Pending',
     completed: 'Completed',
@@ -187,8 +188,8 @@ const en: PaymentDetailMessages = {
   timelineTitle: 'Timeline',
   timelineCreated: 'Created (pending)',
   timelineExpires: 'Expires if not paid',
-  timelineStatus: (status) => `Status: ${status}`,
-  timelineRefunded: (amount) => `Refunded ${amount}`,
+  timelineStatus: 'Status: {status}',
+  timelineRefunded: 'Refunded {amount, number, amd}',
   eventsTitle: 'Webhook events',
   eventsIntro:
     'Each event the payment sent to your webhook, and how each delivery went. Resend queues a new signed delivery of the event to the current webhook address.',
@@ -203,7 +204,7 @@ const en: PaymentDetailMessages = {
   deliveryNext: 'Next attempt',
   deliveryStates: { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' },
   notYet: 'Not yet',
-  attemptsTitle: (n) => `Delivery ${n}: attempts`,
+  attemptsTitle: 'Delivery {n}: attempts',
   attemptNumber: '#',
   attemptTime: 'Time',
   attemptTarget: 'Target',
@@ -213,20 +214,20 @@ const en: PaymentDetailMessages = {
   attemptOutcome: 'Outcome',
   attemptOutcomes: { delivered: 'Delivered', retry: 'Will retry', failed: 'Given up' },
   noAnswer: 'No answer',
-  durationMs: (ms) => `${ms.toLocaleString('en-US')} ms`,
+  durationMs: '{ms, number} ms',
   noAttempts: 'No attempt yet.',
-  resend: (event) => `Resend ${event}`,
+  resend: 'Resend {event}',
   resent: 'The event is queued for a new delivery.',
   noWebhookTarget:
     'Nothing to send to: the payment has no callback URL and its domain no webhook URL. Set the webhook URL, then resend.',
-  settleTitle: (p) => `${p} has not reported this payment`,
-  settleText: (p) =>
-    `The gateway cannot ask ${p} about it without the invoice number, which only ${p}'s notice carries, and that notice never came. If the buyer paid, enter the ${p} invoice number (from the buyer, or from ${p}'s back office): the gateway asks ${p} and completes the payment only if ${p} says that invoice paid this order and amount.`,
+  settleTitle: '{processor} has not reported this payment',
+  settleText:
+    'The gateway cannot ask {processor} about it without the invoice number, which only {processor}’s notice carries, and that notice never came. If the buyer paid, enter the {processor} invoice number (from the buyer, or from {processor}’s back office): the gateway asks {processor} and completes the payment only if {processor} says that invoice paid this order and amount.',
   settleLabel: 'Invoice number',
   settleButton: 'Check with the processor and settle',
   settled: 'The processor was asked, and its answer applied to the payment.',
-  settleNotConfirmed: (p) =>
-    `${p} did not confirm this invoice for this payment (another order or amount, or no answer). Nothing was changed.`,
+  settleNotConfirmed:
+    '{processor} did not confirm this invoice for this payment (another order or amount, or no answer). Nothing was changed.',
   settleConflict:
     'This payment cannot be settled with an invoice number now (it is paid, or the processor named its invoice already).',
   settleInvalid: 'Enter the invoice number: letters, digits, dots, dashes or underscores.',
@@ -244,22 +245,22 @@ const en: PaymentDetailMessages = {
   },
   refundFormTitle: 'Refund',
   refundAmountLabel: 'Amount to refund (AMD)',
-  refundAmountHint: (remaining) => `Up to ${remaining}. Leave the whole amount to refund everything that remains.`,
+  refundAmountHint: 'Up to {remaining, number, amd}. Leave the whole amount to refund everything that remains.',
   refundReasonLabel: 'Reason (optional)',
   refundReasonHint: 'Kept with the refund and sent in the payment.refunded event.',
   refundContinue: 'Continue to confirm',
   notRefundable: 'This payment cannot be refunded now.',
   confirmTitle: 'Confirm the refund',
-  confirmText: (amount, orderId) => `Refund ${amount} of the payment for order ${orderId}?`,
-  confirmReason: (reason) => `Reason: ${reason}`,
+  confirmText: 'Refund {amount, number, amd} of the payment for order {orderId}?',
+  confirmReason: 'Reason: {reason}',
   confirmNoReason: 'No reason given.',
   confirmButton: 'Refund',
   cancel: 'Cancel',
   refunded: 'The refund went through.',
   amountInvalid: 'Enter a whole number of AMD, at least 1.',
-  amountTooLarge: (remaining) => `That is more than the ${remaining} that remain refundable.`,
+  amountTooLarge: 'That is more than the {remaining, number, amd} that remain refundable.',
   reasonTooLong: 'The reason can be at most 500 characters.',
-  wholeOnly: (amount) => `This payment’s processor refunds only the whole payment, once: ${amount}.`,
+  wholeOnly: 'This payment’s processor refunds only the whole payment, once: {amount, number, amd}.',
   refusals: {
     not_refundable: 'Only a completed payment can be refunded.',
     already_refunded: 'This payment is already fully refunded.',
@@ -273,8 +274,8 @@ const en: PaymentDetailMessages = {
   },
 };
 
-const hy: PaymentDetailMessages = {
-  title: (orderId) => `${orderId} պատվերի վճարումը`,
+const hy: Catalog<PaymentDetailMessages> = {
+  title: '{orderId} պատվերի վճարումը',
   backToPayments: '← Վճարումներ',
   detailsTitle: 'Մանրամասներ',
   fields: {
@@ -286,7 +287,7 @@ const hy: PaymentDetailMessages = {
     customer_id: 'Հաճախորդի նույնացուցիչ',
     status: 'Կարգավիճակ',
     checkout_url: 'Վճարման էջ',
-    processor: 'Պրոցեսոր',
+    processor: 'Վճարային համակարգ',
     created_at: 'Ստեղծվել է',
     completed_at: 'Ավարտվել է',
     refunded_at: 'Վերադարձվել է',
@@ -301,11 +302,11 @@ const hy: PaymentDetailMessages = {
   none: '—',
   live: 'Իրական',
   test: 'Թեստային',
-  chargeText: (amount, rate) => `${amount}՝ ${rate} փոխարժեքով`,
+  chargeText: '{amount, number, amd}՝ {rate} փոխարժեքով',
   statuses: {
-    pending: 'Սպասվող',
+    pending: 'Սպասման մեջ',
     completed: 'Ավարտված',
-    failed: 'Ձախողված',
+    failed: 'Անհաջող',
     expired: 'Ժամկետանց',
     refunded: 'Վերադարձված',
   },
@@ -322,16 +323,16 @@ const hy: PaymentDetailMessages = {
   receiptAmount: 'Գումար',
   receiptOpen: 'Բացել կտրոնը',
   timelineTitle: 'Ժամանակագրություն',
-  timelineCreated: 'Ստեղծվել է (սպասվող)',
+  timelineCreated: 'Ստեղծվել է (սպասման մեջ)',
   timelineExpires: 'Ժամկետը լրանում է, եթե չվճարվի',
-  timelineStatus: (status) => `Կարգավիճակ՝ ${status}`,
-  timelineRefunded: (amount) => `Վերադարձվել է ${amount}`,
-  eventsTitle: 'Webhook իրադարձություններ',
+  timelineStatus: 'Կարգավիճակ՝ {status}',
+  timelineRefunded: 'Վերադարձվել է {amount, number, amd}',
+  eventsTitle: 'Վեբհուքի իրադարձություններ',
   eventsIntro:
-    'Յուրաքանչյուր իրադարձություն, որ վճարումն ուղարկել է ձեր webhook-ին, և ինչպես է անցել յուրաքանչյուր առաքումը։ «Կրկին ուղարկել»-ը իրադարձության նոր ստորագրված առաքում է հերթագրում ընթացիկ webhook հասցեին։',
+    'Յուրաքանչյուր իրադարձություն, որ վճարումն ուղարկել է ձեր վեբհուքին, և ինչպես է անցել յուրաքանչյուր առաքումը։ «Կրկին ուղարկել»-ը իրադարձության նոր ստորագրված առաքում է հերթագրում ընթացիկ վեբհուքի հասցեին։',
   noEvents:
     'Իրադարձություններ դեռ չկան. վճարումն իրադարձություն է ուղարկում, երբ ավարտվում է, ձախողվում, ժամկետանց է դառնում կամ վերադարձվում։',
-  noDeliveries: 'Չի առաքվել. վճարումը callback հասցե չուներ, իսկ դոմենը՝ webhook հասցե։',
+  noDeliveries: 'Չի առաքվել. վճարումը callback հասցե չուներ, իսկ դոմենը՝ վեբհուքի հասցե։',
   deliveryTarget: 'Հասցե',
   deliveryStatus: 'Կարգավիճակ',
   deliveryAttempts: 'Փորձեր',
@@ -339,9 +340,9 @@ const hy: PaymentDetailMessages = {
   deliveryAnswer: 'Պատասխան',
   deliveryError: 'Սխալ',
   deliveryNext: 'Հաջորդ փորձը',
-  deliveryStates: { pending: 'Սպասվող', delivered: 'Առաքված', failed: 'Ձախողված' },
+  deliveryStates: { pending: 'Սպասման մեջ', delivered: 'Առաքված', failed: 'Չառաքված' },
   notYet: 'Դեռ ոչ',
-  attemptsTitle: (n) => `Առաքում ${n}՝ փորձեր`,
+  attemptsTitle: 'Առաքում {n}՝ փորձեր',
   attemptNumber: '№',
   attemptTime: 'Ժամանակ',
   attemptTarget: 'Հասցե',
@@ -351,20 +352,20 @@ const hy: PaymentDetailMessages = {
   attemptOutcome: 'Արդյունք',
   attemptOutcomes: { delivered: 'Առաքված', retry: 'Կկրկնվի', failed: 'Դադարեցված' },
   noAnswer: 'Պատասխան չկա',
-  durationMs: (ms) => `${ms.toLocaleString('en-US')} մվ`,
+  durationMs: '{ms, number} մվ',
   noAttempts: 'Դեռ փորձ չի եղել։',
-  resend: (event) => `Կրկին ուղարկել ${event}`,
+  resend: 'Կրկին ուղարկել {event}',
   resent: 'Իրադարձությունը հերթագրված է նոր առաքման համար։',
   noWebhookTarget:
-    'Ուղարկելու տեղ չկա. վճարումը callback հասցե չունի, իսկ դոմենը՝ webhook հասցե։ Սահմանեք webhook հասցեն, ապա կրկին ուղարկեք։',
-  settleTitle: (p) => `${p}-ը չի տեղեկացրել այս վճարման մասին`,
-  settleText: (p) =>
-    `Gateway-ը չի կարող ստուգել վճարումը ${p}-ում առանց հաշվի համարի, որը միայն ${p}-ի ծանուցումն է պարունակում, և այդ ծանուցումը չի ստացվել։ Եթե գնորդը վճարել է, մուտքագրեք ${p}-ի հաշվի համարը (գնորդից կամ ${p}-ի անձնական էջից)․ gateway-ը կհարցնի ${p}-ին և կհաստատի վճարումը միայն եթե ${p}-ը ասի, որ այդ հաշվով վճարվել է այս պատվերը և գումարը։`,
+    'Ուղարկելու տեղ չկա. վճարումը callback հասցե չունի, իսկ դոմենը՝ վեբհուքի հասցե։ Սահմանեք վեբհուքի հասցեն, ապա կրկին ուղարկեք։',
+  settleTitle: 'Վճարային համակարգը՝ {processor}, չի տեղեկացրել այս վճարման մասին',
+  settleText:
+    'Դարպասը չի կարող հարցնել վճարային համակարգին՝ {processor}, առանց հաշվի համարի, որը միայն նրա ծանուցման մեջ է, և այդ ծանուցումը չի ստացվել։ Եթե գնորդը վճարել է, մուտքագրեք հաշվի համարը (գնորդից կամ վճարային համակարգի անձնական էջից). դարպասը կհարցնի և կհաստատի վճարումը միայն այն դեպքում, եթե վճարային համակարգը հաստատի, որ այդ հաշվով վճարվել են այս պատվերը և այս գումարը։',
   settleLabel: 'Հաշվի համար',
   settleButton: 'Ստուգել և կարգավորել',
   settled: 'Վճարային համակարգին հարցվել է, և պատասխանը կիրառվել է վճարման վրա։',
-  settleNotConfirmed: (p) =>
-    `${p}-ը չի հաստատել այս հաշիվը այս վճարման համար (այլ պատվեր կամ գումար, կամ պատասխան չկա)։ Ոչինչ չի փոխվել։`,
+  settleNotConfirmed:
+    'Վճարային համակարգը՝ {processor}, չի հաստատել այս հաշիվը այս վճարման համար (այլ պատվեր կամ գումար, կամ պատասխան չկա)։ Ոչինչ չի փոխվել։',
   settleConflict:
     'Այս վճարումը հիմա չի կարող կարգավորվել հաշվի համարով (այն վճարված է, կամ վճարային համակարգն արդեն նշել է իր հաշիվը)։',
   settleInvalid: 'Մուտքագրեք հաշվի համարը՝ տառեր, թվեր, կետեր, գծիկներ կամ ընդգծումներ։',
@@ -375,45 +376,44 @@ const hy: PaymentDetailMessages = {
   refundStatus: 'Կարգավիճակ',
   refundCreated: 'Ստեղծվել է',
   refundStates: {
-    pending: 'Ընթացքում',
-    succeeded: 'Վերադարձված',
-    failed: 'Ձախողված',
+    pending: 'Ընթացքում է',
+    succeeded: 'Կատարված',
+    failed: 'Չկատարված',
     unknown: 'Արդյունքն անհայտ է',
   },
   refundFormTitle: 'Վերադարձ',
-  refundAmountLabel: 'Վերադարձվող գումարը (AMD)',
-  refundAmountHint: (remaining) =>
-    `Մինչև ${remaining}։ Թողեք ամբողջ գումարը՝ մնացածն ամբողջությամբ վերադարձնելու համար։`,
+  refundAmountLabel: 'Վերադարձվող գումարը (֏)',
+  refundAmountHint: 'Առավելագույնը՝ {remaining, number, amd}։ Ամբողջ մնացորդը վերադարձնելու համար թողեք այս գումարը։',
   refundReasonLabel: 'Պատճառ (ոչ պարտադիր)',
   refundReasonHint: 'Պահվում է վերադարձի հետ և ուղարկվում payment.refunded իրադարձությամբ։',
   refundContinue: 'Անցնել հաստատման',
   notRefundable: 'Այս վճարումը հիմա հնարավոր չէ վերադարձնել։',
   confirmTitle: 'Հաստատեք վերադարձը',
-  confirmText: (amount, orderId) => `Վերադարձնե՞լ ${amount} ${orderId} պատվերի վճարումից։`,
-  confirmReason: (reason) => `Պատճառ՝ ${reason}`,
+  confirmText: 'Վերադարձնե՞լ {amount, number, amd} {orderId} պատվերի վճարումից։',
+  confirmReason: 'Պատճառ՝ {reason}',
   confirmNoReason: 'Պատճառ նշված չէ։',
   confirmButton: 'Վերադարձնել',
   cancel: 'Չեղարկել',
   refunded: 'Վերադարձը կատարվեց։',
-  amountInvalid: 'Մուտքագրեք AMD-ի ամբողջ թիվ, առնվազն 1։',
-  amountTooLarge: (remaining) => `Դա ավելին է, քան վերադարձման ենթակա մնացած ${remaining}-ը։`,
+  amountInvalid: 'Մուտքագրեք գումարն ամբողջ դրամներով՝ առնվազն 1 ֏։',
+  amountTooLarge: 'Գումարը գերազանցում է վերադարձման ենթակա մնացորդը՝ {remaining, number, amd}։',
   reasonTooLong: 'Պատճառը կարող է լինել առավելագույնը 500 նիշ։',
-  wholeOnly: (amount) => `Այս վճարման պրոցեսորը վերադարձնում է միայն ամբողջ վճարումը, մեկ անգամ՝ ${amount}։`,
+  wholeOnly: 'Այս վճարային համակարգը վերադարձնում է միայն ամբողջ վճարումը՝ մեկ անգամ՝ {amount, number, amd}։',
   refusals: {
     not_refundable: 'Միայն ավարտված վճարումը կարելի է վերադարձնել։',
     already_refunded: 'Այս վճարումն արդեն ամբողջությամբ վերադարձված է։',
-    refund_not_supported: 'Այս վճարման պրոցեսորը չի կարող այն վերադարձնել դարպասի միջոցով։',
+    refund_not_supported: 'Այս վճարային համակարգը չի կարող այն վերադարձնել դարպասի միջոցով։',
     refund_in_progress: 'Այս վճարման մեկ այլ վերադարձ դեռ ընթացքում է։ Փորձեք կրկին, երբ այն ավարտվի։',
-    refund_declined: 'Պրոցեսորը մերժեց վերադարձը. ոչինչ չի վերադարձվել։',
-    processor_unavailable: 'Պրոցեսորը հասանելի չէր. ոչինչ չի վերադարձվել։ Փորձեք ավելի ուշ։',
+    refund_declined: 'Վճարային համակարգը մերժեց վերադարձը. ոչինչ չի վերադարձվել։',
+    processor_unavailable: 'Վճարային համակարգը հասանելի չէր. ոչինչ չի վերադարձվել։ Փորձեք ավելի ուշ։',
     refund_outcome_unknown:
-      'Պրոցեսորը չպատասխանեց։ Վերադարձի գումարը պահված է, մինչև կարգավիճակի ստուգումը պարզի արդյունքը. այն երբեք երկու անգամ չի ուղարկվում։',
+      'Վճարային համակարգը չպատասխանեց։ Վերադարձի գումարը պահված է, մինչև կարգավիճակի ստուգումը պարզի արդյունքը. այն երբեք երկու անգամ չի ուղարկվում։',
     other: 'Վերադարձը հնարավոր չեղավ կատարել։',
   },
 };
 
-const ru: PaymentDetailMessages = {
-  title: (orderId) => `Платёж по заказу ${orderId}`,
+const ru: Catalog<PaymentDetailMessages> = {
+  title: 'Платёж по заказу {orderId}',
   backToPayments: '← Платежи',
   detailsTitle: 'Подробности',
   fields: {
@@ -425,7 +425,7 @@ const ru: PaymentDetailMessages = {
     customer_id: 'Идентификатор клиента',
     status: 'Статус',
     checkout_url: 'Страница оплаты',
-    processor: 'Процессор',
+    processor: 'Платёжная система',
     created_at: 'Создан',
     completed_at: 'Завершён',
     refunded_at: 'Возвращён',
@@ -440,11 +440,11 @@ const ru: PaymentDetailMessages = {
   none: '—',
   live: 'Боевая',
   test: 'Тестовая',
-  chargeText: (amount, rate) => `${amount} по курсу ${rate}`,
+  chargeText: '{amount, number, amd} по курсу {rate}',
   statuses: {
     pending: 'Ожидает',
     completed: 'Завершён',
-    failed: 'Не прошёл',
+    failed: 'Неуспешный',
     expired: 'Истёк',
     refunded: 'Возвращён',
   },
@@ -463,13 +463,13 @@ const ru: PaymentDetailMessages = {
   timelineTitle: 'История',
   timelineCreated: 'Создан (ожидает)',
   timelineExpires: 'Истечёт, если не оплачен',
-  timelineStatus: (status) => `Статус: ${status}`,
-  timelineRefunded: (amount) => `Возвращено ${amount}`,
-  eventsTitle: 'События webhook',
+  timelineStatus: 'Статус: {status}',
+  timelineRefunded: 'Возвращено {amount, number, amd}',
+  eventsTitle: 'События вебхуков',
   eventsIntro:
-    'Каждое событие, которое платёж отправил на ваш webhook, и как прошла каждая доставка. «Отправить снова» ставит в очередь новую подписанную доставку события на текущий адрес webhook.',
+    'Каждое событие, которое платёж отправил на ваш вебхук, и как прошла каждая доставка. «Отправить снова» ставит в очередь новую подписанную доставку события на текущий адрес вебхука.',
   noEvents: 'Событий пока нет: платёж отправляет событие, когда завершается, не проходит, истекает или возвращается.',
-  noDeliveries: 'Не доставлено: у платежа не было callback-адреса, а у домена — адреса webhook.',
+  noDeliveries: 'Не доставлено: у платежа не было callback-адреса, а у домена — адреса вебхука.',
   deliveryTarget: 'Адрес',
   deliveryStatus: 'Статус',
   deliveryAttempts: 'Попытки',
@@ -479,7 +479,7 @@ const ru: PaymentDetailMessages = {
   deliveryNext: 'Следующая попытка',
   deliveryStates: { pending: 'Ожидает', delivered: 'Доставлено', failed: 'Не доставлено' },
   notYet: 'Ещё нет',
-  attemptsTitle: (n) => `Доставка ${n}: попытки`,
+  attemptsTitle: 'Доставка {n}: попытки',
   attemptNumber: '№',
   attemptTime: 'Время',
   attemptTarget: 'Адрес',
@@ -489,20 +489,20 @@ const ru: PaymentDetailMessages = {
   attemptOutcome: 'Итог',
   attemptOutcomes: { delivered: 'Доставлено', retry: 'Будет повтор', failed: 'Попытки прекращены' },
   noAnswer: 'Нет ответа',
-  durationMs: (ms) => `${ms.toLocaleString('en-US')} мс`,
+  durationMs: '{ms, number} мс',
   noAttempts: 'Попыток ещё не было.',
-  resend: (event) => `Отправить снова ${event}`,
+  resend: 'Отправить снова {event}',
   resent: 'Событие поставлено в очередь на новую доставку.',
   noWebhookTarget:
-    'Некуда отправлять: у платежа нет callback-адреса, а у домена — адреса webhook. Укажите адрес webhook и отправьте снова.',
-  settleTitle: (p) => `${p} не сообщил об этом платеже`,
-  settleText: (p) =>
-    `Шлюз не может запросить ${p} без номера счёта, который есть только в уведомлении ${p}, а оно не пришло. Если покупатель оплатил, введите номер счёта ${p} (от покупателя или из кабинета ${p}): шлюз спросит ${p} и завершит платёж, только если ${p} подтвердит, что этим счётом оплачены этот заказ и эта сумма.`,
+    'Некуда отправлять: у платежа нет callback-адреса, а у домена — адреса вебхука. Укажите адрес вебхука и отправьте снова.',
+  settleTitle: 'Платёжная система «{processor}» не сообщила об этом платеже',
+  settleText:
+    'Шлюз не может запросить платёжную систему «{processor}» без номера счёта, который есть только в её уведомлении, а оно не пришло. Если покупатель оплатил, введите номер счёта (от покупателя или из кабинета платёжной системы): шлюз запросит её и завершит платёж, только если она подтвердит, что этим счётом оплачены этот заказ и эта сумма.',
   settleLabel: 'Номер счёта',
   settleButton: 'Проверить и урегулировать',
   settled: 'Платёжная система опрошена, её ответ применён к платежу.',
-  settleNotConfirmed: (p) =>
-    `${p} не подтвердил этот счёт для этого платежа (другой заказ или сумма, или нет ответа). Ничего не изменено.`,
+  settleNotConfirmed:
+    'Платёжная система «{processor}» не подтвердила этот счёт для этого платежа (другой заказ или сумма, или нет ответа). Ничего не изменено.',
   settleConflict:
     'Этот платёж сейчас нельзя урегулировать номером счёта (он оплачен, или платёжная система уже назвала свой счёт).',
   settleInvalid: 'Введите номер счёта: буквы, цифры, точки, дефисы или подчёркивания.',
@@ -513,40 +513,60 @@ const ru: PaymentDetailMessages = {
   refundStatus: 'Статус',
   refundCreated: 'Создан',
   refundStates: {
-    pending: 'В процессе',
-    succeeded: 'Возвращено',
-    failed: 'Не прошёл',
+    pending: 'Выполняется',
+    succeeded: 'Выполнен',
+    failed: 'Не выполнен',
     unknown: 'Итог неизвестен',
   },
   refundFormTitle: 'Возврат',
-  refundAmountLabel: 'Сумма возврата (AMD)',
-  refundAmountHint: (remaining) => `До ${remaining}. Оставьте всю сумму, чтобы вернуть всё, что осталось.`,
+  refundAmountLabel: 'Сумма возврата, драм',
+  refundAmountHint: 'Максимум: {remaining, number, amd}. Оставьте эту сумму, чтобы вернуть всё, что осталось.',
   refundReasonLabel: 'Причина (необязательно)',
   refundReasonHint: 'Хранится с возвратом и передаётся в событии payment.refunded.',
   refundContinue: 'Перейти к подтверждению',
   notRefundable: 'Этот платёж сейчас нельзя вернуть.',
   confirmTitle: 'Подтвердите возврат',
-  confirmText: (amount, orderId) => `Вернуть ${amount} из платежа по заказу ${orderId}?`,
-  confirmReason: (reason) => `Причина: ${reason}`,
+  confirmText: 'Вернуть {amount, number, amd} из платежа по заказу {orderId}?',
+  confirmReason: 'Причина: {reason}',
   confirmNoReason: 'Причина не указана.',
   confirmButton: 'Вернуть',
   cancel: 'Отмена',
   refunded: 'Возврат выполнен.',
-  amountInvalid: 'Введите целое число AMD, не меньше 1.',
-  amountTooLarge: (remaining) => `Это больше, чем оставшиеся к возврату ${remaining}.`,
+  amountInvalid: 'Введите сумму в целых драмах, не меньше 1 драма.',
+  amountTooLarge: 'Сумма больше остатка, доступного для возврата: {remaining, number, amd}.',
   reasonTooLong: 'Причина может содержать не более 500 символов.',
-  wholeOnly: (amount) => `Процессор этого платежа возвращает только весь платёж, один раз: ${amount}.`,
+  wholeOnly: 'Платёжная система этого платежа возвращает только весь платёж, один раз: {amount, number, amd}.',
   refusals: {
     not_refundable: 'Вернуть можно только завершённый платёж.',
     already_refunded: 'Этот платёж уже полностью возвращён.',
-    refund_not_supported: 'Процессор этого платежа не может вернуть его через шлюз.',
+    refund_not_supported: 'Платёжная система этого платежа не может вернуть его через шлюз.',
     refund_in_progress: 'Другой возврат по этому платежу ещё выполняется. Повторите, когда он завершится.',
-    refund_declined: 'Процессор отклонил возврат; ничего не возвращено.',
-    processor_unavailable: 'Процессор недоступен; ничего не возвращено. Повторите позже.',
+    refund_declined: 'Платёжная система отклонила возврат; ничего не возвращено.',
+    processor_unavailable: 'Платёжная система недоступна; ничего не возвращено. Повторите позже.',
     refund_outcome_unknown:
-      'Процессор не ответил. Сумма возврата зарезервирована, пока проверка статуса не выяснит итог; повторно возврат не отправляется.',
+      'Платёжная система не ответила. Сумма возврата зарезервирована, пока проверка статуса не выяснит итог; повторно возврат не отправляется.',
     other: 'Возврат не удалось выполнить.',
   },
 };
 
-export const PAYMENT_DETAIL_MESSAGES: Readonly<Record<Language, PaymentDetailMessages>> = { en, hy, ru };
+export const PAYMENT_DETAIL_MESSAGES = defineMessages<PaymentDetailMessages>(
+  'dashboard.payment-detail',
+  { en, hy, ru },
+  {
+    title: ['orderId'],
+    chargeText: ['amount', 'rate'],
+    timelineStatus: ['status'],
+    timelineRefunded: ['amount'],
+    attemptsTitle: ['n'],
+    durationMs: ['ms'],
+    resend: ['event'],
+    refundAmountHint: ['remaining'],
+    confirmText: ['amount', 'orderId'],
+    confirmReason: ['reason'],
+    amountTooLarge: ['remaining'],
+    wholeOnly: ['amount'],
+    settleTitle: ['processor'],
+    settleText: ['processor'],
+    settleNotConfirmed: ['processor'],
+  },
+);

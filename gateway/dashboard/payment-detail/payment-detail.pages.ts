@@ -8,6 +8,8 @@
  */
 import { escapeHtml } from '../../checkout/html.js';
 import type { PaymentResponse } from '../../domain/payment.js';
+import { formatAmd, formatMoney, formatNumber } from '../../i18n/format.js';
+import type { Language } from '../../i18n/languages.js';
 import type { RefundObject } from '../../refunds/refund.service.js';
 import type { DeliveryView, EventView } from '../../webhooks/event-log.service.js';
 import { timeTag } from '../api-keys/api-keys.pages.js';
@@ -16,16 +18,6 @@ import { PAYMENT_DETAIL_MESSAGES, type PaymentDetailMessages } from './messages.
 
 export function paymentDetailText(shell: Shell): PaymentDetailMessages {
   return PAYMENT_DETAIL_MESSAGES[shell.lang];
-}
-
-/** Whole AMD as the issue writes it: `1,500.00 AMD`. */
-export function formatAmd(amount: number): string {
-  return `${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} AMD`;
-}
-
-/** An amount in the currency the merchant priced in (AMD, or another currency's units as sent). */
-function formatMoney(amount: number, currency: string): string {
-  return currency === 'AMD' ? formatAmd(amount) : `${amount.toLocaleString('en-US')} ${currency}`;
 }
 
 export interface ReceiptLine {
@@ -76,15 +68,15 @@ function cell(m: PaymentDetailMessages, value: string | null): string {
   return value === null || value === '' ? `<span class="muted">${escapeHtml(m.none)}</span>` : escapeHtml(value);
 }
 
-function when(m: PaymentDetailMessages, value: string | null): string {
-  return value === null ? `<span class="muted">${escapeHtml(m.none)}</span>` : timeTag(value);
+function when(lang: Language, m: PaymentDetailMessages, value: string | null): string {
+  return value === null ? `<span class="muted">${escapeHtml(m.none)}</span>` : timeTag(lang, value);
 }
 
 function badge(text: string, on: boolean): string {
   return `<span class="keys-badge ${on ? 'on' : 'off'}">${escapeHtml(text)}</span>`;
 }
 
-function fieldsList(m: PaymentDetailMessages, p: PaymentResponse): string {
+function fieldsList(lang: Language, m: PaymentDetailMessages, p: PaymentResponse): string {
   const f = m.fields;
   const link = (url: string) => `<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>`;
   const rows: Array<[string, string]> = [
@@ -94,14 +86,14 @@ function fieldsList(m: PaymentDetailMessages, p: PaymentResponse): string {
       f.status,
       `<span data-testid="payment-status">${badge(m.statuses[p.status] ?? p.status, p.status === 'completed')}</span>`,
     ],
-    [f.amount, escapeHtml(formatMoney(p.amount, p.currency))],
+    [f.amount, escapeHtml(formatMoney(lang, p.amount, p.currency))],
     [
       f.charge,
       p.charge === null
         ? cell(m, null)
-        : escapeHtml(m.chargeText(formatAmd(p.charge.amount), String(p.charge.fx_rate))),
+        : escapeHtml(m.chargeText(p.charge.amount, formatNumber(lang, p.charge.fx_rate, 6))),
     ],
-    [f.refunded_amount, escapeHtml(formatAmd(p.refunded_amount))],
+    [f.refunded_amount, escapeHtml(formatAmd(lang, p.refunded_amount))],
     [f.livemode, escapeHtml(p.livemode ? m.live : m.test)],
     [f.processor, cell(m, p.processor)],
     [f.payment_flow, cell(m, p.payment_flow)],
@@ -109,9 +101,9 @@ function fieldsList(m: PaymentDetailMessages, p: PaymentResponse): string {
     [f.customer_id, cell(m, p.customer_id)],
     [f.rrn, cell(m, p.rrn)],
     [f.failure_code, cell(m, p.failure_code)],
-    [f.created_at, when(m, p.created_at)],
-    [f.completed_at, when(m, p.completed_at)],
-    [f.refunded_at, when(m, p.refunded_at)],
+    [f.created_at, when(lang, m, p.created_at)],
+    [f.completed_at, when(lang, m, p.completed_at)],
+    [f.refunded_at, when(lang, m, p.refunded_at)],
     [f.checkout_url, link(p.checkout_url)],
     [f.redirect_url, link(p.redirect_url)],
     [f.qr_code, p.qr_code === null ? cell(m, null) : `<code class="pd-wrap">${escapeHtml(p.qr_code)}</code>`],
@@ -125,33 +117,33 @@ function table(labelId: string, heads: readonly string[], rows: readonly string[
 <tbody>${rows.join('')}</tbody></table></div>`;
 }
 
-function itemsCard(m: PaymentDetailMessages, p: PaymentResponse): string {
+function itemsCard(lang: Language, m: PaymentDetailMessages, p: PaymentResponse): string {
   if (p.items === null || p.items.length === 0) return '';
   const rows = p.items.map(
     (item) =>
-      `<tr><td>${escapeHtml(item.name)}</td><td>${escapeHtml(String(item.quantity))}${item.unit === null ? '' : ` ${escapeHtml(item.unit)}`}</td><td>${escapeHtml(formatAmd(item.unit_price))}</td><td>${cell(m, item.code)}</td></tr>`,
+      `<tr><td>${escapeHtml(item.name)}</td><td>${escapeHtml(String(item.quantity))}${item.unit === null ? '' : ` ${escapeHtml(item.unit)}`}</td><td>${escapeHtml(formatAmd(lang, item.unit_price))}</td><td>${cell(m, item.code)}</td></tr>`,
   );
   return `<div class="card"><h2 id="items-title">${escapeHtml(m.itemsTitle)}</h2>
 ${table('items-title', [m.itemName, m.itemQuantity, m.itemUnitPrice, m.itemCode], rows)}</div>`;
 }
 
-function receiptsCard(m: PaymentDetailMessages, receipts: readonly ReceiptLine[]): string {
+function receiptsCard(lang: Language, m: PaymentDetailMessages, receipts: readonly ReceiptLine[]): string {
   if (receipts.length === 0) return '';
   const rows = receipts.map(
     (r) =>
-      `<tr><td>${escapeHtml(r.kind === 'sale' ? m.receiptSale : m.receiptReturn)}</td><td>${escapeHtml(r.status)}</td><td>${escapeHtml(formatAmd(r.amount))}</td><td>${r.url === null ? cell(m, null) : `<a href="${escapeHtml(r.url)}">${escapeHtml(m.receiptOpen)}</a>`}</td></tr>`,
+      `<tr><td>${escapeHtml(r.kind === 'sale' ? m.receiptSale : m.receiptReturn)}</td><td>${escapeHtml(r.status)}</td><td>${escapeHtml(formatAmd(lang, r.amount))}</td><td>${r.url === null ? cell(m, null) : `<a href="${escapeHtml(r.url)}">${escapeHtml(m.receiptOpen)}</a>`}</td></tr>`,
   );
   return `<div class="card"><h2 id="receipts-title">${escapeHtml(m.receiptsTitle)}</h2>
 ${table('receipts-title', [m.receiptKind, m.receiptStatus, m.receiptAmount, ''], rows)}</div>`;
 }
 
-function timelineCard(m: PaymentDetailMessages, timeline: readonly TimelineEntry[]): string {
-  const items = timeline.map((e) => `<li>${timeTag(e.at)} <span>${escapeHtml(e.text)}</span></li>`).join('');
+function timelineCard(lang: Language, m: PaymentDetailMessages, timeline: readonly TimelineEntry[]): string {
+  const items = timeline.map((e) => `<li>${timeTag(lang, e.at)} <span>${escapeHtml(e.text)}</span></li>`).join('');
   return `<div class="card"><h2>${escapeHtml(m.timelineTitle)}</h2><ol class="pd-timeline">${items}</ol></div>`;
 }
 
 /** A delivery's attempts, one row each, oldest first. */
-function attemptsBlock(m: PaymentDetailMessages, d: DeliveryView, n: number): string {
+function attemptsBlock(lang: Language, m: PaymentDetailMessages, d: DeliveryView, n: number): string {
   const titleId = `attempts-${d.delivery_id}`;
   const heading = `<h4 id="${titleId}" class="pd-attempts-title">${escapeHtml(m.attemptsTitle(n))}</h4>`;
   if (d.attempt_log.length === 0) {
@@ -161,7 +153,7 @@ function attemptsBlock(m: PaymentDetailMessages, d: DeliveryView, n: number): st
     (
       a,
     ) => `<tr class="pd-attempt" data-attempt="${escapeHtml(String(a.attempt))}"><td>${escapeHtml(String(a.attempt))}</td>
-<td>${timeTag(a.at)}</td><td><code class="pd-wrap">${escapeHtml(a.url)}</code></td>
+<td>${timeTag(lang, a.at)}</td><td><code class="pd-wrap">${escapeHtml(a.url)}</code></td>
 <td data-testid="attempt-answer">${a.http_status === null ? escapeHtml(m.noAnswer) : `HTTP ${escapeHtml(String(a.http_status))}`}</td>
 <td data-testid="attempt-duration">${escapeHtml(m.durationMs(a.duration_ms))}</td>
 <td class="pd-wrap">${cell(m, a.error === `HTTP ${a.http_status}` ? null : a.error)}</td>
@@ -183,6 +175,7 @@ function attemptsBlock(m: PaymentDetailMessages, d: DeliveryView, n: number): st
 }
 
 function eventCard(shell: Shell, m: PaymentDetailMessages, paymentUuid: string, event: EventView, manage: boolean) {
+  const lang = shell.lang;
   const titleId = `event-${event.id}`;
   const numbered = event.deliveries.length > 1;
   const rows = event.deliveries.map(
@@ -192,10 +185,10 @@ function eventCard(shell: Shell, m: PaymentDetailMessages, paymentUuid: string, 
     ) => `<tr data-delivery-id="${escapeHtml(d.delivery_id)}"><td>${numbered ? `<span class="muted">${i + 1}.</span> ` : ''}<code class="pd-wrap">${escapeHtml(d.url)}</code></td>
 <td data-testid="delivery-status">${badge(m.deliveryStates[d.status], d.status === 'delivered')}</td>
 <td>${escapeHtml(String(d.attempts))}</td>
-<td>${d.last_attempt_at === null ? escapeHtml(m.notYet) : timeTag(d.last_attempt_at)}</td>
+<td>${d.last_attempt_at === null ? escapeHtml(m.notYet) : timeTag(lang, d.last_attempt_at)}</td>
 <td>${d.last_status_code === null ? cell(m, null) : `HTTP ${escapeHtml(String(d.last_status_code))}`}</td>
 <td>${cell(m, d.last_error === `HTTP ${d.last_status_code}` ? null : d.last_error)}</td>
-<td>${d.next_attempt_at === null ? cell(m, null) : timeTag(d.next_attempt_at)}</td></tr>`,
+<td>${d.next_attempt_at === null ? cell(m, null) : timeTag(lang, d.next_attempt_at)}</td></tr>`,
   );
   const deliveries =
     event.deliveries.length === 0
@@ -213,12 +206,12 @@ function eventCard(shell: Shell, m: PaymentDetailMessages, paymentUuid: string, 
           ],
           rows,
         );
-  const attempts = event.deliveries.map((d, i) => attemptsBlock(m, d, i + 1)).join('');
+  const attempts = event.deliveries.map((d, i) => attemptsBlock(lang, m, d, i + 1)).join('');
   const resend = manage
     ? `<form class="keys-row-action" method="post" action="/dashboard/payments/${escapeHtml(paymentUuid)}/events/${escapeHtml(event.id)}/resend">${hidden(shell)}<button type="submit" class="secondary small">${escapeHtml(m.resend(event.event))}</button></form>`
     : '';
   return `<section class="pd-event" data-event-id="${escapeHtml(event.id)}" aria-labelledby="${titleId}">
-<h3 id="${titleId}"><code>${escapeHtml(event.event)}</code> ${timeTag(event.created_at)}</h3>
+<h3 id="${titleId}"><code>${escapeHtml(event.event)}</code> ${timeTag(lang, event.created_at)}</h3>
 ${deliveries}${attempts}${resend}</section>`;
 }
 
@@ -237,6 +230,7 @@ function eventsCard(shell: Shell, m: PaymentDetailMessages, view: DetailView): s
 }
 
 function refundsCard(shell: Shell, m: PaymentDetailMessages, view: DetailView): string {
+  const lang = shell.lang;
   const list =
     view.refunds.length === 0
       ? `<p class="muted">${escapeHtml(m.noRefunds)}</p>`
@@ -245,7 +239,7 @@ function refundsCard(shell: Shell, m: PaymentDetailMessages, view: DetailView): 
           [m.refundCreated, m.refundAmount, m.refundStatus, m.refundReason],
           view.refunds.map(
             (r) =>
-              `<tr data-refund-id="${escapeHtml(r.uuid)}"><td>${timeTag(r.created_at)}</td><td>${escapeHtml(formatAmd(r.amount))}</td><td>${escapeHtml(m.refundStates[r.status] ?? r.status)}${r.failure_code === null ? '' : ` <code>${escapeHtml(r.failure_code)}</code>`}</td><td>${cell(m, r.reason)}</td></tr>`,
+              `<tr data-refund-id="${escapeHtml(r.uuid)}"><td>${timeTag(lang, r.created_at)}</td><td>${escapeHtml(formatAmd(lang, r.amount))}</td><td>${escapeHtml(m.refundStates[r.status] ?? r.status)}${r.failure_code === null ? '' : ` <code>${escapeHtml(r.failure_code)}</code>`}</td><td>${cell(m, r.reason)}</td></tr>`,
           ),
         );
   return `<div class="card" id="refunds"><h2 id="refunds-title">${escapeHtml(m.refundsTitle)}</h2>${list}${refundForm(shell, m, view)}</div>`;
@@ -267,7 +261,7 @@ ${field(shell.t, {
   inputmode: 'numeric',
   autocomplete: 'off',
   value: form.amount,
-  hint: m.refundAmountHint(formatAmd(view.remaining)),
+  hint: m.refundAmountHint(view.remaining),
   problem: form.problems.amount === undefined ? undefined : { text: form.problems.amount },
 })}
 ${field(shell.t, {
@@ -304,6 +298,7 @@ ${field(shell.t, {
 
 export function paymentDetailPage(shell: Shell, view: DetailView): string {
   const m = paymentDetailText(shell);
+  const lang = shell.lang;
   const p = view.payment;
   const title = m.title(p.order_id);
   return layout(
@@ -313,10 +308,10 @@ export function paymentDetailPage(shell: Shell, view: DetailView): string {
 <h1>${escapeHtml(title)}</h1>
 ${notice(view.notice)}${alert(view.error)}
 ${settleCard(shell, m, view)}
-<div class="card"><h2>${escapeHtml(m.detailsTitle)}</h2>${fieldsList(m, p)}</div>
-${itemsCard(m, p)}
-${receiptsCard(m, view.receipts)}
-${timelineCard(m, view.timeline)}
+<div class="card"><h2>${escapeHtml(m.detailsTitle)}</h2>${fieldsList(lang, m, p)}</div>
+${itemsCard(lang, m, p)}
+${receiptsCard(lang, m, view.receipts)}
+${timelineCard(lang, m, view.timeline)}
 ${eventsCard(shell, m, view)}
 ${refundsCard(shell, m, view)}`,
   );
@@ -339,7 +334,7 @@ export function refundConfirmPage(shell: Shell, c: RefundConfirmation): string {
     m.confirmTitle,
     `<div class="narrow"><div class="card">
 <h1>${escapeHtml(m.confirmTitle)}</h1>
-<p data-testid="refund-question">${escapeHtml(m.confirmText(formatAmd(c.amount), c.orderId))}</p>
+<p data-testid="refund-question">${escapeHtml(m.confirmText(c.amount, c.orderId))}</p>
 <p>${escapeHtml(c.reason === '' ? m.confirmNoReason : m.confirmReason(c.reason))}</p>
 <form method="post" action="${escapeHtml(back)}/refund">${hidden(shell)}<input type="hidden" name="confirm" value="yes">
 <input type="hidden" name="amount" value="${escapeHtml(String(c.amount))}">

@@ -35,6 +35,7 @@ import { MAX_REFUND_REASON_LENGTH } from '../../api/schemas/refund.schema.js';
 import { ApiError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/ids.js';
 import { toPaymentResponse } from '../../domain/payment.js';
+import { formatAmd } from '../../i18n/format.js';
 import { awaitingReference, settleInScope } from '../../payments/settle-reference.service.js';
 import { receiptPageUrl } from '../../receipts/receipts.service.js';
 import {
@@ -49,7 +50,6 @@ import type { SectionRoutes, SignedInVisit } from '../kit.js';
 import { mayManage } from '../roles.js';
 import type { PaymentDetailMessages } from './messages.js';
 import {
-  formatAmd,
   paymentDetailPage,
   paymentDetailText,
   type ReceiptLine,
@@ -77,7 +77,7 @@ function refusalText(
   switch (error.code) {
     case 'amount_exceeds_remaining': {
       const remaining = Number(error.details.remaining_amount ?? 0);
-      return { text: m.amountTooLarge(formatAmd(remaining)), status: 422, field: 'amount' };
+      return { text: m.amountTooLarge(remaining), status: 422, field: 'amount' };
     }
     case 'invalid_amount':
       return { text: m.amountInvalid, status: 422, field: 'amount' };
@@ -107,7 +107,7 @@ function timelineOf(
   const entries: TimelineEntry[] = [{ at: row.created_at, text: m.timelineCreated }];
   for (const event of events) {
     if (event.event === 'payment.refunded') {
-      entries.push({ at: event.created_at, text: m.timelineRefunded(formatAmd(event.body.refund?.amount ?? 0)) });
+      entries.push({ at: event.created_at, text: m.timelineRefunded(event.body.refund?.amount ?? 0) });
     } else {
       const status = event.body.transaction.status;
       entries.push({ at: event.created_at, text: m.timelineStatus(m.statuses[status] ?? status) });
@@ -267,12 +267,12 @@ export const paymentDetailRoutes: SectionRoutes = (router, kit) => {
       }
       if (!refundable.partial && amount !== refundable.amount) {
         return render(ctx, visit, row, 422, {
-          form: { ...form, problems: { amount: m.wholeOnly(formatAmd(refundable.amount)) } },
+          form: { ...form, problems: { amount: m.wholeOnly(refundable.amount) } },
         });
       }
       if (amount > refundable.amount) {
         return render(ctx, visit, row, 422, {
-          form: { ...form, problems: { amount: m.amountTooLarge(formatAmd(refundable.amount)) } },
+          form: { ...form, problems: { amount: m.amountTooLarge(refundable.amount) } },
         });
       }
       return kit.send(
@@ -308,7 +308,7 @@ export const paymentDetailRoutes: SectionRoutes = (router, kit) => {
           ctx,
           visit,
           'refund.created',
-          `${formatAmd(answer.body.amount)} of payment ${row.id} (refund ${answer.body.uuid})`,
+          `${formatAmd('en', answer.body.amount)} of payment ${row.id} (refund ${answer.body.uuid})`,
         );
       }
     } catch (error) {

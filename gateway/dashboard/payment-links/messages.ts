@@ -2,7 +2,7 @@
  * The texts of the payment links pages, in the dashboard's three languages (picked with
  * `shell.lang`). Not escaped here: the pages escape everything they print.
  */
-import type { Language } from '../i18n/index.js';
+import { type Catalog, defineMessages } from '../../i18n/messages.js';
 
 export interface PaymentLinksMessages {
   readonly title: string;
@@ -81,7 +81,7 @@ export interface PaymentLinksMessages {
   readonly paymentStatuses: Readonly<Record<string, string>>;
 }
 
-const en: PaymentLinksMessages = {
+const en: Catalog<PaymentLinksMessages> = {
   title: 'Payment links',
   intro:
     'A payment link is a page on your hosted domain where a buyer pays you, no website needed. Share its address or its QR code; each payment made through it shows here.',
@@ -94,16 +94,16 @@ const en: PaymentLinksMessages = {
   statusLabel: 'Status',
   payments: 'Payments',
   created: 'Created',
-  range: (min, max) => `${min} to ${max}`,
+  range: '{min} to {max}',
   reusable: 'Reusable',
   singleUse: 'Single use',
   statuses: { active: 'Active', inactive: 'Deactivated', expired: 'Expired', completed: 'Paid' },
-  paymentsCount: (completed, all) => `${completed} paid of ${all}`,
+  paymentsCount: '{completed, number} paid of {all, number}',
   environments: { test: 'Test', live: 'Live' },
   viewerNote: 'You can see the links; only the owner and admins can create or deactivate them.',
   previous: 'Previous page',
   next: 'Next page',
-  pageOf: (page, last) => `Page ${page} of ${last}`,
+  pageOf: 'Page {page} of {last}',
 
   createTitle: 'Create a payment link',
   testHint: 'Test payments with the sandbox cards; no money moves.',
@@ -123,7 +123,7 @@ const en: PaymentLinksMessages = {
   use: 'How many payments',
   singleUseHint: 'Paid once, then it stops taking payments.',
   reusableHint: 'Takes any number of payments until you deactivate it.',
-  expiresAt: 'Expires (optional, UTC)',
+  expiresAt: 'Expires (optional, Yerevan time)',
   expiresHint: 'Form: 2026-12-31 18:00. After this the link takes no payment.',
   create: 'Create the link',
   chooseEnvironment: 'Choose test or live.',
@@ -133,7 +133,7 @@ const en: PaymentLinksMessages = {
   badExpiry: 'Enter a date and time in the future, in the form 2026-12-31 18:00.',
   badDescription: 'At most 500 characters, without control characters.',
 
-  detailTitle: (id) => `Payment link ${id}`,
+  detailTitle: 'Payment link {id}',
   url: 'Address',
   shareTitle: 'Share',
   qrAlt: 'QR code of the payment link address',
@@ -161,7 +161,7 @@ const en: PaymentLinksMessages = {
   },
 };
 
-const hy: PaymentLinksMessages = {
+const hy: Catalog<PaymentLinksMessages> = {
   title: 'Վճարման հղումներ',
   intro:
     'Վճարման հղումը ձեր հոսթինգային դոմենի էջ է, որտեղ գնորդը վճարում է ձեզ՝ առանց կայքի։ Կիսվեք դրա հասցեով կամ QR կոդով․ դրանով կատարված յուրաքանչյուր վճարում երևում է այստեղ։',
@@ -174,20 +174,20 @@ const hy: PaymentLinksMessages = {
   statusLabel: 'Կարգավիճակ',
   payments: 'Վճարումներ',
   created: 'Ստեղծվել է',
-  range: (min, max) => `${min}-ից ${max}`,
+  range: '{min} – {max}',
   reusable: 'Բազմակի',
   singleUse: 'Միանվագ',
   statuses: { active: 'Ակտիվ', inactive: 'Ապաակտիվացված', expired: 'Ժամկետանց', completed: 'Վճարված' },
-  paymentsCount: (completed, all) => `${completed} վճարված՝ ${all}-ից`,
+  paymentsCount: 'Վճարված՝ {completed, number} / {all, number}',
   environments: { test: 'Թեստային', live: 'Իրական' },
   viewerNote: 'Դուք տեսնում եք հղումները․ ստեղծել կամ ապաակտիվացնել կարող են միայն սեփականատերը և ադմինները։',
   previous: 'Նախորդ էջ',
   next: 'Հաջորդ էջ',
-  pageOf: (page, last) => `Էջ ${page}՝ ${last}-ից`,
+  pageOf: 'Էջ {page}՝ {last}-ից',
 
   createTitle: 'Ստեղծել վճարման հղում',
-  testHint: 'Թեստային վճարումներ sandbox քարտերով․ գումար չի փոխանցվում։',
-  liveHint: 'Իրական վճարումներ՝ ձեր հոսթինգային դոմենում միացված պրոցեսորներով։',
+  testHint: 'Թեստային վճարումներ թեստային քարտերով․ գումար չի փոխանցվում։',
+  liveHint: 'Իրական վճարումներ՝ ձեր հոսթինգային դոմենում միացված վճարային համակարգերով։',
   liveNeedsVerification: 'Իրական հղումների համար պետք է հաստատված բիզնես։',
   verifyBusiness: 'Հաստատել բիզնեսը',
   amountKind: 'Գումար',
@@ -195,25 +195,25 @@ const hy: PaymentLinksMessages = {
   fixedHint: 'Գնորդը վճարում է հենց այս գումարը։',
   rangeAmount: 'Գնորդն է ընտրում',
   rangeHint: 'Գնորդը մուտքագրում է գումար նվազագույնի և առավելագույնի միջև։',
-  amountField: 'Գումար (AMD)',
-  amountMin: 'Նվազագույն գումար (AMD)',
-  amountMax: 'Առավելագույն գումար (AMD)',
+  amountField: 'Գումար (֏)',
+  amountMin: 'Նվազագույն գումար (֏)',
+  amountMax: 'Առավելագույն գումար (֏)',
   description: 'Նկարագրություն (ըստ ցանկության)',
   descriptionHint: 'Ինչի համար է վճարում գնորդը․ ցուցադրվում է էջում։ Առավելագույնը 500 նիշ։',
   use: 'Քանի վճարում',
   singleUseHint: 'Վճարվում է մեկ անգամ, հետո այլևս վճարումներ չի ընդունում։',
   reusableHint: 'Ընդունում է ցանկացած թվով վճարումներ, մինչև այն ապաակտիվացնեք։',
-  expiresAt: 'Ժամկետ (ըստ ցանկության, UTC)',
+  expiresAt: 'Գործում է մինչև (ըստ ցանկության, Երևանի ժամով)',
   expiresHint: 'Ձևաչափ՝ 2026-12-31 18:00։ Դրանից հետո հղումը վճարումներ չի ընդունում։',
   create: 'Ստեղծել հղումը',
   chooseEnvironment: 'Ընտրեք թեստային կամ իրական։',
   chooseKind: 'Ընտրեք ֆիքսված գումար կամ միջակայք։',
-  badAmount: 'Մուտքագրեք AMD-ի ամբողջ թիվ՝ առնվազն 1 և թույլատրելի առավելագույն վճարման սահմաններում։',
+  badAmount: 'Մուտքագրեք գումարն ամբողջ դրամներով՝ առնվազն 1 ֏ և ոչ ավելի, քան թույլատրելի առավելագույն վճարումը։',
   badRange: 'Մուտքագրեք ամբողջ գումարներ․ առավելագույնը պետք է մեծ լինի նվազագույնից։',
   badExpiry: 'Մուտքագրեք ապագա ամսաթիվ և ժամ՝ 2026-12-31 18:00 ձևաչափով։',
   badDescription: 'Առավելագույնը 500 նիշ, առանց կառավարման նիշերի։',
 
-  detailTitle: (id) => `Վճարման հղում ${id}`,
+  detailTitle: 'Վճարման հղում {id}',
   url: 'Հասցե',
   shareTitle: 'Կիսվել',
   qrAlt: 'Վճարման հղման հասցեի QR կոդը',
@@ -235,13 +235,13 @@ const hy: PaymentLinksMessages = {
     pending: 'Սպասման մեջ',
     processing: 'Մշակվում է',
     completed: 'Ավարտված',
-    failed: 'Ձախողված',
+    failed: 'Անհաջող',
     expired: 'Ժամկետանց',
     refunded: 'Վերադարձված',
   },
 };
 
-const ru: PaymentLinksMessages = {
+const ru: Catalog<PaymentLinksMessages> = {
   title: 'Платёжные ссылки',
   intro:
     'Платёжная ссылка — страница на вашем хостинговом домене, где покупатель платит вам, сайт не нужен. Поделитесь её адресом или QR-кодом; каждый платёж по ней виден здесь.',
@@ -254,20 +254,20 @@ const ru: PaymentLinksMessages = {
   statusLabel: 'Статус',
   payments: 'Платежи',
   created: 'Создана',
-  range: (min, max) => `от ${min} до ${max}`,
+  range: '{min} – {max}',
   reusable: 'Многоразовая',
   singleUse: 'Одноразовая',
   statuses: { active: 'Активна', inactive: 'Отключена', expired: 'Истекла', completed: 'Оплачена' },
-  paymentsCount: (completed, all) => `${completed} оплачено из ${all}`,
+  paymentsCount: 'Оплачено: {completed, number} из {all, number}',
   environments: { test: 'Тестовая', live: 'Боевая' },
   viewerNote: 'Вы видите ссылки; создавать и отключать их могут только владелец и администраторы.',
   previous: 'Предыдущая страница',
   next: 'Следующая страница',
-  pageOf: (page, last) => `Страница ${page} из ${last}`,
+  pageOf: 'Страница {page} из {last}',
 
   createTitle: 'Создать платёжную ссылку',
-  testHint: 'Тестовые платежи картами песочницы; деньги не движутся.',
-  liveHint: 'Настоящие платежи через процессоры, включённые на вашем хостинговом домене.',
+  testHint: 'Тестовые платежи тестовыми картами; настоящие деньги не списываются.',
+  liveHint: 'Настоящие платежи через платёжные системы, включённые на вашем хостинговом домене.',
   liveNeedsVerification: 'Для боевых ссылок нужен подтверждённый бизнес.',
   verifyBusiness: 'Подтвердить бизнес',
   amountKind: 'Сумма',
@@ -275,25 +275,25 @@ const ru: PaymentLinksMessages = {
   fixedHint: 'Покупатель платит ровно эту сумму.',
   rangeAmount: 'Выбирает покупатель',
   rangeHint: 'Покупатель вводит сумму между наименьшей и наибольшей.',
-  amountField: 'Сумма (AMD)',
-  amountMin: 'Наименьшая сумма (AMD)',
-  amountMax: 'Наибольшая сумма (AMD)',
+  amountField: 'Сумма, драм',
+  amountMin: 'Наименьшая сумма, драм',
+  amountMax: 'Наибольшая сумма, драм',
   description: 'Описание (необязательно)',
   descriptionHint: 'За что платит покупатель; показывается на странице. Не более 500 символов.',
   use: 'Сколько платежей',
   singleUseHint: 'Оплачивается один раз, затем больше не принимает платежей.',
   reusableHint: 'Принимает любое число платежей, пока вы её не отключите.',
-  expiresAt: 'Действует до (необязательно, UTC)',
+  expiresAt: 'Действует до (необязательно, по ереванскому времени)',
   expiresHint: 'Формат: 2026-12-31 18:00. После этого ссылка не принимает платежей.',
   create: 'Создать ссылку',
   chooseEnvironment: 'Выберите тестовую или боевую.',
   chooseKind: 'Выберите фиксированную сумму или диапазон.',
-  badAmount: 'Введите целое число AMD, не меньше 1 и не больше наибольшего допустимого платежа.',
+  badAmount: 'Введите сумму в целых драмах: не меньше 1 драма и не больше наибольшего допустимого платежа.',
   badRange: 'Введите целые суммы; наибольшая должна быть больше наименьшей.',
   badExpiry: 'Введите дату и время в будущем в формате 2026-12-31 18:00.',
   badDescription: 'Не более 500 символов, без управляющих символов.',
 
-  detailTitle: (id) => `Платёжная ссылка ${id}`,
+  detailTitle: 'Платёжная ссылка {id}',
   url: 'Адрес',
   shareTitle: 'Поделиться',
   qrAlt: 'QR-код адреса платёжной ссылки',
@@ -315,10 +315,19 @@ const ru: PaymentLinksMessages = {
     pending: 'Ожидает',
     processing: 'Обрабатывается',
     completed: 'Завершён',
-    failed: 'Не прошёл',
+    failed: 'Неуспешный',
     expired: 'Истёк',
     refunded: 'Возвращён',
   },
 };
 
-export const PAYMENT_LINKS_MESSAGES: Readonly<Record<Language, PaymentLinksMessages>> = { en, hy, ru };
+export const PAYMENT_LINKS_MESSAGES = defineMessages<PaymentLinksMessages>(
+  'dashboard.payment-links',
+  { en, hy, ru },
+  {
+    range: ['min', 'max'],
+    paymentsCount: ['completed', 'all'],
+    pageOf: ['page', 'last'],
+    detailTitle: ['id'],
+  },
+);

@@ -6,6 +6,7 @@
  */
 import { escapeHtml } from '../../checkout/html.js';
 import type { Paginated } from '../../domain/pagination.js';
+import { formatAmd, formatDateTimeWithZone } from '../../i18n/format.js';
 import type { LinkPaymentView, PaymentLinkView } from '../../payment-links/payment-link.service.js';
 import { choices, liveExplanation, timeTag } from '../api-keys/api-keys.pages.js';
 import { alert, field, hidden, layout, notice, type Shell, secretBox } from '../layout.js';
@@ -16,7 +17,7 @@ export function paymentLinksText(shell: Shell): PaymentLinksMessages {
 }
 
 function amd(shell: Shell, amount: number): string {
-  return `${new Intl.NumberFormat(shell.t.locale, { maximumFractionDigits: 0 }).format(amount)} AMD`;
+  return formatAmd(shell.lang, amount);
 }
 
 export function amountText(shell: Shell, m: PaymentLinksMessages, link: PaymentLinkView): string {
@@ -34,9 +35,9 @@ export function linkPath(id: string): string {
   return `/dashboard/payment-links/${encodeURIComponent(id)}`;
 }
 
-/** The stored form of `expires_at` as `2026-12-31 18:00`. */
-function shortInstant(iso: string | null): string | null {
-  return iso === null ? null : `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+/** `expires_at` in Yerevan time with the zone named, in the reader's language. */
+function shortInstant(shell: Shell, iso: string | null): string | null {
+  return iso === null ? null : formatDateTimeWithZone(shell.lang, iso);
 }
 
 function linksTable(shell: Shell, m: PaymentLinksMessages, page: Paginated<PaymentLinkView>): string {
@@ -50,7 +51,7 @@ function linksTable(shell: Shell, m: PaymentLinksMessages, page: Paginated<Payme
 <td>${escapeHtml(m.environments[link.livemode ? 'live' : 'test'])}</td>
 <td>${statusBadge(m, link)}</td>
 <td>${escapeHtml(m.paymentsCount(link.completed_payments_count, link.payments_count))}</td>
-<td>${timeTag(link.created_at)}</td>
+<td>${timeTag(shell.lang, link.created_at)}</td>
 </tr>`,
     )
     .join('');
@@ -183,7 +184,7 @@ function paymentsTable(shell: Shell, m: PaymentLinksMessages, payments: readonly
 <td><code>${escapeHtml(p.order_id)}</code></td>
 <td>${escapeHtml(amd(shell, p.amount))}</td>
 <td data-status="${escapeHtml(p.status)}">${escapeHtml(m.paymentStatuses[p.status] ?? p.status)}</td>
-<td>${timeTag(p.created_at)}</td>
+<td>${timeTag(shell.lang, p.created_at)}</td>
 </tr>`,
     )
     .join('');
@@ -212,8 +213,8 @@ export function paymentLinkPage(shell: Shell, view: LinkDetailView): string {
     [m.environment, escapeHtml(m.environments[link.livemode ? 'live' : 'test'])],
     [m.statusLabel, statusBadge(m, link)],
     [m.payments, escapeHtml(m.paymentsCount(link.completed_payments_count, link.payments_count))],
-    [m.expires, escapeHtml(shortInstant(link.expires_at) ?? m.never)],
-    [m.created, timeTag(link.created_at)],
+    [m.expires, escapeHtml(shortInstant(shell, link.expires_at) ?? m.never)],
+    [m.created, timeTag(shell.lang, link.created_at)],
   ];
   if (link.description !== null) facts.unshift([m.description.replace(/ \(.*\)$/, ''), escapeHtml(link.description)]);
   const deactivate =

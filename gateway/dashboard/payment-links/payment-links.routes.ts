@@ -42,7 +42,8 @@ const DETAIL_NOTICES = {
   'already-inactive': 'alreadyInactive',
 } as const;
 const WHOLE = /^\d{1,15}$/;
-const EXPIRY = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(?: ?UTC)?$/i;
+/** `2026-12-31 18:00`: Yerevan time (UTC+4), or UTC when written so (`2026-12-31 14:00 UTC`). */
+const EXPIRY = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})( ?UTC)?$/i;
 
 function pick<T extends Record<string, string>>(notices: T, asked: string | undefined): T[keyof T] | null {
   return asked !== undefined && Object.hasOwn(notices, asked) ? (notices[asked] as T[keyof T]) : null;
@@ -123,7 +124,7 @@ export const paymentLinksRoutes: SectionRoutes = (router, kit) => {
     if (form.expiresAt !== '') {
       const match = EXPIRY.exec(form.expiresAt);
       if (match === null) problems.expiresAt = m.badExpiry;
-      else body.expires_at = `${match[1]}T${match[2]}:00Z`;
+      else body.expires_at = `${match[1]}T${match[2]}:00${match[3] === undefined ? '+04:00' : 'Z'}`;
     }
     let parsed: ReturnType<typeof parseLinkBody> | undefined;
     try {

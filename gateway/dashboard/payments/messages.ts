@@ -1,10 +1,11 @@
 /**
  * The texts of the payments list and its CSV export, in English, Armenian and Russian. Not escaped
- * here: the page escapes what it prints. `{n}` and `{m}` in `progress` are filled in by the export
- * script (rows downloaded, rows to download).
+ * here: the page escapes what it prints. The export's progress is said by a script in the browser:
+ * the page renders `progress` and `exportDone` once per plural form of the language, with `{n}` and
+ * `{m}` left for the script to fill in (rows downloaded, rows to download).
  */
 import type { PaymentStatus } from '../../domain/payment.js';
-import type { Language } from '../i18n/index.js';
+import { type Catalog, defineMessages } from '../../i18n/messages.js';
 
 export interface PaymentsMessages {
   readonly title: string;
@@ -31,16 +32,18 @@ export interface PaymentsMessages {
   readonly rrn: string;
   readonly tableLabel: string;
   readonly empty: string;
-  readonly total: (n: string) => string;
+  readonly total: (n: number) => string;
   readonly newer: string;
   readonly older: string;
   readonly newest: string;
   readonly pages: string;
   readonly exportTitle: string;
-  readonly exportText: (n: string) => string;
+  readonly exportText: (n: number) => string;
   readonly exportButton: string;
-  readonly progress: string;
-  readonly exportDone: string;
+  /** `n`: rows downloaded (as text); `m`: rows to download (its plural form picks the words). */
+  readonly progress: (n: string, m: number) => string;
+  /** `n`: rows downloaded. */
+  readonly exportDone: (n: number) => string;
   readonly exportFailed: string;
   readonly badFilters: string;
   readonly badDate: string;
@@ -51,9 +54,10 @@ export interface PaymentsMessages {
   readonly badCursorText: string;
 }
 
-const en: PaymentsMessages = {
+const en: Catalog<PaymentsMessages> = {
   title: 'Payments',
-  intro: 'Payments of this account, newest first. Dates are UTC, as in the API.',
+  intro:
+    'Payments of this account, newest first, at Yerevan time. The date filters take whole days in UTC, as the API does.',
   environment: 'Environment',
   test: 'Test',
   live: 'Live',
@@ -83,16 +87,17 @@ const en: PaymentsMessages = {
   rrn: 'RRN',
   tableLabel: 'Payments',
   empty: 'No payments match.',
-  total: (n) => `${n} payments match.`,
+  total: '{n, plural, one {# payment matches.} other {# payments match.}}',
   newer: 'Newer payments',
   older: 'Older payments',
   newest: 'Newest payments',
   pages: 'Pages of the list',
   exportTitle: 'Export to CSV',
-  exportText: (n) => `The export holds the ${n} payments that match the filters above, newest first.`,
+  exportText:
+    '{n, plural, one {The export holds the # payment that matches the filters above.} other {The export holds the # payments that match the filters above, newest first.}}',
   exportButton: 'Download CSV',
-  progress: '{n} of {m} rows',
-  exportDone: 'Done: {n} rows downloaded.',
+  progress: '{n} of {m, plural, one {# row} other {# rows}}',
+  exportDone: '{n, plural, one {Done: # row downloaded.} other {Done: # rows downloaded.}}',
   exportFailed: 'The export stopped. Try again.',
   badFilters: 'Some filters are not valid: see the fields marked.',
   badDate: 'Enter a date as YYYY-MM-DD.',
@@ -103,9 +108,10 @@ const en: PaymentsMessages = {
   badCursorText: 'The link to this page of payments is not valid. Start again from the newest payments.',
 };
 
-const hy: PaymentsMessages = {
+const hy: Catalog<PaymentsMessages> = {
   title: 'Վճարումներ',
-  intro: 'Այս հաշվի վճարումները՝ սկսած ամենանորից։ Ամսաթվերը UTC են, ինչպես API-ում։',
+  intro:
+    'Այս հաշվի վճարումները՝ սկսած ամենանորից, Երևանի ժամով։ Ամսաթվերի ֆիլտրերը, ինչպես API-ում, հաշվում են ամբողջ օրեր UTC-ով։',
   environment: 'Միջավայր',
   test: 'Թեստային',
   live: 'Իրական',
@@ -114,8 +120,8 @@ const hy: PaymentsMessages = {
   searchHint: 'Վճարման ճշգրիտ ID, պատվերի ID, RRN կամ հաճախորդի էլ. փոստ։',
   status: 'Կարգավիճակ',
   anyStatus: 'Ցանկացած կարգավիճակ',
-  processor: 'Պրոցեսոր',
-  anyProcessor: 'Ցանկացած պրոցեսոր',
+  processor: 'Վճարային համակարգ',
+  anyProcessor: 'Ցանկացած վճարային համակարգ',
   orderId: 'Պատվերի ID',
   from: 'Ստեղծված սկսած',
   to: 'Ստեղծված մինչև',
@@ -125,7 +131,7 @@ const hy: PaymentsMessages = {
     pending: 'Սպասման մեջ',
     processing: 'Մշակվում է',
     completed: 'Ավարտված',
-    failed: 'Ձախողված',
+    failed: 'Անհաջող',
     expired: 'Ժամկետանց',
     refunded: 'Վերադարձված',
   },
@@ -135,16 +141,16 @@ const hy: PaymentsMessages = {
   rrn: 'RRN',
   tableLabel: 'Վճարումներ',
   empty: 'Համապատասխան վճարումներ չկան։',
-  total: (n) => `Համապատասխանում է ${n} վճարում։`,
+  total: 'Համապատասխանող վճարումներ՝ {n, number}։',
   newer: 'Ավելի նոր վճարումներ',
   older: 'Ավելի հին վճարումներ',
   newest: 'Ամենանոր վճարումները',
   pages: 'Ցանկի էջերը',
   exportTitle: 'Արտահանել CSV',
-  exportText: (n) => `Արտահանման մեջ կլինեն վերևի ֆիլտրերին համապատասխանող ${n} վճարումները՝ սկսած ամենանորից։`,
+  exportText: 'Արտահանման մեջ կլինեն վերևի ֆիլտրերին համապատասխանող {n, number} վճարումները՝ սկսած ամենանորից։',
   exportButton: 'Ներբեռնել CSV',
-  progress: '{n}՝ {m} տողից',
-  exportDone: 'Պատրաստ է. ներբեռնվել է {n} տող։',
+  progress: '{n}՝ {m, number} տողից',
+  exportDone: 'Պատրաստ է. ներբեռնվել է {n, number} տող։',
   exportFailed: 'Արտահանումն ընդհատվեց։ Փորձեք կրկին։',
   badFilters: 'Որոշ ֆիլտրեր սխալ են. տե՛ս նշված դաշտերը։',
   badDate: 'Մուտքագրեք ամսաթիվը YYYY-MM-DD ձևաչափով։',
@@ -155,9 +161,10 @@ const hy: PaymentsMessages = {
   badCursorText: 'Վճարումների այս էջի հղումը վավեր չէ։ Սկսեք ամենանոր վճարումներից։',
 };
 
-const ru: PaymentsMessages = {
+const ru: Catalog<PaymentsMessages> = {
   title: 'Платежи',
-  intro: 'Платежи этого аккаунта, сначала новые. Даты в UTC, как в API.',
+  intro:
+    'Платежи этого аккаунта, сначала новые, по ереванскому времени. Фильтры по датам, как и API, считают целые сутки по UTC.',
   environment: 'Среда',
   test: 'Тестовая',
   live: 'Боевая',
@@ -166,7 +173,7 @@ const ru: PaymentsMessages = {
   searchHint: 'Точный ID платежа, ID заказа, RRN или email покупателя.',
   status: 'Статус',
   anyStatus: 'Любой статус',
-  processor: 'Процессор',
+  processor: 'Платёжная система',
   anyProcessor: 'Любой процессор',
   orderId: 'ID заказа',
   from: 'Создан с',
@@ -187,16 +194,19 @@ const ru: PaymentsMessages = {
   rrn: 'RRN',
   tableLabel: 'Платежи',
   empty: 'Подходящих платежей нет.',
-  total: (n) => `Подходящих платежей: ${n}.`,
+  total:
+    '{n, plural, one {Найден # платёж.} few {Найдено # платежа.} many {Найдено # платежей.} other {Найдено # платежа.}}',
   newer: 'Более новые платежи',
   older: 'Более старые платежи',
   newest: 'Самые новые платежи',
   pages: 'Страницы списка',
   exportTitle: 'Выгрузка в CSV',
-  exportText: (n) => `В выгрузку попадут ${n} платежей, подходящих под фильтры выше, сначала новые.`,
+  exportText:
+    '{n, plural, one {В выгрузку попадёт # платёж, подходящий под фильтры выше.} few {В выгрузку попадут # платежа, подходящих под фильтры выше, сначала новые.} many {В выгрузку попадут # платежей, подходящих под фильтры выше, сначала новые.} other {В выгрузку попадут # платежа, подходящих под фильтры выше, сначала новые.}}',
   exportButton: 'Скачать CSV',
-  progress: '{n} из {m} строк',
-  exportDone: 'Готово: скачано строк: {n}.',
+  progress: '{n} из {m, plural, one {# строки} few {# строк} many {# строк} other {# строки}}',
+  exportDone:
+    '{n, plural, one {Готово: скачана # строка.} few {Готово: скачаны # строки.} many {Готово: скачано # строк.} other {Готово: скачано # строки.}}',
   exportFailed: 'Выгрузка прервалась. Попробуйте ещё раз.',
   badFilters: 'Некоторые фильтры заданы неверно: см. отмеченные поля.',
   badDate: 'Введите дату в виде ГГГГ-ММ-ДД.',
@@ -207,4 +217,13 @@ const ru: PaymentsMessages = {
   badCursorText: 'Ссылка на эту страницу платежей недействительна. Начните с самых новых платежей.',
 };
 
-export const PAYMENTS_MESSAGES: Readonly<Record<Language, PaymentsMessages>> = { en, hy, ru };
+export const PAYMENTS_MESSAGES = defineMessages<PaymentsMessages>(
+  'dashboard.payments',
+  { en, hy, ru },
+  {
+    total: ['n'],
+    exportText: ['n'],
+    progress: ['n', 'm'],
+    exportDone: ['n'],
+  },
+);

@@ -7,7 +7,8 @@
  */
 import { escapeHtml } from '../../checkout/html.js';
 import { type Environment, PAYMENT_STATUSES, type Payment, pricedAs } from '../../domain/payment.js';
-import { readableInstant } from '../audit/audit.pages.js';
+import { formatDateTime, formatMoney, formatNumber } from '../../i18n/format.js';
+import { type Language, LOCALES } from '../../i18n/languages.js';
 import { alert, layout, type Shell } from '../layout.js';
 import { PAYMENTS_MESSAGES } from './messages.js';
 
@@ -30,25 +31,26 @@ export interface PaymentsListView {
   readonly processors: readonly string[];
 }
 
-/** An amount in the reader's language with its currency (`12,500 ֏`, `10.50 $`). */
-export function formatAmount(amount: number, currency: string, locale: string): string {
-  try {
-    return new Intl.NumberFormat(locale, {
-      style: 'currency',
-      currency,
-      minimumFractionDigits: Number.isInteger(amount) ? 0 : 2,
-      maximumFractionDigits: 2,
-    }).format(amount);
-  } catch {
-    return `${amount} ${currency}`;
+/**
+ * A message that counts rows, once per plural form of `language` (`one`, `few`, `many`, `other`),
+ * with the count left as `{m}` for the export script: it picks the form with `Intl.PluralRules`.
+ */
+function pluralTemplates(language: Language, render: (count: number) => string): string {
+  const rules = new Intl.PluralRules(LOCALES[language]);
+  const forms: Record<string, string> = {};
+  for (const sample of [1, 2, 5, 0, 1.5, 21]) {
+    const form = rules.select(sample);
+    if (forms[form] !== undefined) continue;
+    forms[form] = render(sample).replace(formatNumber(language, sample, 1), '{m}');
   }
+  return JSON.stringify(forms);
 }
 
 /**
  * The export's progress: reads the response as it streams, counts the CSV's records (line breaks
  * outside quotes, less the header), says "N of M rows" at most twice a second, then saves the file.
  */
-const EXPORT_SCRIPT = `(function(){var f=document.getElementById('pay-export');var s=document.getElementById('pay-export-status');if(!f||!s||!window.fetch||!window.ReadableStream||!window.TextDecoder)return;f.addEventListener('submit',function(e){e.preventDefault();var b=f.querySelector('button');b.disabled=true;var url=f.action+'?'+new URLSearchParams(new FormData(f)).toString();var say=function(t,n,m){s.textContent=f.getAttribute(t).replace('{n}',String(n)).replace('{m}',String(m));};fetch(url,{credentials:'same-origin'}).then(function(r){if(!r.ok||!r.body)throw new Error('export');var total=r.headers.get('X-Row-Count')||'?';var name=(/filename="([^"]+)"/.exec(r.headers.get('Content-Disposition')||'')||[])[1]||'payments.csv';var reader=r.body.getReader();var dec=new TextDecoder();var parts=[];var rows=-1;var q=false;var last=0;say('data-progress',0,total);var pump=function(){return reader.read().then(function(c){if(c.done){var a=document.createElement('a');a.href=URL.createObjectURL(new Blob(parts,{type:'text/csv'}));a.download=name;document.body.appendChild(a);a.click();a.remove();say('data-done',Math.max(rows,0),total);b.disabled=false;return;}parts.push(c.value);var t=dec.decode(c.value,{stream:true});for(var i=0;i<t.length;i++){var ch=t.charCodeAt(i);if(ch===34)q=!q;else if(ch===10&&!q)rows++;}var now=Date.now();if(now-last>500){last=now;say('data-progress',Math.max(rows,0),total);}return pump();});};return pump();}).catch(function(){s.textContent=f.getAttribute('data-failed');b.disabled=false;});});})();`;
+const EXPORT_SCRIPT = `(function(){var f=document.getElementById('pay-export');var s=document.getElementById('pay-export-status');if(!f||!s||!window.fetch||!window.ReadableStream||!window.TextDecoder)return;f.addEventListener('submit',function(e){e.preventDefault();var b=f.querySelector('button');b.disabled=true;var url=f.action+'?'+new URLSearchParams(new FormData(f)).toString();var lang=document.documentElement.lang;var rules=new Intl.PluralRules(lang);var num=function(x){return typeof x==='number'?x.toLocaleString(lang):String(x);};var say=function(t,n,m){var k=t==='data-done'?n:Number(m);var forms=JSON.parse(f.getAttribute(t)||'{}');var form=forms[isNaN(k)?'other':rules.select(k)]||forms.other||'';s.textContent=form.replace('{n}',num(n)).replace('{m}',t==='data-done'?num(n):num(isNaN(Number(m))?m:Number(m)));};fetch(url,{credentials:'same-origin'}).then(function(r){if(!r.ok||!r.body)throw new Error('export');var total=r.headers.get('X-Row-Count')||'?';var name=(/filename="([^"]+)"/.exec(r.headers.get('Content-Disposition')||'')||[])[1]||'payments.csv';var reader=r.body.getReader();var dec=new TextDecoder();var parts=[];var rows=-1;var q=false;var last=0;say('data-progress',0,total);var pump=function(){return reader.read().then(function(c){if(c.done){var a=document.createElement('a');a.href=URL.createObjectURL(new Blob(parts,{type:'text/csv'}));a.download=name;document.body.appendChild(a);a.click();a.remove();say('data-done',Math.max(rows,0),total);b.disabled=false;return;}parts.push(c.value);var t=dec.decode(c.value,{stream:true});for(var i=0;i<t.length;i++){var ch=t.charCodeAt(i);if(ch===34)q=!q;else if(ch===10&&!q)rows++;}var now=Date.now();if(now-last>500){last=now;say('data-progress',Math.max(rows,0),total);}return pump();});};return pump();}).catch(function(){s.textContent=f.getAttribute('data-failed');b.disabled=false;});});})();`;
 
 function envSwitch(shell: Shell, view: PaymentsListView, hrefFor: (env: Environment) => string): string {
   const p = PAYMENTS_MESSAGES[shell.lang];
@@ -125,14 +127,13 @@ ${input('to', p.to, 'date')}
 
 function paymentRow(shell: Shell, payment: Payment): string {
   const p = PAYMENTS_MESSAGES[shell.lang];
-  const locale = shell.t.locale;
   const priced = pricedAs(payment);
   const cell = (label: string, html: string, cls = '') =>
     `<td data-label="${escapeHtml(label)}"${cls === '' ? '' : ` class="${cls}"`}>${html}</td>`;
   return `<tr data-uuid="${escapeHtml(payment.uuid)}">
-${cell(p.created, `<time datetime="${escapeHtml(payment.createdAt)}">${escapeHtml(readableInstant(payment.createdAt, locale))}</time>`)}
+${cell(p.created, `<time datetime="${escapeHtml(payment.createdAt)}">${escapeHtml(formatDateTime(shell.lang, payment.createdAt))}</time>`)}
 ${cell(p.orderId, `<a href="/dashboard/payments/${escapeHtml(payment.uuid)}">${escapeHtml(payment.orderId)}</a>`, 'pay-order')}
-${cell(p.amount, escapeHtml(formatAmount(priced.amount, priced.currency, locale)), 'pay-amount')}
+${cell(p.amount, escapeHtml(formatMoney(shell.lang, priced.amount, priced.currency)), 'pay-amount')}
 ${cell(p.status, `<span class="pay-badge pay-${payment.status}">${escapeHtml(p.statuses[payment.status])}</span>`)}
 ${cell(p.processor, escapeHtml(payment.processor ?? '—'))}
 ${cell(p.customer, escapeHtml(payment.customerEmail ?? '—'), 'pay-email')}
@@ -140,7 +141,7 @@ ${cell(p.rrn, escapeHtml(payment.rrn ?? '—'))}
 </tr>`;
 }
 
-function exportForm(shell: Shell, view: PaymentsListView, total: string): string {
+function exportForm(shell: Shell, view: PaymentsListView): string {
   const p = PAYMENTS_MESSAGES[shell.lang];
   const hiddenFilters = ['env', ...FILTER_FIELDS]
     .map((name) => {
@@ -150,8 +151,8 @@ function exportForm(shell: Shell, view: PaymentsListView, total: string): string
     .join('');
   return `<section class="card pay-export" aria-labelledby="pay-export-title">
 <h2 id="pay-export-title">${escapeHtml(p.exportTitle)}</h2>
-<p>${escapeHtml(p.exportText(total))}</p>
-<form id="pay-export" method="get" action="/dashboard/payments/export.csv" data-progress="${escapeHtml(p.progress)}" data-done="${escapeHtml(p.exportDone)}" data-failed="${escapeHtml(p.exportFailed)}">${hiddenFilters}
+<p>${escapeHtml(p.exportText(view.total))}</p>
+<form id="pay-export" method="get" action="/dashboard/payments/export.csv" data-progress="${escapeHtml(pluralTemplates(shell.lang, (m) => p.progress('{n}', m)))}" data-done="${escapeHtml(pluralTemplates(shell.lang, (n) => p.exportDone(n)))}" data-failed="${escapeHtml(p.exportFailed)}">${hiddenFilters}
 <button type="submit" class="secondary">${escapeHtml(p.exportButton)}</button>
 </form>
 <p id="pay-export-status" class="pay-progress" role="status" aria-live="polite"></p>
@@ -161,7 +162,6 @@ function exportForm(shell: Shell, view: PaymentsListView, total: string): string
 
 export function paymentsListPage(shell: Shell, view: PaymentsListView, hrefFor: (env: Environment) => string): string {
   const p = PAYMENTS_MESSAGES[shell.lang];
-  const total = new Intl.NumberFormat(shell.t.locale).format(view.total);
   const invalid = Object.keys(view.problems).length > 0;
   const rows = view.payments.map((payment) => paymentRow(shell, payment)).join('');
   const table =
@@ -185,11 +185,11 @@ ${invalid ? alert(p.badFilters) : ''}
 ${filterForm(shell, view)}
 <section class="card pay-list" aria-labelledby="pay-list-title">
 <h2 id="pay-list-title">${escapeHtml(p.tableLabel)}</h2>
-${invalid ? '' : `<p class="pay-total" id="pay-total">${escapeHtml(p.total(total))}</p>`}
+${invalid ? '' : `<p class="pay-total" id="pay-total">${escapeHtml(p.total(view.total))}</p>`}
 ${table}
 ${links === '' ? '' : `<nav class="pay-pager" aria-label="${escapeHtml(p.pages)}">${links}</nav>`}
 </section>
-${invalid || view.total === 0 ? '' : exportForm(shell, view, total)}
+${invalid || view.total === 0 ? '' : exportForm(shell, view)}
 <script nonce="${shell.nonce}">${EXPORT_SCRIPT}</script>`,
   );
 }

@@ -3,7 +3,7 @@
  * settings form), in English, Armenian and Russian, and the labels of each adapter's settings
  * fields. Not escaped here: the pages escape everything they print.
  */
-import type { Language } from '../i18n/index.js';
+import { type Catalog, defineMessages } from '../../i18n/messages.js';
 
 export interface FieldText {
   readonly label: string;
@@ -87,7 +87,7 @@ export interface ProcessorsMessages {
   readonly fields: Readonly<Record<string, FieldText>>;
 }
 
-const en: ProcessorsMessages = {
+const en: Catalog<ProcessorsMessages> = {
   overviewTitle: 'Processors',
   overviewIntro:
     'Each domain offers its own processors on the hosted checkout, in the order you set. Choose a domain to install the sandbox, configure a live processor, or change the order.',
@@ -101,7 +101,7 @@ const en: ProcessorsMessages = {
   noLiveShort: 'No live processor',
   sandboxName: 'Sandbox (test cards)',
 
-  domainTitle: (host) => `Processors of ${host}`,
+  domainTitle: 'Processors of {host}',
   domainIntro:
     'The hosted checkout of this domain offers the enabled processors in the order below. Settings are stored encrypted and are never shown again.',
   backToOverview: 'All domains',
@@ -109,8 +109,8 @@ const en: ProcessorsMessages = {
   orderTitle: 'Checkout order',
   orderIntro: 'The buyer sees the enabled processors in this order.',
   orderEmpty: 'No processor is enabled on this domain.',
-  moveUp: (name) => `Move ${name} up`,
-  moveDown: (name) => `Move ${name} down`,
+  moveUp: 'Move {name} up',
+  moveDown: 'Move {name} down',
   allTitle: 'All processors',
   processor: 'Processor',
   status: 'Status',
@@ -144,28 +144,28 @@ const en: ProcessorsMessages = {
   hostedLiveText:
     'The hosted domain is for test payments and payment links; it always offers the sandbox to test payments, never to live ones.',
 
-  settingsTitle: (name, host) => `${name} on ${host}`,
+  settingsTitle: '{name} on {host}',
   settingsIntro: 'Enter the settings your provider gave you. Saving them enables the processor on this domain.',
   replaceIntro:
     'Settings are saved. They are stored encrypted and never shown again: to change anything, enter all of them again. Saving replaces every setting.',
   savedReplaceNote: 'Settings saved — replace',
   secretHint: 'Secret: stored encrypted, never shown again.',
-  defaultHint: (value) => `Leave empty for the default: ${value}`,
+  defaultHint: 'Leave empty for the default: {value}',
   optional: '(optional)',
   saveAndEnable: 'Save settings and enable',
   noSettingsNeeded: 'This processor needs no settings.',
   required: 'Fill in this field.',
-  invalid: (message) => `This value is not accepted: ${message}`,
-  wholeSettings: (message) => `The settings are not accepted: ${message}`,
+  invalid: 'This value is not accepted: {message}',
+  wholeSettings: 'The settings are not accepted: {message}',
   notInstalledViewer: 'No settings are saved for this processor on this domain.',
   yes: 'Yes',
 
   notices: {
-    configured: (name) => `${name} settings were saved, and it is enabled.`,
-    enabled: (name) => `${name} is enabled.`,
-    disabled: (name) => `${name} is disabled. Its settings are kept.`,
+    configured: '{name} settings were saved, and it is enabled.',
+    enabled: '{name} is enabled.',
+    disabled: '{name} is disabled. Its settings are kept.',
     moved: 'The checkout order was changed.',
-    needsSettings: (name) => `${name} needs its settings before it can be enabled.`,
+    needsSettings: '{name} needs its settings before it can be enabled.',
     sandboxAlwaysOn: 'The hosted domain always offers the sandbox.',
   },
   fields: {
@@ -187,21 +187,21 @@ const en: ProcessorsMessages = {
   },
 };
 
-const hy: ProcessorsMessages = {
+const hy: Catalog<ProcessorsMessages> = {
   overviewTitle: 'Վճարային համակարգեր',
   overviewIntro:
-    'Յուրաքանչյուր դոմեն վճարման էջում առաջարկում է իր վճարային համակարգերը՝ ձեր սահմանած հերթականությամբ։ Ընտրեք դոմենը՝ ավազարկղը տեղադրելու, իրական վճարային համակարգ կարգավորելու կամ հերթականությունը փոխելու համար։',
+    'Յուրաքանչյուր դոմեն վճարման էջում առաջարկում է իր վճարային համակարգերը՝ ձեր սահմանած հերթականությամբ։ Ընտրեք դոմենը՝ թեստային քարտերը տեղադրելու, իրական վճարային համակարգ կարգավորելու կամ հերթականությունը փոխելու համար։',
   domain: 'Դոմեն',
   checkoutOrder: 'Վճարման էջում՝ հերթականությամբ',
   manage: 'Կառավարել համակարգերը',
   noneEnabled: 'Միացված չէ ոչ մեկը',
-  hostedTag: 'հյուրընկալվող դոմեն',
+  hostedTag: 'տրամադրված դոմեն',
   verified: 'հաստատված',
   notVerified: 'հաստատված չէ',
   noLiveShort: 'Իրական համակարգ չկա',
-  sandboxName: 'Ավազարկղ (փորձնական քարտեր)',
+  sandboxName: 'Թեստային քարտեր',
 
-  domainTitle: (host) => `${host}-ի վճարային համակարգերը`,
+  domainTitle: '{host} դոմենի վճարային համակարգերը',
   domainIntro:
     'Այս դոմենի վճարման էջը առաջարկում է միացված համակարգերը ստորև նշված հերթականությամբ։ Կարգավորումները պահվում են գաղտնագրված և այլևս չեն ցուցադրվում։',
   backToOverview: 'Բոլոր դոմենները',
@@ -209,8 +209,8 @@ const hy: ProcessorsMessages = {
   orderTitle: 'Հերթականությունը վճարման էջում',
   orderIntro: 'Գնորդը տեսնում է միացված համակարգերը այս հերթականությամբ։',
   orderEmpty: 'Այս դոմենում միացված համակարգ չկա։',
-  moveUp: (name) => `${name}-ը տեղափոխել վեր`,
-  moveDown: (name) => `${name}-ը տեղափոխել վար`,
+  moveUp: 'Տեղափոխել վեր՝ {name}',
+  moveDown: 'Տեղափոխել վար՝ {name}',
   allTitle: 'Բոլոր համակարգերը',
   processor: 'Համակարգ',
   status: 'Կարգավիճակ',
@@ -229,45 +229,45 @@ const hy: ProcessorsMessages = {
   replace: 'Փոխարինել կարգավորումները',
   alwaysOn: 'Միշտ միացված',
   sandboxNote:
-    'Հյուրընկալվող դոմենը միշտ առաջարկում է ավազարկղը (փորձնական վճարումներ, գումար չի շարժվում), ուստի այն այստեղ հնարավոր չէ անջատել։',
+    'Տրամադրված դոմենը միշտ առաջարկում է թեստային քարտերը (թեստային վճարումներ, գումար չի շարժվում), ուստի այն այստեղ հնարավոր չէ անջատել։',
   readOnly: 'Դուք տեսնում եք այս դոմենի համակարգերը. փոխել կարող են միայն սեփականատերը և ադմինիստրատորները։',
 
   noLiveTitle: 'Այս դոմենում իրական վճարումներ դեռ հնարավոր չեն',
   noLiveNothing:
     'Այստեղ միացված համակարգ չկա, ուստի այս դոմենի յուրաքանչյուր իրական վճարում մերժվում է no_payment_method_configured սխալով։',
   noLiveSandboxOnly:
-    'Այստեղ միացված է միայն ավազարկղը։ Այն գումար չի շարժում և երբեք չի վճարում իրական վճարումը. այս դոմենի համար իրական բանալիով ստեղծված վճարումը մերժվում է no_payment_method_configured սխալով, եթե այն ստեղծված չէ "processor": "sandbox" դաշտով, որը այն դարձնում է փորձնական վճարում։',
+    'Այստեղ միացված են միայն թեստային քարտերը։ Դրանցով իրական գումար չի գանձվում, և իրական վճարում երբեք չի վճարվում. այս դոմենի համար իրական բանալիով ստեղծված վճարումը մերժվում է no_payment_method_configured սխալով, եթե այն ստեղծված չէ "processor": "sandbox" դաշտով, որը այն դարձնում է թեստային վճարում։',
   noLiveWhat:
     'Իրական վճարումներ ընդունելու համար ստորև կարգավորեք իրական համակարգ՝ ձեր բանկի կամ դրամապանակի տրամադրած տվյալներով։',
   unverifiedTitle: 'Այս դոմենը հաստատված չէ',
   unverifiedText:
     'Իրական վճարումներն ընդունվում են միայն հաստատված դոմենների համար. մինչ այս դոմենի հաստատումը դրանք մերժվում են domain_not_registered սխալով։ Հաստատեք այն դոմենի էջում։',
   hostedLiveText:
-    'Հյուրընկալվող դոմենը փորձնական վճարումների և վճարման հղումների համար է. այն միշտ առաջարկում է ավազարկղը փորձնական վճարումներին, երբեք՝ իրականներին։',
+    'Տրամադրված դոմենը թեստային վճարումների և վճարման հղումների համար է. այն միշտ առաջարկում է թեստային քարտերը թեստային վճարումներին, երբեք՝ իրականներին։',
 
-  settingsTitle: (name, host) => `${name}՝ ${host}`,
+  settingsTitle: '{name}՝ {host}',
   settingsIntro: 'Մուտքագրեք ձեր մատակարարի տրամադրած կարգավորումները։ Պահելով՝ համակարգը միանում է այս դոմենում։',
   replaceIntro:
     'Կարգավորումները պահված են։ Դրանք պահվում են գաղտնագրված և այլևս չեն ցուցադրվում. որևէ բան փոխելու համար մուտքագրեք բոլորը նորից։ Պահելը փոխարինում է բոլոր կարգավորումները։',
   savedReplaceNote: 'Կարգավորումները պահված են — փոխարինել',
   secretHint: 'Գաղտնի է. պահվում է գաղտնագրված, այլևս չի ցուցադրվում։',
-  defaultHint: (value) => `Թողեք դատարկ՝ լռելյայն արժեքի համար. ${value}`,
+  defaultHint: 'Թողեք դատարկ՝ լռելյայն արժեքի համար. {value}',
   optional: '(ոչ պարտադիր)',
   saveAndEnable: 'Պահել և միացնել',
   noSettingsNeeded: 'Այս համակարգին կարգավորումներ պետք չեն։',
   required: 'Լրացրեք այս դաշտը։',
-  invalid: (message) => `Այս արժեքը չի ընդունվում. ${message}`,
-  wholeSettings: (message) => `Կարգավորումները չեն ընդունվում. ${message}`,
+  invalid: 'Այս արժեքը չի ընդունվում. {message}',
+  wholeSettings: 'Կարգավորումները չեն ընդունվում. {message}',
   notInstalledViewer: 'Այս դոմենում այս համակարգի կարգավորումներ պահված չեն։',
   yes: 'Այո',
 
   notices: {
-    configured: (name) => `${name}-ի կարգավորումները պահվեցին, և այն միացված է։`,
-    enabled: (name) => `${name}-ը միացված է։`,
-    disabled: (name) => `${name}-ը անջատված է։ Նրա կարգավորումները պահպանված են։`,
+    configured: '«{name}» վճարային համակարգի կարգավորումները պահվեցին, և այն միացված է։',
+    enabled: '«{name}» վճարային համակարգը միացված է։',
+    disabled: '«{name}» վճարային համակարգն անջատված է։ Դրա կարգավորումները պահպանված են։',
     moved: 'Վճարման էջի հերթականությունը փոխվեց։',
-    needsSettings: (name) => `${name}-ը միացնելուց առաջ պետք է կարգավորել։`,
-    sandboxAlwaysOn: 'Հյուրընկալվող դոմենը միշտ առաջարկում է ավազարկղը։',
+    needsSettings: '«{name}» վճարային համակարգը միացնելուց առաջ պետք է կարգավորել։',
+    sandboxAlwaysOn: 'Տրամադրված դոմենը միշտ առաջարկում է թեստային քարտերը։',
   },
   fields: {
     base_url: { label: 'Ծառայության հասցեն (URL)' },
@@ -291,21 +291,21 @@ const hy: ProcessorsMessages = {
   },
 };
 
-const ru: ProcessorsMessages = {
+const ru: Catalog<ProcessorsMessages> = {
   overviewTitle: 'Платёжные системы',
   overviewIntro:
-    'Каждый домен предлагает на странице оплаты свои платёжные системы в заданном вами порядке. Выберите домен, чтобы установить песочницу, настроить боевую платёжную систему или изменить порядок.',
+    'Каждый домен предлагает на странице оплаты свои платёжные системы в заданном вами порядке. Выберите домен, чтобы подключить тестовые карты, настроить боевую платёжную систему или изменить порядок.',
   domain: 'Домен',
   checkoutOrder: 'На странице оплаты, по порядку',
   manage: 'Управлять системами',
   noneEnabled: 'Ни одна не включена',
-  hostedTag: 'размещённый домен',
+  hostedTag: 'предоставленный домен',
   verified: 'подтверждён',
   notVerified: 'не подтверждён',
   noLiveShort: 'Нет боевой системы',
-  sandboxName: 'Песочница (тестовые карты)',
+  sandboxName: 'Тестовые карты',
 
-  domainTitle: (host) => `Платёжные системы ${host}`,
+  domainTitle: 'Платёжные системы {host}',
   domainIntro:
     'Страница оплаты этого домена предлагает включённые системы в порядке ниже. Настройки хранятся зашифрованными и больше не показываются.',
   backToOverview: 'Все домены',
@@ -313,8 +313,8 @@ const ru: ProcessorsMessages = {
   orderTitle: 'Порядок на странице оплаты',
   orderIntro: 'Покупатель видит включённые системы в этом порядке.',
   orderEmpty: 'На этом домене не включена ни одна система.',
-  moveUp: (name) => `Переместить ${name} выше`,
-  moveDown: (name) => `Переместить ${name} ниже`,
+  moveUp: 'Переместить {name} выше',
+  moveDown: 'Переместить {name} ниже',
   allTitle: 'Все системы',
   processor: 'Система',
   status: 'Состояние',
@@ -333,45 +333,45 @@ const ru: ProcessorsMessages = {
   replace: 'Заменить настройки',
   alwaysOn: 'Всегда включена',
   sandboxNote:
-    'Размещённый домен всегда предлагает песочницу (тестовые платежи, деньги не двигаются), поэтому её здесь нельзя выключить.',
+    'Предоставленный домен всегда предлагает тестовые карты (тестовые платежи, настоящие деньги не списываются), поэтому её здесь нельзя выключить.',
   readOnly: 'Вы видите платёжные системы этого домена; менять их могут только владелец и администраторы.',
 
   noLiveTitle: 'На этом домене пока нельзя принимать боевые платежи',
   noLiveNothing:
     'Здесь не включена ни одна система, поэтому каждый боевой платёж этого домена отклоняется с ошибкой no_payment_method_configured.',
   noLiveSandboxOnly:
-    'Здесь включена только песочница. Она не двигает деньги и никогда не оплачивает боевой платёж: платёж боевого ключа для этого домена отклоняется с ошибкой no_payment_method_configured, если он не создан с "processor": "sandbox" — тогда это тестовый платёж.',
+    'Здесь включены только тестовые карты. Они не списывают настоящие деньги и никогда не оплачивают боевой платёж: платёж боевого ключа для этого домена отклоняется с ошибкой no_payment_method_configured, если он не создан с "processor": "sandbox" — тогда это тестовый платёж.',
   noLiveWhat:
     'Чтобы принимать настоящие платежи, настройте ниже боевую систему с данными, которые выдал ваш банк или кошелёк.',
   unverifiedTitle: 'Этот домен не подтверждён',
   unverifiedText:
     'Боевые платежи принимаются только для подтверждённых доменов: пока этот домен не подтверждён, они отклоняются с ошибкой domain_not_registered. Подтвердите его на странице домена.',
   hostedLiveText:
-    'Размещённый домен предназначен для тестовых платежей и платёжных ссылок; он всегда предлагает песочницу тестовым платежам, но никогда — боевым.',
+    'Предоставленный домен предназначен для тестовых платежей и платёжных ссылок; он всегда предлагает тестовые карты тестовым платежам, но никогда — боевым.',
 
-  settingsTitle: (name, host) => `${name} на ${host}`,
+  settingsTitle: '{name} на {host}',
   settingsIntro: 'Введите настройки, которые выдал ваш провайдер. После сохранения система включается на этом домене.',
   replaceIntro:
     'Настройки сохранены. Они хранятся зашифрованными и больше не показываются: чтобы что-то изменить, введите их все заново. Сохранение заменяет все настройки.',
   savedReplaceNote: 'Настройки сохранены — заменить',
   secretHint: 'Секрет: хранится зашифрованным, больше не показывается.',
-  defaultHint: (value) => `Оставьте пустым для значения по умолчанию: ${value}`,
+  defaultHint: 'Оставьте пустым для значения по умолчанию: {value}',
   optional: '(необязательно)',
   saveAndEnable: 'Сохранить и включить',
   noSettingsNeeded: 'Этой системе не нужны настройки.',
   required: 'Заполните это поле.',
-  invalid: (message) => `Это значение не принято: ${message}`,
-  wholeSettings: (message) => `Настройки не приняты: ${message}`,
+  invalid: 'Это значение не принято: {message}',
+  wholeSettings: 'Настройки не приняты: {message}',
   notInstalledViewer: 'Для этой системы на этом домене настройки не сохранены.',
   yes: 'Да',
 
   notices: {
-    configured: (name) => `Настройки ${name} сохранены, система включена.`,
-    enabled: (name) => `${name} включена.`,
-    disabled: (name) => `${name} выключена. Её настройки сохранены.`,
+    configured: 'Настройки платёжной системы «{name}» сохранены, она включена.',
+    enabled: 'Платёжная система «{name}» включена.',
+    disabled: 'Платёжная система «{name}» выключена. Её настройки сохранены.',
     moved: 'Порядок на странице оплаты изменён.',
-    needsSettings: (name) => `Чтобы включить ${name}, сначала задайте её настройки.`,
-    sandboxAlwaysOn: 'Размещённый домен всегда предлагает песочницу.',
+    needsSettings: 'Чтобы включить платёжную систему «{name}», сначала задайте её настройки.',
+    sandboxAlwaysOn: 'Предоставленный домен всегда предлагает тестовые карты.',
   },
   fields: {
     base_url: { label: 'Адрес сервиса (URL)' },
@@ -392,4 +392,22 @@ const ru: ProcessorsMessages = {
   },
 };
 
-export const PROCESSORS_MESSAGES: Readonly<Record<Language, ProcessorsMessages>> = { en, hy, ru };
+export const PROCESSORS_MESSAGES = defineMessages<ProcessorsMessages>(
+  'dashboard.processors',
+  { en, hy, ru },
+  {
+    domainTitle: ['host'],
+    moveUp: ['name'],
+    moveDown: ['name'],
+    settingsTitle: ['name', 'host'],
+    defaultHint: ['value'],
+    invalid: ['message'],
+    wholeSettings: ['message'],
+    notices: {
+      configured: ['name'],
+      enabled: ['name'],
+      disabled: ['name'],
+      needsSettings: ['name'],
+    },
+  },
+);

@@ -3,7 +3,7 @@
  * English, Armenian and Russian. Not escaped here: the pages escape what they print.
  */
 import type { DashboardRole } from '../../../storage/dashboard-user.table.js';
-import type { Language } from '../i18n/index.js';
+import { type Catalog, defineMessages } from '../../i18n/messages.js';
 import type { InviteProblem } from './team.service.js';
 
 export interface TeamMessages {
@@ -20,8 +20,10 @@ export interface TeamMessages {
   readonly roles: Readonly<Record<DashboardRole, string>>;
   readonly roleHints: Readonly<Record<DashboardRole, string>>;
   readonly you: string;
+  /** `date`: an instant (the day in Yerevan time). */
   readonly joined: (date: string) => string;
-  readonly invitedOn: (date: string, by: string | null) => string;
+  readonly invitedOn: (date: string) => string;
+  readonly invitedBy: (date: string, by: string) => string;
   readonly expiresOn: (date: string) => string;
   readonly expired: string;
   readonly inviteTitle: string;
@@ -58,7 +60,7 @@ export interface TeamMessages {
   }) => string;
 }
 
-const en: TeamMessages = {
+const en: Catalog<TeamMessages> = {
   title: 'Team',
   intro: 'People who can sign in to this account’s dashboard.',
   readOnly: 'You can see the team; only the owner and admins can change it.',
@@ -76,9 +78,10 @@ const en: TeamMessages = {
     viewer: 'Reads pages; never sees secrets; changes nothing.',
   },
   you: '(you)',
-  joined: (date) => `Joined ${date}`,
-  invitedOn: (date, by) => (by === null ? `Invited ${date}` : `Invited ${date} by ${by}`),
-  expiresOn: (date) => `link valid until ${date}`,
+  joined: 'Joined {date, date, day}',
+  invitedOn: 'Invited {date, date, day}',
+  invitedBy: 'Invited {date, date, day} by {by}',
+  expiresOn: 'link valid until {date, date, datetime}',
   expired: 'link expired: resend it',
   inviteTitle: 'Invite a member',
   inviteIntro: 'We email a link valid for 7 days. The person chooses a password and joins with this role.',
@@ -87,7 +90,7 @@ const en: TeamMessages = {
   cancel: 'Cancel invitation',
   remove: 'Remove',
   changeRole: 'Change role',
-  newRoleOf: (email) => `New role of ${email}`,
+  newRoleOf: 'New role of {email}',
   ownerFixed: 'The owner cannot be removed, and the owner’s role cannot be changed.',
   problems: {
     required: 'Fill this in.',
@@ -102,21 +105,21 @@ const en: TeamMessages = {
     roleChanged: 'Role changed.',
     removed: 'Member removed from the team and signed out everywhere.',
   },
-  invitationTitle: (account) => `Join ${account}`,
-  invitationText: (account, role) => `You are invited to the dashboard of ${account} as ${role}.`,
-  invitationEmail: (email) => `Your sign-in email will be ${email}. Choose a password to join.`,
+  invitationTitle: 'Join {account}',
+  invitationText: 'You are invited to the dashboard of {account} as {role}.',
+  invitationEmail: 'Your sign-in email will be {email}. Choose a password to join.',
   acceptInvitation: 'Join and sign in',
   invitationInvalidText:
     'This invitation was already used, cancelled, replaced by a newer one, or it expired. Ask whoever invited you to send it again.',
   emailTakenTitle: 'This address already has an account',
   emailTakenText:
     'One email address can belong to one dashboard account only, and this one already has an account. Sign in with it, or ask whoever invited you to invite another address.',
-  mailSubject: (account) => `You are invited to the ${account} dashboard`,
-  mailText: ({ account, role, inviter, link, days }) =>
-    `${inviter} invited you to the payment dashboard of ${account} as ${role}.\n\nOpen this link to choose your password and join (valid ${days} days, once):\n${link}\n\nIf you did not expect this, ignore this message.`,
+  mailSubject: 'You are invited to the {account} dashboard',
+  mailText:
+    '{inviter} invited you to the payment dashboard of {account} as {role}.\n\nOpen this link to choose your password and join (valid {days, plural, one {# day} other {# days}}, once):\n{link}\n\nIf you did not expect this, ignore this message.',
 };
 
-const hy: TeamMessages = {
+const hy: Catalog<TeamMessages> = {
   title: 'Թիմ',
   intro: 'Մարդիկ, ովքեր կարող են մուտք գործել այս հաշվի վահանակ։',
   readOnly: 'Դուք կարող եք տեսնել թիմը․ փոխել կարող են միայն սեփականատերը և ադմինները։',
@@ -130,13 +133,14 @@ const hy: TeamMessages = {
   roles: { owner: 'Սեփականատեր', admin: 'Ադմին', viewer: 'Դիտորդ' },
   roleHints: {
     owner: 'Ամեն ինչ, ներառյալ հաշիվը։',
-    admin: 'Ամեն ինչ՝ բանալիներ, դոմեններ, պրոցեսորներ, վերադարձներ, թիմ։',
+    admin: 'Ամեն ինչ՝ բանալիներ, դոմեններ, վճարային համակարգեր, վերադարձներ, թիմ։',
     viewer: 'Կարդում է էջերը, երբեք չի տեսնում գաղտնիքները, ոչինչ չի փոխում։',
   },
   you: '(դուք)',
-  joined: (date) => `Միացել է ${date}`,
-  invitedOn: (date, by) => (by === null ? `Հրավիրված է ${date}` : `Հրավիրված է ${date}, հրավիրող՝ ${by}`),
-  expiresOn: (date) => `հղումը գործում է մինչև ${date}`,
+  joined: 'Միացել է {date, date, day}',
+  invitedOn: 'Հրավերն ուղարկվել է {date, date, day}',
+  invitedBy: 'Հրավերն ուղարկվել է {date, date, day}, հրավիրողը՝ {by}',
+  expiresOn: 'հղումը գործում է մինչև {date, date, datetime}',
   expired: 'հղումի ժամկետն անցել է․ ուղարկեք նորից',
   inviteTitle: 'Հրավիրել անդամ',
   inviteIntro: 'Մենք կուղարկենք 7 օր գործող հղում։ Անձը կընտրի գաղտնաբառ և կմիանա այս դերով։',
@@ -145,7 +149,7 @@ const hy: TeamMessages = {
   cancel: 'Չեղարկել հրավերը',
   remove: 'Հեռացնել',
   changeRole: 'Փոխել դերը',
-  newRoleOf: (email) => `${email}-ի նոր դերը`,
+  newRoleOf: '{email} հասցեով անդամի նոր դերը',
   ownerFixed: 'Սեփականատիրոջը հնարավոր չէ հեռացնել, և նրա դերը հնարավոր չէ փոխել։',
   problems: {
     required: 'Լրացրեք այս դաշտը։',
@@ -160,41 +164,42 @@ const hy: TeamMessages = {
     roleChanged: 'Դերը փոխված է։',
     removed: 'Անդամը հեռացված է թիմից, նրա բոլոր սեանսներն ավարտված են։',
   },
-  invitationTitle: (account) => `Միանալ ${account}-ին`,
-  invitationText: (account, role) => `Դուք հրավիրված եք ${account}-ի վահանակ՝ «${role}» դերով։`,
-  invitationEmail: (email) => `Ձեր մուտքի էլ. փոստը կլինի ${email}։ Ընտրեք գաղտնաբառ՝ միանալու համար։`,
+  invitationTitle: 'Միանալ {account} հաշվին',
+  invitationText: 'Դուք հրավիրված եք {account} հաշվի վահանակ՝ «{role}» դերով։',
+  invitationEmail: 'Ձեր մուտքի էլ. փոստը կլինի {email}։ Ընտրեք գաղտնաբառ՝ միանալու համար։',
   acceptInvitation: 'Միանալ և մուտք գործել',
   invitationInvalidText:
     'Այս հրավերն արդեն օգտագործվել է, չեղարկվել է, փոխարինվել է ավելի նորով կամ դրա ժամկետն անցել է։ Խնդրեք ձեզ հրավիրողին ուղարկել այն նորից։',
   emailTakenTitle: 'Այս հասցեն արդեն հաշիվ ունի',
   emailTakenText:
     'Մեկ էլ. փոստի հասցեն կարող է պատկանել միայն մեկ վահանակի հաշվի, և այս հասցեն արդեն հաշիվ ունի։ Մուտք գործեք դրանով կամ խնդրեք ձեզ հրավիրողին հրավիրել այլ հասցե։',
-  mailSubject: (account) => `Դուք հրավիրված եք ${account}-ի վահանակ`,
-  mailText: ({ account, role, inviter, link, days }) =>
-    `${inviter}-ը ձեզ հրավիրել է ${account}-ի վճարումների վահանակ՝ «${role}» դերով։\n\nԲացեք այս հղումը՝ գաղտնաբառ ընտրելու և միանալու համար (գործում է ${days} օր, մեկ անգամ)․\n${link}\n\nԵթե սա չէիք սպասում, անտեսեք այս նամակը։`,
+  mailSubject: 'Դուք հրավիրված եք {account} հաշվի վահանակ',
+  mailText:
+    'Ձեզ հրավիրում են {account} հաշվի վճարումների վահանակ՝ «{role}» դերով։ Հրավիրողը՝ {inviter}։\n\nԲացեք այս հղումը՝ գաղտնաբառ ընտրելու և միանալու համար (գործում է {days, number} օր, մեկ անգամ)․\n{link}\n\nԵթե սա չէիք սպասում, անտեսեք այս նամակը։',
 };
 
-const ru: TeamMessages = {
+const ru: Catalog<TeamMessages> = {
   title: 'Команда',
   intro: 'Люди, которые могут входить в панель этого аккаунта.',
   readOnly: 'Вы видите команду; изменять её могут только владелец и администраторы.',
   membersTitle: 'Участники',
   pendingTitle: 'Ожидающие приглашения',
   noPending: 'Ожидающих приглашений нет.',
-  email: 'Email',
+  email: 'Эл. почта',
   role: 'Роль',
   since: 'С',
   actions: 'Действия',
   roles: { owner: 'Владелец', admin: 'Администратор', viewer: 'Наблюдатель' },
   roleHints: {
     owner: 'Всё, включая сам аккаунт.',
-    admin: 'Всё: ключи, домены, процессоры, возвраты, команда.',
+    admin: 'Всё: ключи, домены, платёжные системы, возвраты, команда.',
     viewer: 'Читает страницы, никогда не видит секреты, ничего не меняет.',
   },
   you: '(вы)',
-  joined: (date) => `Присоединился ${date}`,
-  invitedOn: (date, by) => (by === null ? `Приглашён ${date}` : `Приглашён ${date}, пригласил ${by}`),
-  expiresOn: (date) => `ссылка действует до ${date}`,
+  joined: 'В команде с {date, date, day}',
+  invitedOn: 'Приглашение отправлено {date, date, day}',
+  invitedBy: 'Приглашение от {by}, отправлено {date, date, day}',
+  expiresOn: 'ссылка действует до {date, date, datetime}',
   expired: 'срок ссылки истёк: отправьте снова',
   inviteTitle: 'Пригласить участника',
   inviteIntro: 'Мы отправим ссылку, действующую 7 дней. Человек выберет пароль и войдёт с этой ролью.',
@@ -203,7 +208,7 @@ const ru: TeamMessages = {
   cancel: 'Отменить приглашение',
   remove: 'Удалить',
   changeRole: 'Изменить роль',
-  newRoleOf: (email) => `Новая роль ${email}`,
+  newRoleOf: 'Новая роль {email}',
   ownerFixed: 'Владельца нельзя удалить, и его роль нельзя изменить.',
   problems: {
     required: 'Заполните это поле.',
@@ -218,18 +223,33 @@ const ru: TeamMessages = {
     roleChanged: 'Роль изменена.',
     removed: 'Участник удалён из команды, все его сеансы завершены.',
   },
-  invitationTitle: (account) => `Присоединиться к ${account}`,
-  invitationText: (account, role) => `Вас пригласили в панель ${account} с ролью «${role}».`,
-  invitationEmail: (email) => `Ваш email для входа: ${email}. Выберите пароль, чтобы присоединиться.`,
+  invitationTitle: 'Присоединиться к {account}',
+  invitationText: 'Вас пригласили в панель {account} с ролью «{role}».',
+  invitationEmail: 'Ваш email для входа: {email}. Выберите пароль, чтобы присоединиться.',
   acceptInvitation: 'Присоединиться и войти',
   invitationInvalidText:
     'Это приглашение уже использовано, отменено, заменено более новым или его срок истёк. Попросите пригласившего отправить его снова.',
   emailTakenTitle: 'У этого адреса уже есть аккаунт',
   emailTakenText:
     'Один адрес электронной почты может принадлежать только одному аккаунту панели, а у этого адреса аккаунт уже есть. Войдите с ним или попросите пригласившего пригласить другой адрес.',
-  mailSubject: (account) => `Вас пригласили в панель ${account}`,
-  mailText: ({ account, role, inviter, link, days }) =>
-    `${inviter} пригласил вас в платёжную панель ${account} с ролью «${role}».\n\nОткройте ссылку, чтобы выбрать пароль и присоединиться (действует ${days} дней, один раз):\n${link}\n\nЕсли вы этого не ждали, просто проигнорируйте письмо.`,
+  mailSubject: 'Вас пригласили в панель {account}',
+  mailText:
+    '{inviter} приглашает вас в платёжную панель {account} с ролью «{role}».\n\nОткройте ссылку, чтобы выбрать пароль и присоединиться (действует {days, plural, one {# день} few {# дня} many {# дней} other {# дня}}, один раз):\n{link}\n\nЕсли вы этого не ждали, просто проигнорируйте письмо.',
 };
 
-export const TEAM_MESSAGES: Readonly<Record<Language, TeamMessages>> = { en, hy, ru };
+export const TEAM_MESSAGES = defineMessages<TeamMessages>(
+  'dashboard.team',
+  { en, hy, ru },
+  {
+    joined: ['date'],
+    invitedOn: ['date'],
+    invitedBy: ['date', 'by'],
+    expiresOn: ['date'],
+    newRoleOf: ['email'],
+    invitationTitle: ['account'],
+    invitationText: ['account', 'role'],
+    invitationEmail: ['email'],
+    mailSubject: ['account'],
+    mailText: 'values',
+  },
+);

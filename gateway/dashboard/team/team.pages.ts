@@ -12,10 +12,6 @@ import { TEAM_MESSAGES } from './messages.js';
 import { INVITED_ROLES, type InviteProblems, type Team } from './team.service.js';
 
 /** The day of a stored instant (`2026-11-26`). */
-function day(instant: string): string {
-  return instant.slice(0, 10);
-}
-
 export interface TeamView {
   readonly team: Team;
   /** The signed-in user's id (marked "you"). */
@@ -42,7 +38,7 @@ function memberItem(shell: Shell, view: TeamView, member: DashboardUserRow, mana
 </div>`;
   }
   return `<li data-member="${escapeHtml(member.email)}"><div class="team-who"><span class="team-email">${escapeHtml(member.email)}</span>${self}</div>
-<div class="team-meta"><span class="team-role">${escapeHtml(m.roles[member.role])}</span> · <span>${escapeHtml(m.joined(day(member.created_at)))}</span></div>${actions}</li>`;
+<div class="team-meta"><span class="team-role">${escapeHtml(m.roles[member.role])}</span> · <span>${escapeHtml(m.joined(member.created_at))}</span></div>${actions}</li>`;
 }
 
 function invitationItem(shell: Shell, view: TeamView, invitation: DashboardInvitationRow, manage: boolean): string {
@@ -56,9 +52,9 @@ function invitationItem(shell: Shell, view: TeamView, invitation: DashboardInvit
 <form method="post" action="${base}/cancel">${hidden(shell)}<button type="submit" class="team-danger" aria-label="${escapeHtml(`${m.cancel}: ${invitation.email}`)}">${escapeHtml(m.cancel)}</button></form>
 </div>`;
   }
-  const validity = expired ? m.expired : m.expiresOn(day(invitation.expires_at));
+  const validity = expired ? m.expired : m.expiresOn(invitation.expires_at);
   return `<li data-invitation="${escapeHtml(invitation.email)}"><div class="team-who"><span class="team-email">${escapeHtml(invitation.email)}</span></div>
-<div class="team-meta"><span class="team-role">${escapeHtml(m.roles[invitation.role])}</span> · <span>${escapeHtml(m.invitedOn(day(invitation.sent_at), invitation.invited_by_email))}</span> · <span>${escapeHtml(validity)}</span></div>${actions}</li>`;
+<div class="team-meta"><span class="team-role">${escapeHtml(m.roles[invitation.role])}</span> · <span>${escapeHtml(invitation.invited_by_email === null ? m.invitedOn(invitation.sent_at) : m.invitedBy(invitation.sent_at, invitation.invited_by_email))}</span> · <span>${escapeHtml(validity)}</span></div>${actions}</li>`;
 }
 
 function inviteForm(shell: Shell, view: TeamView): string {

@@ -2,7 +2,7 @@
  * The texts of two-step sign-in (the account page's card, setup, recovery codes, turning it off,
  * and the second step of sign-in), in the dashboard's three languages. Not escaped here.
  */
-import type { Language } from '../i18n/index.js';
+import { type Catalog, defineMessages } from '../../i18n/messages.js';
 
 export interface TwoFactorMessages {
   readonly title: string;
@@ -28,6 +28,7 @@ export interface TwoFactorMessages {
 
   readonly enabledNotice: string;
   readonly disabledNotice: string;
+  /** `date`: an instant (the day in Yerevan time). */
   readonly onSince: (date: string) => string;
   readonly recoveryLeft: (count: number) => string;
   readonly disableTitle: string;
@@ -55,7 +56,7 @@ export interface TwoFactorMessages {
   readonly stepExpiredText: string;
 }
 
-const en: TwoFactorMessages = {
+const en: Catalog<TwoFactorMessages> = {
   title: 'Two-step sign-in',
   on: 'On',
   off: 'Off',
@@ -80,8 +81,8 @@ const en: TwoFactorMessages = {
 
   enabledNotice: 'Two-step sign-in is on.',
   disabledNotice: 'Two-step sign-in is off.',
-  onSince: (date) => `On since ${date}.`,
-  recoveryLeft: (count) => (count === 1 ? '1 unused recovery code left.' : `${count} unused recovery codes left.`),
+  onSince: 'On since {date, date, day}.',
+  recoveryLeft: '{count, plural, one {# unused recovery code left.} other {# unused recovery codes left.}}',
   disableTitle: 'Turn off two-step sign-in',
   disableText: 'Signing in will ask for your password only.',
   codeOrRecovery: 'Code from the app, or a recovery code',
@@ -109,7 +110,7 @@ const en: TwoFactorMessages = {
   stepExpiredText: 'The code must be entered within 5 minutes of the password. Please sign in again.',
 };
 
-const hy: TwoFactorMessages = {
+const hy: Catalog<TwoFactorMessages> = {
   title: 'Երկքայլ մուտք',
   on: 'Միացված է',
   off: 'Անջատված է',
@@ -135,8 +136,8 @@ const hy: TwoFactorMessages = {
 
   enabledNotice: 'Երկքայլ մուտքը միացված է։',
   disabledNotice: 'Երկքայլ մուտքն անջատված է։',
-  onSince: (date) => `Միացված է ${date}-ից։`,
-  recoveryLeft: (count) => `Մնացել է ${count} չօգտագործված վերականգնման կոդ։`,
+  onSince: 'Միացված է՝ սկսած {date, date, day}։',
+  recoveryLeft: 'Մնացել է {count, number} չօգտագործված վերականգնման կոդ։',
   disableTitle: 'Անջատել երկքայլ մուտքը',
   disableText: 'Մուտքի ժամանակ կպահանջվի միայն գաղտնաբառը։',
   codeOrRecovery: 'Հավելվածի կոդը կամ վերականգնման կոդ',
@@ -164,7 +165,7 @@ const hy: TwoFactorMessages = {
   stepExpiredText: 'Կոդը պետք է մուտքագրել գաղտնաբառից հետո 5 րոպեի ընթացքում։ Խնդրում ենք նորից մուտք գործել։',
 };
 
-const ru: TwoFactorMessages = {
+const ru: Catalog<TwoFactorMessages> = {
   title: 'Двухэтапный вход',
   on: 'Включён',
   off: 'Выключен',
@@ -189,8 +190,9 @@ const ru: TwoFactorMessages = {
 
   enabledNotice: 'Двухэтапный вход включён.',
   disabledNotice: 'Двухэтапный вход выключен.',
-  onSince: (date) => `Включён с ${date}.`,
-  recoveryLeft: (count) => `Неиспользованных резервных кодов: ${count}.`,
+  onSince: 'Включён с {date, date, day}.',
+  recoveryLeft:
+    '{count, plural, one {Остался # неиспользованный резервный код.} few {Осталось # неиспользованных резервных кода.} many {Осталось # неиспользованных резервных кодов.} other {Осталось # неиспользованного резервного кода.}}',
   disableTitle: 'Выключить двухэтапный вход',
   disableText: 'При входе будет запрашиваться только пароль.',
   codeOrRecovery: 'Код из приложения или резервный код',
@@ -218,4 +220,11 @@ const ru: TwoFactorMessages = {
   stepExpiredText: 'Код нужно ввести в течение 5 минут после пароля. Пожалуйста, войдите снова.',
 };
 
-export const TWO_FACTOR_MESSAGES: Readonly<Record<Language, TwoFactorMessages>> = { en, hy, ru };
+export const TWO_FACTOR_MESSAGES = defineMessages<TwoFactorMessages>(
+  'dashboard.two-factor',
+  { en, hy, ru },
+  {
+    onSince: ['date'],
+    recoveryLeft: ['count'],
+  },
+);

@@ -79,7 +79,7 @@ export function managePage(shell: Shell, view: ManageView): string {
     m.title,
     `<h1>${escapeHtml(m.title)}: ${escapeHtml(m.on)}</h1>
 ${notice(view.notice)}${alert(view.error)}
-<p>${escapeHtml(m.statusOn)} ${escapeHtml(m.onSince(view.enabledAt.slice(0, 10)))} ${escapeHtml(m.recoveryLeft(view.unusedRecoveryCodes))}</p>
+<p>${escapeHtml(m.statusOn)} ${escapeHtml(m.onSince(view.enabledAt))} ${escapeHtml(m.recoveryLeft(view.unusedRecoveryCodes))}</p>
 <div class="grid tf-grid">
 <section class="card" aria-labelledby="disable-title">
 <h2 id="disable-title">${escapeHtml(m.disableTitle)}</h2>

@@ -90,9 +90,14 @@ describe('failed-delivery email content', () => {
     const failure = sampleFailure({ url: 'https://shop.example/wh?token=tok-s3cret' });
     const hy = deliveryFailureEmail(failure, { ...context, language: 'hy' });
     const ru = deliveryFailureEmail(failure, { ...context, language: 'ru' });
-    expect(hy.subject).toBe('Անհրաժեշտ է ձեր միջամտությունը. webhook-ը չհասավ shop.example');
+    expect(hy.subject).toBe('Անհրաժեշտ է Ձեր միջամտությունը. վեբհուքը չի առաքվել shop.example հասցեին');
     expect(ru.subject).toBe('Требуется действие: вебхук не доставлен на shop.example');
     expect(hy.text).toContain('Բարև Ձեզ,');
+    // Signed in the reader's language, with no English left in the text.
+    expect(hy.text).toContain('--\nՎճարային դարպաս\n');
+    expect(ru.text).toContain('--\nПлатёжный шлюз\n');
+    expect(hy.text).not.toMatch(/firewall|webhook|Payment Gateway/);
+    expect(ru.text).not.toMatch(/firewall|webhook|Payment Gateway/);
     expect(ru.text).toContain('Последний результат: HTTP 503\n');
     for (const { text } of [hy, ru]) {
       expect(text).toContain('https://shop.example/wh?token=***');
