@@ -48,10 +48,11 @@
  * (the gateway retries after 1, 5 and 30 minutes) or send them twice. The connector restarts with
  * `TestConnector.stop()`/`start()` (same database and port).
  *
- * Time: on the 2-core machine this was written on, shared with other work (load average 8 to 11),
- * a sequence takes about 0.25 to 0.35 s on SQLite and about 0.85 s on PostgreSQL, so RUNS keeps the
- * file at about a minute on SQLite and half a minute on PostgreSQL there (measured: see RUNS).
- * Thousands of sequences are a matter of `WOO_MODEL_RUNS` on a machine with time for them.
+ * Time, measured on the 2-core machine this was written on, shared with other work (load average 8
+ * to 11): 200 sequences took 45 to 98 s on SQLite (0.23 to 0.49 s each), 30 took 44 s on PostgreSQL
+ * (1.5 s each; 40 took 34 s at a lower load). RUNS (160 and 20) keeps each dialect's run near a
+ * minute and half a minute there. Thousands of sequences are `WOO_MODEL_RUNS=2000` where there is
+ * time for them (at these rates a thousand take 4 to 8 minutes on SQLite).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -79,7 +80,7 @@ const CARDS = {
 type Card = keyof typeof CARDS;
 
 /** Runs per dialect; the times measured are in the header comment. */
-const RUNS: Record<DialectName, number> = { sqlite: 300, postgres: 60 };
+const RUNS: Record<DialectName, number> = { sqlite: 160, postgres: 20 };
 const SEED = process.env.WOO_MODEL_SEED === undefined ? 28_2811 : Number(process.env.WOO_MODEL_SEED);
 const PATH = process.env.WOO_MODEL_PATH;
 const MAX_COMMANDS = 14;
