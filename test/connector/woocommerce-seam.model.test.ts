@@ -50,8 +50,8 @@
  *
  * Time, measured on the 2-core machine this was written on, shared with other work (load average 8
  * to 11): 200 sequences took 45 to 98 s on SQLite (0.23 to 0.49 s each), 30 took 44 s on PostgreSQL
- * (1.5 s each; 40 took 34 s at a lower load). RUNS (160 and 20) keeps each dialect's run near a
- * minute and half a minute there. Thousands of sequences are `WOO_MODEL_RUNS=2000` where there is
+ * (1.5 s each; 40 took 34 s at a lower load). With RUNS (160 and 20) the file took 86 s at load 5
+ * to 7: 48.5 s of sequences on SQLite, 25.2 s on PostgreSQL, the rest starting the services. Thousands of sequences are `WOO_MODEL_RUNS=2000` where there is
  * time for them (at these rates a thousand take 4 to 8 minutes on SQLite).
  */
 import { randomUUID } from 'node:crypto';
