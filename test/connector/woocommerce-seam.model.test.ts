@@ -65,8 +65,9 @@
  *
  * Not modelled: a webhook lost for good (the proxy never fails a delivery's fourth and last attempt):
  * a refund made at the gateway whose every delivery failed is by design only reported by
- * reconciliation (`refund_mismatch`), not recorded in the store. The shop owner cancelling an order already paid, and late processor confirmations
- * of expired payments (`test_helpers/.../confirm`), are left to their example tests.
+ * reconciliation (`refund_mismatch`), not recorded in the store. The shop owner cancelling an order
+ * already paid, and late processor confirmations of expired payments (`test_helpers/.../confirm`),
+ * are left to their example tests.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
