@@ -397,9 +397,11 @@ export async function applyPayment(
       current !== undefined &&
       current.paid_payment_uuid === payment.uuid &&
       current.flag === PAID_AFTER_CANCEL &&
-      current.store_sync === 'failed'
+      current.store_sync === 'failed' &&
+      payment.refunded_amount < payment.amount
     ) {
-      // Paid after the order was cancelled: try again (the owner may have reopened the order).
+      // Paid after the order was cancelled: try again (the owner may have reopened the order), unless
+      // the owner refunded it in full instead.
       await updateLink(deps.db, link.id, { store_sync: 'pending', updated_at: now });
       await storeWork('marking a reopened order paid', () => syncStorePaid(deps, connection, link.id, payment));
       return { paid: true, claimed: false };

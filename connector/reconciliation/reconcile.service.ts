@@ -4,12 +4,12 @@
  *
  * | kind | meaning | with `repair` |
  * |---|---|---|
- * | `paid_at_gateway_unpaid_in_store` | the gateway has a completed payment, the store order is unpaid | marked paid (the same path as a webhook) |
+ * | `paid_at_gateway_unpaid_in_store` | the gateway has a completed payment (not refunded in full), the store order is unpaid | marked paid (the same path as a webhook) |
  * | `paid_in_store_not_at_gateway` | the store order is paid, the gateway has no completed payment for it | flagged |
  * | `paid_twice` | two completed payments for one order | flagged; the finding names the payment to refund |
  * | `refund_mismatch` | the refunded totals differ between the store and the gateway | flagged |
  * | `amount_mismatch` | the completed payment's amount or currency is not the order's | flagged |
- * | `paid_after_cancel` | the gateway has a completed payment for an order the store cancelled | flagged: refund it, or reopen the order (then repaired) |
+ * | `paid_after_cancel` | the gateway has a completed payment (not refunded in full) for an order the store cancelled | flagged: refund it, or reopen the order (then repaired) |
  *
  * Only marking an order paid is repaired automatically: it is what the buyer paid for, and it is
  * applied exactly once. Everything else moves money or needs a person's judgement.
@@ -321,15 +321,18 @@ async function reconcileOrder(
   const link = (await findLink(deps.db, connection.id, order.id)) ?? (await linkOrder(deps, connection, order));
   const payment = await gatewayCall(() => gateway.getOrderPayment(link.gateway_order_id));
   const paidAtGateway = payment !== null && PAID.has(payment.status);
+  // A payment refunded in full took nothing to mark paid: the money went back (for a cancelled order
+  // paid anyway, the owner did what its note asks).
+  const kept = paidAtGateway && payment.refunded_amount < payment.amount;
 
-  if (paidAtGateway && !order.paid && order.status === 'cancelled') {
+  if (kept && !order.paid && order.status === 'cancelled') {
     // Never "repaired": the store takes no payment for a cancelled order, and a person decides.
     flag(
       'paid_after_cancel',
       payment.uuid,
       `Payment ${payment.uuid} completed at the gateway for order ${order.number}, which is cancelled in the store.`,
     );
-  } else if (paidAtGateway && !order.paid) {
+  } else if (kept && !order.paid) {
     const detail = `Payment ${payment.uuid} completed at the gateway but order ${order.number} is unpaid in the store.`;
     if (repair && (await repairPaid(deps, connection, link.id, payment))) {
       found('paid_at_gateway_unpaid_in_store', payment.uuid, `${detail} Marked paid.`, 'repaired');

@@ -27,6 +27,7 @@ import {
   insertRefund,
   type RefundRecord,
   refundsDueForCheck,
+  refundsOfLink,
   settleRefundRecord,
   updateRefund,
 } from '../storage/refund-record.repository.js';
@@ -324,6 +325,39 @@ async function takeBackStoreRefund(
 }
 
 /**
+ * The amount of the link's store refunds whose outcome is still in doubt (pending, unknown) that the
+ * gateway has not made, as far as its list of the payment's refunds says: one whose refund uuid is
+ * known counts unless that refund succeeded; one sent without an answer (no uuid yet) counts unless a
+ * succeeded refund of its amount that no record knows (other than `reflecting`) is there.
+ */
+async function storeRefundsNotMade(
+  deps: ConnectorDeps,
+  connection: StoreConnection,
+  link: OrderLink,
+  paymentUuid: string,
+  reflecting: string,
+): Promise<number> {
+  const records = await refundsOfLink(deps.db, link.id);
+  const inDoubt = records.filter((r) => r.origin === 'store' && (r.status === 'pending' || r.status === 'unknown'));
+  if (inDoubt.length === 0) return 0;
+  const made = (await gatewayOf(deps, connection).listRefunds(paymentUuid)).filter((r) => r.status === 'succeeded');
+  const known = new Set<string>([reflecting]);
+  for (const record of records) if (record.gateway_refund_uuid !== null) known.add(record.gateway_refund_uuid);
+  const unclaimed = made.filter((r) => !known.has(r.uuid));
+  let notMade = 0;
+  for (const record of inDoubt) {
+    if (record.gateway_refund_uuid !== null) {
+      if (!made.some((r) => r.uuid === record.gateway_refund_uuid)) notMade += record.amount;
+      continue;
+    }
+    const match = unclaimed.findIndex((r) => r.amount === record.amount);
+    if (match === -1) notMade += record.amount;
+    else unclaimed.splice(match, 1);
+  }
+  return notMade;
+}
+
+/**
  * Reflects a gateway refund in the store (from a `payment.refunded` webhook or reconciliation).
  * `payment` is the payment as read back after the refund.
  */
@@ -348,7 +382,10 @@ export async function reflectGatewayRefund(
   const store = storeOf(deps, connection);
   const order = await store.getOrder(link.store_order_id);
   if (order === null) throw new Error(`the store no longer has order ${link.store_order_id}`);
-  const missing = payment.refunded_amount - order.refundedAmount;
+  // The store's total holds its refunds still in doubt; those the gateway has not made are no cover
+  // for this refund (one that then fails is taken back out of the store).
+  const notMade = await storeRefundsNotMade(deps, connection, link, payment.uuid, refund.uuid);
+  const missing = payment.refunded_amount - (order.refundedAmount - notMade);
   const record = {
     id: randomUUID(),
     connection_id: connection.id,

@@ -61,6 +61,8 @@ export async function claimWaitingStoreRefund(
     .where('link_id', '=', linkId)
     .where('origin', '=', 'store')
     .where('gateway_refund_uuid', 'is', null)
+    // A store refund that failed was taken back out of the store: no later refund is it.
+    .where('status', 'in', ['pending', 'unknown'])
     .where('amount', '=', amount)
     .orderBy('created_at')
     .executeTakeFirst();
@@ -70,6 +72,7 @@ export async function claimWaitingStoreRefund(
     .set({ gateway_refund_uuid: gatewayUuid, status: 'succeeded', next_check_at: null, updated_at: now })
     .where('id', '=', waiting.id)
     .where('gateway_refund_uuid', 'is', null)
+    .where('status', 'in', ['pending', 'unknown'])
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

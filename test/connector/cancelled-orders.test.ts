@@ -6,7 +6,8 @@
  * - A payment that still completes for a cancelled order (the buyer was paying meanwhile) is never
  *   forced onto the order, never retried for ever: it is flagged `paid_after_cancel` with one note
  *   saying what to do, reconciliation reports it without offering a repair, and once the owner sets
- *   the order back to pending payment, "Check now" marks it paid.
+ *   the order back to pending payment, "Check now" marks it paid. Once the owner refunds it in full
+ *   instead, nothing more is asked: no finding, no attempt to mark it paid.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderPaymentResponse } from '../../connector/orders/order.service.js';
@@ -156,5 +157,34 @@ describe.each(DIALECTS)('cancelled orders (%s)', (dialect) => {
     expect(cancelled.body).toMatchObject({ status: 'completed', cancelled: false });
     const read = await gw.call('GET', `/api/v1/payments/${payment.payment_uuid}`, { key: merchant.testKey });
     expect(read.body).toMatchObject({ status: 'completed' });
+  });
+
+  it('asks nothing more of a cancelled order paid anyway once the owner refunded it in full', async () => {
+    const from = new Date(Date.now() - 60_000).toISOString();
+    const order = store.addOrder({ total: '1700.00' });
+    const payment = await checkout(order.id);
+    (store.order(order.id) as { status: string }).status = 'cancelled';
+    await pay(payment.payment_uuid);
+    await eventually(
+      () => notesWith(order.id, 'completed for it: the buyer paid').length === 1,
+      'the paid-after-cancel note',
+    );
+    // The owner does as the note says: refunds the payment from the order (WooCommerce then sets it Refunded).
+    const wcRefund = store.adminRefund(order.id, { amount: '1700.00', reason: 'cancelled order' });
+    expect(store.order(order.id)?.status).toBe('refunded');
+    const refunded = await plugin<Json>('POST', `/v1/orders/${order.id}/refunds`, {
+      amount: 1700,
+      reason: 'cancelled order',
+      store_refund_id: String(wcRefund.id),
+    });
+    expect(refunded.status, JSON.stringify(refunded.body)).toBe(201);
+    for (let hour = 0; hour < 2; hour++) {
+      gw.clock.advance(60 * 60_000);
+      await connector.runDueWork();
+    }
+    const findings = (await reconcile(from)).filter((f) => f.store_order_id === String(order.id));
+    expect(findings).toEqual([]);
+    expect(setPaidCalls(order.id)).toBe(0);
+    expect(store.notes(order.id).filter((n) => n.note.startsWith('Reconciliation:'))).toEqual([]);
   });
 });

@@ -11,6 +11,11 @@
  *   again under the same idempotency key and learns the one refund.
  * - The gateway says the outcome is unknown, then that the refund failed: the store's refund is
  *   deleted and the order says why.
+ * - A refund made at the gateway while a store refund is still in doubt is recorded in the store in
+ *   full: the refund in doubt is no cover for it, so once that one fails and is taken back, the
+ *   store's refunded total is the gateway's.
+ * - A store refund that failed (taken back out of the store) is never taken for a later gateway
+ *   refund of the same amount: that refund is recorded in the store.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -232,5 +237,76 @@ describe.each(DIALECTS)('store refunds whose outcome is unknown (%s)', (dialect)
     gw.clock.advance(60 * 60_000);
     await connector.runDueWork();
     expect(store.notes(orderId).filter((n) => n.note.includes('did not go through'))).toHaveLength(1);
+  });
+
+  it('records a gateway refund in full while a store refund is in doubt, which then fails', async () => {
+    const { orderId, payment } = await paidOrder(3000, APPROVED);
+    const unknownUuid = randomUUID();
+    onRefund = async () =>
+      Response.json(
+        {
+          error: 'refund_outcome_unknown',
+          message: 'The processor did not answer.',
+          request_id: 'req_test',
+          docs_url: 'http://gateway.test/docs/errors#refund_outcome_unknown',
+          refund: { uuid: unknownUuid, payment_uuid: payment, amount: 700, status: 'unknown' },
+        },
+        { status: 409 },
+      );
+    const { answer } = await ownerRefunds(orderId, 700);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+    listedAs.set(unknownUuid, { payment, amount: 700, status: 'unknown' });
+
+    // Meanwhile the owner refunds 500 at the gateway itself: the store records all 500.
+    const direct = await gw.call<Json>('POST', `/api/v1/payments/${payment}/refund`, {
+      key: merchant.testKey,
+      body: { amount: 500, reason: 'damaged' },
+      headers: { 'Idempotency-Key': `direct-${orderId}` },
+    });
+    expect(direct.status, direct.text).toBe(201);
+    await eventually(() => storeRefunded(orderId) === 1200, 'the gateway refund recorded in the store');
+
+    // The refund in doubt fails: taken back, and the store shows what the gateway refunded.
+    listedAs.set(unknownUuid, { payment, amount: 700, status: 'failed' });
+    gw.clock.advance(60_000);
+    await connector.runDueWork();
+    await eventually(() => storeRefunded(orderId) === 500, 'the failed refund taken back');
+    const atGateway = await gw.call<Json>('GET', `/api/v1/payments/${payment}`, { key: merchant.testKey });
+    expect(atGateway.body.refunded_amount).toBe(500);
+  });
+
+  it('records a later gateway refund of the same amount as a store refund that failed', async () => {
+    const { orderId, payment } = await paidOrder(2000, APPROVED);
+    onRefund = async () => {
+      throw new TypeError('fetch failed'); // the request never reaches the gateway
+    };
+    const { answer } = await ownerRefunds(orderId, 700);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+    expect(answer.body).toMatchObject({ refund_uuid: null });
+    // Asked again a minute later, the gateway refuses it: taken back out of the store.
+    onRefund = async () =>
+      Response.json(
+        {
+          error: 'refund_declined',
+          message: 'The processor declined the refund.',
+          request_id: 'req_test',
+          docs_url: 'http://gateway.test/docs/errors#refund_declined',
+        },
+        { status: 422 },
+      );
+    gw.clock.advance(60_000);
+    await connector.runDueWork();
+    await eventually(async () => (await refundRecords(payment))[0]?.status === 'failed', 'the refund settled failed');
+    expect(storeRefunded(orderId)).toBe(0);
+
+    // The owner then refunds 700 at the gateway itself: the store records it.
+    const direct = await gw.call<Json>('POST', `/api/v1/payments/${payment}/refund`, {
+      key: merchant.testKey,
+      body: { amount: 700, reason: 'damaged' },
+      headers: { 'Idempotency-Key': `direct-${orderId}` },
+    });
+    expect(direct.status, direct.text).toBe(201);
+    await eventually(() => storeRefunded(orderId) === 700, 'the gateway refund recorded in the store');
+    expect((await refundRecords(payment)).map((r) => r.status).sort()).toEqual(['failed', 'succeeded']);
   });
 });

@@ -209,6 +209,12 @@ export interface FakeWooCommerce {
    * the "Refund via" button it has `refunded_payment: true`; `manual: true` is "Refund manually" (false).
    */
   adminRefund(id: number | string, refund: { amount: string; reason?: string; manual?: boolean }): FakeRefund;
+  /**
+   * WooCommerce deletes a refund object itself (`$refund->delete(true)`): the payment gateway's
+   * `process_refund` refused it, or the plugin's resend was refused. The order's refunded total drops
+   * with it; its status stays as it is. No REST request is involved.
+   */
+  deleteAdminRefund(id: number | string, refundId: number): void;
   /** The next `count` REST API requests are answered only after `ms` milliseconds. */
   delayNext(count: number, ms: number): void;
   /** A consumer key pair the store accepts. */
@@ -777,6 +783,19 @@ export async function startFakeWooCommerce(options: FakeWooCommerceOptions = {})
     return storeRefund(order, amount, input.reason ?? '', [], input.manual !== true);
   }
 
+  function deleteAdminRefund(id: number | string, refundId: number): void {
+    const orderId = Number(id);
+    refunds.set(
+      orderId,
+      (refunds.get(orderId) ?? []).filter((candidate) => candidate.id !== refundId),
+    );
+    const order = orders.get(orderId);
+    if (order !== undefined) {
+      order.refunds = order.refunds.filter((candidate) => candidate.id !== refundId);
+      touch(order);
+    }
+  }
+
   function createRefund(id: number, body: Record<string, unknown>): Answer {
     const order = orders.get(id);
     if (order === undefined) throw new PlainDataError('woocommerce_rest_invalid_order_id', 'Invalid order ID.', 404);
@@ -1039,6 +1058,7 @@ export async function startFakeWooCommerce(options: FakeWooCommerceOptions = {})
       for (let i = 0; i < count; i += 1) delays.push(ms);
     },
     adminRefund,
+    deleteAdminRefund,
     issueKeys,
     revokeKeys() {
       keys.clear();
