@@ -72,7 +72,7 @@ export const en: Catalog<Messages> = {
   waitingTitle: 'Waiting for the bank',
   waitingText: 'The bank has not confirmed the payment yet. This page refreshes by itself; please do not pay again.',
   waitingForNotice:
-    '{processor} has not told the shop about this payment yet, and the shop cannot ask without its invoice number. If you paid, keep the {processor} invoice number and give it to the shop: it confirms the payment with it.',
+    '{name} has not told the shop about this payment yet, and the shop cannot ask without its invoice number. If you paid, keep the {name} invoice number and give it to the shop: it confirms the payment with it.',
   refundedTitle: 'Payment refunded',
   refundedText: 'This payment was received and then refunded by the shop.',
   cancelledTitle: 'Payment cancelled',

@@ -21,7 +21,7 @@ export const DICTIONARIES = defineMessages<Messages>(
     handoffTitle: ['method'],
     expiresIn: ['minutes'],
     payButton: ['amount'],
-    waitingForNotice: ['processor'],
+    waitingForNotice: ['name'],
   },
 );
 

@@ -220,14 +220,14 @@ const en: Catalog<PaymentDetailMessages> = {
   resent: 'The event is queued for a new delivery.',
   noWebhookTarget:
     'Nothing to send to: the payment has no callback URL and its domain no webhook URL. Set the webhook URL, then resend.',
-  settleTitle: '{processor} has not reported this payment',
+  settleTitle: '{name} has not reported this payment',
   settleText:
-    'The gateway cannot ask {processor} about it without the invoice number, which only {processor}’s notice carries, and that notice never came. If the buyer paid, enter the {processor} invoice number (from the buyer, or from {processor}’s back office): the gateway asks {processor} and completes the payment only if {processor} says that invoice paid this order and amount.',
+    'The gateway cannot ask {name} about it without the invoice number, which only {name}’s notice carries, and that notice never came. If the buyer paid, enter the {name} invoice number (from the buyer, or from {name}’s back office): the gateway asks {name} and completes the payment only if {name} says that invoice paid this order and amount.',
   settleLabel: 'Invoice number',
   settleButton: 'Check with the processor and settle',
   settled: 'The processor was asked, and its answer applied to the payment.',
   settleNotConfirmed:
-    '{processor} did not confirm this invoice for this payment (another order or amount, or no answer). Nothing was changed.',
+    '{name} did not confirm this invoice for this payment (another order or amount, or no answer). Nothing was changed.',
   settleConflict:
     'This payment cannot be settled with an invoice number now (it is paid, or the processor named its invoice already).',
   settleInvalid: 'Enter the invoice number: letters, digits, dots, dashes or underscores.',
@@ -358,14 +358,14 @@ const hy: Catalog<PaymentDetailMessages> = {
   resent: 'Իրադարձությունը հերթագրված է նոր առաքման համար։',
   noWebhookTarget:
     'Ուղարկելու տեղ չկա. վճարումը callback հասցե չունի, իսկ դոմենը՝ վեբհուքի հասցե։ Սահմանեք վեբհուքի հասցեն, ապա կրկին ուղարկեք։',
-  settleTitle: 'Վճարային համակարգը՝ {processor}, չի տեղեկացրել այս վճարման մասին',
+  settleTitle: 'Վճարային համակարգը՝ {name}, չի տեղեկացրել այս վճարման մասին',
   settleText:
-    'Դարպասը չի կարող հարցնել վճարային համակարգին՝ {processor}, առանց հաշվի համարի, որը միայն նրա ծանուցման մեջ է, և այդ ծանուցումը չի ստացվել։ Եթե գնորդը վճարել է, մուտքագրեք հաշվի համարը (գնորդից կամ վճարային համակարգի անձնական էջից). դարպասը կհարցնի և կհաստատի վճարումը միայն այն դեպքում, եթե վճարային համակարգը հաստատի, որ այդ հաշվով վճարվել են այս պատվերը և այս գումարը։',
+    'Դարպասը չի կարող հարցնել վճարային համակարգին՝ {name}, առանց հաշվի համարի, որը միայն նրա ծանուցման մեջ է, և այդ ծանուցումը չի ստացվել։ Եթե գնորդը վճարել է, մուտքագրեք հաշվի համարը (գնորդից կամ վճարային համակարգի անձնական էջից). դարպասը կհարցնի և կհաստատի վճարումը միայն այն դեպքում, եթե վճարային համակարգը հաստատի, որ այդ հաշվով վճարվել են այս պատվերը և այս գումարը։',
   settleLabel: 'Հաշվի համար',
   settleButton: 'Ստուգել և կարգավորել',
   settled: 'Վճարային համակարգին հարցվել է, և պատասխանը կիրառվել է վճարման վրա։',
   settleNotConfirmed:
-    'Վճարային համակարգը՝ {processor}, չի հաստատել այս հաշիվը այս վճարման համար (այլ պատվեր կամ գումար, կամ պատասխան չկա)։ Ոչինչ չի փոխվել։',
+    'Վճարային համակարգը՝ {name}, չի հաստատել այս հաշիվը այս վճարման համար (այլ պատվեր կամ գումար, կամ պատասխան չկա)։ Ոչինչ չի փոխվել։',
   settleConflict:
     'Այս վճարումը հիմա չի կարող կարգավորվել հաշվի համարով (այն վճարված է, կամ վճարային համակարգն արդեն նշել է իր հաշիվը)։',
   settleInvalid: 'Մուտքագրեք հաշվի համարը՝ տառեր, թվեր, կետեր, գծիկներ կամ ընդգծումներ։',
@@ -495,14 +495,14 @@ const ru: Catalog<PaymentDetailMessages> = {
   resent: 'Событие поставлено в очередь на новую доставку.',
   noWebhookTarget:
     'Некуда отправлять: у платежа нет callback-адреса, а у домена — адреса вебхука. Укажите адрес вебхука и отправьте снова.',
-  settleTitle: 'Платёжная система «{processor}» не сообщила об этом платеже',
+  settleTitle: 'Платёжная система «{name}» не сообщила об этом платеже',
   settleText:
-    'Шлюз не может запросить платёжную систему «{processor}» без номера счёта, который есть только в её уведомлении, а оно не пришло. Если покупатель оплатил, введите номер счёта (от покупателя или из кабинета платёжной системы): шлюз запросит её и завершит платёж, только если она подтвердит, что этим счётом оплачены этот заказ и эта сумма.',
+    'Шлюз не может запросить платёжную систему «{name}» без номера счёта, который есть только в её уведомлении, а оно не пришло. Если покупатель оплатил, введите номер счёта (от покупателя или из кабинета платёжной системы): шлюз запросит её и завершит платёж, только если она подтвердит, что этим счётом оплачены этот заказ и эта сумма.',
   settleLabel: 'Номер счёта',
   settleButton: 'Проверить и урегулировать',
   settled: 'Платёжная система опрошена, её ответ применён к платежу.',
   settleNotConfirmed:
-    'Платёжная система «{processor}» не подтвердила этот счёт для этого платежа (другой заказ или сумма, или нет ответа). Ничего не изменено.',
+    'Платёжная система «{name}» не подтвердила этот счёт для этого платежа (другой заказ или сумма, или нет ответа). Ничего не изменено.',
   settleConflict:
     'Этот платёж сейчас нельзя урегулировать номером счёта (он оплачен, или платёжная система уже назвала свой счёт).',
   settleInvalid: 'Введите номер счёта: буквы, цифры, точки, дефисы или подчёркивания.',
@@ -565,8 +565,8 @@ export const PAYMENT_DETAIL_MESSAGES = defineMessages<PaymentDetailMessages>(
     confirmReason: ['reason'],
     amountTooLarge: ['remaining'],
     wholeOnly: ['amount'],
-    settleTitle: ['processor'],
-    settleText: ['processor'],
-    settleNotConfirmed: ['processor'],
+    settleTitle: ['name'],
+    settleText: ['name'],
+    settleNotConfirmed: ['name'],
   },
 );
