@@ -3,7 +3,9 @@
  * (the shapes are a contract, see README "CLI"). Exit codes: 0 done, 1 the operation was refused,
  * 2 the command line itself is wrong.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openDatabase, redactUrl } from '../../storage/connect.js';
 import { findConnectTokenWithAccount } from '../../storage/connect-token.repository.js';
@@ -108,12 +110,17 @@ Commands:
 
 Configuration comes from the environment (DATABASE_URL, PORT, HOST, PUBLIC_URL, ...; see README).`;
 
-/** The version of the gateway, from its package.json. */
+/**
+ * The version of the gateway, from its package.json: the nearest one above this file, whether it
+ * runs from the sources (gateway/cli/) or from the build (dist/gateway/cli/).
+ */
 function gatewayVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return `gateway ${manifest.version}`;
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest))
+      return `gateway ${(JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version}`;
+    if (dirname(dir) === dir) return 'gateway (version unknown)';
+  }
 }
 
 class UsageError extends Error {
