@@ -84,6 +84,8 @@ function client(t: TestGateway, m: TestMerchant) {
         .selectAll()
         .where('payment_id', '=', String(uuid))
         .orderBy('created_at')
+        // Same instant under the manual clock: ids are UUIDv7 in creation order within a process.
+        .orderBy('id')
         .orderBy('id')
         .execute();
       for (const r of rows) expect(r.event).toBe('transaction.status.updated');

@@ -103,6 +103,8 @@ describe.each(DIALECTS)('sandbox test helpers on %s', (dialect) => {
       .selectAll()
       .where('payment_id', '=', String(uuid))
       .orderBy('created_at')
+      // Same instant under the manual clock: ids are UUIDv7 in creation order within a process.
+      .orderBy('id')
       .execute();
     return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as Json }));
   }

@@ -56,6 +56,8 @@ describe.each(DIALECTS)('a provider answer after the expiry instant on %s', (dia
       .select('payload')
       .where('payment_id', '=', String(payment.uuid))
       .orderBy('created_at')
+      // Same instant under the manual clock: ids are UUIDv7 in creation order within a process.
+      .orderBy('id')
       .orderBy('id')
       .execute();
     return rows.map((r) => JSON.parse(r.payload) as Json);

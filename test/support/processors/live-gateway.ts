@@ -68,6 +68,8 @@ export async function paymentEvents(t: TestGateway, uuid: unknown): Promise<Arra
     .select(['event', 'payload'])
     .where('payment_id', '=', String(uuid))
     .orderBy('created_at')
+    // Same instant under the manual clock: ids are UUIDv7 in creation order within a process.
+    .orderBy('id')
     .orderBy('id')
     .execute();
   return rows.map((row) => {
