@@ -46,7 +46,7 @@
  *
  * Reproducing a failure: fast-check prints the seed and path; run with
  * `WOO_MODEL_SEED=<seed> WOO_MODEL_PATH=<path>` (and `WOO_MODEL_RUNS` to change the number of runs;
- * `WOO_MODEL_RUNS_SQLITE` or `WOO_MODEL_RUNS_POSTGRES` for one dialect only: CI runs 1,000 on SQLite).
+ * `WOO_MODEL_RUNS_SQLITE` or `WOO_MODEL_RUNS_POSTGRES` for one dialect only).
  *
  * How it runs: the gateway's own scheduler is stopped, so its due work (webhook deliveries above all)
  * runs when each command is done (`runDueNow`), and a sequence replays the same way from its seed;
