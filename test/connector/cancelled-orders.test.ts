@@ -9,14 +9,15 @@
  *   the order back to pending payment, "Check now" marks it paid. Once the owner refunds it in full
  *   instead, nothing more is asked: no finding, no attempt to mark it paid.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderPaymentResponse } from '../../connector/orders/order.service.js';
-import { createConnectToken } from '../../gateway/connect/connect-token.service.js';
-import { startTestConnector, type TestConnector } from '../support/connector.js';
+import { closeConnectedWooStore, startConnectedWooStore } from '../support/connected-woo-store.js';
+import type { TestConnector } from '../support/connector.js';
 import { DIALECTS } from '../support/databases.js';
 import { eventually } from '../support/eventually.js';
-import { type FakeWooCommerce, LOOPBACK_TEST_CALLBACKS, startFakeWooCommerce } from '../support/fake-woocommerce.js';
-import { startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway.js';
+import type { FakeWooCommerce } from '../support/fake-woocommerce.js';
+import type { TestGateway, TestMerchant } from '../support/gateway.js';
 
 type Json = Record<string, unknown>;
 type Finding = { kind: string; store_order_id: string; action: string; repairable: boolean };
@@ -58,28 +59,10 @@ describe.each(DIALECTS)('cancelled orders (%s)', (dialect) => {
   };
 
   beforeAll(async () => {
-    gw = await startTestGateway(dialect, {
-      env: { GATEWAY_ALLOW_PRIVATE_WEBHOOKS: '1', GATEWAY_CLOCK: 'manual', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000' },
-    });
-    store = await startFakeWooCommerce({ testCallbacks: LOOPBACK_TEST_CALLBACKS });
-    connector = await startTestConnector(dialect, gw);
-    merchant = await gw.merchant();
-    token = (
-      await createConnectToken(gw.gateway.deps, {
-        merchantId: merchant.merchantId,
-        domain: merchant.hostedDomain,
-        platform: 'woocommerce',
-      })
-    ).connect_token;
-    const registered = await plugin<Record<string, string>>('POST', '/v1/connections', { store_url: store.url });
-    await store.approve(registered.body.authorize_url as string);
+    ({ gw, store, connector, merchant, token } = await startConnectedWooStore(dialect));
   }, 60_000);
 
-  afterAll(async () => {
-    await connector?.close();
-    await store?.close();
-    await gw?.close();
-  });
+  afterAll(async () => closeConnectedWooStore({ connector, store, gw }));
 
   it('cancels the open payment with the order: its checkout can no longer take the money', async () => {
     const order = store.addOrder({ total: '2000.00' });

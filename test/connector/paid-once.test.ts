@@ -3,14 +3,15 @@
  * way of learning the payment arrives together while the store is slow: the gateway's webhook, the
  * plugin's read-back (the buyer's return), the job tick and a reconciliation repair.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderPaymentResponse } from '../../connector/orders/order.service.js';
-import { createConnectToken } from '../../gateway/connect/connect-token.service.js';
-import { startTestConnector, type TestConnector } from '../support/connector.js';
+import { closeConnectedWooStore, startConnectedWooStore } from '../support/connected-woo-store.js';
+import type { TestConnector } from '../support/connector.js';
 import { DIALECTS } from '../support/databases.js';
 import { eventually } from '../support/eventually.js';
-import { type FakeWooCommerce, LOOPBACK_TEST_CALLBACKS, startFakeWooCommerce } from '../support/fake-woocommerce.js';
-import { startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway.js';
+import type { FakeWooCommerce } from '../support/fake-woocommerce.js';
+import type { TestGateway, TestMerchant } from '../support/gateway.js';
 
 describe.each(DIALECTS)('an order is marked paid once (%s)', (dialect) => {
   let gw: TestGateway;
@@ -28,28 +29,10 @@ describe.each(DIALECTS)('an order is marked paid once (%s)', (dialect) => {
     ).length;
 
   beforeAll(async () => {
-    gw = await startTestGateway(dialect, {
-      env: { GATEWAY_ALLOW_PRIVATE_WEBHOOKS: '1', GATEWAY_CLOCK: 'manual', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000' },
-    });
-    store = await startFakeWooCommerce({ testCallbacks: LOOPBACK_TEST_CALLBACKS });
-    connector = await startTestConnector(dialect, gw);
-    merchant = await gw.merchant();
-    token = (
-      await createConnectToken(gw.gateway.deps, {
-        merchantId: merchant.merchantId,
-        domain: merchant.hostedDomain,
-        platform: 'woocommerce',
-      })
-    ).connect_token;
-    const registered = await plugin<Record<string, string>>('POST', '/v1/connections', { store_url: store.url });
-    await store.approve(registered.body.authorize_url as string);
+    ({ gw, store, connector, merchant, token } = await startConnectedWooStore(dialect));
   }, 60_000);
 
-  afterAll(async () => {
-    await connector?.close();
-    await store?.close();
-    await gw?.close();
-  });
+  afterAll(async () => closeConnectedWooStore({ connector, store, gw }));
 
   it('marks and notes it once when the webhook, the read-back, the job and a repair arrive together', async () => {
     for (let round = 0; round < 3; round++) {

@@ -20,12 +20,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderPaymentResponse } from '../../connector/orders/order.service.js';
-import { createConnectToken } from '../../gateway/connect/connect-token.service.js';
-import { startTestConnector, type TestConnector } from '../support/connector.js';
+import { closeConnectedWooStore, startConnectedWooStore } from '../support/connected-woo-store.js';
+import type { TestConnector } from '../support/connector.js';
 import { DIALECTS } from '../support/databases.js';
 import { eventually } from '../support/eventually.js';
-import { type FakeWooCommerce, LOOPBACK_TEST_CALLBACKS, startFakeWooCommerce } from '../support/fake-woocommerce.js';
-import { startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway.js';
+import type { FakeWooCommerce } from '../support/fake-woocommerce.js';
+import type { TestGateway, TestMerchant } from '../support/gateway.js';
 
 type Json = Record<string, unknown>;
 const UNKNOWN_CARD = '4000 0000 0000 5142';
@@ -115,28 +115,10 @@ describe.each(DIALECTS)('store refunds whose outcome is unknown (%s)', (dialect)
     store.refunds(orderId).reduce((sum, refund) => sum + Math.round(Math.abs(Number(refund.amount))), 0);
 
   beforeAll(async () => {
-    gw = await startTestGateway(dialect, {
-      env: { GATEWAY_ALLOW_PRIVATE_WEBHOOKS: '1', GATEWAY_CLOCK: 'manual', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000' },
-    });
-    store = await startFakeWooCommerce({ testCallbacks: LOOPBACK_TEST_CALLBACKS });
-    connector = await startTestConnector(dialect, gw, { gatewayFetch });
-    merchant = await gw.merchant();
-    token = (
-      await createConnectToken(gw.gateway.deps, {
-        merchantId: merchant.merchantId,
-        domain: merchant.hostedDomain,
-        platform: 'woocommerce',
-      })
-    ).connect_token;
-    const registered = await plugin<Record<string, string>>('POST', '/v1/connections', { store_url: store.url });
-    await store.approve(registered.body.authorize_url as string);
+    ({ gw, store, connector, merchant, token } = await startConnectedWooStore(dialect, { gatewayFetch }));
   }, 60_000);
 
-  afterAll(async () => {
-    await connector?.close();
-    await store?.close();
-    await gw?.close();
-  });
+  afterAll(async () => closeConnectedWooStore({ connector, store, gw }));
 
   it('keeps a refund the processor did not answer, never sends it again, and keeps it once it succeeded', async () => {
     const { orderId, payment } = await paidOrder(3000, UNKNOWN_CARD);
