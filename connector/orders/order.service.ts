@@ -351,6 +351,29 @@ export async function readBackOrder(
   };
 }
 
+/**
+ * The order's link with the gateway's word on its payment applied first, when the connector has not
+ * recorded it paid: a payment that completed while its news was late or lost (the webhook failed,
+ * the connector was down) is claimed now, as a read-back would. Undefined when neither side knows
+ * the order. Store calls run inline (a cancelled order paid anyway is flagged with its one note).
+ */
+export async function refreshUnpaidLink(
+  deps: ConnectorDeps,
+  connection: StoreConnection,
+  storeOrderId: string,
+): Promise<OrderLink | undefined> {
+  const link = await findLink(deps.db, connection.id, storeOrderId);
+  if (link?.paid_payment_uuid != null) return link;
+  const payment = await gatewayCall(() =>
+    gatewayOf(deps, connection).getOrderPayment(link?.gateway_order_id ?? gatewayOrderId(connection, storeOrderId)),
+  );
+  if (payment === null) return link;
+  const known =
+    link ?? (await linkOrder(deps, connection, await loadStoreOrder(storeOf(deps, connection), storeOrderId)));
+  await applyPayment(deps, connection, known, payment);
+  return findLinkById(deps.db, known.id);
+}
+
 export interface ApplyOutcome {
   /** The order is paid (by this payment or an earlier one). */
   paid: boolean;

@@ -16,9 +16,10 @@ import { fromGatewayError } from '../connections/plugin-auth.js';
 import { ConnectorError } from '../errors.js';
 import { GatewayError, type GatewayPayment, type RefundResult } from '../gateway-client/client.js';
 import type { WebhookRefund } from '../gateway-client/webhook-verification.js';
+import { refreshUnpaidLink } from '../orders/order.service.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import { findConnection, type StoreConnection } from '../storage/connection.repository.js';
-import { findLink, findLinkById, type OrderLink, raiseFlag } from '../storage/order-link.repository.js';
+import { findLinkById, type OrderLink, raiseFlag } from '../storage/order-link.repository.js';
 import {
   claimWaitingStoreRefund,
   deleteRefund,
@@ -76,7 +77,8 @@ export async function refundFromStore(
   input: StoreRefundInput,
 ): Promise<{ status: 201 | 202; body: StoreRefundResponse }> {
   requireStoreAccess(connection);
-  const link = await findLink(deps.db, connection.id, storeOrderId);
+  // Asks the gateway before refusing: the payment's news may not have reached the connector yet.
+  const link = await refreshUnpaidLink(deps, connection, storeOrderId);
   if (link === undefined || link.paid_payment_uuid === null) {
     throw new ConnectorError(
       409,

@@ -170,4 +170,29 @@ describe.each(DIALECTS)('cancelled orders (%s)', (dialect) => {
     expect(setPaidCalls(order.id)).toBe(0);
     expect(store.notes(order.id).filter((n) => n.note.startsWith('Reconciliation:'))).toEqual([]);
   });
+  it('refunds an order whose payment completed while its news was lost, instead of calling it unpaid', async () => {
+    const order = store.addOrder({ total: '2300.00' });
+    const payment = await checkout(order.id);
+    // The buyer pays while the connector is down: the webhook fails and is retried only later.
+    await connector.stop();
+    await pay(payment.payment_uuid);
+    await gw.gateway.scheduler.runDueNow();
+    await connector.start();
+    // The owner cancels the order (the plugin's cancel call does not arrive) and, seeing the money
+    // taken at the gateway, refunds part of it from the order.
+    (store.order(order.id) as { status: string }).status = 'cancelled';
+    const wcRefund = store.adminRefund(order.id, { amount: '1000.00', reason: 'cancelled order' });
+    const refunded = await plugin<Json>('POST', `/v1/orders/${order.id}/refunds`, {
+      amount: 1000,
+      reason: 'cancelled order',
+      store_refund_id: String(wcRefund.id),
+    });
+    expect(refunded.status, JSON.stringify(refunded.body)).toBe(201);
+    expect(refunded.body).toMatchObject({ payment_uuid: payment.payment_uuid, amount: 1000, refunded_amount: 1000 });
+    // The payment is recorded as it is: paid after the cancel, with its one note, never marked paid.
+    const panel = await plugin<Json>('GET', `/v1/orders/${order.id}/payment`);
+    expect(panel.body).toMatchObject({ flag: 'paid_after_cancel', refunded_amount: 1000 });
+    expect(notesWith(order.id, 'completed for it: the buyer paid')).toHaveLength(1);
+    expect(setPaidCalls(order.id)).toBe(0);
+  });
 });
