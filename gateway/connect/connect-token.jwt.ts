@@ -36,12 +36,38 @@ export type TokenReading =
   | { readonly ok: true; readonly claims: ConnectTokenClaims }
   | { readonly ok: false; readonly reason: 'malformed' | 'signature' | 'expired' };
 
+/**
+ * Tokens whose signature and claims were verified, by token text, with the key that verified them:
+ * a connector calls with the same token on every request, and verifying its HMAC through WebCrypto
+ * again costs more than the rest of the check. Only the expiry depends on the time, and it is
+ * checked on every reading. The oldest entry leaves first past the bound.
+ */
+const VERIFIED_CACHE_SIZE = 1_000;
+const verified = new Map<string, { readonly key: string; readonly claims: ConnectTokenClaims }>();
+
 /** Checks the signature, the algorithm, the audience and the expiry at `nowMs`, then the claims' types. */
 export async function readConnectToken(secret: string, token: string, nowMs: number): Promise<TokenReading> {
   if (token.length > MAX_CONNECT_TOKEN_LENGTH || !COMPACT_JWS.test(token)) return { ok: false, reason: 'malformed' };
+  const key = connectTokenKey(secret);
+  const keyText = Buffer.from(key).toString('base64');
+  const known = verified.get(token);
+  if (known !== undefined && known.key === keyText) {
+    // As jose decides it: expired once `exp` is not after the current second.
+    if (known.claims.exp <= Math.floor(nowMs / 1000)) return { ok: false, reason: 'expired' };
+    return { ok: true, claims: known.claims };
+  }
+  const reading = await verifyConnectToken(key, token, nowMs);
+  if (reading.ok) {
+    if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+    verified.set(token, { key: keyText, claims: reading.claims });
+  }
+  return reading;
+}
+
+async function verifyConnectToken(key: Uint8Array, token: string, nowMs: number): Promise<TokenReading> {
   let payload: Record<string, unknown>;
   try {
-    ({ payload } = await jwtVerify(token, connectTokenKey(secret), {
+    ({ payload } = await jwtVerify(token, key, {
       algorithms: ['HS256'],
       audience: CONNECT_TOKEN_AUDIENCE,
       currentDate: new Date(nowMs),
@@ -52,8 +78,9 @@ export async function readConnectToken(secret: string, token: string, nowMs: num
     if (error instanceof errors.JWSSignatureVerificationFailed) return { ok: false, reason: 'signature' };
     return { ok: false, reason: 'malformed' };
   }
-  const { jti, sub, aud, dom, plt, env, iat, exp } = payload;
+  const { jti, sub, aud, dom, plt, env, iat, exp, nbf } = payload;
   if (
+    nbf !== undefined ||
     typeof jti !== 'string' ||
     !isUuid(jti) ||
     typeof sub !== 'string' ||
