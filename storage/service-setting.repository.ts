@@ -26,3 +26,13 @@ export async function findSetting(db: Executor, name: string): Promise<string | 
 export async function deleteSetting(db: Executor, name: string): Promise<void> {
   await db.deleteFrom('service_settings').where('name', '=', name).execute();
 }
+
+export async function insertSetting(db: Executor, name: string, value: string, now: string): Promise<void> {
+  await db.insertInto('service_settings').values({ name, value, created_at: now }).execute();
+}
+
+/** Deletes a setting and answers its value, to the one caller that deleted it (undefined to others). */
+export async function takeSetting(db: Executor, name: string): Promise<string | undefined> {
+  const row = await db.deleteFrom('service_settings').where('name', '=', name).returning('value').executeTakeFirst();
+  return row?.value;
+}

@@ -1,10 +1,12 @@
 /**
  * The connector's metrics (docs/operations.md "Metrics"): its requests, its calls to stores and
- * to the gateway, the orders it marked paid, and its reconciliation runs and findings. Every
- * connector owns its own registry (tests run several services in one process).
+ * to the gateway, the orders it marked paid, and its reconciliation runs and findings, with the
+ * process's and the Node.js runtime's metrics and the build's version. Every connector owns its own
+ * registry (tests run several services in one process).
  */
 import { Counter, Histogram, Registry } from 'prom-client';
 import { LATENCY_BUCKETS, type RequestMetrics, requestMetrics } from '../../gateway/observability/request-metrics.js';
+import { registerRuntimeMetrics } from '../../gateway/observability/runtime-metrics.js';
 
 /** `ok`, or why the call failed: `refused` (the remote answered no), `unavailable` (no usable answer). */
 export type CallOutcome = 'ok' | 'refused' | 'unavailable';
@@ -23,6 +25,7 @@ export class ConnectorMetrics {
   constructor() {
     const registers = [this.registry];
     this.requests = requestMetrics(this.registry, 'connector');
+    registerRuntimeMetrics(this.registry, 'connector');
     this.#storeCalls = new Counter({
       name: 'connector_store_calls_total',
       help: 'Calls to stores (WooCommerce, Shopify) by platform, operation and outcome.',

@@ -1,9 +1,11 @@
 /**
  * `gateway serve` (and `npm start`): migrate, serve, and on an empty database create a demo
- * merchant whose test key is printed once with a ready-to-paste curl. Stops cleanly on SIGINT or
- * SIGTERM: no new connections, requests in flight finish, then the database closes.
+ * merchant whose test key is printed once with a ready-to-paste curl and a one-time link to its
+ * dashboard (gateway/dashboard/demo/). Stops cleanly on SIGINT or SIGTERM: no new connections,
+ * requests in flight finish, then the database closes.
  */
 import type { Config } from '../config.js';
+import { issueDemoClaim } from '../dashboard/demo/demo.service.js';
 import { createDemoMerchantIfEmpty } from '../merchants/merchant.service.js';
 import { sandboxPaymentCurl } from '../merchants/sandbox-curl.js';
 import { startGateway } from '../runtime/start.js';
@@ -16,10 +18,14 @@ export async function serve(config: Config): Promise<number> {
   const demo = await createDemoMerchantIfEmpty(deps);
   if (demo !== null) {
     const key = demo.keys[0]?.key ?? '';
+    const dashboard = await issueDemoClaim(deps, demo.merchant_id, demo.keys[0]?.key);
     lines.push(
       '',
       `Empty database: created the demo merchant ${demo.merchant_id}.`,
-      `Its test key (shown only now): ${key}`,
+      `Its test key (printed only this once): ${key}`,
+      '',
+      'Its dashboard: open this link to choose your email and password (works once, for 24 hours):',
+      dashboard,
       '',
       'Create a sandbox payment:',
       sandboxPaymentCurl(config.publicUrl, key),

@@ -10,6 +10,7 @@ import { billingRoutes } from './billing/billing.routes.js';
 import { businessRoutes } from './business/business.routes.js';
 import { connectTokensRoutes } from './connect-tokens/connect-tokens.routes.js';
 import { customersRoutes } from './customers/customers.routes.js';
+import { demoRoutes } from './demo/demo.routes.js';
 import { domainsRoutes } from './domains/domains.routes.js';
 import type { SectionRoutes } from './kit.js';
 import { overviewRoutes } from './overview/overview.routes.js';
@@ -35,4 +36,5 @@ export const SECTIONS: readonly SectionRoutes[] = [
   customersRoutes,
   overviewRoutes,
   paymentDetailRoutes,
+  demoRoutes,
 ];

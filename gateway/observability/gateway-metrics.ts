@@ -1,6 +1,7 @@
 /**
  * The gateway's metrics (docs/operations.md "Metrics" lists each one). Every gateway owns its own
- * registry (tests run several gateways in one process); services record into it through
+ * registry (tests run several gateways in one process), which also holds the process's and the
+ * Node.js runtime's metrics and the build's version; services record into it through
  * `deps.metrics`. Counters are bumped where things happen; the due-work queues and the PostgreSQL
  * pool are read when a scraper asks.
  */
@@ -10,9 +11,16 @@ import type { Executor } from '../../storage/database.js';
 import { type DueQueueStats, dueQueueStats } from '../../storage/due-work.repository.js';
 import { type Clock, toStoredInstant } from '../domain/clock.js';
 import { LATENCY_BUCKETS, type RequestMetrics, requestMetrics } from './request-metrics.js';
+import { registerRuntimeMetrics } from './runtime-metrics.js';
 
 export type PaymentEvent = 'created' | 'completed' | 'failed' | 'expired';
 export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
+/**
+ * How a refund call or status check left a refund: `succeeded`, `declined` by the processor,
+ * `unavailable` (the processor could not be reached; nothing was sent), `unknown` (no answer: a
+ * status check settles it later, and counts again then).
+ */
+export type RefundOutcome = 'succeeded' | 'declined' | 'unavailable' | 'unknown';
 /** What the gateway asked a processor: register a payment, read its status, check a callback, refund. */
 export type ProcessorOperation = 'start' | 'status' | 'callback' | 'refund';
 export type ProcessorCallFailure = 'timeout' | 'unreachable' | 'no_answer' | 'server_error';
@@ -37,6 +45,7 @@ export class GatewayMetrics {
   readonly registry = new Registry();
   readonly requests: RequestMetrics;
   readonly #payments: Counter<'event' | 'processor' | 'environment'>;
+  readonly #refunds: Counter<'outcome' | 'processor' | 'environment'>;
   readonly #deliveries: Counter<'outcome' | 'attempt'>;
   readonly #processorDuration: Histogram<'processor' | 'operation'>;
   readonly #processorErrors: Counter<'processor' | 'operation' | 'reason'>;
@@ -49,6 +58,12 @@ export class GatewayMetrics {
       name: 'gateway_payments_total',
       help: 'Payments created and payments that reached completed, failed or expired, by processor and environment.',
       labelNames: ['event', 'processor', 'environment'],
+      registers,
+    });
+    this.#refunds = new Counter({
+      name: 'gateway_refunds_total',
+      help: 'Refunds by outcome (succeeded, declined, unavailable: nothing sent, unknown: settled by a later status check, which counts again), processor and environment.',
+      labelNames: ['outcome', 'processor', 'environment'],
       registers,
     });
     this.#deliveries = new Counter({
@@ -76,12 +91,17 @@ export class GatewayMetrics {
       labelNames: ['reason'],
       registers,
     });
+    registerRuntimeMetrics(this.registry, 'gateway');
     registerQueueGauges(this.registry, sources);
     if (sources.pool !== undefined) registerPoolGauge(this.registry, sources.pool);
   }
 
   payment(event: PaymentEvent, payment: { processor: string | null; environment: string }): void {
     this.#payments.inc({ event, processor: payment.processor ?? 'none', environment: payment.environment });
+  }
+
+  refund(outcome: RefundOutcome, refund: { processor: string; environment: string }): void {
+    this.#refunds.inc({ outcome, processor: refund.processor || 'none', environment: refund.environment });
   }
 
   deliveryAttempt(outcome: DeliveryOutcome, attempt: number): void {

@@ -34,6 +34,7 @@ import { HOUR_MS, MINUTE_MS, toApiInstant, toStoredInstant } from '../domain/clo
 import { ApiError } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
 import type { Payment, PaymentStatus } from '../domain/payment.js';
+import type { RefundOutcome } from '../observability/gateway-metrics.js';
 import { type CompleteKey, type IdempotencyScope, runIdempotent } from '../payments/idempotency.js';
 import { idempotencyScopeOf, scopeOf } from '../payments/payment.service.js';
 import type { CallPriority, GuardedHttp } from '../processors/counterparts.js';
@@ -433,7 +434,10 @@ async function settle(
   options: { source: 'refund' | 'status_check'; idempotencyKey?: KeyIdentity },
 ): Promise<{ refund: RefundRow; payment: PaymentRow }> {
   let emitted = false;
+  /** What this settlement made of the refund, counted once it committed; undefined: nothing changed. */
+  let outcome: RefundOutcome | undefined;
   const result = await deps.transact(async (trx) => {
+    outcome = undefined;
     const nowMs = deps.clock.nowMs();
     const now = toStoredInstant(nowMs);
     const amount = Number(refund.amount);
@@ -446,6 +450,7 @@ async function settle(
           now,
         );
         if (done === undefined) break;
+        outcome = 'succeeded';
         const payment = await applySucceededRefund(trx, refund.payment_id, amount, now);
         if (payment === undefined) throw new Error(`refund ${refund.id} settled without its reservation`);
         // The return receipt joins the event: a sandbox one at once, a live one when issued in time.
@@ -460,9 +465,12 @@ async function settle(
         emitted = true;
         return { refund: done, payment };
       }
-      case 'declined':
-        return failRefund(trx, refund, 'refund_declined', now);
-      case 'unavailable':
+      case 'declined': {
+        const failed = await failRefund(trx, refund, 'refund_declined', now);
+        if (failed.won) outcome = 'declined';
+        return failed;
+      }
+      case 'unavailable': {
         if (options.source === 'status_check') {
           await markRefundUnknown(trx, refund.id, refund.next_check_at ?? now, now);
           break;
@@ -471,19 +479,27 @@ async function settle(
           // Nothing reached the processor: the client may retry with the same key.
           await forgetRefundIdempotencyKey(trx, options.idempotencyKey, JSON.stringify(boundKeyBody(refund.id)));
         }
-        return failRefund(trx, refund, 'processor_unavailable', now);
+        const failed = await failRefund(trx, refund, 'processor_unavailable', now);
+        if (failed.won) outcome = 'unavailable';
+        return failed;
+      }
       case 'unknown': {
         const nextCheckAt =
           options.source === 'refund'
             ? toStoredInstant(nowMs + refundCheckDelayMs(0))
             : // The claim already moved the next check along the back-off.
               (refund.next_check_at ?? toStoredInstant(nowMs + refundCheckDelayMs(Number(refund.checks))));
-        await markRefundUnknown(trx, refund.id, nextCheckAt, now);
+        // Counted when the refund call leaves it so; a status check that still finds nothing does not count again.
+        const marked = await markRefundUnknown(trx, refund.id, nextCheckAt, now);
+        if (marked !== undefined && options.source === 'refund') {
+          outcome = 'unknown';
+        }
         break;
       }
     }
     return current(trx, refund);
   });
+  if (outcome !== undefined) deps.metrics.refund(outcome, refund);
   if (emitted) deps.dueSignal.notify();
   return result;
 }
@@ -493,12 +509,12 @@ async function failRefund(
   refund: RefundRow,
   failureCode: 'refund_declined' | 'processor_unavailable',
   now: string,
-): Promise<{ refund: RefundRow; payment: PaymentRow }> {
+): Promise<{ refund: RefundRow; payment: PaymentRow; won: boolean }> {
   const done = await settleRefund(trx, refund.id, { status: 'failed', failureCode }, now);
-  if (done === undefined) return current(trx, refund);
+  if (done === undefined) return { ...(await current(trx, refund)), won: false };
   const payment = await releaseRefundReservation(trx, refund.payment_id, Number(refund.amount), now);
   if (payment === undefined) throw new Error(`refund ${refund.id} failed without its reservation`);
-  return { refund: done, payment };
+  return { refund: done, payment, won: true };
 }
 
 async function current(trx: Executor, refund: RefundRow): Promise<{ refund: RefundRow; payment: PaymentRow }> {

@@ -1,11 +1,14 @@
 /**
  * `/metrics` over real HTTP on both databases (docs/operations.md "Metrics"): refused without the
  * token, Prometheus text with it, and the figures move with what the gateway does: requests by
- * route pattern, payments by processor and environment, webhook attempts by outcome and attempt,
- * rate-limit refusals, the due-work queues (on the manual clock) and the PostgreSQL pool.
+ * route pattern, payments by processor and environment, refunds by outcome, webhook attempts by
+ * outcome and attempt, rate-limit refusals, the due-work queues (on the manual clock) and the
+ * PostgreSQL pool; the process's and Node.js runtime's metrics and the build's version are there too.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../gateway/domain/clock.js';
+import { checkRefundsWork } from '../../gateway/jobs/check-refunds.js';
 import { setRateLimit } from '../../gateway/merchants/merchant.service.js';
 import { DIALECTS } from '../support/databases.js';
 import {
@@ -19,6 +22,35 @@ import { type Scrape, scrape } from '../support/prometheus.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
+const VERSION = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+
+/** The process's and Node.js runtime's metric families (prom-client's defaults), by type. */
+const RUNTIME_FAMILIES = {
+  process_cpu_user_seconds_total: 'counter',
+  process_cpu_seconds_total: 'counter',
+  process_start_time_seconds: 'gauge',
+  process_resident_memory_bytes: 'gauge',
+  nodejs_heap_size_used_bytes: 'gauge',
+  nodejs_eventloop_lag_seconds: 'gauge',
+  nodejs_eventloop_lag_p99_seconds: 'gauge',
+  nodejs_active_handles_total: 'gauge',
+  nodejs_gc_duration_seconds: 'histogram',
+  nodejs_version_info: 'gauge',
+};
+
+/** Checks the runtime's figures of a scrape: present once each, and plausible for this process. */
+function expectRuntimeMetrics(metrics: Scrape, build: string): void {
+  expect(Object.fromEntries(metrics.types)).toMatchObject({ ...RUNTIME_FAMILIES, [build]: 'gauge' });
+  expect(metrics.find(build)).toEqual([{ name: build, labels: { version: VERSION }, value: 1 }]);
+  expect(metrics.find('nodejs_version_info')).toHaveLength(1);
+  expect(metrics.find('nodejs_version_info')[0]?.labels.version).toBe(process.version);
+  const resident = metrics.value('process_resident_memory_bytes');
+  expect(resident).toBeGreaterThan(10 * 1024 * 1024);
+  const started = metrics.value('process_start_time_seconds');
+  // prom-client reads the process's start from the real time, whatever the service's clock.
+  expect(Math.abs(started - (Date.now() - process.uptime() * 1000) / 1000)).toBeLessThan(5);
+  expect(metrics.value('process_cpu_seconds_total')).toBeGreaterThan(0);
+}
 
 describe.each(DIALECTS)('/metrics (%s)', (dialect) => {
   let t: TestGateway;
@@ -81,6 +113,7 @@ describe.each(DIALECTS)('/metrics (%s)', (dialect) => {
       gateway_processor_call_duration_seconds: 'histogram',
       gateway_processor_call_errors_total: 'counter',
       gateway_rate_limit_refusals_total: 'counter',
+      gateway_refunds_total: 'counter',
       gateway_queue_depth: 'gauge',
       gateway_queue_due: 'gauge',
       gateway_queue_lag_seconds: 'gauge',
@@ -88,6 +121,10 @@ describe.each(DIALECTS)('/metrics (%s)', (dialect) => {
     for (const queue of ['webhook_deliveries', 'payment_expiries', 'refund_checks']) {
       expect(metrics.find('gateway_queue_depth', { queue }), queue).toHaveLength(1);
     }
+  });
+
+  it("reports the process's and Node.js runtime's metrics and the build's version", async () => {
+    expectRuntimeMetrics(await read(), 'gateway_build_info');
   });
 
   it('labels requests with the route pattern, never the raw path, and unknown routes as unmatched', async () => {
@@ -127,6 +164,34 @@ describe.each(DIALECTS)('/metrics (%s)', (dialect) => {
     expect(delta({ event: 'completed', processor: 'sandbox', environment: 'test' })).toBe(1);
     expect(delta({ event: 'failed', processor: 'sandbox', environment: 'test' })).toBe(1);
     expect(delta({ event: 'completed', environment: 'live' })).toBe(0);
+  });
+
+  it('counts refunds by outcome; one whose outcome was unknown counts again once a check settles it', async () => {
+    const refund = async (card: string, status: number) => {
+      const payment = await createPayment();
+      await pay(payment.uuid, card);
+      const answer = await t.call('POST', `/api/v1/payments/${payment.uuid}/refund`, { key: m.testKey, body: {} });
+      expect(answer.status, answer.text).toBe(status);
+    };
+    const before = await read();
+    await refund('4111 1111 1111 1111', 201);
+    await refund('4000 0000 0000 5126', 409);
+    await refund('4000 0000 0000 5134', 409);
+    await refund('4000 0000 0000 5142', 409);
+    const answered = await read();
+    const delta = (after: Scrape, outcome: string) =>
+      after.value('gateway_refunds_total', { outcome, processor: 'sandbox', environment: 'test' }) -
+      before.value('gateway_refunds_total', { outcome, processor: 'sandbox', environment: 'test' });
+    expect(['succeeded', 'declined', 'unavailable', 'unknown'].map((o) => delta(answered, o))).toEqual([1, 1, 1, 1]);
+
+    // The unknown refund's status check, a minute later, finds it refunded.
+    t.clock.advance(MINUTE_MS);
+    const checks = checkRefundsWork(t.gateway.deps);
+    await checks.runBatch();
+    await checks.settle?.();
+    const settled = await read();
+    expect(['succeeded', 'declined', 'unavailable', 'unknown'].map((o) => delta(settled, o))).toEqual([2, 1, 1, 1]);
+    expect(settled.value('gateway_refunds_total', { environment: 'live' })).toBe(0);
   });
 
   it('counts expired payments once the expiry job moved them', async () => {
@@ -237,6 +302,8 @@ describe('/metrics exposure', () => {
       await t.call('GET', '/health');
       const metrics = await scrape(`${metricsUrl}/metrics`, TOKEN);
       expect(metrics.value('gateway_http_requests_total', { route: '/health', status: '200' })).toBe(1);
+      // A second gateway in this process reports the process's metrics as well.
+      expectRuntimeMetrics(metrics, 'gateway_build_info');
     } finally {
       await t.close();
     }

@@ -1,9 +1,11 @@
 /**
  * `gateway serve` (what `npm start` runs) as a newcomer meets it: on an empty database it prints the
- * base URL, a demo test key and a curl that works; on later starts it prints no key; two instances
- * started together on one empty PostgreSQL print one key between them; it stops cleanly.
+ * base URL, a demo test key, the link to the demo merchant's dashboard and a curl that works; on
+ * later starts it prints no key and no link; two instances started together on one empty PostgreSQL
+ * print one key and one link between them; it stops cleanly. (The link itself is followed in
+ * Chromium by test/dashboard/demo-browser.test.ts.)
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,40 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../support/databases.js';
 import { TEST_GATEWAY_SECRET } from '../support/gateway.js';
 import { freePort } from '../support/ports.js';
-
-interface Started {
-  child: ChildProcess;
-  output: string;
-}
-
-async function startServe(env: Record<string, string>): Promise<Started> {
-  const child = spawn('node', ['bin/gateway', 'serve'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const deadline = Date.now() + 20_000;
-  while (!output.includes('listening on')) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  await new Promise((r) => setTimeout(r, 100));
-  return {
-    child,
-    get output() {
-      return output;
-    },
-  };
-}
-
-async function stop(started: Started): Promise<number | null> {
-  started.child.kill('SIGTERM');
-  const [code] = (await once(started.child, 'exit')) as [number | null];
-  return code;
-}
+import { startServe, stopServe as stop } from '../support/serve-process.js';
 
 describe('gateway serve', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-serve-'));
@@ -61,6 +30,8 @@ describe('gateway serve', () => {
     const key = /sk_test_[A-Za-z0-9_-]{43}/.exec(first.output)?.[0];
     expect(key).toBeDefined();
     expect(first.output).toContain(`curl -sS -X POST ${base}/api/v1/payments`);
+    expect(first.output.match(/\/dashboard\/demo\?token=/g)).toHaveLength(1);
+    expect(first.output).toMatch(new RegExp(`\n${base}/dashboard/demo\\?token=[A-Za-z0-9_-]{43}\n`));
 
     // Run the printed curl through a shell, exactly as a newcomer pastes it.
     const curlLines = first.output.slice(first.output.indexOf('curl -sS')).trim();
@@ -79,6 +50,7 @@ describe('gateway serve', () => {
 
     const second = await startServe(env);
     expect(second.output).not.toContain('sk_test_');
+    expect(second.output).not.toContain('/dashboard/demo');
     expect(await stop(second)).toBe(0);
   });
 
@@ -95,6 +67,8 @@ describe('gateway serve', () => {
       const printing = started.filter((s) => s.output.includes('sk_test_'));
       expect(printing).toHaveLength(1);
       expect(new Set(printing[0]?.output.match(/sk_test_[A-Za-z0-9_-]{43}/g)).size).toBe(1);
+      expect(printing[0]?.output.match(/\/dashboard\/demo\?token=/g)).toHaveLength(1);
+      expect(started.filter((s) => s.output.includes('/dashboard/demo'))).toHaveLength(1);
       const client = new pg.Client({ connectionString: database.url });
       await client.connect();
       try {

@@ -1,8 +1,10 @@
 /**
  * The connector's `/metrics` and `/ready` over real HTTP on both databases, with a real gateway and
  * a fake WooCommerce store: the figures move when the connector calls the gateway and the store,
- * marks an order paid and runs a reconciliation; `/ready` answers 503 when a migration is missing.
+ * marks an order paid and runs a reconciliation; the process's and Node.js runtime's metrics and
+ * the build's version are there beside them; `/ready` answers 503 when a migration is missing.
  */
+import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnectToken } from '../../gateway/connect/connect-token.service.js';
@@ -53,6 +55,23 @@ describe.each(DIALECTS)('connector metrics and readiness (%s)', (dialect) => {
     const answer = await fetch(`${connector.url}/metrics`);
     expect(answer.status).toBe(401);
     expect(await answer.text()).not.toContain('connector_');
+  });
+
+  it("reports the process's and Node.js runtime's metrics and the build's version", async () => {
+    const metrics = await read();
+    const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+    expect(metrics.find('connector_build_info')).toEqual([
+      { name: 'connector_build_info', labels: { version }, value: 1 },
+    ]);
+    expect(Object.fromEntries(metrics.types)).toMatchObject({
+      process_cpu_seconds_total: 'counter',
+      process_resident_memory_bytes: 'gauge',
+      nodejs_heap_size_used_bytes: 'gauge',
+      nodejs_eventloop_lag_seconds: 'gauge',
+      nodejs_gc_duration_seconds: 'histogram',
+    });
+    expect(metrics.find('nodejs_version_info')[0]?.labels.version).toBe(process.version);
+    expect(metrics.value('process_resident_memory_bytes')).toBeGreaterThan(10 * 1024 * 1024);
   });
 
   it('counts the gateway call, the store calls and the mark of a paid order', async () => {

@@ -18,7 +18,10 @@ import {
   startDashboardGateway,
 } from './support.js';
 
-/** Routes a viewer may post: their own sign-in, sign-out and account, and accepting an invitation. */
+/**
+ * Routes a viewer may post: their own sign-in, sign-out and account, accepting an invitation, and
+ * the demo merchant's printed link (it makes a new owner, whoever posts it).
+ */
 const SELF_SERVICE = new Set([
   '/dashboard/sign-up',
   '/dashboard/sign-in',
@@ -33,6 +36,7 @@ const SELF_SERVICE = new Set([
   '/dashboard/account/two-factor/recovery-codes',
   '/dashboard/sign-in/two-factor',
   '/dashboard/invitation',
+  '/dashboard/demo',
 ]);
 
 /** A path of the route with its parameters filled in by values of no account. */

@@ -10,6 +10,7 @@ import { Secret, TOTP } from 'otpauth';
 import type pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_LIMIT_PER_ACCOUNT, SIGN_IN_LIMIT_PER_ADDRESS } from '../../gateway/dashboard/accounts.service.js';
+import { issueDemoClaim } from '../../gateway/dashboard/demo/demo.service.js';
 import { MAIL_LIMIT_PER_RECIPIENT, MAIL_WINDOW_MS } from '../../gateway/dashboard/kit.js';
 import { HOUR_MS, MINUTE_MS } from '../../gateway/domain/clock.js';
 import { addDomain } from '../../gateway/merchants/merchant.service.js';
@@ -523,6 +524,16 @@ describe('dashboard logs', () => {
     const invited = uniqueEmail('invited');
     await client.submit('/dashboard/team', '/dashboard/team/invitations', { email: invited, role: 'viewer' });
     secrets.push(tokenOfLink(linkIn((await mailTo(g.smtp, invited, /invit/i)).text, '/dashboard/invitation')));
+    // The demo merchant's link (printed by `gateway serve`), opened and used.
+    const demo = await g.t.merchant({ name: 'Demo Shop' });
+    const demoLink = linkIn(await issueDemoClaim(deps, demo.merchantId, demo.testKey), '/dashboard/demo');
+    secrets.push(tokenOfLink(demoLink));
+    const claimed = await clientFrom(g).submit(demoLink, '/dashboard/demo', {
+      token: tokenOfLink(demoLink),
+      email: uniqueEmail('demo'),
+      password: PASSWORD,
+    });
+    expect(claimed.status, claimed.text).toBe(303);
 
     const log = lines.join('');
     expect(log).toContain('"path":"/dashboard/sign-in"');

@@ -27,6 +27,7 @@ import '../../../gateway/dashboard/billing/messages.js';
 import '../../../gateway/dashboard/business/messages.js';
 import '../../../gateway/dashboard/connect-tokens/messages.js';
 import '../../../gateway/dashboard/customers/messages.js';
+import '../../../gateway/dashboard/demo/messages.js';
 import '../../../gateway/dashboard/domains/messages.js';
 import '../../../gateway/dashboard/overview/messages.js';
 import '../../../gateway/dashboard/payment-detail/messages.js';
