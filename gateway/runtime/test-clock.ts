@@ -1,7 +1,7 @@
 /**
  * The test clock of `GATEWAY_CLOCK=manual`, kept in the database (storage/test-clock.repository.ts)
  * so that every instance and every CLI run on one database reads the same time, and an advance made
- * through one of them is seen by all (docs/decisions.md "Test helpers").
+ * through one of them is seen by all (docs/decisions.md "The test clock").
  *
  * `nowMs` stays a plain read of the time this process last read: the gateway syncs it before each
  * request and each run of due work, and an advance syncs it at once, so another process sees an

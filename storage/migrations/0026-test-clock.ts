@@ -1,7 +1,7 @@
 /**
  * The test clock (`GATEWAY_CLOCK=manual`) kept in the database, so every instance and every CLI run
- * on one database reads the same time and sees an advance at once (docs/decisions.md "Test
- * helpers"). One row, written by the first process that starts on the manual clock: the real time
+ * on one database reads the same time and sees an advance at once (docs/decisions.md "The test
+ * clock"). One row, written by the first process that starts on the manual clock: the real time
  * it started at, and how far the clock test helper has moved it since. Empty on a database that
  * never ran on the manual clock.
  */

@@ -1,6 +1,6 @@
 /**
- * One test clock for every process on a database (`GATEWAY_CLOCK=manual`, docs/decisions.md "Test
- * helpers"): two gateway instances started as `npm start` starts one (no clock injected) and the
+ * One test clock for every process on a database (`GATEWAY_CLOCK=manual`, docs/decisions.md "The test
+ * clock"): two gateway instances started as `npm start` starts one (no clock injected) and the
  * CLI, on one SQLite file or one PostgreSQL database. An advance through either instance is read by
  * the other at its next request and by its due work without any request; the CLI reads it too, so
  * a webhook secret rotation it starts on a clock moved days ahead is still running, and the next
