@@ -41,6 +41,7 @@ import type { RateLimitCounterTable } from './rate-limit.table.js';
 import type { DomainReceiptsTable, FiscalRegisterTable, ReceiptTable } from './receipt.table.js';
 import type { RefundTable } from './refund.table.js';
 import type { ServiceSettingTable } from './service-setting.table.js';
+import type { TestClockTable } from './test-clock.table.js';
 import type { WebhookDeliveryTable } from './webhook-delivery.table.js';
 import type { WebhookDeliveryAttemptTable } from './webhook-delivery-attempt.table.js';
 
@@ -89,6 +90,7 @@ export interface Database {
   payment_links: PaymentLinkTable;
   payment_link_payments: PaymentLinkPaymentTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptTable;
+  test_clock: TestClockTable;
 }
 
 export type Db = Kysely<Database>;

@@ -1,7 +1,8 @@
 /**
- * The HTTP shell: request metrics, request context, the one error path, `/metrics` when it is
- * served on this port, then the routers. Building the app does
- * no I/O; `gateway/runtime/start.ts` wires it to a database and a port.
+ * The HTTP shell: request metrics, request context, the one error path, the test clock's latest
+ * time (under `GATEWAY_CLOCK=manual`), `/metrics` when it is served on this port, then the
+ * routers. Building the app does no I/O; `gateway/runtime/start.ts` wires it to a database and a
+ * port.
  */
 import type { Router } from '@koa/router';
 import Koa from 'koa';
@@ -17,6 +18,7 @@ import { linkPageRouter } from '../payment-links/link-page.router.js';
 import type { GatewayState } from './context.js';
 import { errorHandler } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
+import { syncClock } from './middleware/sync-clock.js';
 import { apiReferenceRouter } from './routes/api-reference.router.js';
 import { billingRouter } from './routes/billing.router.js';
 import { connectTokenRouter } from './routes/connect-token.router.js';
@@ -55,6 +57,7 @@ export function createApp(deps: AuthDeps, options: AppOptions): Koa<GatewayState
       if (code === 'rate_limited' || code === 'too_many_attempts') deps.metrics.refused(code);
     }),
   );
+  if (deps.clock.sync !== undefined) app.use(syncClock(deps.clock, deps.logger));
   const exposure = deps.config.metrics;
   if (metricsOnMainPort(exposure) && exposure.token !== undefined) {
     app.use(metricsRoute(deps.metrics.registry, exposure.token));

@@ -5,10 +5,25 @@
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
   nowMs(): number;
+  /**
+   * Reads the latest time from where the clock is kept, when that is outside this process (the
+   * test clock of `GATEWAY_CLOCK=manual`, in the database): called before each request and each
+   * run of due work, so `nowMs` stays a plain read.
+   */
+  sync?(): Promise<void>;
 }
 
-/** A clock that only moves when told to; used by tests and by `GATEWAY_CLOCK=manual`. */
-export class ManualClock implements Clock {
+/** A clock the clock test helper may move forward. */
+export interface MovableClock extends Clock {
+  advance(ms: number): void | Promise<void>;
+}
+
+export function isMovable(clock: Clock): clock is MovableClock {
+  return typeof (clock as Partial<MovableClock>).advance === 'function';
+}
+
+/** A clock that only moves when told to, within this process; used by tests. */
+export class ManualClock implements MovableClock {
   #ms: number;
 
   constructor(startMs: number) {

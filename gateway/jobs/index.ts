@@ -26,7 +26,7 @@ export interface JobServices {
  * queued wakes the mailer) and, for `runDueNow`, by rounds until nothing is due.
  */
 export function dueWorks(deps: Deps, services: JobServices): DueWork[] {
-  return [
+  const works = [
     expirePaymentsWork(deps),
     pollProcessorsWork(deps),
     checkRefundsWork(deps),
@@ -36,4 +36,22 @@ export function dueWorks(deps: Deps, services: JobServices): DueWork[] {
     sendMerchantEmailsWork(deps, services.mailer),
     pruneIdempotencyKeysWork(deps),
   ];
+  const { clock } = deps;
+  if (clock.sync === undefined) return works;
+  const sync = () => clock.sync?.() ?? Promise.resolve();
+  return works.map((work) => readingTheClockFirst(work, sync));
+}
+
+/**
+ * Under the database's test clock (`GATEWAY_CLOCK=manual`), each batch first reads the clock's
+ * latest time: another instance, or the CLI, may have moved it since.
+ */
+function readingTheClockFirst(work: DueWork, sync: () => Promise<void>): DueWork {
+  return {
+    ...work,
+    async runBatch() {
+      await sync();
+      return work.runBatch();
+    },
+  };
 }

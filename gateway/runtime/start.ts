@@ -20,7 +20,7 @@ import type { AuthDeps } from '../auth/authenticate.js';
 import { consumeForCompletedPayment } from '../billing/consumption.js';
 import { creditPurchasePaidBy } from '../billing/purchases.service.js';
 import type { Config } from '../config.js';
-import { type Clock, ManualClock } from '../domain/clock.js';
+import type { Clock } from '../domain/clock.js';
 import type { IdGenerator } from '../domain/ids.js';
 import { DueSignal } from '../jobs/due-signal.js';
 import { dueWorks } from '../jobs/index.js';
@@ -40,6 +40,7 @@ import { createLogger } from './logger.js';
 import { createSealer } from './sealing.js';
 import { resolveServiceSecret } from './service-secret.js';
 import { monotonicMs, randomIds, systemClock } from './system.js';
+import { DatabaseTestClock } from './test-clock.js';
 
 /** The `service_settings` row where earlier versions kept the generated service secret. */
 const EARLIER_SECRET_SETTING = 'gateway_secret';
@@ -96,12 +97,13 @@ export interface OpenedServices {
 /** Everything but the HTTP listener: used by the server and by the CLI. */
 export async function openServices(options: StartOptions): Promise<OpenedServices> {
   const { config } = options;
-  const clock = options.clock ?? (config.manualClock ? new ManualClock(systemClock.nowMs()) : systemClock);
   const ids = options.ids ?? randomIds;
   const logger = options.logger ?? createLogger(config.logLevel);
   const database = options.database ?? openDatabase(config.databaseUrl);
   try {
     await migrateToLatest(database.db);
+    const clock =
+      options.clock ?? (config.manualClock ? await DatabaseTestClock.open(database, systemClock) : systemClock);
     const secret = await resolveServiceSecret({
       configured: config.gatewaySecret,
       databaseUrl: config.databaseUrl,

@@ -431,7 +431,8 @@ export const OPERATIONS: readonly ApiOperation[] = [
     operationId: 'advanceTestClock',
     summary: "Move the test server's clock forward",
     description:
-      'Only on a server started with `GATEWAY_CLOCK=manual`, with a test key; runs the work that became due.',
+      'Only on a server started with `GATEWAY_CLOCK=manual`, with a test key; runs the work that became due. ' +
+      'The clock is kept in the database: every instance on it reads the moved time from its next request.',
     tag: 'Test helpers',
     caller: 'test_helpers.use',
     body: { schema: advanceClockSchema, required: true },

@@ -6,13 +6,14 @@
  * - `POST /api/v1/test_helpers/payments/{uuid}/pay {card_number}`: the test payment page's code path.
  * - `POST /api/v1/test_helpers/payments/{uuid}/confirm`: a late provider confirmation.
  * - `POST /api/v1/test_helpers/clock/advance {seconds}`: only with `GATEWAY_CLOCK=manual`; moves the
- *   server's clock and runs the work that became due before answering.
+ *   test clock, which every instance and CLI run on the database reads (gateway/runtime/test-clock.ts),
+ *   and runs the work that became due before answering.
  */
 import { Router } from '@koa/router';
 import { findPayment } from '../../../storage/payment.repository.js';
 import type { AuthDeps } from '../../auth/authenticate.js';
 import type { Principal } from '../../auth/principal.js';
-import { ManualClock, toApiInstant, toStoredInstant } from '../../domain/clock.js';
+import { isMovable, toApiInstant, toStoredInstant } from '../../domain/clock.js';
 import { ApiError, validationFailed } from '../../domain/errors.js';
 import { isUuid } from '../../domain/ids.js';
 import type { Payment } from '../../domain/payment.js';
@@ -80,11 +81,11 @@ export function testHelpersRouter(deps: AuthDeps, scheduler: Scheduler): Router<
   router.post('/clock/advance', guard, body, async (ctx) => {
     testPrincipal(ctx);
     const clock = deps.clock;
-    if (!deps.config.manualClock || !(clock instanceof ManualClock)) {
+    if (!deps.config.manualClock || !isMovable(clock)) {
       throw new ApiError('not_found', 'The clock helper needs the server started with GATEWAY_CLOCK=manual.');
     }
     const { seconds } = parseOr422(advanceClockSchema, ctx.request.body);
-    clock.advance(seconds * 1000);
+    await clock.advance(seconds * 1000);
     await scheduler.runDueNow();
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { now: toApiInstant(toStoredInstant(clock.nowMs())) };
