@@ -31,6 +31,23 @@ export async function findSession(
     .executeTakeFirst();
 }
 
+/**
+ * Of `paymentIds`, the sessions that hold no processor's reference yet (no callback named the
+ * processor's id of the order), as `payment_id` and `processor`. One query for a page of payments.
+ */
+export async function sessionsWithoutReference(
+  db: Executor,
+  paymentIds: readonly string[],
+): Promise<Array<{ payment_id: string; processor: string }>> {
+  if (paymentIds.length === 0) return [];
+  return db
+    .selectFrom('processor_sessions')
+    .select(['payment_id', 'processor'])
+    .where('payment_id', 'in', [...paymentIds])
+    .where('reference', 'is', null)
+    .execute();
+}
+
 /** The session a processor's callback names, by the order number we sent or the processor's reference. */
 export async function findSessionByKey(
   db: Executor,

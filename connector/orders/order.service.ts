@@ -41,6 +41,7 @@ import {
   updateLink,
 } from '../storage/order-link.repository.js';
 import { type OrderSnapshot, storeOrderFromSnapshot } from './order-snapshot.js';
+import { unconfirmedExpiry } from './unconfirmed-payments.js';
 
 /** First read-back of an unpaid order, in case its webhook never comes. */
 export const FIRST_POLL_MS = 2 * MINUTE_MS;
@@ -462,7 +463,9 @@ export async function applyPayment(
         ? `failed${payment.failure_code ? ` (${payment.failure_code})` : ''}. The buyer can try again from the order's payment page.`
         : payment.failure_code === 'cancelled'
           ? 'was cancelled with the order: its checkout can no longer be paid.'
-          : "expired unpaid. The buyer can try again from the order's payment page.";
+          : payment.awaiting_processor_reference === true
+            ? unconfirmedExpiry(payment)
+            : "expired unpaid. The buyer can try again from the order's payment page.";
     await storeWork('a payment outcome note', async () => {
       try {
         await storeOf(deps, connection).addNote(link.store_order_id, `Gateway payment ${payment.uuid} ${why}`);

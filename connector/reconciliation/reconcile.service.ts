@@ -1,18 +1,7 @@
 /**
  * Reconciliation: compares the store's orders paid with our payment method, created in a time range,
- * with what the gateway says about each, and lists every mismatch:
- *
- * | kind | meaning | with `repair` |
- * |---|---|---|
- * | `paid_at_gateway_unpaid_in_store` | the gateway has a completed payment (not refunded in full), the store order is unpaid | marked paid (the same path as a webhook) |
- * | `paid_in_store_not_at_gateway` | the store order is paid, the gateway has no completed payment for it | flagged |
- * | `paid_twice` | two completed payments for one order | flagged; the finding names the payment to refund |
- * | `refund_mismatch` | the refunded totals differ between the store and the gateway | flagged |
- * | `amount_mismatch` | the completed payment's amount or currency is not the order's | flagged |
- * | `paid_after_cancel` | the gateway has a completed payment (not refunded in full) for an order the store cancelled | flagged: refund it, or reopen the order (then repaired) |
- *
- * Only marking an order paid is repaired automatically: it is what the buyer paid for, and it is
- * applied exactly once. Everything else moves money or needs a person's judgement.
+ * with what the gateway says about each, and lists every mismatch (the kinds: ./findings.ts). Only
+ * marking an order paid is repaired automatically; everything else is flagged for a person.
  *
  * A run is recorded as it starts (`running`) and closed as `finished` or `failed` (with what could
  * not be reached). `wait: false` runs it in the background. Each finding is written as a private
@@ -39,31 +28,10 @@ import {
   type ReconciliationRun,
   releaseFindingNote,
 } from '../storage/reconciliation.repository.js';
-
-export type FindingKind =
-  | 'paid_at_gateway_unpaid_in_store'
-  | 'paid_in_store_not_at_gateway'
-  | 'paid_twice'
-  | 'refund_mismatch'
-  | 'amount_mismatch'
-  | 'paid_after_cancel';
+import { adviceFor, awaitingDetail, type Finding, type FindingKind } from './findings.js';
 
 export type RunTrigger = 'scheduled' | 'plugin' | 'cli';
 export type RunStatus = 'running' | 'finished' | 'failed';
-
-export interface Finding {
-  kind: FindingKind;
-  store_order_id: string;
-  /** The number the shop owner sees; null in runs made before it was kept. */
-  order_number: string | null;
-  payment_uuid: string | null;
-  detail: string;
-  action: 'repaired' | 'flagged';
-  /** True only for `paid_at_gateway_unpaid_in_store` not repaired yet: a run with `repair` fixes it. */
-  repairable: boolean;
-  /** What a repair does, or what the shop owner should do: one sentence. */
-  advice: string;
-}
 
 export interface ReconciliationReport {
   id: string;
@@ -89,27 +57,14 @@ export interface RunRequest {
   trigger: RunTrigger;
 }
 
-/** What each kind asks of the shop owner (or what a repair does). */
-export function adviceFor(kind: FindingKind, action: Finding['action']): string {
-  switch (kind) {
-    case 'paid_at_gateway_unpaid_in_store':
-      return action === 'repaired'
-        ? 'The order was marked paid with the gateway payment.'
-        : 'Repair marks the order paid with the gateway payment; no money moves.';
-    case 'paid_in_store_not_at_gateway':
-      return 'Check how this order was paid; if no money arrived, set it back to pending payment.';
-    case 'paid_twice':
-      return 'Refund the extra payment named here; the order stays paid by the other one.';
-    case 'refund_mismatch':
-      return 'Record the missing refund where it is missing so the store and the gateway show the same refunded total.';
-    case 'amount_mismatch':
-      return 'The order was not marked paid: check the order and refund the payment if it should not stand.';
-    case 'paid_after_cancel':
-      return 'Refund the payment, or set the order back to Pending payment to keep the sale: the next run marks it paid.';
-  }
-}
-
 const PAID: ReadonlySet<string> = new Set(['completed', 'refunded']);
+
+/**
+ * Findings listed but not written on their order: a payment still open at its payment system may be
+ * one the buyer is paying at this very moment, and a note saying "not confirmed" would stay on an
+ * order paid a minute later. Once the payment is over at the gateway, the next run notes it.
+ */
+const NOT_NOTED = new WeakSet<Finding>();
 
 /** Runs a reconciliation and answers its report; a run that fails is recorded, then the error is thrown. */
 export async function reconcile(
@@ -255,6 +210,7 @@ async function noteFindings(deps: ConnectorDeps, connection: StoreConnection, fi
   if (findings.length === 0) return;
   const store = storeOf(deps, connection);
   for (const finding of findings) {
+    if (NOT_NOTED.has(finding)) continue;
     const key = {
       connection_id: connection.id,
       store_order_id: finding.store_order_id,
@@ -365,14 +321,27 @@ async function reconcileOrder(
       `Refunded ${payment.refunded_amount} AMD at the gateway but ${order.refundedAmount} AMD in the store.`,
     );
   }
+  const others = await otherPayments(deps, link.id, payment, gateway);
   if (paidAtGateway) {
-    for (const other of await otherPaidPayments(deps, link.id, payment, gateway)) {
+    for (const other of others.filter((p) => PAID.has(p.status))) {
       flag(
         'paid_twice',
         other.uuid,
         `Order ${order.number} was paid twice: ${payment.uuid} and ${other.uuid}. Refund ${other.uuid} (${other.amount} ${other.currency}).`,
       );
     }
+  }
+  // The buyer may have paid these, and only a person can find out (Telcell: the invoice number in
+  // its merchant cabinet). An older gateway, without the field, reports none.
+  for (const waiting of [payment, ...others]) {
+    if (waiting?.awaiting_processor_reference !== true) continue;
+    flag(
+      'awaiting_processor_reference',
+      waiting.uuid,
+      awaitingDetail(waiting, order.number, paidAtGateway ? payment : null),
+    );
+    const listed = findings.at(-1);
+    if (waiting.status === 'processing' && listed !== undefined) NOT_NOTED.add(listed);
   }
   return findings;
 }
@@ -400,18 +369,20 @@ async function repairPaid(
   return (await findLinkById(deps.db, link.id))?.store_sync === 'done';
 }
 
-/** Completed payments of the order other than `paid` (the connector knows every payment it created). */
-async function otherPaidPayments(
+/**
+ * The order's payments other than `read` (the one the order's answer named), as the gateway has
+ * them now: the connector knows every payment it created. One gateway call each.
+ */
+async function otherPayments(
   deps: ConnectorDeps,
   linkId: string,
-  paid: GatewayPayment,
+  read: GatewayPayment | null,
   gateway: ReturnType<typeof gatewayOf>,
 ): Promise<GatewayPayment[]> {
   const others: GatewayPayment[] = [];
   for (const known of await paymentsOfLink(deps.db, linkId)) {
-    if (known.uuid === paid.uuid) continue;
-    const current = await gatewayCall(() => gateway.getPayment(known.uuid));
-    if (PAID.has(current.status)) others.push(current);
+    if (known.uuid === read?.uuid) continue;
+    others.push(await gatewayCall(() => gateway.getPayment(known.uuid)));
   }
   return others;
 }

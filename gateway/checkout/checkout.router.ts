@@ -17,12 +17,8 @@ import type { GatewayContext, GatewayState } from '../api/context.js';
 import { type Payment, pricedAs } from '../domain/payment.js';
 import { formatMoney, formatRate } from '../i18n/format.js';
 import { methodName } from '../i18n/method-names.js';
-import {
-  awaitsProcessorNotice,
-  beginAtProcessor,
-  pendingRedirect,
-  returnFromProcessor,
-} from '../payments/processor-payments.service.js';
+import { awaitingReference } from '../payments/awaiting-reference.js';
+import { beginAtProcessor, pendingRedirect, returnFromProcessor } from '../payments/processor-payments.service.js';
 import { payWithTestCard } from '../payments/test-card.service.js';
 import type { BuyerRedirect } from '../processors/processor.js';
 import { isKnownProcessor, processorFor } from '../processors/registry.js';
@@ -287,6 +283,16 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
     }
   };
 
+  /**
+   * The buyer's name of the payment's method when its processor has not reported the payment and
+   * cannot be asked without the id only its notice carries (Telcell's invoice); null otherwise.
+   */
+  const unconfirmedBy = async (visit: Visit): Promise<string | null> => {
+    const { payment } = visit;
+    const name = await awaitingReference(deps, payment);
+    return name === null || payment.processor === null ? null : methodName(visit.shell.lang, payment.processor, name);
+  };
+
   /** A sandbox payment waiting for its card on the test page. */
   const awaitsTestCard = (payment: Payment) =>
     payment.status === 'processing' && payment.processor === 'sandbox' && payment.failureCode === null;
@@ -315,10 +321,8 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
         const handoff = own === null && payment.failureCode === null ? await pendingRedirect(deps, payment) : null;
         if (own !== null) redirect(ctx, visit.framing, shell.nonce, own);
         else if (handoff !== null && payment.processor !== null) renderHandoff(ctx, visit, payment.processor, handoff);
-        else {
-          const notice = await awaitsProcessorNotice(deps, payment);
-          send(ctx, 200, visit.framing, shell.nonce, waitingPage(shell, summaryOf(visit), notice));
-        }
+        else
+          send(ctx, 200, visit.framing, shell.nonce, waitingPage(shell, summaryOf(visit), await unconfirmedBy(visit)));
         return;
       }
       case 'completed':
@@ -338,8 +342,10 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
       case 'expired': {
         // Back to the shop's return address, which reads the payment back and says what to do (pay
         // again): the cancel address may lead a buyer on a new session to an empty cart.
-        const page = resultPage(visit, 'expired', t.expiredTitle);
-        send(ctx, 200, visit.framing, shell.nonce, expiredPage(shell, page));
+        // A processor that never reported the payment may have taken the money: the page says so.
+        const unconfirmed = await unconfirmedBy(visit);
+        const page = resultPage(visit, 'expired', unconfirmed === null ? t.expiredTitle : t.unconfirmedTitle);
+        send(ctx, 200, visit.framing, shell.nonce, expiredPage(shell, page, unconfirmed));
         return;
       }
       case 'refunded':

@@ -386,11 +386,18 @@ export function failedPage(shell: Shell, page: ResultPage, message: string): str
   });
 }
 
-export function expiredPage(shell: Shell, page: ResultPage): string {
+/**
+ * `unconfirmedBy`: the method whose processor never reported the payment and cannot be asked
+ * without the id only its notice carries (Telcell's invoice): the buyer may have paid, so the page
+ * does not say that no money was taken.
+ */
+export function expiredPage(shell: Shell, page: ResultPage, unconfirmedBy: string | null = null): string {
   const { t } = shell;
+  const title = unconfirmedBy === null ? t.expiredTitle : t.unconfirmedTitle;
+  const text = unconfirmedBy === null ? t.expiredText : t.unconfirmedText(unconfirmedBy);
   return layout(shell, {
-    title: `${t.expiredTitle} · ${page.summary.merchantName}`,
-    main: resultMain(shell, page, 'muted', t.expiredTitle, [t.expiredText]),
+    title: `${title} · ${page.summary.merchantName}`,
+    main: resultMain(shell, page, 'muted', title, [text]),
     result: page.result,
   });
 }
@@ -453,18 +460,24 @@ ${details(t, input.summary)}`,
   });
 }
 
-/** `notice`: the processor that has not reported the payment and cannot be asked without its id. */
-export function waitingPage(shell: Shell, summary: PaymentSummary, notice: string | null = null): string {
+/**
+ * `awaiting`: the method whose processor has not reported the payment and cannot be asked without
+ * the id only its notice carries (Telcell's invoice): the page says that the payment is being
+ * confirmed, and what a buyer who paid can do.
+ */
+export function waitingPage(shell: Shell, summary: PaymentSummary, awaiting: string | null = null): string {
   const { t } = shell;
-  const noticeText = notice === null ? '' : `\n<p class="notice">${escapeHtml(t.waitingForNotice(notice))}</p>`;
+  const title = awaiting === null ? t.waitingTitle : t.confirmingTitle;
+  const text = awaiting === null ? t.waitingText : t.confirmingText(awaiting);
+  const noticeText = awaiting === null ? '' : `\n<p class="notice">${escapeHtml(t.waitingForNotice(awaiting))}</p>`;
   return layout(shell, {
-    title: `${t.waitingTitle} · ${summary.merchantName}`,
+    title: `${title} · ${summary.merchantName}`,
     refreshSeconds: WAITING_REFRESH_SECONDS,
     main: `${merchantHeader(shell, summary)}
 <div class="result" data-status="processing">
 ${icon('wait')}
-<h1>${escapeHtml(t.waitingTitle)}</h1>
-<p class="message">${escapeHtml(t.waitingText)}</p>${noticeText}
+<h1>${escapeHtml(title)}</h1>
+<p class="message">${escapeHtml(text)}</p>${noticeText}
 </div>
 ${details(t, summary)}`,
   });

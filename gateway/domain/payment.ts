@@ -107,6 +107,13 @@ export interface PaymentResponse {
   livemode: boolean;
   failure_code: string | null;
   items: PaymentItemResponse[] | null;
+  /**
+   * True while the payment waits for the id of the order that only its processor's callback names
+   * (Telcell's invoice id): no callback named it, so the gateway cannot ask the processor, and the
+   * payment is not paid. It completes when that callback comes, or when the merchant gives the id
+   * (`POST /api/v1/payments/{uuid}/processor_reference`). False otherwise.
+   */
+  awaiting_processor_reference: boolean;
 }
 
 export function checkoutUrl(publicUrl: string, payment: Pick<Payment, 'checkoutToken'>): string {
@@ -129,8 +136,14 @@ export function pricedAs(payment: Pick<Payment, 'amount' | 'currency' | 'price'>
  * which forwards straight to the processor when the payment was created with `redirect_mode=direct`.
  * The buyer's email and name are never part of it. `refunded_amount` is whole AMD, like
  * `charge.amount` of a converted payment (refunds give back AMD that was charged).
+ * `awaitingProcessorReference` is read from the payment's processor session by the caller
+ * (gateway/payments/awaiting-reference.ts).
  */
-export function toPaymentResponse(payment: Payment, publicUrl: string): PaymentResponse {
+export function toPaymentResponse(
+  payment: Payment,
+  publicUrl: string,
+  awaitingProcessorReference: boolean,
+): PaymentResponse {
   const checkout = checkoutUrl(publicUrl, payment);
   const priced = pricedAs(payment);
   return {
@@ -155,6 +168,7 @@ export function toPaymentResponse(payment: Payment, publicUrl: string): PaymentR
     livemode: !payment.sandbox,
     failure_code: payment.failureCode,
     items: payment.items === null ? null : payment.items.map(toPaymentItemResponse),
+    awaiting_processor_reference: awaitingProcessorReference,
   };
 }
 

@@ -41,7 +41,7 @@ import { toApiInstant, toStoredInstant } from '../domain/clock.js';
 import { ApiError, validationFailed } from '../domain/errors.js';
 import { BASE_CURRENCY } from '../domain/fx.js';
 import { type Paginated, paginate } from '../domain/pagination.js';
-import { type Payment, toPaymentResponse } from '../domain/payment.js';
+import { checkoutUrl, type Payment } from '../domain/payment.js';
 import { runIdempotent, type StoredResponse } from '../payments/idempotency.js';
 import { expireIfDueNow } from '../payments/lifecycle.service.js';
 import { idempotencyScopeOf, newPaymentRow } from '../payments/payment.service.js';
@@ -373,7 +373,7 @@ export async function openPaymentLink(
   const checkout = (payment: Payment, resumed: boolean): OpenResult => ({
     kind: 'checkout',
     payment,
-    checkoutUrl: toPaymentResponse(payment, publicUrl).checkout_url,
+    checkoutUrl: checkoutUrl(publicUrl, payment),
     resumed,
   });
 

@@ -10,8 +10,9 @@ import { findPayment } from '../../storage/payment.repository.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiError } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
-import { type PaymentResponse, toPaymentResponse } from '../domain/payment.js';
+import type { PaymentResponse } from '../domain/payment.js';
 import type { Deps } from '../runtime/deps.js';
+import { paymentAnswer } from './awaiting-reference.js';
 import { cancelOpenPayment } from './lifecycle.service.js';
 import { scopeOf } from './payment.service.js';
 
@@ -26,5 +27,5 @@ export async function cancelPayment(deps: Deps, principal: Principal, uuid: stri
       { details: { payment_status: after.status } },
     );
   }
-  return toPaymentResponse(after, deps.config.publicUrl);
+  return paymentAnswer(deps, after);
 }

@@ -45,6 +45,7 @@ import { type PaymentItem, type PaymentResponse, toPaymentResponse } from '../do
 import { buyerKey, type DomainLimitSettings, effectiveLimits } from '../domain/payment-limits.js';
 import { domainProcessors } from '../processors/registry.js';
 import type { Deps } from '../runtime/deps.js';
+import { paymentAnswer, paymentAnswers } from './awaiting-reference.js';
 import { currenciesWithRate, rateInForce } from './fx-rates.service.js';
 import { type IdempotencyScope, runIdempotent, type StoredResponse } from './idempotency.js';
 import { assertVelocityAllows, type VelocityCheck } from './velocity.js';
@@ -113,7 +114,8 @@ export async function createPayment(
     async (complete) => {
       const { body, rate } = await parseCreatePaymentBody(deps, request.body);
       const { row, velocity } = await preparePayment(deps, principal, body, rate, request.origin);
-      const response = toPaymentResponse(rowToPayment(row), deps.config.publicUrl);
+      // A new payment has reached no processor: it waits for no processor's reference.
+      const response = toPaymentResponse(rowToPayment(row), deps.config.publicUrl, false);
       try {
         await deps.transact(async (trx) => {
           if (velocity !== null) await assertVelocityAllows(deps, trx, velocity, Date.parse(row.created_at));
@@ -399,7 +401,7 @@ export function newPaymentRow(
 export async function getPayment(deps: Deps, principal: Principal, uuid: string): Promise<PaymentResponse> {
   const payment = isUuid(uuid) ? await findPayment(deps.db, scopeOf(principal), uuid) : undefined;
   if (payment === undefined) throw new ApiError('not_found', `No payment ${uuid} for this key.`);
-  return toPaymentResponse(payment, deps.config.publicUrl);
+  return paymentAnswer(deps, payment);
 }
 
 export async function getOrderPayment(deps: Deps, principal: Principal, orderId: string): Promise<PaymentResponse> {
@@ -409,7 +411,7 @@ export async function getOrderPayment(deps: Deps, principal: Principal, orderId:
       ? await findPaymentForOrder(deps.db, scopeOf(principal), orderId)
       : undefined;
   if (payment === undefined) throw new ApiError('order_not_found', `No payment for order ${orderId} with this key.`);
-  return toPaymentResponse(payment, deps.config.publicUrl);
+  return paymentAnswer(deps, payment);
 }
 
 const DAY = 24 * 60 * MINUTE_MS;
@@ -445,9 +447,10 @@ export async function listPaymentsPage(
     offset: (query.page - 1) * query.per_page,
     limit: query.per_page,
   });
-  return paginate(
-    payments.map((p) => toPaymentResponse(p, deps.config.publicUrl)),
-    total,
-    { path: link.path, query: link.query, page: query.page, perPage: query.per_page },
-  );
+  return paginate(await paymentAnswers(deps, payments), total, {
+    path: link.path,
+    query: link.query,
+    page: query.page,
+    perPage: query.per_page,
+  });
 }

@@ -233,20 +233,6 @@ export async function returnFromProcessor(deps: Deps, payment: Payment): Promise
   return (await readBack(deps, payment)).payment;
 }
 
-/**
- * The display name of the payment's processor when it has not reported the payment and cannot be
- * asked without the id only its callback names (Telcell's invoice, `settleByReference`): the
- * buyer's waiting page then says so. Null otherwise.
- */
-export async function awaitsProcessorNotice(deps: Deps, payment: Payment): Promise<string | null> {
-  const slug = payment.processor;
-  if (slug === null || !isKnownProcessor(slug)) return null;
-  const processor = processorFor(slug);
-  if (processor.settleByReference === undefined) return null;
-  const row = await findSession(deps.db, payment.uuid, slug);
-  return row !== undefined && row.reference === null ? processor.displayName : null;
-}
-
 /** Which payment a request to a processor's fixed return address names (Idram's SUCCESS_URL/FAIL_URL). */
 export async function paymentOfReturn(
   deps: Deps,

@@ -15,48 +15,30 @@
 import { isUniqueViolation } from '../../storage/errors.js';
 import { findPayment, type PaymentScope } from '../../storage/payment.repository.js';
 import { findSession, updateSession } from '../../storage/processor-session.repository.js';
+import { processorReferenceSchema, settleReferenceBodySchema } from '../api/schemas/settle-reference.schema.js';
+import { parseOr422 } from '../api/schemas/validation.js';
 import type { Principal } from '../auth/principal.js';
 import { toStoredInstant } from '../domain/clock.js';
-import { ApiError, UNKNOWN_FIELD, validationFailed } from '../domain/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
-import { type Payment, type PaymentResponse, toPaymentResponse } from '../domain/payment.js';
+import type { PaymentResponse } from '../domain/payment.js';
 import { isKnownProcessor, processorFor } from '../processors/registry.js';
 import { toSession } from '../processors/sessions.js';
 import { ProcessorNotConfigured, processorCall } from '../processors/settings.js';
 import type { Deps } from '../runtime/deps.js';
+import { paymentAnswer, SETTLEABLE_STATUSES } from './awaiting-reference.js';
 import { applyProviderResult, expireIfDueNow } from './lifecycle.service.js';
 import { scopeOf } from './payment.service.js';
 
-/** What a processor's id of an order may look like (Telcell's invoice ids are digits). */
-const REFERENCE = /^[A-Za-z0-9._-]{1,64}$/;
-
+/** `POST /api/v1/payments/{uuid}/processor_reference`: the body is read as every other write's (422 naming each field). */
 export async function settleWithProcessorReference(
   deps: Deps,
   principal: Principal,
   uuid: string,
   body: unknown,
 ): Promise<PaymentResponse> {
-  const input =
-    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-  // A body names only the API's fields (docs/decisions.md "Request bodies name only the API's fields").
-  const unknown = Object.keys(input).filter((field) => field !== 'reference');
-  if (unknown.length > 0) throw validationFailed(Object.fromEntries(unknown.map((field) => [field, [UNKNOWN_FIELD]])));
-  return settleInScope(deps, scopeOf(principal), uuid, input.reference);
-}
-
-/**
- * The display name of the processor a payment waits on for the reference only its callback names
- * (no verified callback named it yet, and the payment is not paid): the dashboard then offers to
- * settle it. Null otherwise.
- */
-export async function awaitingReference(deps: Deps, payment: Payment): Promise<string | null> {
-  if (payment.status !== 'processing' && payment.status !== 'expired' && payment.status !== 'failed') return null;
-  const slug = payment.processor;
-  if (slug === null || !isKnownProcessor(slug)) return null;
-  const processor = processorFor(slug);
-  if (processor.settleByReference === undefined) return null;
-  const row = await findSession(deps.db, payment.uuid, slug);
-  return row !== undefined && row.reference === null ? processor.displayName : null;
+  const { reference } = parseOr422(settleReferenceBodySchema, body);
+  return settleInScope(deps, scopeOf(principal), uuid, reference);
 }
 
 /** Settles a payment of `scope` (an API key's, or a dashboard account's) with the processor's reference. */
@@ -66,12 +48,7 @@ export async function settleInScope(
   uuid: string,
   given: unknown,
 ): Promise<PaymentResponse> {
-  const reference = typeof given === 'string' ? given.trim() : '';
-  if (!REFERENCE.test(reference)) {
-    throw validationFailed({
-      reference: ["must be the processor's id of the order: 1 to 64 letters, digits, dots, dashes or underscores"],
-    });
-  }
+  const reference = parseOr422(processorReferenceSchema, given, 'reference');
   const found = isUuid(uuid) ? await findPayment(deps.db, scope, uuid) : undefined;
   if (found === undefined) throw new ApiError('not_found', `No payment ${uuid} for this key.`);
   let payment = (await expireIfDueNow(deps, found.uuid)) ?? found;
@@ -83,7 +60,7 @@ export async function settleInScope(
       "Only a payment at a processor that names the order only in its callback (Telcell) is settled with the processor's reference.",
     );
   }
-  if (payment.status === 'pending' || payment.status === 'completed' || payment.status === 'refunded') {
+  if (!SETTLEABLE_STATUSES.has(payment.status)) {
     throw new ApiError('conflict', `The payment is ${payment.status}: there is nothing to settle.`);
   }
   const row = await findSession(deps.db, payment.uuid, slug);
@@ -124,5 +101,5 @@ export async function settleInScope(
     { payment_uuid: payment.uuid, processor: slug, outcome: answer.kind, status: payment.status },
     'payment settled with the processor reference the merchant gave',
   );
-  return toPaymentResponse(payment, deps.config.publicUrl);
+  return paymentAnswer(deps, payment);
 }

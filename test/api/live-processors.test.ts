@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UNKNOWN_FIELD } from '../../gateway/api/schemas/validation.js';
 import { MINUTE_MS } from '../../gateway/domain/clock.js';
 import { addDomain, createApiKey, setProcessorEnabled } from '../../gateway/merchants/merchant.service.js';
 import { POLL_AFTER_MS } from '../../gateway/payments/processor-payments.service.js';
@@ -161,7 +162,12 @@ describe.each(DIALECTS)('live processors through the gateway (%s)', (dialect) =>
       expect(handoff.status).toBe(200);
       const href = goHref(handoff.text);
       expect(href.startsWith(fastshift.origin)).toBe(true);
-      expect(await read(payment.uuid)).toMatchObject({ status: 'processing', processor: 'fastshift' });
+      // FastShift gives its id of the order at registration: nothing waits for a callback to name it.
+      expect(await read(payment.uuid)).toMatchObject({
+        status: 'processing',
+        processor: 'fastshift',
+        awaiting_processor_reference: false,
+      });
       const registered = await session(payment.uuid);
       expect(registered).toMatchObject({ processor: 'fastshift', order_number: payment.uuid });
       expect(registered?.reference).toEqual(expect.any(String));
@@ -390,10 +396,15 @@ describe.each(DIALECTS)('live processors through the gateway (%s)', (dialect) =>
     it('completes on Telcell’s signed callback after reading the invoice back, and stores the invoice as the reference', async () => {
       const payment = await create({ processor: 'telcell', redirect_mode: 'direct', amount: 3000 });
       const invoiceId = await openInvoice(payment);
-      expect(await read(payment.uuid)).toMatchObject({ status: 'processing', processor: 'telcell' });
+      // Until Telcell's callback names the invoice, the gateway cannot ask Telcell: the payment says so.
+      expect(await read(payment.uuid)).toMatchObject({
+        status: 'processing',
+        processor: 'telcell',
+        awaiting_processor_reference: true,
+      });
       await telcell.pay(invoiceId);
       const paid = await read(payment.uuid);
-      expect(paid).toMatchObject({ status: 'completed', processor: 'telcell' });
+      expect(paid).toMatchObject({ status: 'completed', processor: 'telcell', awaiting_processor_reference: false });
       expect(await session(payment.uuid)).toMatchObject({ reference: invoiceId });
     });
 
@@ -416,11 +427,43 @@ describe.each(DIALECTS)('live processors through the gateway (%s)', (dialect) =>
       await visit(`${String(payment.checkout_url)}/return`);
       const waiting = await visit(String(payment.checkout_url));
       expect(waiting.text).toContain('data-status="processing"');
-      expect(waiting.text).toContain('Telcell Wallet has not told the shop about this payment yet');
+      expect(waiting.text).toContain('<h1>Confirming your payment</h1>');
+      expect(waiting.text).toContain('Telcell Wallet has not yet told the shop whether you paid.');
+      expect(waiting.text).toContain('please do not pay again');
+      expect(waiting.text).toContain(
+        'If you paid, keep the invoice number that Telcell Wallet shows for this payment.',
+      );
+      expect(waiting.text).toContain('give that number to the shop');
+      // In Armenian and Russian the method has its own name there, never the English one.
+      const hy = await visit(`${String(payment.checkout_url)}?lang=hy`);
+      expect(hy.text).toContain('<h1>Վճարումը հաստատվում է</h1>');
+      expect(hy.text).toContain('Վճարային համակարգը՝ Telcell դրամապանակ, դեռ չի տեղեկացրել խանութին');
+      expect(hy.text).not.toContain('Telcell Wallet');
+      const ru = await visit(`${String(payment.checkout_url)}?lang=ru`);
+      expect(ru.text).toContain('<h1>Подтверждаем платёж</h1>');
+      expect(ru.text).toContain('Платёжная система «Кошелёк Telcell» ещё не сообщила магазину');
+      expect(ru.text).not.toContain('Telcell Wallet');
+      // The API says it too: the payment, the order's payment and the list.
+      const orderId = String(payment.order_id);
+      expect(await read(payment.uuid)).toMatchObject({ status: 'processing', awaiting_processor_reference: true });
+      const ofOrder = await t.call('GET', `/api/v1/orders/${orderId}/payment`, { key: liveKey });
+      expect(ofOrder.body).toMatchObject({ uuid: payment.uuid, awaiting_processor_reference: true });
+      const listed = await t.call<{ data: Json[] }>('GET', `/api/v1/payments?order_id=${orderId}`, { key: liveKey });
+      expect(listed.body.data).toEqual([
+        expect.objectContaining({ uuid: payment.uuid, awaiting_processor_reference: true }),
+      ]);
       t.clock.advance(21 * MINUTE_MS);
       await t.gateway.scheduler.runDueNow();
-      expect(await read(payment.uuid)).toMatchObject({ status: 'expired' });
+      expect(await read(payment.uuid)).toMatchObject({ status: 'expired', awaiting_processor_reference: true });
       expect(telcell.requests.filter((r) => r.fields['check_bill:issuer'] !== undefined)).toHaveLength(checks);
+      // The expired page does not say that no money was taken: the buyer may have paid.
+      const expired = await visit(String(payment.checkout_url));
+      expect(expired.text).toContain('<h1>Payment not confirmed</h1>');
+      expect(expired.text).toContain('Telcell Wallet did not tell the shop in time whether you paid.');
+      expect(expired.text).toContain('If you paid, do not pay again: give the shop the invoice number');
+      expect(expired.text).not.toContain('The time to pay (20 minutes) has run out and no money was taken.');
+      expect((await visit(`${String(payment.checkout_url)}?lang=hy`)).text).toContain('<h1>Վճարումը չի հաստատվել</h1>');
+      expect((await visit(`${String(payment.checkout_url)}?lang=ru`)).text).toContain('<h1>Платёж не подтверждён</h1>');
 
       const settle = (reference: string, key = liveKey) =>
         t.call('POST', `/api/v1/payments/${String(payment.uuid)}/processor_reference`, { key, body: { reference } });
@@ -436,11 +479,31 @@ describe.each(DIALECTS)('live processors through the gateway (%s)', (dialect) =>
       const malformed = await settle('12 34; drop');
       expect(malformed.status, malformed.text).toBe(422);
       expect(malformed.body).toMatchObject({ error: 'validation_failed' });
+      // The body is read like every other write's: a strict object, each field named in `errors`.
+      const refusedBody = async (body: unknown, errors: Json) => {
+        const res = await t.call('POST', `/api/v1/payments/${String(payment.uuid)}/processor_reference`, {
+          key: liveKey,
+          body,
+        });
+        expect(res.status, res.text).toBe(422);
+        expect(res.body).toMatchObject({ error: 'validation_failed', errors });
+        expect(Object.keys(res.body.errors as Json).sort()).toEqual(Object.keys(errors).sort());
+      };
+      await refusedBody({ reference: invoiceId, note: 'paid' }, { note: [UNKNOWN_FIELD] });
+      await refusedBody({}, { reference: ['is required'] });
+      await refusedBody({ reference: 1234 }, { reference: [expect.stringContaining("must be the processor's id")] });
+      await refusedBody([invoiceId], { body: ['must be a JSON object'] });
+      expect(await read(payment.uuid)).toMatchObject({ status: 'expired', awaiting_processor_reference: true });
 
       // The right invoice: Telcell says PAID for this order and amount, and the payment completes late.
       const settled = await settle(invoiceId);
       expect(settled.status, settled.text).toBe(200);
-      expect(settled.body).toMatchObject({ uuid: payment.uuid, status: 'completed', rrn: invoiceId });
+      expect(settled.body).toMatchObject({
+        uuid: payment.uuid,
+        status: 'completed',
+        rrn: invoiceId,
+        awaiting_processor_reference: false,
+      });
       expect(await session(payment.uuid)).toMatchObject({ reference: invoiceId });
       expect(await eventsOf(payment.uuid)).toEqual(['expired', 'completed']);
       const again = await settle(invoiceId);

@@ -22,7 +22,13 @@ export const SPEC_PAYMENT_KEYS = [
 ] as const;
 
 /** Additive keys the gateway answers besides the spec's table (docs/decisions.md). */
-export const ADDITIVE_PAYMENT_KEYS = ['description', 'livemode', 'failure_code', 'items'] as const;
+export const ADDITIVE_PAYMENT_KEYS = [
+  'description',
+  'livemode',
+  'failure_code',
+  'items',
+  'awaiting_processor_reference',
+] as const;
 
 /** Every key of a payment answer, sorted. */
 export const ALL_PAYMENT_KEYS_SORTED: readonly string[] = [...SPEC_PAYMENT_KEYS, ...ADDITIVE_PAYMENT_KEYS].sort();

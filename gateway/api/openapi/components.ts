@@ -128,6 +128,11 @@ export const paymentSchema = z
     livemode: z.boolean(),
     failure_code: z.string().nullable(),
     items: z.array(paymentItemSchema).nullable(),
+    awaiting_processor_reference: z
+      .boolean()
+      .describe(
+        "True while the payment waits for the processor's id of the order that only the processor's callback names (Telcell's invoice id): no callback named it, so the gateway cannot ask the processor, and the payment is not paid (processing, or expired or failed meanwhile). The buyer may have paid: it completes when the callback comes, or when you give that id with `POST /api/v1/payments/{uuid}/processor_reference`. False otherwise.",
+      ),
   })
   .register(components, { id: 'Payment', description: 'A payment (spec "Payment", with the additions).' });
 

@@ -13,6 +13,7 @@ import { createPaymentLinkSchema, listPaymentLinksSchema } from '../schemas/paym
 import { autoTopupBodySchema, purchaseBodySchema } from '../schemas/purchase.schema.js';
 import { createReceiptSchema, listReceiptsSchema } from '../schemas/receipt.schema.js';
 import { refundBodySchema } from '../schemas/refund.schema.js';
+import { settleReferenceBodySchema } from '../schemas/settle-reference.schema.js';
 import { advanceClockSchema, testCardSchema } from '../schemas/test-helpers.schema.js';
 import {
   autoTopupSchema,
@@ -180,16 +181,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Payments',
     caller: 'payments.settle',
     params: paymentParams,
-    body: {
-      schema: z.object({
-        reference: z
-          .string()
-          .describe(
-            "The processor's id of the order (Telcell: the invoice id). 1 to 64 letters, digits, `.`, `-`, `_`.",
-          ),
-      }),
-      required: true,
-    },
+    body: { schema: settleReferenceBodySchema, required: true },
     responses: ok('The payment, as it is after the answer was applied.', paymentSchema),
     errors: ['not_found', 'conflict', 'processor_unavailable', 'validation_failed'],
   },

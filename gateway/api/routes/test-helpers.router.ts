@@ -17,8 +17,8 @@ import { isMovable, toApiInstant, toStoredInstant } from '../../domain/clock.js'
 import { ApiError, validationFailed } from '../../domain/errors.js';
 import { isUuid } from '../../domain/ids.js';
 import type { Payment } from '../../domain/payment.js';
-import { toPaymentResponse } from '../../domain/payment.js';
 import type { Scheduler } from '../../jobs/scheduler.js';
+import { paymentAnswer } from '../../payments/awaiting-reference.js';
 import { applyProviderResult, expireIfDueNow, startProcessing } from '../../payments/lifecycle.service.js';
 import { scopeOf } from '../../payments/payment.service.js';
 import { payWithTestCard } from '../../payments/test-card.service.js';
@@ -58,7 +58,7 @@ export function testHelpersRouter(deps: AuthDeps, scheduler: Scheduler): Router<
     const paid = await payWithTestCard(deps, payment, card_number);
     if (!paid.ok) throw validationFailed({ card_number: [paid.reason] });
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = toPaymentResponse(paid.payment, deps.config.publicUrl);
+    ctx.body = await paymentAnswer(deps, paid.payment);
   });
 
   router.post('/payments/:uuid/confirm', guard, body, async (ctx) => {
@@ -75,7 +75,7 @@ export function testHelpersRouter(deps: AuthDeps, scheduler: Scheduler): Router<
       });
     }
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = toPaymentResponse(payment, deps.config.publicUrl);
+    ctx.body = await paymentAnswer(deps, payment);
   });
 
   router.post('/clock/advance', guard, body, async (ctx) => {

@@ -71,8 +71,14 @@ export const en: Catalog<Messages> = {
   expiredText: 'The time to pay (20 minutes) has run out and no money was taken. Return to the shop to start again.',
   waitingTitle: 'Waiting for the bank',
   waitingText: 'The bank has not confirmed the payment yet. This page refreshes by itself; please do not pay again.',
+  confirmingTitle: 'Confirming your payment',
+  confirmingText:
+    '{name} has not yet told the shop whether you paid. This page refreshes by itself; please do not pay again.',
   waitingForNotice:
-    '{name} has not told the shop about this payment yet, and the shop cannot ask without its invoice number. If you paid, keep the {name} invoice number and give it to the shop: it confirms the payment with it.',
+    'If you paid, keep the invoice number that {name} shows for this payment. If this page does not confirm the payment, give that number to the shop: the shop checks it with {name} and confirms your payment. You do not need to pay again.',
+  unconfirmedTitle: 'Payment not confirmed',
+  unconfirmedText:
+    '{name} did not tell the shop in time whether you paid. If you did not pay, no money was taken: return to the shop to start again. If you paid, do not pay again: give the shop the invoice number that {name} shows for this payment, and the shop confirms your payment with it.',
   refundedTitle: 'Payment refunded',
   refundedText: 'This payment was received and then refunded by the shop.',
   cancelledTitle: 'Payment cancelled',

@@ -21,7 +21,9 @@ export const DICTIONARIES = defineMessages<Messages>(
     handoffTitle: ['method'],
     expiresIn: ['minutes'],
     payButton: ['amount'],
+    confirmingText: ['name'],
     waitingForNotice: ['name'],
+    unconfirmedText: ['name'],
   },
 );
 

@@ -63,8 +63,20 @@ export interface Messages {
   readonly expiredText: string;
   readonly waitingTitle: string;
   readonly waitingText: string;
-  /** The processor has not reported the payment, and cannot be asked without its id (Telcell's invoice). */
-  readonly waitingForNotice: (processor: string) => string;
+  /*
+   * A payment whose processor has not reported it and cannot be asked without the id only its
+   * notice carries (Telcell's invoice): the buyer may have paid. `name` is the method's name.
+   */
+  /** The waiting page's title while the processor's notice is awaited. */
+  readonly confirmingTitle: string;
+  /** What is happening: the processor has not told the shop, so wait and do not pay again. */
+  readonly confirmingText: (name: string) => string;
+  /** What a buyer who paid can do: keep the invoice number and give it to the shop. */
+  readonly waitingForNotice: (name: string) => string;
+  /** The expired page's title when the processor never reported the payment. */
+  readonly unconfirmedTitle: string;
+  /** The expired page's text then: no money taken if unpaid; if paid, the shop confirms it with the invoice number. */
+  readonly unconfirmedText: (name: string) => string;
   readonly refundedTitle: string;
   readonly refundedText: string;
   readonly cancelledTitle: string;

@@ -36,7 +36,8 @@ import { ApiError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/ids.js';
 import { toPaymentResponse } from '../../domain/payment.js';
 import { formatAmd } from '../../i18n/format.js';
-import { awaitingReference, settleInScope } from '../../payments/settle-reference.service.js';
+import { awaitingReference } from '../../payments/awaiting-reference.js';
+import { settleInScope } from '../../payments/settle-reference.service.js';
 import { receiptPageUrl } from '../../receipts/receipts.service.js';
 import {
   DASHBOARD_REFUND_IDEMPOTENCY_SCOPE,
@@ -165,7 +166,7 @@ export const paymentDetailRoutes: SectionRoutes = (router, kit) => {
       visit.shell,
       status,
       paymentDetailPage(visit.shell, {
-        payment: toPaymentResponse(rowToPayment(row), kit.publicUrl),
+        payment: toPaymentResponse(rowToPayment(row), kit.publicUrl, awaiting !== null),
         events,
         refunds: refunds.map(toRefundObject),
         receipts,

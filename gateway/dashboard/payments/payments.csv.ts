@@ -46,7 +46,8 @@ export function csvRow(cells: ReadonlyArray<string | number | boolean | null>): 
 }
 
 export function paymentCsvRow(payment: Payment, publicUrl: string): string {
-  const api = toPaymentResponse(payment, publicUrl);
+  // The CSV has no column for `awaiting_processor_reference`.
+  const api = toPaymentResponse(payment, publicUrl, false);
   const values: Record<(typeof CSV_COLUMNS)[number], string | number | boolean | null> = {
     uuid: api.uuid,
     order_id: api.order_id,

@@ -325,6 +325,7 @@
     paid_twice: 'Paid twice',
     refund_mismatch: 'Refunds differ',
     amount_mismatch: 'Amount differs',
+    awaiting_processor_reference: 'Not confirmed by the payment system',
   };
 
   /** The UTC instants of a day range, `to` included: [from 00:00, day after to 00:00). */

@@ -1285,6 +1285,48 @@ describe('the reconciliation page', () => {
     expect(outcome.output).not.toContain('Repair the safe ones');
   });
 
+  it('shows a payment the payment system never confirmed as its own kind, with what to do, and offers no repair', async () => {
+    const detail = `Payment ${PAYMENT_UUID} of order 1044 at Telcell is expired: Telcell has not told the gateway whether the buyer paid, and the gateway cannot ask Telcell without the invoice number that only Telcell's notice carries.`;
+    const advice =
+      "Look the order up in the merchant cabinet of the payment system named here: if the buyer paid, enter the invoice number on this payment's page in the gateway dashboard, and the gateway checks it and completes the payment (the order is then marked paid); if the buyer did not pay, nothing is owed. You may also wait: a late notice from the payment system completes the payment by itself.";
+    connector.answer('GET /v1/reconciliation/run-5', {
+      status: 200,
+      body: {
+        ...SCHEDULED_RUN,
+        id: 'run-5',
+        trigger: 'plugin',
+        orders_checked: 3,
+        findings: [
+          {
+            kind: 'awaiting_processor_reference',
+            store_order_id: '125',
+            order_number: '1044',
+            payment_uuid: PAYMENT_UUID,
+            detail,
+            action: 'flagged',
+            repairable: false,
+            advice,
+          },
+        ],
+      },
+    });
+    const outcome = await page('/wp-admin/admin.php', { get: { page: SLUG, run: 'run-5' } });
+    for (const text of [
+      '3 orders checked. 1 mismatch:',
+      '<tr class="armenian-gateway-finding" data-kind="awaiting_processor_reference">',
+      '<td>Not confirmed by the payment system</td>',
+      '<td>#1044</td>',
+      `<td><code>${PAYMENT_UUID}</code></td>`,
+      // Escaped for HTML, as every text of the connector.
+      `<td>${detail.replaceAll("'", '&#039;')}</td>`,
+      `<td>${advice.replaceAll("'", '&#039;')}</td>`,
+    ]) {
+      expect(outcome.output).toContain(text);
+    }
+    // Only a person can settle it: nothing to repair.
+    expect(outcome.output).not.toContain('Repair the safe ones');
+  });
+
   it('says when there was no automatic run yet, a failed run and a connector that refuses to start one', async () => {
     connector.answer('GET /v1/reconciliation?trigger=scheduled&limit=1', { status: 200, body: { data: [] } });
     connector.answer('GET /v1/reconciliation/run-9', {

@@ -69,6 +69,7 @@ final class Armenian_Gateway_Admin_Format {
 			'refund_mismatch'                 => __( 'Refunded in one place only', 'armenian-payment-gateway' ),
 			'amount_mismatch'                 => __( 'Amounts differ', 'armenian-payment-gateway' ),
 			'paid_after_cancel'               => __( 'Paid after it was cancelled', 'armenian-payment-gateway' ),
+			'awaiting_processor_reference'    => __( 'Not confirmed by the payment system', 'armenian-payment-gateway' ),
 		);
 		return isset( $kinds[ $kind ] ) ? $kinds[ $kind ] : (string) $kind;
 	}
