@@ -442,6 +442,14 @@ describe.each(DIALECTS)('dashboard payment page (%s)', (dialect) => {
       const viewed = await shopViewer.get(path);
       expect(viewed.text).toContain('Telcell Wallet has not reported this payment');
       expect(viewed.text).not.toContain('/processor_reference');
+      // In Armenian and Russian the method is named as those languages name it, never in English.
+      const inArmenian = await shopOwner.get(`${path}?lang=hy`);
+      expect(inArmenian.text).toContain('Վճարային համակարգը՝ Telcell դրամապանակ, չի տեղեկացրել');
+      expect(inArmenian.text).not.toContain('Telcell Wallet');
+      expect((await shopOwner.get(`${path}?lang=ru`)).text).toContain(
+        'Платёжная система «Кошелёк Telcell» не сообщила',
+      );
+      await shopOwner.get(`${path}?lang=en`); // the choice is remembered: back to English
       const token = formToken(page.text);
 
       // A number Telcell does not confirm for this order changes nothing.

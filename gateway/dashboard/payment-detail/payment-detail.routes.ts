@@ -36,6 +36,7 @@ import { ApiError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/ids.js';
 import { toPaymentResponse } from '../../domain/payment.js';
 import { formatAmd } from '../../i18n/format.js';
+import { methodName } from '../../i18n/method-names.js';
 import { awaitingReference } from '../../payments/awaiting-reference.js';
 import { settleInScope } from '../../payments/settle-reference.service.js';
 import { receiptPageUrl } from '../../receipts/receipts.service.js';
@@ -181,7 +182,7 @@ export const paymentDetailRoutes: SectionRoutes = (router, kit) => {
           awaiting === null
             ? null
             : {
-                processor: awaiting,
+                processor: methodName(visit.shell.lang, row.processor ?? '', awaiting),
                 reference: extra.settle?.reference ?? '',
                 error: extra.settle?.error ?? null,
               },
@@ -226,7 +227,8 @@ export const paymentDetailRoutes: SectionRoutes = (router, kit) => {
       await settleInScope(deps, { merchantId: visit.merchantId, environment: row.environment }, row.id, reference);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      const processor = (await awaitingReference(deps, rowToPayment(row))) ?? row.processor ?? '';
+      const awaiting = (await awaitingReference(deps, rowToPayment(row))) ?? row.processor ?? '';
+      const processor = methodName(visit.shell.lang, row.processor ?? '', awaiting);
       const text =
         error.code === 'validation_failed'
           ? m.settleInvalid
