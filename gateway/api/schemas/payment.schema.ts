@@ -140,7 +140,7 @@ function createPaymentSchemaFor(currencies: CurrencyChoice, checks: CreatePaymen
             if (reason !== null) ctx.addIssue({ code: 'custom', message: reason });
           }),
         ).describe(
-          "This payment's webhook target, instead of the domain's webhook URL; on a verified domain with a live key. Never a private address (`localhost`, loopback, private networks), where webhooks are never delivered, unless the gateway runs with `GATEWAY_ALLOW_PRIVATE_WEBHOOKS=1`.",
+          "This payment's webhook target, instead of the domain's webhook URL; on a verified domain with a live key. Never a private address (`localhost`, loopback, private networks: `422 validation_failed`), where webhooks are never delivered, unless the gateway runs with `GATEWAY_ALLOW_PRIVATE_WEBHOOKS=1`; `bin/gateway listen` forwards test events to a local server.",
         ),
         cancel_url: optional(httpUrl()).describe(
           'Where the buyer goes on "cancel" at the checkout; on a verified domain with a live key.',
