@@ -40,6 +40,7 @@ import {
 import { domainLimits } from './commands/domain-limits.js';
 import { domainVerification, domainVerify } from './commands/domain-verification.js';
 import { fxList, fxRemove, fxSet } from './commands/fx.js';
+import { listen, listenInput } from './commands/listen.js';
 import { purchaseCredit } from './commands/purchase-credit.js';
 import {
   receiptsCheck,
@@ -49,6 +50,7 @@ import {
   receiptsResolve,
   receiptsRetry,
 } from './commands/receipts.js';
+import { trigger, triggerInput } from './commands/trigger.js';
 import { webhookTest } from './commands/webhook-test.js';
 import { operatorAudit } from './operator-audit.js';
 import { serve } from './serve.js';
@@ -80,6 +82,13 @@ Commands:
   webhook test --merchant ID --host HOST
                        send a signed test event to the domain's webhook URL now
   webhook resend --event ID                queue a new delivery of a past event to its target now
+  listen --forward-to URL (--api-key sk_test_... | --merchant ID) [--host HOST]
+                       forward the account's test events as they happen to URL (a local server),
+                       signed as real deliveries; prints the signing secret, then each event with
+                       the answer, until Ctrl-C
+  trigger EVENT (--api-key sk_test_... | --merchant ID) [--host HOST]
+                       make one sandbox event now: payment.completed, payment.failed,
+                       payment.refunded or transaction.status.updated
   business verify --merchant ID          verify the business (live keys work at once), the pending
                        request if any; the merchant is emailed
   business reject --merchant ID --reason TEXT
@@ -127,6 +136,8 @@ class UsageError extends Error {
   override name = 'UsageError';
 }
 
+const usage = (message: string) => new UsageError(message);
+
 const OPTIONS = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -172,6 +183,8 @@ const OPTIONS = {
   reason: { type: 'string' },
   pending: { type: 'boolean' },
   out: { type: 'string' },
+  'forward-to': { type: 'string' },
+  'api-key': { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -267,6 +280,8 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const { values, positionals } = parsed;
+  // `trigger EVENT`: the event is the command's argument, not a word of its name.
+  const args = positionals[0] === 'trigger' ? positionals.splice(1) : [];
   const command = positionals.join(' ');
   if (values.version) {
     process.stdout.write(`${gatewayVersion()}\n`);
@@ -298,7 +313,7 @@ export async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
-    const out = await runAccountCommand(command, values, config);
+    const out = await runAccountCommand(command, values, config, args);
     print(out, asJson);
     return out.exitCode ?? 0;
   } catch (error) {
@@ -323,6 +338,7 @@ async function runAccountCommand(
   command: string,
   values: Values,
   config: ReturnType<typeof loadConfig>,
+  args: readonly string[],
 ): Promise<Output> {
   const known = [
     'merchant create',
@@ -356,10 +372,12 @@ async function runAccountCommand(
     'receipts retry',
     'receipts resolve',
     'webhook resend',
+    'listen',
+    'trigger',
   ];
   if (!known.includes(command)) throw new UsageError(unknownCommandMessage(command, ['serve', 'migrate', ...known]));
   // Check the command line before touching the database.
-  const run = plan(command, values);
+  const run = plan(command, values, args);
   const { deps, database } = await openServices({ config, logger: undefined });
   try {
     return await run(deps);
@@ -370,8 +388,16 @@ async function runAccountCommand(
 
 type Deps = Awaited<ReturnType<typeof openServices>>['deps'];
 
-function plan(command: string, values: Values): (deps: Deps) => Promise<Output> {
+function plan(command: string, values: Values, args: readonly string[]): (deps: Deps) => Promise<Output> {
   switch (command) {
+    case 'listen':
+      return listen(listenInput(values, usage), {
+        write: (text) => process.stdout.write(text),
+        warn: (text) => process.stderr.write(`gateway listen: ${text}`),
+        json: values.json === true,
+      });
+    case 'trigger':
+      return trigger(triggerInput(args, values, usage));
     case 'merchant create': {
       const name = required(values, 'name');
       return async (deps) => {

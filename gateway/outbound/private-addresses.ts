@@ -39,10 +39,15 @@ export const PRIVATE_RANGES: ReadonlyArray<readonly [cidr: string, why: string]>
 ];
 
 const blocked = new BlockList();
-for (const [cidr] of PRIVATE_RANGES) {
+/** Each range alone, to name the one an address lies in. */
+const named = PRIVATE_RANGES.map(([cidr, why]) => {
   const [network = '', prefix = ''] = cidr.split('/');
-  blocked.addSubnet(network, Number(prefix), isIPv4(network) ? 'ipv4' : 'ipv6');
-}
+  const family = isIPv4(network) ? 'ipv4' : 'ipv6';
+  blocked.addSubnet(network, Number(prefix), family);
+  const own = new BlockList();
+  own.addSubnet(network, Number(prefix), family);
+  return { own, family, why } as const;
+});
 
 /** Expands an IPv6 address to its eight 16-bit groups. */
 function ipv6Groups(address: string): number[] | undefined {
@@ -83,14 +88,32 @@ function embeddedIpv4(address: string): string | undefined {
   return undefined;
 }
 
+/** The address as the tables check it: IPv4 (an IPv6 form standing for one included), IPv6, or null: not an IP address. */
+function checkedForm(address: string): { ip: string; family: 'ipv4' | 'ipv6' } | null {
+  const ip = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
+  if (isIPv4(ip)) return { ip, family: 'ipv4' };
+  if (!isIPv6(ip)) return null;
+  const v4 = embeddedIpv4(ip);
+  if (v4 !== undefined) return { ip: v4, family: 'ipv4' };
+  return { ip: ip.split('%')[0] ?? ip, family: 'ipv6' };
+}
+
 /** Whether outbound calls may not reach this IP address. Anything that is not an IP address is refused. */
 export function isForbiddenAddress(address: string): boolean {
-  const ip = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
-  if (isIPv4(ip)) return blocked.check(ip, 'ipv4');
-  if (!isIPv6(ip)) return true;
-  const v4 = embeddedIpv4(ip);
-  if (v4 !== undefined) return blocked.check(v4, 'ipv4');
-  return blocked.check(ip.split('%')[0] ?? ip, 'ipv6');
+  const form = checkedForm(address);
+  return form === null || blocked.check(form.ip, form.family);
+}
+
+/** Why outbound calls may not reach this IP address (its range, in words), or null when they may. */
+export function forbiddenAddressReason(address: string): string | null {
+  const form = checkedForm(address);
+  if (form === null) return 'not an IP address';
+  const inRange = (ip: string, family: 'ipv4' | 'ipv6') =>
+    named.find((range) => range.family === family && range.own.check(ip, family))?.why;
+  // An IPv6 range of its own (`::1` loopback) names it better than the IPv4 address it may stand for.
+  const ip = address.replace(/^\[|\]$/g, '').split('%')[0] ?? address;
+  const own = form.family === 'ipv4' && isIPv6(ip) ? inRange(ip, 'ipv6') : undefined;
+  return own ?? inRange(form.ip, form.family) ?? null;
 }
 
 /**
@@ -99,10 +122,20 @@ export function isForbiddenAddress(address: string): boolean {
  * that resolves to a private address is refused when connecting (./guarded-agents.ts).
  */
 export function isPrivateHost(hostname: string): boolean {
+  return privateHostReason(hostname) !== null;
+}
+
+/**
+ * What makes a URL's host a private place, in words (`localhost`, `127.0.0.1: loopback`), or null
+ * when it names none without a lookup (see {@link isPrivateHost}).
+ */
+export function privateHostReason(hostname: string): string | null {
   const host = hostname
     .toLowerCase()
     .replace(/^\[|\]$/g, '')
     .replace(/\.$/, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  return isIP(host) !== 0 && isForbiddenAddress(host);
+  if (host === 'localhost' || host.endsWith('.localhost')) return 'localhost';
+  if (isIP(host) === 0) return null;
+  const why = forbiddenAddressReason(host);
+  return why === null ? null : `${host}: ${why}`;
 }

@@ -154,15 +154,17 @@ async function parseCreatePaymentBody(
     typeof raw === 'object' && raw !== null && 'currency' in raw && typeof raw.currency === 'string'
       ? raw.currency.toUpperCase()
       : BASE_CURRENCY;
-  if (named === BASE_CURRENCY) return { body: parseOr422(createPaymentSchema(), raw), rate: null };
+  const checks = { allowPrivateCallback: deps.config.allowPrivateWebhooks };
+  if (named === BASE_CURRENCY) return { body: parseOr422(createPaymentSchema(undefined, checks), raw), rate: null };
   const rate = CURRENCY_CODE.test(named) ? await rateInForce(deps.db, named) : null;
   if (rate !== null) {
-    return { body: parseOr422(createPaymentSchema({ accepted: [BASE_CURRENCY, named], unit: named }), raw), rate };
+    const accepted = { accepted: [BASE_CURRENCY, named], unit: named };
+    return { body: parseOr422(createPaymentSchema(accepted, checks), raw), rate };
   }
   // Refused: list what is accepted (never the named currency, even if a rate was set meanwhile).
   const others = (await currenciesWithRate(deps.db)).filter((code) => code !== named);
   return {
-    body: parseOr422(createPaymentSchema({ accepted: [BASE_CURRENCY, ...others], unit: BASE_CURRENCY }), raw),
+    body: parseOr422(createPaymentSchema({ accepted: [BASE_CURRENCY, ...others], unit: BASE_CURRENCY }, checks), raw),
     rate: null,
   };
 }

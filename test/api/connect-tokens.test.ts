@@ -187,8 +187,8 @@ describe.each(DIALECTS)('connect tokens on %s', (dialect) => {
       expect(rows[0]).toMatchObject({ merchant_id: m.merchantId, domain_id: m.domainId, revoked_at: null });
       expect(JSON.stringify(rows)).not.toContain(token.split('.')[2]);
 
-      // A test token's URLs may point anywhere, as a test key's.
-      const body = paymentBody({ callback_url: 'http://localhost:9/hooks' });
+      // A test token's URLs may point anywhere public, as a test key's.
+      const body = paymentBody({ callback_url: 'https://hooks.elsewhere.invalid/hooks' });
       const res = await t.call('POST', '/api/v1/payments', { ...connect(token), body });
       expect(res.status, res.text).toBe(201);
       expect(res.body.livemode).toBe(false);

@@ -158,7 +158,7 @@ describe.each(DIALECTS)('POST /api/v1/payments on %s', (dialect) => {
         processor: 'sandbox',
         redirect_mode: 'direct',
         currency: 'AMD',
-        callback_url: 'http://localhost:4000/hook',
+        callback_url: 'https://hooks.shop.invalid/hook',
         cancel_url: 'http://127.0.0.1:3000/cancel',
         customer_email: 'buyer@example.am',
         customer_name: 'Anna Petrosyan',
@@ -183,7 +183,7 @@ describe.each(DIALECTS)('POST /api/v1/payments on %s', (dialect) => {
         environment: 'test',
         sandbox: 1,
         return_url: 'https://example.org/return?x=1',
-        callback_url: 'http://localhost:4000/hook',
+        callback_url: 'https://hooks.shop.invalid/hook',
         cancel_url: 'http://127.0.0.1:3000/cancel',
         redirect_mode: 'direct',
         customer_email: 'buyer@example.am',
@@ -925,7 +925,7 @@ describe.each(DIALECTS)('POST /api/v1/payments on %s', (dialect) => {
       ['return_url', (h: string) => `https://evil${h}/done`],
       ['cancel_url', (h: string) => `https://${h}.evil.com/cart`],
       ['cancel_url', () => 'http://127.0.0.1/cart'],
-      ['callback_url', () => 'http://localhost:4000/hook'],
+      ['callback_url', (h: string) => `https://hooks.${h}.evil.com/hook`],
       ['callback_url', () => 'https://hooks.example.com/pay'],
     ])('refuses %s off the verified domains with 403 domain_mismatch (%#)', async (field, url) => {
       const host = uniqueHost();
@@ -1108,7 +1108,10 @@ describe.each(DIALECTS)('POST /api/v1/payments on %s', (dialect) => {
         create(m.liveKey, paymentBody({ amount: 'lots', return_url: `https://${host}/done` })),
         create(m.liveKey, paymentBody({ amount: 5_000_001, return_url: `https://${host}/done` })),
         create(m.liveKey, paymentBody({ return_url: `https://${uniqueHost('stranger')}/done` })),
-        create(m.liveKey, paymentBody({ return_url: `https://${host}/done`, callback_url: 'http://localhost/h' })),
+        create(
+          m.liveKey,
+          paymentBody({ return_url: `https://${host}/done`, callback_url: 'https://elsewhere.invalid/h' }),
+        ),
         create(m.liveKey, paymentBody({ return_url: `https://${bare}/done` })),
         create(m.liveKey, paymentBody({ order_id: 'held', return_url: `https://${host}/done` })),
         create(m.testKey, paymentBody({ currency: 'USD' })),

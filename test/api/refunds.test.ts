@@ -877,7 +877,7 @@ describe.each(DIALECTS)('refunds on %s', (dialect) => {
 
   describe('refunds the check job resolves', () => {
     it('a refund left pending by a crash is checked a minute later and settled like the request would have', async () => {
-      const before = await paid({ amount: 2000, callback_url: 'http://localhost:3000/hooks' });
+      const before = await paid({ amount: 2000, callback_url: 'https://hooks.shop.invalid/hooks' });
       const refundId = await crashAfterReserving(before.uuid, 700);
       expectError(await refund(before.uuid), 409, 'refund_in_progress', ['remaining_amount', 'in_progress_amount']);
       expect(await checkRefundsWork(t.gateway.deps).runBatch()).toBe(0);
@@ -894,7 +894,7 @@ describe.each(DIALECTS)('refunds on %s', (dialect) => {
       ]);
       const deliveries = await listEventDeliveries(t.gateway.deps.db, [events[0]?.id as string]);
       expect(deliveries).toHaveLength(1);
-      expect(deliveries[0]?.url).toBe('http://localhost:3000/hooks');
+      expect(deliveries[0]?.url).toBe('https://hooks.shop.invalid/hooks');
     });
 
     it('a refund whose outcome stays unknown is checked after 1, 5 and 30 minutes, then every 6 hours, holding its amount', async () => {
@@ -944,7 +944,7 @@ describe.each(DIALECTS)('refunds on %s', (dialect) => {
 
   describe('payment.refunded outbox rows and deliveries', () => {
     it('each succeeded refund writes exactly one event, with one delivery to the callback_url', async () => {
-      const before = await paid({ amount: 3000, callback_url: 'http://localhost:3000/gateway/hook' });
+      const before = await paid({ amount: 3000, callback_url: 'https://hooks.shop.invalid/gateway/hook' });
       const stored = await row(before.uuid);
       const one = await refund(before.uuid, { amount: 1000, reason: 'first' });
       t.clock.advance(2_000);
@@ -969,7 +969,7 @@ describe.each(DIALECTS)('refunds on %s', (dialect) => {
       expect(deliveries.map((d) => d.event_id).sort()).toEqual(events.map((e) => e.id).sort());
       for (const delivery of deliveries) {
         expect(delivery).toMatchObject({
-          url: 'http://localhost:3000/gateway/hook',
+          url: 'https://hooks.shop.invalid/gateway/hook',
           merchant_id: m.merchantId,
           domain_id: stored.domain_id,
         });

@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../storage/connect.js';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';
 import { freePort } from '../support/ports.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -118,14 +119,25 @@ describe.each(DIALECTS)('webhook delivery across a crash (%s)', (dialect) => {
   it('sends after a restart a retry that was scheduled before it', { timeout: 60_000 }, async () => {
     receiver.received.length = 0;
     receiver.replyWith({ status: 200 });
-    // This process may not reach loopback: its attempt fails and a retry is scheduled.
+    // This process may not reach loopback: its attempt fails and a retry is scheduled. It would
+    // refuse a loopback callback_url, so the target is the domain's webhook URL, set as a process
+    // allowing private addresses would have.
+    const opened = openDatabase(database.url);
+    try {
+      await opened.db
+        .updateTable('domains')
+        .set({ webhook_url: `${receiver.url}/after-restart` })
+        .where('hosted', '=', 1)
+        .execute();
+    } finally {
+      await opened.close();
+    }
     const strict = await serve(database.url);
     running.push(strict);
     const created = await call(strict, key, 'POST', '/api/v1/payments', {
       amount: 3000,
       order_id: 'crash-2',
       return_url: 'http://localhost:3000/done',
-      callback_url: `${receiver.url}/after-restart`,
     });
     await call(strict, key, 'POST', `/api/v1/test_helpers/payments/${created.body.uuid}/pay`, {
       card_number: '4111 1111 1111 1111',

@@ -14,6 +14,7 @@ import {
   quantityMilliOf,
 } from '../../domain/payment-items.js';
 import { isKnownProcessor } from '../../processors/registry.js';
+import { undeliverableTargetReason } from '../../webhooks/webhook-target.js';
 import { emailAddress, hostName, httpUrl, optional, pageParams, text, wholeUnits } from './fields.js';
 
 /** What a request may name as `currency`: AMD, and the currencies with an exchange rate in force. */
@@ -92,7 +93,13 @@ export function paymentItems() {
     .max(MAX_PAYMENT_ITEMS, { error: `must have at most ${MAX_PAYMENT_ITEMS} lines` });
 }
 
-function createPaymentSchemaFor(currencies: CurrencyChoice) {
+/** How the request is checked besides its currencies. */
+export interface CreatePaymentChecks {
+  /** `GATEWAY_ALLOW_PRIVATE_WEBHOOKS=1`: a `callback_url` may point to a private address. */
+  readonly allowPrivateCallback: boolean;
+}
+
+function createPaymentSchemaFor(currencies: CurrencyChoice, checks: CreatePaymentChecks) {
   return z
     .strictObject(
       {
@@ -127,8 +134,13 @@ function createPaymentSchemaFor(currencies: CurrencyChoice) {
         ).describe(
           '`AMD` (the default), or a currency the operator has an exchange rate for: the rate in force is locked into the payment and `charge` says what is charged in AMD.',
         ),
-        callback_url: optional(httpUrl()).describe(
-          "This payment's webhook target, instead of the domain's webhook URL; on a verified domain with a live key.",
+        callback_url: optional(
+          httpUrl().superRefine((url, ctx) => {
+            const reason = undeliverableTargetReason(url, checks.allowPrivateCallback);
+            if (reason !== null) ctx.addIssue({ code: 'custom', message: reason });
+          }),
+        ).describe(
+          "This payment's webhook target, instead of the domain's webhook URL; on a verified domain with a live key. Never a private address (`localhost`, loopback, private networks: `422 validation_failed`), where webhooks are never delivered, unless the gateway runs with `GATEWAY_ALLOW_PRIVATE_WEBHOOKS=1`; `bin/gateway listen` forwards test events to a local server.",
         ),
         cancel_url: optional(httpUrl()).describe(
           'Where the buyer goes on "cancel" at the checkout; on a verified domain with a live key.',
@@ -176,17 +188,23 @@ function createPaymentSchemaFor(currencies: CurrencyChoice) {
     );
 }
 
-const AMD_ONLY = createPaymentSchemaFor({ accepted: [BASE_CURRENCY], unit: BASE_CURRENCY });
+const AMD = { accepted: [BASE_CURRENCY], unit: BASE_CURRENCY };
+const AMD_ONLY = createPaymentSchemaFor(AMD, { allowPrivateCallback: false });
+const AMD_ONLY_PRIVATE_CALLBACKS = createPaymentSchemaFor(AMD, { allowPrivateCallback: true });
 
 /**
- * The create-payment schema for the currencies accepted now. `AMD` alone (no exchange rate asked
- * for, the usual case) reuses one schema; another set builds one for the request.
+ * The create-payment schema for the currencies accepted now (and, by default, a `callback_url`
+ * refused on a private address). `AMD` alone (no exchange rate asked for, the usual case) reuses
+ * one schema; another set builds one for the request.
  */
-export function createPaymentSchema(currencies?: CurrencyChoice): typeof AMD_ONLY {
+export function createPaymentSchema(
+  currencies?: CurrencyChoice,
+  checks: CreatePaymentChecks = { allowPrivateCallback: false },
+): typeof AMD_ONLY {
   if (currencies === undefined || (currencies.accepted.length === 1 && currencies.unit === BASE_CURRENCY)) {
-    return AMD_ONLY;
+    return checks.allowPrivateCallback ? AMD_ONLY_PRIVATE_CALLBACKS : AMD_ONLY;
   }
-  return createPaymentSchemaFor(currencies);
+  return createPaymentSchemaFor(currencies, checks);
 }
 
 export type CreatePaymentBody = z.output<typeof AMD_ONLY>;

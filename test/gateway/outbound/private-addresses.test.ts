@@ -3,7 +3,12 @@
  * rules" 3): every private or reserved range, IPv4 and IPv6, and IPv6 forms that stand for one.
  */
 import { describe, expect, it } from 'vitest';
-import { isForbiddenAddress } from '../../../gateway/outbound/private-addresses.js';
+import {
+  forbiddenAddressReason,
+  isForbiddenAddress,
+  isPrivateHost,
+  privateHostReason,
+} from '../../../gateway/outbound/private-addresses.js';
 
 const FORBIDDEN: Array<[address: string, why: string]> = [
   ['127.0.0.1', 'loopback'],
@@ -76,5 +81,37 @@ describe('private addresses', () => {
 
   it.each(ALLOWED)('allows %s (%s)', (address) => {
     expect(isForbiddenAddress(address)).toBe(false);
+  });
+});
+
+describe('why an address is private', () => {
+  it('names the range every refused address lies in, and none for an allowed one', () => {
+    for (const [address] of FORBIDDEN) expect(forbiddenAddressReason(address), address).not.toBeNull();
+    for (const [address] of ALLOWED) expect(forbiddenAddressReason(address), address).toBeNull();
+  });
+
+  it.each([
+    ['127.0.0.1', 'loopback'],
+    ['::1', 'loopback'],
+    ['::', 'unspecified'],
+    ['::ffff:10.0.0.1', 'private'],
+    ['169.254.169.254', 'link-local (cloud metadata lives here)'],
+    ['fd00::1', 'unique local'],
+    ['example.com', 'not an IP address'],
+  ])('%s: %s', (address, why) => {
+    expect(forbiddenAddressReason(address)).toBe(why);
+  });
+
+  it.each([
+    ['localhost', 'localhost'],
+    ['API.Localhost.', 'localhost'],
+    ['[::1]', '::1: loopback'],
+    ['192.168.1.20', '192.168.1.20: private'],
+    ['shop.am', null],
+    ['8.8.8.8', null],
+    ['localhost.shop.am', null],
+  ])('a URL host %s is private: %s', (host, why) => {
+    expect(privateHostReason(host)).toBe(why);
+    expect(isPrivateHost(host)).toBe(why !== null);
   });
 });
