@@ -1,6 +1,6 @@
 /**
  * Requests of the payments endpoints (spec "Create-payment request body" and the list query).
- * Unknown body keys are ignored. Bounds the spec leaves open are decided in docs/decisions.md.
+ * An unknown body key is refused by name (422). Bounds the spec leaves open are decided in docs/decisions.md.
  */
 import { z } from 'zod';
 import { BASE_CURRENCY } from '../../domain/fx.js';

@@ -1,6 +1,6 @@
 /**
  * Billing request bodies (spec "Billing"): `POST /api/v1/billing/purchases` and
- * `PUT /api/v1/billing/auto-topup/{counter}`. Unknown keys are ignored.
+ * `PUT /api/v1/billing/auto-topup/{counter}`. An unknown key is refused by name (422).
  */
 import { z } from 'zod';
 import { optionalText } from './fields.js';

@@ -1,7 +1,7 @@
 /**
  * The refund request body (spec "Payments": `POST /api/v1/payments/{uuid}/refund`): `amount`
  * (whole AMD, optional: omitted means the whole remaining amount) and `reason` (optional text).
- * The body itself may be absent. Unknown keys are ignored.
+ * The body itself may be absent. An unknown key is refused by name (422).
  */
 import { z } from 'zod';
 import { ApiError, validationFailed } from '../../domain/errors.js';
