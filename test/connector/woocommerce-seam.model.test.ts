@@ -326,7 +326,7 @@ describe.each(DIALECTS)('the WooCommerce money seam, model-based (%s)', (dialect
 
   /** The plugin's queued calls, sent again (WP-Cron) while the connector answers. */
   async function runPluginQueue(): Promise<void> {
-    if (conn.status !== 'active' || !connectorUp) return;
+    if (conn.status !== 'active' || !connectorUp || pluginQueue.length === 0) return;
     const queued = pluginQueue;
     pluginQueue = [];
     for (const item of queued) {
