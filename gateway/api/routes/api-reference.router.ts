@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Router } from '@koa/router';
 import type { GatewayContext, GatewayState } from '../context.js';
-import { buildOpenApiDocument } from '../openapi/document.js';
+import { buildOpenApiDocument, type DocumentedServer } from '../openapi/document.js';
 import { matchesEtag } from './sdk.router.js';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
@@ -88,12 +88,12 @@ function sendCached(ctx: GatewayContext, type: string, content: string | Buffer,
   ctx.body = content;
 }
 
-export function apiReferenceRouter(publicUrl: string): Router<GatewayState> {
+export function apiReferenceRouter(server: DocumentedServer): Router<GatewayState> {
   const router = new Router<GatewayState>();
-  const documentText = JSON.stringify(buildOpenApiDocument(publicUrl));
+  const documentText = JSON.stringify(buildOpenApiDocument(server));
   const documentEtag = etagOf(documentText);
   const loaded = new Map<string, Promise<{ content: Buffer; etag: string }>>();
-  const csp = apiReferenceCsp(new URL(publicUrl).origin);
+  const csp = apiReferenceCsp(new URL(server.publicUrl).origin);
 
   router.get(OPENAPI_PATH, (ctx) => {
     ctx.set('Access-Control-Allow-Origin', '*');
