@@ -3,7 +3,7 @@
  * API routes the gateway's routers register (a new route without documentation fails here), it
  * shows a valid example of every request body and success answer, it states the bounds the server
  * applies, and it is served, cacheably, at `/api/v1/openapi.json`. Its lint and its examples against
- * a real server: openapi-examples.test.ts.
+ * a real server: openapi-lint.test.ts, openapi-examples.test.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -317,7 +317,7 @@ describe('GET /docs/api', () => {
     expect(csp).toContain("style-src 'self'");
     expect(csp).not.toContain('unsafe');
     const html = await page.text();
-    for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'init.js']) {
+    for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'start.js', 'overrides.css']) {
       expect(html).toContain(`/docs/api/assets/${asset}`);
       const res = await fetch(`${t.url}/docs/api/assets/${asset}`);
       expect(res.status, asset).toBe(200);
