@@ -36,7 +36,7 @@ export const paymentLink = {
   deactivated_at: null,
 } satisfies PaymentLink;
 
-/** One link read alone: with its latest payments. */
+/** One link read alone: with its latest payments (the one paid so far). */
 export const paymentLinkWithPayments = {
   ...paymentLink,
   payments_count: 1,
@@ -54,8 +54,9 @@ export const paymentLinkWithPayments = {
   ],
 } satisfies PaymentLink;
 
+/** Deactivated: answered with its latest payments too. */
 export const deactivatedPaymentLink = {
-  ...paymentLink,
+  ...paymentLinkWithPayments,
   status: 'inactive',
   active: false,
   deactivated_at: '2026-11-30T18:00:00+00:00',
