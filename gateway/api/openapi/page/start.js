@@ -21,7 +21,7 @@
     const inside = (Original, tag, attributes) => (props) => h(tag, attributes, h(Original, props));
     /** Renders `Original` in a box, then sets `attributes` on the first element `selector` finds in it. */
     const withAttributes = (Original, selector, attributes) =>
-      function Labelled(props) {
+      function WithAttributes(props) {
         const box = React.useRef(null);
         React.useEffect(() => {
           const element = box.current?.querySelector(selector);
@@ -39,7 +39,7 @@
           h(React.Fragment, null, h('h2', { className: 'visually-hidden' }, 'Operations'), h(Original, props)),
         Models: (Original) => withAttributes(Original, 'section.models > h4', { 'aria-level': '2' }),
         InfoContainer: (Original) => inside(Original, 'header', { role: 'banner' }),
-        ServersContainer: (Original) => inside(Original, 'section', { 'aria-label': 'Server' }),
+        ServersContainer: (Original) => inside(Original, 'section', { 'aria-label': 'Servers' }),
         AuthorizeBtnContainer: (Original) => inside(Original, 'section', { 'aria-label': 'Authorization' }),
       },
     };
