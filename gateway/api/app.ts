@@ -72,7 +72,7 @@ export function createApp(deps: AuthDeps, options: AppOptions): Koa<GatewayState
     connectTokenRouter(deps),
     customersRouter(deps),
     docsRouter(),
-    apiReferenceRouter(deps.config.publicUrl),
+    apiReferenceRouter(deps.config),
     sdkRouter(),
     checkoutRouter(deps, { secret: options.secret }),
     dashboardRouter(deps, { mailer: options.mailer, domainVerification: options.domainVerification ?? {} }),
