@@ -4,6 +4,62 @@
  * else the nearest command names).
  */
 
+export const USAGE = `Usage: gateway <command> [options] [--json]
+
+Commands:
+  serve                                   migrate, then serve HTTP on $HOST:$PORT
+  --version                               print the version
+  <command> --help                        that command's usage
+  migrate                                 apply pending database migrations
+  merchant create --name N [--email E] [--domain HOST ...] [--verify-domains]
+                  [--verify-business] [--unlimited]
+  merchant rate-limit --merchant ID (--per-minute N | --default)
+  key create --merchant ID --environment live|test --access full|payments
+  key revoke --merchant ID --key-id ID
+  domain add --merchant ID --host HOST [--verified] [--webhook-url URL]
+                       --verified is the operator's override: no check is made
+  domain verification --merchant ID --host HOST
+                       the token to publish (TXT record or HTTPS file) and the last check
+  domain verify --merchant ID --host HOST --method dns|https
+                       check the published token now; verified on success (exit 1 and the
+                       reason otherwise)
+  domain rotate-secret --merchant ID --host HOST
+  domain limits --merchant ID --host HOST [--max-amount N | --default]
+                [--velocity N] [--velocity-window-minutes M] [--no-velocity | --default-velocity]
+                       without a change, prints the domain's limits
+  webhook test --merchant ID --host HOST
+                       send a signed test event to the domain's webhook URL now
+  webhook resend --event ID                queue a new delivery of a past event to its target now
+  business verify --merchant ID          verify the business (live keys work at once), the pending
+                       request if any; the merchant is emailed
+  business reject --merchant ID --reason TEXT
+                       reject the pending request; the reason is shown and emailed to the merchant
+  business list --pending                  requests waiting for a decision, oldest first
+  business show --merchant ID              the state, the details sent and the documents
+  business document --id ID --out FILE     save a document of a request to a new file
+  connect-token create --merchant ID --domain HOST --platform woocommerce|shopify
+                       [--environment test|live] [--expires-in-days N]
+  connect-token revoke --id ID
+  connect-token list --merchant ID
+  processor enable --merchant ID --host HOST --processor SLUG [--config JSON] [--position N]
+                       settings are validated, stored sealed and never printed back
+  processor disable --merchant ID --host HOST --processor SLUG
+  purchase credit --reference REF          a purchase's bank transfer arrived: credit it (once)
+  fx set --currency CODE --rate R          AMD per one unit of CODE from now on (payments lock it)
+  fx remove --currency CODE                refuse payments in CODE from now on
+  fx list [--currency CODE]                rates in force; with --currency, its history
+  receipts enable --merchant ID --host HOST (--config JSON [--system ehdm] | --test)
+                       fiscal receipts for the domain's payments (settings validated, stored
+                       sealed, never printed back); --test: sandbox receipts only
+  receipts disable --merchant ID --host HOST
+  receipts check --merchant ID --host HOST     ask the fiscal system whether the settings work
+  receipts list --merchant ID [--status S] [--limit N]
+  receipts retry --receipt ID              try a failed receipt again
+  receipts resolve --receipt ID (--fiscal-id N | --not-issued)
+                       settle a receipt whose outcome is unknown, after looking in the register
+
+Configuration comes from the environment (DATABASE_URL, PORT, HOST, PUBLIC_URL, ...; see README).`;
+
 /** The usage lines of `command` in `usage`: its line and the indented lines that continue it. */
 export function commandUsage(usage: string, command: string): string | null {
   const lines = usage.split('\n');
