@@ -51,6 +51,9 @@ const COMMANDS: CommandTable = {
 
 const KNOWN = [...Object.keys(STANDALONE), ...Object.keys(COMMANDS)];
 
+/** The first words of commands of more than one word (`merchant`, `key`, ...): alone, they answer their commands' usage. */
+const GROUPS = new Set(KNOWN.filter((name) => name.includes(' ')).map((name) => name.split(' ')[0]));
+
 /**
  * Runs one command line. `io` is the process's streams and environment for `bin/gateway`; tests
  * pass their own, so that runs in one process neither share output nor touch `process.env`.
@@ -69,11 +72,12 @@ export async function main(argv: readonly string[], io: CliIo = PROCESS_IO): Pro
     io.stdout.write(`${gatewayVersion()}\n`);
     return 0;
   }
-  if (values.help || command === '' || command === 'help') {
-    // `gateway key create --help`: that command's usage; otherwise the whole of it.
-    const own = command === '' || command === 'help' ? null : commandUsage(USAGE, command);
+  const bare = command === '' || command === 'help';
+  if (values.help || bare || GROUPS.has(command)) {
+    // `gateway key create --help`: that command's usage; `gateway merchant`: its group's; else all of it.
+    const own = bare ? null : commandUsage(USAGE, command);
     io.stdout.write(`${own ?? USAGE}\n`);
-    return command === '' && !values.help ? 2 : 0;
+    return values.help || command === 'help' ? 0 : 2;
   }
   const json = values.json === true;
   try {

@@ -1,7 +1,7 @@
 /**
- * The command line's help: the whole usage, one command's part of it (`gateway key create --help`),
- * and what to suggest for a command that does not exist (a group's commands for a bare group word,
- * else the nearest command names).
+ * The command line's help: the whole usage, the part of it about one command or one group of
+ * commands (`gateway key create --help`, `gateway merchant`), and what to suggest for a command
+ * that does not exist (the nearest command names).
  */
 
 export const USAGE = `Usage: gateway <command> [options] [--json]
@@ -13,8 +13,10 @@ Commands:
   migrate                                 apply pending database migrations
   merchant create --name N [--email E] [--domain HOST ...] [--verify-domains]
                   [--verify-business] [--unlimited]
+  merchant list                           every merchant: id, hosted domain, business, name
   merchant rate-limit --merchant ID (--per-minute N | --default)
   key create --merchant ID --environment live|test --access full|payments
+  key list --merchant ID                  the merchant's keys, newest first (never a key itself)
   key revoke --merchant ID --key-id ID
   domain add --merchant ID --host HOST [--verified] [--webhook-url URL]
                        --verified is the operator's override: no check is made
@@ -60,18 +62,23 @@ Commands:
 
 Configuration comes from the environment (DATABASE_URL, PORT, HOST, PUBLIC_URL, ...; see README).`;
 
-/** The usage lines of `command` in `usage`: its line and the indented lines that continue it. */
-export function commandUsage(usage: string, command: string): string | null {
-  const lines = usage.split('\n');
-  const start = lines.findIndex((line) => line === `  ${command}` || line.startsWith(`  ${command} `));
-  if (start === -1) return null;
-  const own = [lines[start] ?? ''];
-  for (const line of lines.slice(start + 1)) {
-    // A continuation is indented deeper than a command's two spaces; a blank line ends the list.
-    if (!/^ {3,}\S/.test(line)) break;
-    own.push(line);
+/** The usage lines of `words` in `usage`: each command line it begins (a whole command, or a group's first word) and the indented lines that continue it. */
+export function commandUsage(usage: string, words: string): string | null {
+  const own: string[] = [];
+  let inside = false;
+  for (const line of usage.split('\n')) {
+    if (/^ {2}\S/.test(line)) {
+      // A command's line: two spaces, then the command.
+      inside = line === `  ${words}` || line.startsWith(`  ${words} `);
+      if (inside) own.push(`${own.length === 0 ? 'Usage: ' : '       '}gateway ${line.slice(2)}`);
+    } else if (inside && /^ {3,}\S/.test(line)) {
+      // A continuation is indented deeper than a command's two spaces.
+      own.push(`       ${line.slice(2)}`);
+    } else {
+      inside = false;
+    }
   }
-  return `Usage: gateway ${own.map((line) => line.slice(2)).join('\n       ')}`;
+  return own.length === 0 ? null : own.join('\n');
 }
 
 /** Levenshtein distance between two short strings. */
@@ -88,10 +95,8 @@ function distance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
-/** The commands to suggest for `typed`: a group's commands, else those at most 3 edits away (nearest first). */
+/** The commands to suggest for `typed`: those at most 3 edits away, nearest first. */
 export function suggestions(typed: string, commands: readonly string[]): string[] {
-  const group = commands.filter((command) => command.startsWith(`${typed} `));
-  if (group.length > 0) return group;
   return commands
     .map((command) => ({ command, d: distance(typed, command) }))
     .filter(({ d }) => d <= 3)

@@ -24,7 +24,7 @@ describe('bin/gateway as a process', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     const help = await gateway(database.url, '--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('merchant create --name N');
-    expect(help.stdout).toContain('key create --merchant ID');
+    expect(help.stdout).toContain('key list --merchant ID');
   });
 
   it('creates a merchant on the database of its environment, printing one JSON object', async () => {
@@ -42,7 +42,7 @@ describe('bin/gateway as a process', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect(wrong.code).toBe(2);
     expect(wrong.stdout).toBe('');
     expect(wrong.stderr).toContain('unknown command "launch rockets"');
-    const refused = await gateway(database.url, 'business', 'verify', '--merchant', 'no-such-merchant', '--json');
+    const refused = await gateway(database.url, 'key', 'list', '--merchant', 'no-such-merchant', '--json');
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stderr)).toEqual({ error: 'no merchant with id no-such-merchant' });
   });

@@ -401,7 +401,7 @@ describe('bin/gateway command line errors', { timeout: CLI_TEST_TIMEOUT_MS }, ()
   });
 
   it.each([
-    [['merchant'], 'did you mean "merchant create" or "merchant rate-limit"?'],
+    [['merchnat', 'list'], 'did you mean "merchant list"?'],
     [['kye', 'create'], 'did you mean "key create"?'],
     [['recipts', 'list'], 'did you mean "receipts list"?'],
   ])('gateway %j exits 2 and suggests what was meant', async (args, suggestion) => {

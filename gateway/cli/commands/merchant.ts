@@ -1,14 +1,18 @@
 /**
- * `gateway merchant create|rate-limit`: accounts. `--json` shapes (README "CLI"):
+ * `gateway merchant create|list|rate-limit`: accounts. `--json` shapes (README "CLI"):
  *
  * - `merchant create`: `{merchant_id, hosted_domain, keys: [{key, environment, access}],
  *   domains: [{host, verified, hosted, webhook_secret}]}` (the keys and secrets shown once);
+ * - `merchant list`: `{merchants: [{merchant_id, name, email, hosted_domain, business_verified,
+ *   created_at}]}`, oldest first (without `--json`, a table);
  * - `merchant rate-limit`: `{merchant_id, rate_limit_per_minute}`.
  */
 
 import { createMerchant, setRateLimit } from '../../merchants/merchant.service.js';
+import { listMerchants } from '../../merchants/merchant-list.service.js';
 import type { CommandTable } from '../command.js';
 import { required, UsageError } from '../options.js';
+import { formatTable } from '../table.js';
 
 export const merchantCommands: CommandTable = {
   'merchant create': (values) => {
@@ -33,6 +37,19 @@ export const merchantCommands: CommandTable = {
       ];
       return { json: created, text: lines.join('\n') };
     };
+  },
+
+  'merchant list': () => async (deps) => {
+    const listed = await listMerchants(deps);
+    if (listed.merchants.length === 0) return { json: listed, text: 'No merchants yet.' };
+    const rows = listed.merchants.map((m) => [
+      m.merchant_id,
+      m.hosted_domain ?? '-',
+      m.business_verified ? 'verified' : 'not verified',
+      m.created_at,
+      m.email === null ? m.name : `${m.name} <${m.email}>`,
+    ]);
+    return { json: listed, text: formatTable(['MERCHANT', 'HOSTED DOMAIN', 'BUSINESS', 'CREATED', 'NAME'], rows) };
   },
 
   'merchant rate-limit': (values) => {
