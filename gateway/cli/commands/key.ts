@@ -10,17 +10,12 @@
  *
  * Creating and revoking are written to the account's audit log as the operator's.
  */
-import { keyHint } from '../../domain/api-keys.js';
+import { keyHint, keyLabel } from '../../domain/api-keys.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../merchants/merchant.service.js';
 import type { CommandTable } from '../command.js';
 import { operatorAudit } from '../operator-audit.js';
 import { oneOf, required } from '../options.js';
 import { formatTable } from '../table.js';
-
-/** A key as lists and the audit log name it: its prefix and last four, never the key. */
-function keyLabel(hint: { prefix: string; last4: string }): string {
-  return `${hint.prefix}…${hint.last4}`;
-}
 
 export const keyCommands: CommandTable = {
   'key create': (values) => {
