@@ -22,7 +22,7 @@ export async function countMerchants(db: Executor): Promise<number> {
   return Number(row.n);
 }
 
-/** A merchant as the operator's list shows it: the account and its hosted domain (null only for a broken account). */
+/** A merchant as the operator's list shows it: the account and its hosted domain. */
 export interface MerchantListRow {
   id: string;
   name: string;

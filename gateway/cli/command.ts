@@ -9,14 +9,20 @@ import type { Deps } from '../runtime/deps.js';
 import type { CliIo } from './io.js';
 import type { Values } from './options.js';
 
-/** What a command prints: `json` with `--json`, else `text`; `exitCode` 1 when it printed a refusal (a failed check). */
+/**
+ * What a command prints: `json` with `--json`, else `text`; `exitCode` 1 when it printed a refusal
+ * (a failed check).
+ */
 export interface Output {
   readonly json: unknown;
   readonly text: string;
   readonly exitCode?: number;
 }
 
-/** What a command may use besides the services: the streams (a command that prints as it goes) and whether `--json` was given. */
+/**
+ * What a command may use besides the services: the streams (for a command that prints as it goes)
+ * and whether `--json` was given.
+ */
 export interface RunContext {
   readonly io: CliIo;
   readonly json: boolean;
@@ -24,7 +30,7 @@ export interface RunContext {
 
 export type Run = (deps: Deps, context: RunContext) => Promise<Output>;
 
-/** Checks the command line (throwing `UsageError`) before anything is opened, answering the work to do. */
+/** Checks the command line (throwing `UsageError`) before anything is opened; answers the work. */
 export type Command = (values: Values) => Run;
 
 /** Commands by their words: `'key create'`. */

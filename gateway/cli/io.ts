@@ -17,7 +17,7 @@ export interface CliIo {
   readonly stderr: TextSink;
   /** The configuration variables (README "Configuration"); nothing else is read from the environment. */
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Where log lines go; default: the process's stdout, written asynchronously (gateway/runtime/logger.ts). */
+  /** Where log lines go; default: the process's stdout, written asynchronously (runtime/logger.ts). */
   readonly logs?: DestinationStream;
 }
 

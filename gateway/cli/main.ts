@@ -51,7 +51,7 @@ const COMMANDS: CommandTable = {
 
 const KNOWN = [...Object.keys(STANDALONE), ...Object.keys(COMMANDS)];
 
-/** The first words of commands of more than one word (`merchant`, `key`, ...): alone, they answer their commands' usage. */
+/** The first words of commands of several words (`merchant`, `key`, ...): alone, they print their commands' usage. */
 const GROUPS = new Set(KNOWN.filter((name) => name.includes(' ')).map((name) => name.split(' ')[0]));
 
 /**

@@ -57,7 +57,7 @@ type Parsed = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositi
 /** The options given, by name. */
 export type Values = Parsed['values'];
 
-/** The words of the command and the options; throws parseArgs' own error for an unknown or malformed option. */
+/** The command's words and the options; throws parseArgs' own error for an unknown or malformed option. */
 export function parseCommandLine(argv: readonly string[]): { values: Values; positionals: string[] } {
   return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
 }

@@ -62,7 +62,10 @@ Commands:
 
 Configuration comes from the environment (DATABASE_URL, PORT, HOST, PUBLIC_URL, ...; see README).`;
 
-/** The usage lines of `words` in `usage`: each command line it begins (a whole command, or a group's first word) and the indented lines that continue it. */
+/**
+ * The usage lines of `words` in `usage` (a whole command, or a group's first word): each command
+ * line it begins, with the indented lines that continue it.
+ */
 export function commandUsage(usage: string, words: string): string | null {
   const own: string[] = [];
   let inside = false;

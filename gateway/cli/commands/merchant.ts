@@ -7,7 +7,6 @@
  *   created_at}]}`, oldest first (without `--json`, a table);
  * - `merchant rate-limit`: `{merchant_id, rate_limit_per_minute}`.
  */
-
 import { createMerchant, setRateLimit } from '../../merchants/merchant.service.js';
 import { listMerchants } from '../../merchants/merchant-list.service.js';
 import type { CommandTable } from '../command.js';
