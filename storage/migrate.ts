@@ -28,6 +28,7 @@ import * as webhookDeliveryAttempts from './migrations/0022-webhook-delivery-att
 import * as dashboardMailSends from './migrations/0023-dashboard-mail-sends.js';
 import * as merchantLanguage from './migrations/0024-merchant-language.js';
 import * as sandboxPaymentsAreTest from './migrations/0025-sandbox-payments-are-test.js';
+import * as paymentPrefixSearch from './migrations/0026-payment-prefix-search.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-core': core,
@@ -55,6 +56,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0023-dashboard-mail-sends': dashboardMailSends,
   '0024-merchant-language': merchantLanguage,
   '0025-sandbox-payments-are-test': sandboxPaymentsAreTest,
+  '0026-payment-prefix-search': paymentPrefixSearch,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

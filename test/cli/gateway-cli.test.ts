@@ -52,6 +52,7 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
         '0023-dashboard-mail-sends',
         '0024-merchant-language',
         '0025-sandbox-payments-are-test',
+        '0026-payment-prefix-search',
       ],
     });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });

@@ -59,6 +59,7 @@ describe.each(DIALECTS)('migrations out of number order on %s', (dialect) => {
       '0023-dashboard-mail-sends',
       '0024-merchant-language',
       '0025-sandbox-payments-are-test',
+      '0026-payment-prefix-search',
     ]);
     expect(await migrateToLatest(inService)).toEqual([]);
 
