@@ -171,7 +171,7 @@ const ru: Catalog<PaymentsMessages> = {
   live: 'Боевая',
   filters: 'Поиск платежей',
   search: 'Поиск',
-  searchHint: 'ID платежа, ID заказа или email покупателя, целиком или начало (регистр не важен), либо RRN целиком.',
+  searchHint: 'ID платежа, ID заказа или email покупателя — целиком или первые символы (регистр не важен), либо RRN целиком.',
   status: 'Статус',
   anyStatus: 'Любой статус',
   processor: 'Платёжная система',
