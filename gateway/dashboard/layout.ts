@@ -1,7 +1,8 @@
 /**
  * The frame of every dashboard page and the small pieces pages are built from. Every value
  * printed goes through `escapeHtml`; pages carry no inline handler, and their one script (the copy
- * buttons, the menu's fallback) runs under the page's CSP nonce; every form that changes something carries the form token.
+ * buttons, the menu's fallback) runs under the page's CSP nonce; every form that changes something
+ * carries the form token.
  *
  * A page of a section (API keys, domains...) is `layout(shell, title, body)` with its body built
  * from `field`, `notice`, `alert`, `hidden`, `secretBox` and its own section's texts.
