@@ -53,6 +53,7 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
         '0024-merchant-language',
         '0025-sandbox-payments-are-test',
         '0026-test-clock',
+        '0027-payment-holds',
       ],
     });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });

@@ -60,6 +60,7 @@ describe.each(DIALECTS)('migrations out of number order on %s', (dialect) => {
       '0024-merchant-language',
       '0025-sandbox-payments-are-test',
       '0026-test-clock',
+      '0027-payment-holds',
     ]);
     expect(await migrateToLatest(inService)).toEqual([]);
 

@@ -262,6 +262,10 @@ export function buildOpenApiDocument(publicUrl: string): OpenApiDocument {
         'A payment became completed, failed or expired (or a failed/expired payment was confirmed late)',
       ),
       'payment.refunded': webhook('payment.refunded', 'A refund succeeded'),
+      'payment.authorized': webhook(
+        'payment.authorized',
+        'A payment created with `capture_method: manual` is authorized: its amount is held on the card until captured or voided',
+      ),
     },
     components: {
       schemas: componentSchemas(),

@@ -76,6 +76,7 @@ const en: Catalog<PaymentsMessages> = {
   statuses: {
     pending: 'Pending',
     processing: 'Processing',
+    authorized: 'Authorized',
     completed: 'Completed',
     failed: 'Failed',
     expired: 'Expired',
@@ -130,6 +131,7 @@ const hy: Catalog<PaymentsMessages> = {
   statuses: {
     pending: 'Սպասման մեջ',
     processing: 'Մշակվում է',
+    authorized: 'Ավտորիզացված',
     completed: 'Ավարտված',
     failed: 'Անհաջող',
     expired: 'Ժամկետանց',
@@ -183,6 +185,7 @@ const ru: Catalog<PaymentsMessages> = {
   statuses: {
     pending: 'Ожидает',
     processing: 'Обрабатывается',
+    authorized: 'Авторизован',
     completed: 'Завершён',
     failed: 'Неуспешный',
     expired: 'Истёк',
