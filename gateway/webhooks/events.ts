@@ -23,12 +23,15 @@ export interface TransactionSnapshot {
   completed_at: string | null;
   created_at: string;
   failure_code: string | null;
-  /** `automatic` or `manual` (an addition: docs/decisions.md "Holds"). */
-  capture_method: CaptureMethod;
-  /** Whole AMD held for a `manual` payment once authorized; null otherwise. */
-  authorized_amount: number | null;
+  /**
+   * Only for a payment created with `capture_method: manual` (docs/decisions.md "Holds"): the
+   * deliveries of other payments stay exactly as they were.
+   */
+  capture_method?: CaptureMethod;
+  /** Whole AMD held once authorized; null before. */
+  authorized_amount?: number | null;
   /** ISO 8601 deadline of the hold; null unless authorized. */
-  capture_before: string | null;
+  capture_before?: string | null;
 }
 
 export interface RefundSnapshot {
@@ -59,9 +62,13 @@ export function transactionSnapshot(payment: Payment): TransactionSnapshot {
     completed_at: toApiInstant(payment.completedAt),
     created_at: toApiInstant(payment.createdAt) as string,
     failure_code: payment.failureCode,
-    capture_method: payment.captureMethod,
-    authorized_amount: payment.authorizedAmount,
-    capture_before: toApiInstant(payment.captureBefore),
+    ...(payment.captureMethod === 'manual'
+      ? {
+          capture_method: payment.captureMethod,
+          authorized_amount: payment.authorizedAmount,
+          capture_before: toApiInstant(payment.captureBefore),
+        }
+      : {}),
   };
 }
 
@@ -122,9 +129,6 @@ export function testStatusUpdatedEvent(at: string): EventBody {
       completed_at: instant,
       created_at: instant as string,
       failure_code: null,
-      capture_method: 'automatic',
-      authorized_amount: null,
-      capture_before: null,
     },
     refund: null,
     receipt: null,

@@ -9,7 +9,7 @@ import { COUNTERS } from '../../domain/billing.js';
 import { CONNECT_PLATFORMS } from '../../domain/connect-tokens.js';
 import { ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
 import { PAYMENT_STATUSES } from '../../domain/payment.js';
-import { holdErrorFields, holdOperationSchema, holdPaymentFields } from './holds.js';
+import { holdErrorFields, holdOperationSchema, holdPaymentFields, holdTransactionFields } from './holds.js';
 
 export interface ComponentMeta {
   readonly id: string;
@@ -219,7 +219,7 @@ export const transactionSnapshotSchema = z
     completed_at: nullableInstant(),
     created_at: instant(),
     failure_code: z.string().nullable(),
-    ...holdPaymentFields,
+    ...holdTransactionFields,
   })
   .register(components, { id: 'TransactionSnapshot', description: 'The payment as an event saw it.' });
 

@@ -28,6 +28,15 @@ export const holdPaymentFields = {
     ),
 };
 
+/** The same, in a webhook's `transaction`: present only for a payment created with `capture_method: manual`. */
+export const holdTransactionFields = {
+  capture_method: holdPaymentFields.capture_method
+    .optional()
+    .describe('Only for a payment created with `capture_method: manual` (then `manual`).'),
+  authorized_amount: holdPaymentFields.authorized_amount.optional().describe('Only for a `manual` payment.'),
+  capture_before: holdPaymentFields.capture_before.optional().describe('Only for a `manual` payment.'),
+};
+
 export const holdOperationSchema = z.object({
   uuid: z.guid(),
   payment_uuid: z.guid(),
