@@ -149,6 +149,14 @@ export interface PaymentResponse {
   capture_before: string | null;
 }
 
+/**
+ * The amount registered at the processor: what was held for a `manual` payment once authorized
+ * (its `amount` becomes what is captured), else `amount`.
+ */
+export function registeredAmount(payment: Pick<Payment, 'amount' | 'authorizedAmount'>): number {
+  return payment.authorizedAmount ?? payment.amount;
+}
+
 export function checkoutUrl(publicUrl: string, payment: Pick<Payment, 'checkoutToken'>): string {
   return `${publicUrl}/checkout/${payment.checkoutToken}`;
 }
