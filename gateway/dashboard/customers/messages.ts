@@ -130,7 +130,7 @@ const hy: Catalog<CustomersMessages> = {
   statuses: {
     pending: 'Սպասման մեջ',
     processing: 'Մշակվում է',
-    authorized: 'Ավտորիզացված',
+    authorized: 'Արգելափակված',
     completed: 'Ավարտված',
     failed: 'Անհաջող',
     expired: 'Ժամկետանց',

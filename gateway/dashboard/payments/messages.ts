@@ -131,7 +131,7 @@ const hy: Catalog<PaymentsMessages> = {
   statuses: {
     pending: 'Սպասման մեջ',
     processing: 'Մշակվում է',
-    authorized: 'Ավտորիզացված',
+    authorized: 'Արգելափակված',
     completed: 'Ավարտված',
     failed: 'Անհաջող',
     expired: 'Ժամկետանց',
