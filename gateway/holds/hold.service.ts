@@ -12,7 +12,12 @@
  *    (gateway/jobs/check-holds.ts) settles it.
  */
 import type { Executor } from '../../storage/database.js';
-import { findHoldOperation, insertHoldOperation, reserveHold } from '../../storage/hold-operation.repository.js';
+import {
+  findHoldOperation,
+  insertHoldOperation,
+  listPaymentHoldOperations,
+  reserveHold,
+} from '../../storage/hold-operation.repository.js';
 import type { HoldOperationRow } from '../../storage/hold-operation.table.js';
 import { findPayment, findPaymentRow, type PaymentScope, rowToPayment } from '../../storage/payment.repository.js';
 import type { PaymentRow } from '../../storage/payment.table.js';
@@ -65,6 +70,20 @@ export function toHoldOperationObject(row: HoldOperationRow): HoldOperationObjec
     created_at: toApiInstant(row.created_at) as string,
     completed_at: toApiInstant(row.completed_at),
   };
+}
+
+/**
+ * A payment's captures and releases, oldest first, for pages that show what became of its hold
+ * (the dashboard's payment page); undefined when the scope does not see the payment.
+ */
+export async function holdOperationsOf(
+  deps: Deps,
+  scope: PaymentScope,
+  paymentUuid: string,
+): Promise<HoldOperationObject[] | undefined> {
+  const payment = isUuid(paymentUuid) ? await findPayment(deps.db, scope, paymentUuid) : undefined;
+  if (payment === undefined) return undefined;
+  return (await listPaymentHoldOperations(deps.db, payment.uuid)).map(toHoldOperationObject);
 }
 
 /** A capture or void asked for by any caller: the payments it may see and its keys' scope. */
@@ -327,6 +346,12 @@ async function answerFor(deps: Deps, operation: HoldOperationRow, payment: Payme
       throw new ApiError(
         'authorization_expired',
         `The processor no longer holds payment ${operation.payment_id}: the hold was released, nothing was taken.`,
+        { details },
+      );
+    case 'not_made':
+      throw new ApiError(
+        capture ? 'capture_declined' : 'void_declined',
+        `A status check with the processor found the ${capture ? 'capture' : 'void'} was not made: nothing changed and the hold stands.`,
         { details },
       );
     case 'hold_captured':

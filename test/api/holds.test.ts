@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, MINUTE_MS, toApiInstant, toStoredInstant } from '../../gateway/domain/clock.js';
+import { holdOperationsOf } from '../../gateway/holds/hold.service.js';
 import { checkHoldsWork } from '../../gateway/jobs/check-holds.js';
 import { releaseExpiredHoldsWork } from '../../gateway/jobs/release-expired-holds.js';
 import { SANDBOX_HOLD_MS } from '../../gateway/processors/sandbox/adapter.js';
@@ -40,7 +41,9 @@ describe.each(DIALECTS)('holds on %s', (dialect) => {
   let m: TestMerchant;
 
   beforeAll(async () => {
-    t = await startTestGateway(dialect, { env: { GATEWAY_RATE_LIMIT_PER_MINUTE: '100000' } });
+    t = await startTestGateway(dialect, {
+      env: { GATEWAY_CLOCK: 'manual', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000' },
+    });
     m = await t.merchant();
   });
   afterAll(async () => t?.close());
@@ -196,6 +199,19 @@ describe.each(DIALECTS)('holds on %s', (dialect) => {
       expect((await operations(held.uuid)).map((o) => [o.kind, o.status, Number(o.amount)])).toEqual([
         ['capture', 'succeeded', 6_000],
       ]);
+      // What the dashboard's payment page reads: the operations, in the scope that sees the payment only.
+      const scope = { merchantId: m.merchantId, environment: 'test' as const };
+      expect(await holdOperationsOf(t.gateway.deps, scope, String(held.uuid))).toEqual([
+        expect.objectContaining({ kind: 'capture', reason: 'merchant', amount: 6_000, status: 'succeeded' }),
+      ]);
+      const other = await t.merchant();
+      expect(
+        await holdOperationsOf(
+          t.gateway.deps,
+          { merchantId: other.merchantId, environment: 'test' },
+          String(held.uuid),
+        ),
+      ).toBeUndefined();
 
       const tooMuch = await t.call('POST', `/api/v1/payments/${held.uuid}/refund`, {
         key: m.testKey,
@@ -364,6 +380,16 @@ describe.each(DIALECTS)('holds on %s', (dialect) => {
       ]);
       const metrics = await t.gateway.deps.metrics.registry.getSingleMetricAsString('gateway_holds_expired_total');
       expect(metrics).toMatch(/gateway_holds_expired_total\{processor="sandbox",environment="test"\} [1-9]/);
+    });
+
+    it('moves with the clock test helper: advancing past capture_before releases the hold before the answer', async () => {
+      const held = await authorized();
+      const advance = (seconds: number) =>
+        t.call('POST', '/api/v1/test_helpers/clock/advance', { key: m.testKey, body: { seconds } });
+      expect((await advance(SANDBOX_HOLD_MS / 1000 - 60)).status).toBe(200);
+      expect((await read(held.uuid)).status).toBe('authorized');
+      expect((await advance(60)).status).toBe(200);
+      expect(await read(held.uuid)).toMatchObject({ status: 'expired', failure_code: 'authorization_expired' });
     });
 
     it('the expired-hold test card runs out at once: capture is refused and the job releases it', async () => {
