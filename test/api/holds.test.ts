@@ -352,6 +352,18 @@ describe.each(DIALECTS)('holds on %s', (dialect) => {
       expect(retry.status, retry.text).toBe(201);
     });
 
+    it('settles a void the processor did not answer once, by a status check: voided', async () => {
+      const held = await authorized(NO_ANSWER);
+      const res = await voidHold(held.uuid);
+      expectErrorBody(res, 409, 'void_outcome_unknown', ['operation']);
+      expect(res.body.operation).toMatchObject({ kind: 'release', reason: 'merchant', status: 'unknown' });
+      expectErrorBody(await capture(held.uuid), 409, 'void_outcome_unknown', ['operation']);
+      t.clock.advance(MINUTE_MS);
+      await runHoldChecks();
+      expect(await read(held.uuid)).toMatchObject({ status: 'expired', failure_code: 'voided' });
+      expect((await operations(held.uuid)).map((o) => [o.kind, o.status])).toEqual([['release', 'succeeded']]);
+    });
+
     it('refuses a body with keys', async () => {
       const held = await authorized();
       const res = await t.call('POST', `/api/v1/payments/${held.uuid}/void`, { key: m.testKey, body: { amount: 5 } });
