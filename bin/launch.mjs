@@ -13,9 +13,10 @@ const CODE_DIRS = ['gateway', 'storage', 'connector', 'plugins/shopify', 'plugin
 const CODE_FILES = ['plugins/browser-sdk/build.ts'];
 /**
  * Files the code reads at run time beside itself, copied into dist/ as they are: the Shopify admin
- * page's script, and the browser SDK's sources (the gateway builds the SDK when it starts).
+ * page's script, the API reference's script and stylesheet, and the browser SDK's sources (the
+ * gateway builds the SDK when it starts).
  */
-const ASSET_DIRS = ['plugins/browser-sdk/src'];
+const ASSET_DIRS = ['plugins/browser-sdk/src', 'gateway/api/openapi/page'];
 const ASSET_FILES = ['plugins/shopify/page/app-page.js', 'plugins/browser-sdk/tsconfig.json'];
 
 function walk(root, dir, keep, into) {

@@ -210,6 +210,12 @@ async function dashboardShots(browser: Browser, publicUrl: string, smtp: TestSmt
     if (response.status !== 201) throw new Error(`the printed curl failed: ${await response.text()}`);
     await page.reload();
     await shoot('get-started');
+    if (size.name === 'phone') {
+      // The menu folded behind its button on a phone, opened.
+      await page.locator('nav.main summary').click();
+      await shoot('menu-open');
+      await page.locator('nav.main summary').click();
+    }
     await page.goto(`${publicUrl}/dashboard/account`);
     await shoot('account');
     await page.goto(`${publicUrl}/dashboard?lang=hy`);

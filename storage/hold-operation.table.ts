@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 
 /**
- * One capture or release of a `manual` payment's hold, sent to its processor once (migration 0027).
+ * One capture or release of a `manual` payment's hold, sent to its processor once (migration 0028).
  * `pending` while the processor is asked; `succeeded` or `failed` once it answered; `unknown` when it
  * did not answer, until a status check settles it. While pending or unknown, the payment's
  * `hold_operation_id` names it, so no other capture or release is sent.

@@ -21,3 +21,31 @@ export async function countMerchants(db: Executor): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** A merchant as the operator's list shows it: the account and its hosted domain. */
+export interface MerchantListRow {
+  id: string;
+  name: string;
+  email: string | null;
+  business_verified: number;
+  created_at: string;
+  hosted_domain: string | null;
+}
+
+/** Every merchant with its hosted domain, oldest first. */
+export async function listMerchantsWithHostedDomain(db: Executor): Promise<MerchantListRow[]> {
+  return db
+    .selectFrom('merchants')
+    .leftJoin('domains', (join) => join.onRef('domains.merchant_id', '=', 'merchants.id').on('domains.hosted', '=', 1))
+    .select([
+      'merchants.id',
+      'merchants.name',
+      'merchants.email',
+      'merchants.business_verified',
+      'merchants.created_at',
+      'domains.host as hosted_domain',
+    ])
+    .orderBy('merchants.created_at', 'asc')
+    .orderBy('merchants.id', 'asc')
+    .execute();
+}

@@ -3,6 +3,7 @@ import type { Charge } from '../gateway/domain/fx.js';
 import type { Environment, Payment, PaymentItem, PaymentStatus } from '../gateway/domain/payment.js';
 import type { Database, Executor } from './database.js';
 import type { NewPaymentRow, PaymentRow, PaymentTable, StoredPaymentItem } from './payment.table.js';
+import { type PaymentSearch, searchedIds } from './payment-search.js';
 
 /** The stored form of a payment's order lines (`payments.items`); null for none. */
 export function paymentItemsToStored(items: readonly PaymentItem[] | null): string | null {
@@ -198,10 +199,10 @@ export interface PaymentListFilter {
   /** Exclusive upper bound of `created_at`, stored form. */
   readonly createdBefore?: string;
   /**
-   * The dashboard's search: payments whose uuid, order id or RRN is exactly this, or whose
-   * customer email is this ignoring case. Each key is looked up in an index of its own (0021).
+   * The dashboard's search: payments whose uuid, order id or customer email begins with the text
+   * ignoring case, or whose RRN is the text (storage/payment-search.ts).
    */
-  readonly search?: string;
+  readonly search?: PaymentSearch;
 }
 
 /** Whether a stored instant is the start of a UTC day (the list's `from` and `to` bounds are). */
@@ -254,27 +255,6 @@ function matching(db: Executor, scope: PaymentScope, filter: PaymentListFilter) 
   if (filter.createdBefore !== undefined) query = query.where('created_at', '<', filter.createdBefore);
   if (filter.search !== undefined) query = query.where('id', 'in', searchedIds(db, scope, filter.search));
   return query;
-}
-
-/**
- * The ids the search matches: one indexed lookup per key (uuid, order id, RRN, customer email
- * lowered), united, so no key's lookup scans the merchant's payments.
- */
-function searchedIds(db: Executor, scope: PaymentScope, search: string) {
-  const within = () => {
-    let query = db
-      .selectFrom('payments')
-      .select('id')
-      .where('merchant_id', '=', scope.merchantId)
-      .where('environment', '=', scope.environment);
-    if (scope.domainId !== undefined) query = query.where('domain_id', '=', scope.domainId);
-    return query;
-  };
-  return within()
-    .where('id', '=', search)
-    .union(within().where('order_id', '=', search))
-    .union(within().where('rrn', '=', search))
-    .union(within().where(sql<string>`lower(customer_email)`, '=', search.toLowerCase()));
 }
 
 /** Where a page is read: from the newest end, or (past the middle) from the oldest. */

@@ -39,7 +39,7 @@ export interface PaymentTable {
   /** The API's `charge` object as JSON (`{amount, currency, fx_rate, locked_at}`), null when nothing was converted. */
   charge: string | null;
   status: PaymentStatus;
-  /** `automatic` (taken when paid) or `manual` (held until captured or voided): migration 0027. */
+  /** `automatic` (taken when paid) or `manual` (held until captured or voided): migration 0028. */
   capture_method: Generated<CaptureMethod>;
   /** Whole AMD the processor holds for a `manual` payment once authorized; null otherwise. */
   authorized_amount: number | null;

@@ -24,6 +24,7 @@ import { billingRouter } from './routes/billing.router.js';
 import { connectTokenRouter } from './routes/connect-token.router.js';
 import { customersRouter } from './routes/customers.router.js';
 import { docsRouter } from './routes/docs.router.js';
+import { faviconRouter } from './routes/favicon.router.js';
 import { healthRouter } from './routes/health.router.js';
 import { paymentLinksRouter } from './routes/payment-links.router.js';
 import { paymentsRouter } from './routes/payments.router.js';
@@ -72,7 +73,8 @@ export function createApp(deps: AuthDeps, options: AppOptions): Koa<GatewayState
     connectTokenRouter(deps),
     customersRouter(deps),
     docsRouter(),
-    apiReferenceRouter(deps.config.publicUrl),
+    faviconRouter(),
+    apiReferenceRouter(deps.config),
     sdkRouter(),
     checkoutRouter(deps, { secret: options.secret }),
     dashboardRouter(deps, { mailer: options.mailer, domainVerification: options.domainVerification ?? {} }),

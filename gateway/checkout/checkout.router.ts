@@ -183,7 +183,7 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
     const charge = payment.charge;
     return {
       merchantName: record.merchantName,
-      host: record.domainHost,
+      host: record.hostedDomain ? null : record.domainHost,
       amount: formatMoney(lang, priced.amount, priced.currency),
       charge:
         charge === null

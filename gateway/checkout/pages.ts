@@ -21,7 +21,11 @@ export interface Shell {
 /** What the payment looks like to the buyer (all texts unescaped; the pages escape them). */
 export interface PaymentSummary {
   readonly merchantName: string;
-  readonly host: string;
+  /**
+   * The merchant's own website, under its name; null on the account's hosted domain (payment
+   * links, dashboard payments), whose generated name means nothing to a buyer.
+   */
+  readonly host: string | null;
   /** Amount with its currency, formatted for the page's language (`5,000 AMD`, or `10 USD` as priced). */
   readonly amount: string;
   /** A payment priced in another currency: the AMD charged (`3,875 AMD`) and the locked rate (`1 USD = 387.5 AMD`). */
@@ -192,7 +196,7 @@ export function merchantHeader(shell: Shell, summary: PaymentSummary): string {
   const badge = summary.sandbox ? `<span class="badge">${escapeHtml(shell.t.testMode)}</span>` : '';
   return `<div class="merchant">
 <div class="avatar" aria-hidden="true">${escapeHtml(initial(summary.merchantName))}</div>
-<div><div class="merchant-name">${escapeHtml(summary.merchantName)}</div><div class="host">${escapeHtml(summary.host)}</div></div>
+<div><div class="merchant-name">${escapeHtml(summary.merchantName)}</div>${summary.host === null ? '' : `<div class="host">${escapeHtml(summary.host)}</div>`}</div>
 ${badge}
 </div>`;
 }

@@ -1,7 +1,8 @@
 /**
  * The frame of every dashboard page and the small pieces pages are built from. Every value
  * printed goes through `escapeHtml`; pages carry no inline handler, and their one script (the copy
- * buttons) runs under the page's CSP nonce; every form that changes something carries the form token.
+ * buttons, the menu's fallback) runs under the page's CSP nonce; every form that changes something
+ * carries the form token.
  *
  * A page of a section (API keys, domains...) is `layout(shell, title, body)` with its body built
  * from `field`, `notice`, `alert`, `hidden`, `secretBox` and its own section's texts.
@@ -65,17 +66,21 @@ function header(shell: Shell): string {
       const current = shell.section === item.id ? ' aria-current="page"' : '';
       return `<li><a href="${item.href}"${current}>${escapeHtml(text)}</a></li>`;
     }).join('');
-    nav = `<nav class="main" aria-label="${escapeHtml(t.mainNavigation)}"><ul>${items}</ul></nav>`;
+    // A <details>: on a narrow screen the entries fold behind a Menu button that works without
+    // script; on a wide one the stylesheet shows them and hides the button.
+    nav = `<nav class="main" aria-label="${escapeHtml(t.mainNavigation)}"><details class="menu"><summary>${escapeHtml(t.menu)}</summary><ul>${items}</ul></details></nav>`;
   }
   return `<header class="top"><div class="bar"><div class="brand">${escapeHtml(t.product)}</div>${account}
 <nav class="langs" aria-label="${escapeHtml(t.language)}">${languages}</nav></div>${nav}</header>`;
 }
 
 /**
- * The copy buttons: `<button type="button" data-copy="ID">` copies the text of the element `ID`
- * and says so in its own `aria-live` status. Without script the value stays selectable.
+ * The page's one script. The copy buttons: `<button type="button" data-copy="ID">` copies the text
+ * of the element `ID` and says so in its own `aria-live` status; without script the value stays
+ * selectable. And the menu on a wide screen, in a browser whose stylesheet cannot show the entries
+ * of a closed <details> (no `::details-content`): opened, as the stylesheet would show it.
  */
-const COPY_SCRIPT = `document.addEventListener('click',function(e){var b=e.target instanceof Element?e.target.closest('button[data-copy]'):null;if(!b)return;var el=document.getElementById(b.getAttribute('data-copy'));if(!el||!navigator.clipboard)return;navigator.clipboard.writeText(el.textContent.trim()).then(function(){var s=b.parentElement&&b.parentElement.querySelector('.copied');if(s)s.textContent=b.getAttribute('data-copied')||'';});});`;
+const PAGE_SCRIPT = `(function(){var d=document.querySelector('nav.main details');if(d&&window.CSS&&CSS.supports&&!CSS.supports('selector(::details-content)')&&matchMedia('(min-width:761px)').matches)d.open=true;})();document.addEventListener('click',function(e){var b=e.target instanceof Element?e.target.closest('button[data-copy]'):null;if(!b)return;var el=document.getElementById(b.getAttribute('data-copy'));if(!el||!navigator.clipboard)return;navigator.clipboard.writeText(el.textContent.trim()).then(function(){var s=b.parentElement&&b.parentElement.querySelector('.copied');if(s)s.textContent=b.getAttribute('data-copied')||'';});});`;
 
 export function layout(shell: Shell, title: string, body: string): string {
   return `<!doctype html>
@@ -93,7 +98,7 @@ ${header(shell)}
 <main id="main" tabindex="-1">
 ${body}
 </main>
-<script nonce="${shell.nonce}">${COPY_SCRIPT}</script>
+<script nonce="${shell.nonce}">${PAGE_SCRIPT}</script>
 </body>
 </html>`;
 }

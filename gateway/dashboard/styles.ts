@@ -13,8 +13,15 @@ header.top{background:#fff;border-bottom:1px solid #dfe4ec}
 .langs{display:flex;gap:8px;font-size:14px}
 .langs a[aria-current]{font-weight:700;color:#1c2433;text-decoration:none}
 nav.main{max-width:1100px;margin:0 auto;padding:0 16px 8px}
-nav.main ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:4px 6px}
-nav.main a,nav.main .soon{display:inline-block;padding:6px 10px;border-radius:8px;font-size:15px}
+nav.main summary{display:inline-flex;align-items:center;gap:10px;min-height:44px;padding:8px 14px;border:1px solid #8792a2;border-radius:10px;font-weight:600;cursor:pointer;list-style:none}
+nav.main summary::-webkit-details-marker{display:none}
+nav.main summary::before{content:"";width:18px;height:14px;border-top:2px solid;border-bottom:2px solid;background:linear-gradient(currentColor,currentColor) center/100% 2px no-repeat}
+nav.main details[open] summary::before{height:2px;border-bottom:0;background:none}
+nav.main summary:focus-visible{outline:3px solid #5b84e8;outline-offset:2px}
+nav.main ul{list-style:none;margin:8px 0 0;padding:0;display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:2px 8px}
+nav.main a,nav.main .soon{display:block;padding:10px;border-radius:8px;font-size:15px}
+@media (min-width:761px){nav.main ul{display:flex;flex-wrap:wrap;gap:4px 6px;margin:0}nav.main a,nav.main .soon{display:inline-block;padding:6px 10px}}
+@supports selector(::details-content){@media (min-width:761px){nav.main summary{display:none}nav.main details::details-content{content-visibility:visible;display:contents}}}
 nav.main a{text-decoration:none}
 nav.main a[aria-current]{background:#e6edfc;color:#12337f;font-weight:600}
 nav.main .soon{color:#4a5568}
@@ -281,7 +288,17 @@ ol.pd-timeline li{margin:4px 0}
 .pd-event{border-top:1px solid #edf0f5;padding:10px 0}
 .pd-event h3{font-size:16px;margin:4px 0 8px;overflow-wrap:anywhere}
 button.secondary.small{margin:0;padding:6px 10px;font-size:14px;font-weight:600}
-@media (max-width:760px){dl.pd-fields{grid-template-columns:minmax(0,1fr)}dl.pd-fields dd{margin-bottom:6px}}
+@media (max-width:760px){dl.pd-fields{grid-template-columns:minmax(0,2fr) minmax(0,3fr);gap:6px 12px;font-size:15px}}
+.pd-table-wrap{overflow-x:auto;margin:0 -4px}
+.pd-table-wrap:focus-visible{outline:3px solid #5b84e8;outline-offset:2px}
+table.pd-table{border-collapse:collapse;width:100%;font-size:15px}
+.pd-table th,.pd-table td{text-align:left;padding:9px 8px;border-top:1px solid #edf0f5;vertical-align:top}
+.pd-table thead th{border-top:0;font-size:13px;color:#4a5568;font-weight:600;white-space:nowrap}
+.pd-table time{white-space:nowrap}
+@media (max-width:640px){.pd-table-wrap{margin:0;overflow:visible}.pd-table thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.pd-table,.pd-table tbody,.pd-table tr,.pd-table td{display:block;width:100%}.pd-table tr{border-top:1px solid #dfe4ec;padding:6px 0}.pd-table tr:first-child{border-top:0}.pd-table td{border:0;padding:2px 0;display:grid;grid-template-columns:minmax(0,2fr) minmax(0,3fr);gap:12px;font-size:14px}.pd-table td::before{content:attr(data-label);font-weight:600;color:#4a5568}.pd-table time{white-space:normal}.pd-table td.pd-repeated{display:none}}
+.pd-problems h2{font-size:17px;margin:0 0 6px}
+.pd-problems ul{margin:0;padding-left:20px}
+.pd-problems a{color:#7f1d1d;font-weight:600}
 .pd-attempts{margin:6px 0 4px}
 h4.pd-attempts-title{font-size:14px;margin:10px 0 2px;color:#4a5568}
 .pd-attempt td{font-size:14px}

@@ -24,3 +24,8 @@ export function composeKey(environment: Environment, secret: string): string {
 export function keyHint(key: string): { prefix: string; last4: string } {
   return { prefix: key.slice(0, 12), last4: key.slice(-4) };
 }
+
+/** How a key is named on pages, in the CLI's lists and in the audit log: `sk_test_AbCd…wxyz`. */
+export function keyLabel(hint: { prefix: string; last4: string }): string {
+  return `${hint.prefix}…${hint.last4}`;
+}

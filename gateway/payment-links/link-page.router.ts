@@ -73,7 +73,8 @@ ${icon(status === 'paid' ? 'ok' : 'muted')}
 
   const summaryOf = (page: Page, link: BuyerLink): PaymentSummary => ({
     merchantName: link.merchantName,
-    host: link.host,
+    // Links live on the account's hosted domain, whose generated name is not shown.
+    host: null,
     amount: link.row.amount === null ? '' : page.format(link.row.amount),
     charge: null,
     orderId: link.row.id,

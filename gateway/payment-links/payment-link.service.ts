@@ -301,24 +301,22 @@ export async function deactivatePaymentLinkForKey(
 export interface BuyerLink {
   readonly row: PaymentLinkRow;
   readonly status: PaymentLinkStatus;
+  /** The account's name, the business the buyer pays (the link's hosted domain is not shown). */
   readonly merchantName: string;
-  readonly host: string;
 }
 
 export async function lookUpBuyerLink(deps: Deps, id: string): Promise<BuyerLink | undefined> {
   if (!/^plink_[A-Za-z0-9_-]{1,40}$/.test(id)) return undefined;
   const row = await findPaymentLinkById(deps.db, id);
   if (row === undefined) return undefined;
-  const [stats, merchant, domain] = await Promise.all([
+  const [stats, merchant] = await Promise.all([
     linkPaymentStats(deps.db, [row.id]),
     findMerchant(deps.db, row.merchant_id),
-    deps.db.selectFrom('domains').select('host').where('id', '=', row.domain_id).executeTakeFirst(),
   ]);
   return {
     row,
     status: linkStatus(row, stats.get(row.id) ?? NO_STATS, deps.clock.nowMs()),
     merchantName: merchant?.name ?? '',
-    host: domain?.host ?? '',
   };
 }
 

@@ -146,8 +146,8 @@ function quantity(language: Language, milli: number): string {
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:0;padding:1rem;background:#f4f4f5;color:#18181b}
 main{max-width:28rem;margin:0 auto;background:#fff;padding:1.25rem;border-radius:.5rem}
-h1{font-size:1.2rem;margin:0 0 .75rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem .75rem;margin:0 0 1rem}
-dt{color:#52525b}dd{margin:0;word-break:break-all}table{width:100%;border-collapse:collapse;margin-bottom:1rem}
+h1{font-size:1.2rem;margin:0 0 .75rem}dl{display:grid;grid-template-columns:fit-content(50%) minmax(0,1fr);gap:.25rem .75rem;margin:0 0 1rem}
+dt{color:#52525b}dd{margin:0;overflow-wrap:anywhere}table{width:100%;border-collapse:collapse;margin-bottom:1rem}
 th,td{text-align:left;padding:.25rem;border-bottom:1px solid #e4e4e7;vertical-align:top}td.n,th.n{text-align:right;white-space:nowrap}
 .test{background:#fef3c7;border:2px solid #b45309;padding:.5rem;font-weight:700;margin-bottom:1rem}
 .qr{width:12rem;height:12rem;display:block;margin:0 auto}.qrtext{font-family:monospace;font-size:.75rem;word-break:break-all;color:#52525b}

@@ -1,7 +1,7 @@
 /**
  * Screenshots of a payment's page: a sandbox payment paid with the test card (through the test
- * helper), with its event, a partial refund's confirmation (in English, Armenian and Russian), and the
- * page after the refund.
+ * helper), with its event, a refused refund, a partial refund's confirmation (in English, Armenian
+ * and Russian), and the page after the refund.
  */
 import { createApiKey } from '../../gateway/merchants/merchant.service.js';
 import type { SectionShots } from './shot.js';
@@ -39,6 +39,11 @@ export const paymentDetailShots: SectionShots = async ({ page, shoot, publicUrl,
   }
   await page.goto(`${publicUrl}/dashboard/payments/${uuid}?lang=en`);
   await shoot('payment-detail');
+  // A refused refund: said at the top of the page, linked to the field at its bottom.
+  await page.getByLabel('Amount to refund (AMD)').fill('999999');
+  await page.getByRole('button', { name: 'Continue to confirm' }).click();
+  await page.getByTestId('refund-problems').waitFor();
+  await shoot('payment-refund-refused');
   await page.getByLabel('Amount to refund (AMD)').fill('1500');
   await page.getByLabel('Reason (optional)').fill('One book returned');
   await page.getByRole('button', { name: 'Continue to confirm' }).click();

@@ -1,7 +1,9 @@
 /**
  * The OpenAPI document (`gateway/api/openapi/`): it is valid OpenAPI 3.1, it documents exactly the
- * API routes the gateway's routers register (a new route without documentation fails here), and it
- * is served, cacheably, at `/api/v1/openapi.json`.
+ * API routes the gateway's routers register (a new route without documentation fails here), it
+ * shows a valid example of every request body and success answer, it states the bounds the server
+ * applies, and it is served, cacheably, at `/api/v1/openapi.json`. Its lint and its examples against
+ * a real server: openapi-lint.test.ts, openapi-examples.test.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -9,15 +11,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../gateway/api/app.js';
 import { buildOpenApiDocument } from '../../gateway/api/openapi/document.js';
 import { OPERATIONS } from '../../gateway/api/openapi/operations.js';
+import { loadConfig } from '../../gateway/config.js';
 import { createMailer } from '../../gateway/notifications/mailer.js';
 import { testStatusUpdatedEvent } from '../../gateway/webhooks/events.js';
 import {
   checkAgainstContract,
   checkWebhookAgainstContract,
+  exampleSites,
+  invalidExamples,
   takeContractViolations,
   watchGatewayContract,
 } from '../support/contract.js';
-import { PUBLIC_URL, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { PUBLIC_URL, startTestGateway, type TestGateway, uniqueHost } from '../support/gateway.js';
 import { requestJson } from '../support/http.js';
 
 /**
@@ -75,7 +80,7 @@ afterAll(async () => {
 describe('the OpenAPI document', () => {
   it('is valid OpenAPI 3.1', async () => {
     const validator = new Validator();
-    const result = await validator.validate(buildOpenApiDocument(PUBLIC_URL) as never);
+    const result = await validator.validate(buildOpenApiDocument(t.gateway.deps.config) as never);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
@@ -97,7 +102,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('describes every parameter and every field of every request body, and keeps the fields described in the components', () => {
-    const document = buildOpenApiDocument(PUBLIC_URL);
+    const document = buildOpenApiDocument(t.gateway.deps.config);
     const undescribed: string[] = [];
     // biome-ignore lint/suspicious/noExplicitAny: the document read as plain JSON
     const fieldsOf = (schema: any, at: string) => {
@@ -133,7 +138,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('answers every error code the table has with its status, and each listed status with the Error schema', () => {
-    const document = buildOpenApiDocument(PUBLIC_URL);
+    const document = buildOpenApiDocument(t.gateway.deps.config);
     const created = document.paths['/api/v1/payments']?.post as { responses: Record<string, unknown> };
     const unprocessable = created.responses['422'] as {
       content: { 'application/json': { schema: { $ref: string; properties: { error: { enum: string[] } } } } };
@@ -145,6 +150,91 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(created.responses)).toEqual(
       expect.arrayContaining(['200', '201', '400', '401', '402', '403', '409', '413', '415', '422', '429', '500']),
     );
+  });
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: the document read as plain JSON
+type Json = any;
+
+/** The JSON Schema of an operation's request body. */
+const bodySchemaOf = (document: Json, path: string, method: string) =>
+  document.paths[path][method].requestBody.content['application/json'].schema;
+
+describe('the examples of the OpenAPI document', () => {
+  it('show every request body, every success answer and every webhook body, each valid under its schema', () => {
+    const document = buildOpenApiDocument(t.gateway.deps.config);
+    const sites = exampleSites(document);
+    // Every operation has a success answer, and the two webhooks a body: the walk saw them all.
+    expect(sites.length).toBeGreaterThan(OPERATIONS.length + 2);
+    expect(sites.filter((site) => site.media?.example === undefined).map((site) => site.at.join(' '))).toEqual([]);
+    expect(invalidExamples(document)).toEqual([]);
+  });
+
+  it('are checked: an example off its schema is reported where it is', () => {
+    const document: Json = structuredClone(buildOpenApiDocument(t.gateway.deps.config));
+    const created = document.paths['/api/v1/payments'].post;
+    created.responses['201'].content['application/json'].example = {
+      ...created.responses['201'].content['application/json'].example,
+      amount: '15000',
+      colour: 'red',
+    };
+    created.requestBody.content['application/json'].example.currency = 7;
+    const problems = invalidExamples(document);
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^paths \/api\/v1\/payments post requestBody .*\/currency must be string/);
+    expect(problems[1]).toMatch(/^paths \/api\/v1\/payments post responses 201 .*\/amount must be integer/);
+    expect(problems[1]).toContain('must NOT have additional properties');
+  });
+});
+
+describe('the bounds the document states', () => {
+  it("are the server's: the minimum purchase and an auto top-up's refill, the largest payment link", () => {
+    const document = buildOpenApiDocument(
+      loadConfig({ PUBLIC_URL, GATEWAY_MIN_PURCHASE: '250', GATEWAY_MAX_PAYMENT_AMOUNT: '700000' }),
+    );
+    const purchase = bodySchemaOf(document, '/api/v1/billing/purchases', 'post');
+    expect(purchase.properties.quantity).toMatchObject({ type: 'integer', minimum: 250, maximum: 1_000_000 });
+    expect(purchase.properties.quantity.description).toContain('250');
+    expect(purchase.additionalProperties).toBe(false);
+    const topUp = bodySchemaOf(document, '/api/v1/billing/auto-topup/{counter}', 'put');
+    expect(topUp.properties.refill_qty).toMatchObject({ minimum: 250, maximum: 1_000_000 });
+    expect(topUp.properties.threshold_qty).toMatchObject({ minimum: 0 });
+    const link = bodySchemaOf(document, '/api/v1/payment_links', 'post');
+    expect(JSON.stringify(link.properties.amount)).toContain('"maximum":700000');
+  });
+
+  it('are the rules the server applies: a purchase one unit below the documented minimum is refused, at it is taken', async () => {
+    const document: Json = buildOpenApiDocument(t.gateway.deps.config);
+    const minimum = bodySchemaOf(document, '/api/v1/billing/purchases', 'post').properties.quantity.minimum;
+    expect(minimum).toBe(100);
+    const m = await t.liveMerchant(uniqueHost('units'));
+    const buy = (quantity: number) =>
+      t.call('POST', '/api/v1/billing/purchases', {
+        key: m.testKey,
+        headers: { 'Idempotency-Key': randomUUID() },
+        body: { counter: 'transactions', quantity },
+      });
+    const below = await buy(minimum - 1);
+    expect(below.status, below.text).toBe(422);
+    expect(below.body).toMatchObject({ error: 'below_minimum', min_quantity: minimum });
+    const at = await buy(minimum);
+    expect(at.status, at.text).toBe(201);
+    const topUp = (refill: number) =>
+      t.call('PUT', '/api/v1/billing/auto-topup/transactions', {
+        key: m.testKey,
+        body: { enabled: true, threshold_qty: 10, refill_qty: refill },
+      });
+    expect((await topUp(minimum - 1)).status).toBe(422);
+    expect((await topUp(minimum)).status).toBe(200);
+  });
+
+  it("use OpenAPI 3.1's own JSON Schema dialect, and describe every group of operations", () => {
+    const document: Json = buildOpenApiDocument(t.gateway.deps.config);
+    // Absent: the default, OpenAPI 3.1's dialect (draft 2020-12 and its keywords), which Swagger UI reads.
+    expect(document).not.toHaveProperty('jsonSchemaDialect');
+    const tags = document.tags as Array<{ name: string; description?: string }>;
+    expect(tags.map((tag) => tag.name).sort()).toEqual([...new Set(OPERATIONS.map((o) => o.tag))].sort());
+    for (const tag of tags) expect(tag.description, tag.name).toMatch(/\w/);
   });
 });
 
@@ -209,7 +299,7 @@ describe('GET /api/v1/openapi.json', () => {
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('public, max-age=300');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(res.body).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument(PUBLIC_URL))));
+    expect(res.body).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument(t.gateway.deps.config))));
     const etag = res.headers.get('etag') ?? '';
     expect(etag).toMatch(/^"[\w-]+"$/);
     const again = await fetch(`${t.url}/api/v1/openapi.json`, { headers: { 'If-None-Match': etag } });
@@ -227,7 +317,7 @@ describe('GET /docs/api', () => {
     expect(csp).toContain("style-src 'self'");
     expect(csp).not.toContain('unsafe');
     const html = await page.text();
-    for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'init.js']) {
+    for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'start.js', 'overrides.css']) {
       expect(html).toContain(`/docs/api/assets/${asset}`);
       const res = await fetch(`${t.url}/docs/api/assets/${asset}`);
       expect(res.status, asset).toBe(200);

@@ -20,7 +20,7 @@ import {
   signIn,
   startDashboardGateway,
 } from '../dashboard/support.js';
-import { CLI_TEST_TIMEOUT_MS, type CliResult, gatewayWith } from '../support/cli.js';
+import { CLI_TEST_TIMEOUT_MS, type CliResult, gatewayWith } from '../support/cli-in-process.js';
 import { DIALECTS } from '../support/databases.js';
 
 describe.each(DIALECTS)('bin/gateway business on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (dialect) => {

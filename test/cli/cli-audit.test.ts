@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../storage/connect.js';
-import { CLI_TEST_TIMEOUT_MS, gateway } from '../support/cli.js';
+import { CLI_TEST_TIMEOUT_MS, gateway } from '../support/cli-in-process.js';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';
 
 async function json<T = Record<string, unknown>>(databaseUrl: string, ...args: string[]): Promise<T> {

@@ -1,12 +1,13 @@
 /**
- * `gateway connect-token create|revoke|list` as an operator runs them: a real process on a real
- * database of each dialect, the `--json` shapes, and the refusals (exit 1 for what cannot be done,
- * exit 2 for a wrong command line).
+ * `gateway connect-token create|revoke|list` as an operator runs them (the command line's `main`
+ * in the test process, test/support/cli-in-process.ts) on a real database of each dialect, the
+ * `--json` shapes, and the refusals (exit 1 for what cannot be done, exit 2 for a wrong command
+ * line).
  */
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../storage/connect.js';
-import { CLI_TEST_TIMEOUT_MS, gateway } from '../support/cli.js';
+import { CLI_TEST_TIMEOUT_MS, gateway } from '../support/cli-in-process.js';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';
 
 type Json = Record<string, unknown>;

@@ -1,13 +1,13 @@
 /**
- * `bin/gateway domain verification`, `domain verify` and `webhook test` as an operator runs them:
- * a real process on the database of a running gateway, asking a test DNS server
- * (GATEWAY_DNS_SERVERS) and sending to a local receiver. A domain the CLI verifies takes live
- * payments at the running gateway's next request.
+ * `bin/gateway domain verification`, `domain verify` and `webhook test` as an operator runs them
+ * (in the test process, test/support/cli-in-process.ts) on the database of a running gateway,
+ * asking a test DNS server (GATEWAY_DNS_SERVERS) and sending to a local receiver. A domain the CLI
+ * verifies takes live payments at the running gateway's next request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../connector/gateway-client/webhook-verification.js';
 import { addDomain } from '../../gateway/merchants/merchant.service.js';
-import { CLI_TEST_TIMEOUT_MS, type CliResult, gatewayWith } from '../support/cli.js';
+import { CLI_TEST_TIMEOUT_MS, type CliResult, gatewayWith } from '../support/cli-in-process.js';
 import { DIALECTS } from '../support/databases.js';
 import { TestDnsServer } from '../support/dns-server.js';
 import {

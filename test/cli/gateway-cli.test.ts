@@ -1,10 +1,11 @@
 /**
- * `bin/gateway` as an operator runs it: a real process, a real database of each dialect, and the
- * `--json` shapes that other tools rely on.
+ * `bin/gateway` as an operator runs it: the command line's `main` in the test process
+ * (test/support/cli-in-process.ts; test/cli/binary.test.ts runs the real binary), a real database
+ * of each dialect, and the `--json` shapes that other tools rely on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../storage/connect.js';
-import { CLI_TEST_TIMEOUT_MS, gateway } from '../support/cli.js';
+import { CLI_TEST_TIMEOUT_MS, gateway } from '../support/cli-in-process.js';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';
 
 async function json<T = Record<string, unknown>>(databaseUrl: string, ...args: string[]): Promise<T> {
@@ -53,7 +54,8 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
         '0024-merchant-language',
         '0025-sandbox-payments-are-test',
         '0026-test-clock',
-        '0027-payment-holds',
+        '0027-payment-prefix-search',
+        '0028-payment-holds',
       ],
     });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });
@@ -402,7 +404,7 @@ describe('bin/gateway command line errors', { timeout: CLI_TEST_TIMEOUT_MS }, ()
   });
 
   it.each([
-    [['merchant'], 'did you mean "merchant create" or "merchant rate-limit"?'],
+    [['merchnat', 'list'], 'did you mean "merchant list"?'],
     [['kye', 'create'], 'did you mean "key create"?'],
     [['recipts', 'list'], 'did you mean "receipts list"?'],
   ])('gateway %j exits 2 and suggests what was meant', async (args, suggestion) => {

@@ -4,7 +4,7 @@
  * exactly as `merchant create --json` printed it, whatever that host is.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_TEST_TIMEOUT_MS, type CliResult, gatewayAt } from '../support/cli.js';
+import { CLI_TEST_TIMEOUT_MS, type CliResult, gatewayAt } from '../support/cli-in-process.js';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';
 
 type Json = Record<string, unknown>;

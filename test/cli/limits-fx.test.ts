@@ -1,11 +1,11 @@
 /**
- * `bin/gateway domain limits` and `bin/gateway fx set|remove|list` as an operator runs them: real
- * processes beside a running gateway on the same database, on both dialects. What the CLI sets is
- * applied by the gateway from the very next request (the account version for limits; rates are read
- * at each payment).
+ * `bin/gateway domain limits` and `bin/gateway fx set|remove|list` as an operator runs them (in the
+ * test process with services of their own, test/support/cli-in-process.ts) beside a running
+ * gateway on the same database, on both dialects. What the CLI sets is applied by the gateway from
+ * the very next request (the account version for limits; rates are read at each payment).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_TEST_TIMEOUT_MS, type CliResult, gatewayWith } from '../support/cli.js';
+import { CLI_TEST_TIMEOUT_MS, type CliResult, gatewayWith } from '../support/cli-in-process.js';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';
 import { paymentBody, startTestGateway, type TestGateway, uniqueHost } from '../support/gateway.js';
 

@@ -1,10 +1,11 @@
 /**
- * `bin/gateway purchase credit --reference REF` as an operator runs it: a real process on the
- * database of a running test gateway (both dialects), crediting a bank-transfer purchase once.
+ * `bin/gateway purchase credit --reference REF` as an operator runs it (in the test process,
+ * test/support/cli-in-process.ts) on the database of a running test gateway (both dialects),
+ * crediting a bank-transfer purchase once.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_TEST_TIMEOUT_MS, gateway } from '../support/cli.js';
+import { CLI_TEST_TIMEOUT_MS, gateway } from '../support/cli-in-process.js';
 import { DIALECTS } from '../support/databases.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 

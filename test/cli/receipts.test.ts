@@ -1,16 +1,17 @@
 /**
- * `bin/gateway receipts ...` as an operator runs it: real processes on the gateway's database
- * (SQLite; the commands share the services the API tests run on both dialects). Settings are
- * validated, checked against e-HDM when entered (refused with its own answer) and never printed
- * back; `check` asks the e-HDM fake over mutual TLS; a failed receipt
- * is retried; a receipt whose outcome is unknown is resolved by a person.
+ * `bin/gateway receipts ...` as an operator runs it (in the test process,
+ * test/support/cli-in-process.ts) on the gateway's database (SQLite; the commands share the
+ * services the API tests run on both dialects). Settings are validated, checked against e-HDM when
+ * entered (refused with its own answer) and never printed back; `check` asks the e-HDM fake over
+ * mutual TLS; a failed receipt is retried; a receipt whose outcome is unknown is resolved by a
+ * person.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { newReceiptRow } from '../../gateway/receipts/receipts.service.js';
 import { nextRegisterSeq } from '../../storage/receipt.repository.js';
-import { CLI_TEST_TIMEOUT_MS, type CliResult, gatewayWith } from '../support/cli.js';
+import { CLI_TEST_TIMEOUT_MS, type CliResult, gatewayWith } from '../support/cli-in-process.js';
 import { freshDatabase, type TestDatabase } from '../support/databases.js';
 import { startTestGateway, type TestGateway, uniqueHost } from '../support/gateway.js';
 import { FakeEhdm } from '../support/receipts/fake-ehdm.js';

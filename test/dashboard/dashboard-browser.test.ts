@@ -3,6 +3,9 @@
  * mail, see the test key once, run the printed curl's request, see the checklist tick and the key
  * gone; sign out and in; reset the password through the mail; be locked out after repeated
  * failures. Every page passes axe-core (no serious or critical violation), and fits a 375px phone.
+ * On a phone the menu folds behind a Menu button (a <details>, so it opens without script too) and
+ * the header keeps most of the first screen for the page; on a desktop every entry shows at once.
+ * Every page has its icon (`/favicon.ico`).
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +17,15 @@ import {
   signInThroughForm,
   startDashboardBrowser,
 } from './browser-support.js';
-import { curlRequest, type DashboardGateway, linkIn, mailTo, PASSWORD, uniqueEmail } from './support.js';
+import {
+  curlRequest,
+  type DashboardGateway,
+  linkIn,
+  mailTo,
+  PASSWORD,
+  signedInMember,
+  uniqueEmail,
+} from './support.js';
 
 describe.each(DIALECTS)('dashboard in the browser (%s)', (dialect) => {
   let b: DashboardBrowser;
@@ -124,6 +135,69 @@ describe.each(DIALECTS)('dashboard in the browser (%s)', (dialect) => {
     expect(await alert.textContent()).toContain('Too many failed sign-ins.');
     await expectAccessible(page, { phone: false });
   });
+
+  it('folds the menu on a phone behind a Menu button that works with and without script', async () => {
+    const m = await g.t.merchant({ name: 'Ararat Books' });
+    const email = uniqueEmail('menu');
+    await signedInMember(g, m.merchantId, 'owner', email);
+    const entries = NAV.filter((item) => item.href !== null).length;
+    const nav = (page: Page) => page.getByRole('navigation', { name: 'Dashboard' });
+    /** How many of the menu's links are shown (laid out) now. */
+    const visibleLinks = async (page: Page) =>
+      (await page.locator('nav.main a').evaluateAll((links) => links.filter((a) => a.checkVisibility()))).length;
+
+    for (const withScript of [true, false]) {
+      const context = await b.browser.newContext({ viewport: { width: 375, height: 812 } });
+      context.setDefaultTimeout(10_000);
+      if (!withScript) {
+        // The dashboard's pages as a browser without script sees them: their one script taken out.
+        await context.route(/\/dashboard/, async (route) => {
+          const response = await route.fetch({ maxRedirects: 0 });
+          const body = (await response.text()).replace(/<script[\s\S]*?<\/script>/g, '');
+          await route.fulfill({ response, body });
+        });
+      }
+      const page = await context.newPage();
+      await signIn(page, email, PASSWORD);
+      await page.getByRole('heading', { name: 'Get started' }).waitFor();
+      const menu = nav(page).getByText('Menu', { exact: true });
+      expect(await menu.isVisible(), `with script: ${withScript}`).toBe(true);
+      expect(await visibleLinks(page)).toBe(0);
+      // The header with the folded menu takes at most a quarter of the first screen (it was 40%).
+      const header = (await page.locator('header.top').boundingBox())?.height ?? 812;
+      expect(header, `header ${header}px`).toBeLessThanOrEqual(812 / 4);
+      await expectAccessible(page, { phone: false });
+
+      await menu.click();
+      expect(await visibleLinks(page)).toBe(entries);
+      await expectAccessible(page, { phone: false });
+      await nav(page).getByRole('link', { name: 'Payments' }).click();
+      await page.getByRole('heading', { name: 'Payments', level: 1 }).waitFor();
+      // Folded again on the next page; opened from the keyboard as well.
+      expect(await visibleLinks(page)).toBe(0);
+      await page.locator('nav.main summary').focus();
+      await page.keyboard.press('Enter');
+      expect(await visibleLinks(page)).toBe(entries);
+      expect(await nav(page).getByRole('link', { name: 'Payments' }).getAttribute('aria-current')).toBe('page');
+
+      // On a desktop every entry shows at once and the button is gone.
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(`${g.t.url}/dashboard/account`);
+      expect(await menu.isVisible()).toBe(false);
+      expect(await visibleLinks(page)).toBe(entries);
+      await expectAccessible(page, { phone: false });
+      if (withScript) {
+        // The origin's icon, which browsers ask for beside every page, is an image Chromium reads.
+        const icon = await page.goto(`${g.t.url}/favicon.ico`);
+        expect([icon?.status(), icon?.headers()['content-type']]).toEqual([200, 'image/x-icon']);
+        const width = await page
+          .locator('img')
+          .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
+        expect(width).toBeGreaterThan(0);
+      }
+      await context.close();
+    }
+  }, 120_000);
 
   it('fits a 375px phone and speaks Armenian and Russian', async () => {
     const page = await open(375, 812);

@@ -3,7 +3,9 @@
  * payment created through the API and paid with the test card on the hosted checkout shows
  * completed with its delivered webhook and the receiver's answer; with the receiver failing, the
  * failed attempts show, and after fixing it a Resend delivers the event; a partial refund from the
- * page, through its confirmation, sends `payment.refunded`. The webhook receiver is a local server
+ * page, through its confirmation, sends `payment.refunded`; a refused one says why at the top of the
+ * page, where it is seen, and the page reads on a phone (tables as blocks of lines, nothing said
+ * twice). The webhook receiver is a local server
  * the test controls; the scheduler runs when the test says (manual clock). Every page passes axe at
  * 1280px and 375px and fits a phone.
  */
@@ -149,6 +151,59 @@ describe.each(DIALECTS)('a payment in the dashboard (%s)', { timeout: TIMEOUT },
     await expectAccessible(page);
     expect(receiver.received).toHaveLength(5);
     expect((receiver.received[4]?.json as Json | undefined)?.transaction.uuid).toBe(payment.uuid);
+  });
+
+  it('says at the top of the page why a refund was not made, and reads on a phone without squeezed tables', async () => {
+    receiver.replyWith({ status: 200 });
+    const payment = await paidThroughCheckout(5000);
+    await runDue();
+    const path = `${g.t.url}/dashboard/payments/${payment.uuid}`;
+    for (const [width, height] of [
+      [1280, 900],
+      [375, 812],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(path);
+      await page.getByLabel('Amount to refund (AMD)').fill('999999');
+      await page.getByRole('button', { name: 'Continue to confirm' }).click();
+      // The form is far down the page: the problem is said at its top, in the first screen.
+      const problems = page.getByTestId('refund-problems');
+      await problems.waitFor();
+      expect(await page.evaluate('window.scrollY')).toBe(0);
+      const box = await problems.boundingBox();
+      expect((box?.y ?? height) + (box?.height ?? 0), `at ${width}px`).toBeLessThanOrEqual(height);
+      expect(await problems.getByRole('heading', { level: 2 }).textContent()).toBe('The refund was not made');
+      const problem = problems.getByRole('link', {
+        name: 'That is more than the AMD\u00a05,000 that remain refundable.',
+      });
+      expect(await problem.getAttribute('href')).toBe('#f-amount');
+      expect(await page.locator('#f-amount-error').textContent()).toBe(
+        'That is more than the AMD\u00a05,000 that remain refundable.',
+      );
+      await expectAccessible(page, { phone: false });
+      await problem.click();
+      await page.waitForURL(/#f-amount$/);
+      const field = await page.locator('#f-amount').boundingBox();
+      expect(field?.y ?? -1, 'the field scrolled into view').toBeGreaterThanOrEqual(0);
+      expect(field?.y ?? height, 'the field scrolled into view').toBeLessThan(height);
+    }
+
+    // On a phone each table row is a block of "column: value" lines the width of the page, and the
+    // delivery's last answer, said again by its attempt just below, is left out.
+    await page.goto(path);
+    const cells = await page
+      .locator('.pd-table td')
+      .evaluateAll((tds) => tds.filter((td) => td.checkVisibility()).map((td) => td.getBoundingClientRect().width));
+    expect(cells.length).toBeGreaterThan(8);
+    expect(Math.min(...cells)).toBeGreaterThan(280);
+    expect(await page.locator('tr[data-delivery-id] td[data-label="Answer"]').isVisible()).toBe(false);
+    expect(await page.locator('tr.pd-attempt td[data-label="Answer"]').first().isVisible()).toBe(true);
+    // A paid payment with its one webhook: about 2,400px (it was 3,300px in one column with squeezed tables).
+    const tall = (await page.evaluate('document.documentElement.scrollHeight')) as number;
+    expect(tall).toBeLessThan(2_800);
+    await expectAccessible(page, { phone: false });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(await page.locator('tr[data-delivery-id] td[data-label="Answer"]').isVisible()).toBe(true);
   });
 
   it('refunds part of a payment from the page and shows payment.refunded delivered', async () => {

@@ -213,7 +213,7 @@ describe.each(DIALECTS)('dashboard payment page (%s)', (dialect) => {
     const failed = await owner.get(path);
     expect(failed.text).toContain('Failed');
     expect(failed.text).toContain('HTTP 500');
-    expect(failed.text).toMatch(/<td>4<\/td>/);
+    expect(failed.text).toMatch(/<td data-label="Attempts"><span>4<\/span><\/td>/);
 
     receiver.replyWith({ status: 200 });
     const [event] = await apiEvents(payment.uuid);

@@ -1,7 +1,8 @@
 /**
  * Payment links in headless Chromium (SQLite): the owner creates a single-use link in the
  * dashboard, copies its address; a buyer opens it, pays with the sandbox test card through the
- * hosted checkout and lands on the link's thank-you page; a second attempt is refused; the
+ * hosted checkout and lands on the link's thank-you page (the business named by its name, never by the
+ * generated name of the account's hosted domain); a second attempt is refused; the
  * dashboard shows the link paid with its payment. Every page passes axe-core at desktop size and at
  * 375px (the buyer's page too).
  */
@@ -62,6 +63,16 @@ describe('payment links in the browser (sqlite)', () => {
       await buyer.goto(url);
       await buyer.getByText('AMD\u00a04,500').first().waitFor();
       expect(await buyer.content()).toContain('Pottery workshop');
+      // The business by its name; the account's hosted domain has a generated name, never shown.
+      expect(await buyer.locator('.merchant-name').textContent()).toBe('Ararat Books');
+      const hosted = await g.t.gateway.deps.db
+        .selectFrom('domains')
+        .innerJoin('dashboard_users', 'dashboard_users.merchant_id', 'domains.merchant_id')
+        .select('domains.host')
+        .where('dashboard_users.email', '=', email)
+        .where('domains.hosted', '=', 1)
+        .executeTakeFirstOrThrow();
+      expect(await buyer.locator('body').innerText()).not.toContain(hosted.host);
       await expectAccessible(buyer);
       await buyer.getByRole('button', { name: 'Pay AMD\u00a04,500' }).click();
       await buyer.waitForURL(/\/checkout\//);

@@ -1,6 +1,7 @@
 /**
- * The payments list in headless Chromium (SQLite): a sandbox payment made and paid through the
- * API is found by its order id in the dashboard's search, completed; the CSV export (read with
+ * The payments list in headless Chromium (SQLite): payments are found by the beginning of their
+ * order id in any case, with counts by each language's plural rules and amounts in its one format;
+ * a sandbox payment made and paid through the API is found by its order id, completed; the CSV export (read with
  * its progress said in a live region) equals the API's list. Every page passes axe-core at 1280px
  * and at 375px, and fits a phone.
  */
@@ -63,6 +64,24 @@ describe('dashboard payments in the browser (sqlite)', { timeout: TIMEOUT }, () 
     expect(await page.locator('#pay-total').textContent()).toBe('3 payments match.');
     await expectAccessible(page);
 
+    // The beginning of an order id finds every payment it begins, in any case; amounts and counts in
+    // one format per language.
+    await page.getByLabel('Search', { exact: true }).fill('BOOK-104');
+    await page.getByRole('button', { name: 'Show payments' }).click();
+    await page.waitForURL(/q=BOOK-104/);
+    expect(await page.locator('table.pay-table tbody tr').count()).toBe(3);
+    expect(await page.locator('td.pay-amount').allTextContents()).toEqual(Array(3).fill('AMD\u00a012,500'));
+    for (const [lang, three, one, amount] of [
+      ['ru', 'Найдено 3 платежа.', 'Найден 1 платёж.', '12\u00a0500\u00a0драмов'],
+      ['hy', 'Համապատասխանող վճարումներ՝ 3։', 'Համապատասխանող վճարումներ՝ 1։', '12\u00a0500\u00a0֏'],
+    ]) {
+      await page.goto(`${g.t.url}/dashboard/payments?env=test&q=book-104&lang=${lang}`);
+      expect(await page.locator('#pay-total').textContent()).toBe(three);
+      expect(new Set(await page.locator('td.pay-amount').allTextContents())).toEqual(new Set([amount]));
+      await page.goto(`${g.t.url}/dashboard/payments?env=test&q=book-1041&lang=${lang}`);
+      expect(await page.locator('#pay-total').textContent()).toBe(one);
+    }
+    await page.goto(`${g.t.url}/dashboard/payments?env=test&lang=en`);
     await page.getByLabel('Search', { exact: true }).fill('book-1042');
     await page.getByRole('button', { name: 'Show payments' }).click();
     await page.waitForURL(/q=book-1042/);

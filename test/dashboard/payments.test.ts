@@ -1,7 +1,7 @@
 /**
- * The payments list and CSV export over HTTP, on both databases: filters, the search by each key,
- * keyset pages both ways, the test/live switch, another account's payments never shown, and the
- * CSV equal to the API's list for the same filters, with its escaping.
+ * The payments list and CSV export over HTTP, on both databases: filters, the search by each key
+ * (whole, or by its beginning), keyset pages both ways, the test/live switch, another account's
+ * payments never shown, and the CSV equal to the API's list for the same filters, with its escaping.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_COLUMNS, csvCell } from '../../gateway/dashboard/payments/payments.csv.js';
@@ -132,10 +132,35 @@ describe.each(DIALECTS)('dashboard payments list (%s)', (dialect) => {
     }
     const byRrn = await owner.client.get(`/dashboard/payments?env=test&q=${paid.rrn}`);
     expect(listed(byRrn.text)).toEqual([paid.uuid]);
-    const partial = await owner.client.get('/dashboard/payments?env=test&q=ord-00');
-    expect(listed(partial.text)).toEqual([]);
     const combined = await owner.client.get(`/dashboard/payments?env=test&q=ord-007&status=pending`);
     expect(listed(combined.text)).toEqual([]);
+  });
+
+  it('finds payments by the beginning of an order id, a uuid or an email, in any case; % and _ are characters', async () => {
+    const newestFirst = (indexes: number[]) => indexes.map((i) => (made[i] as ApiPayment).uuid).reverse();
+    for (const q of ['ord-00', 'ORD-00']) {
+      const page = await owner.client.get(`/dashboard/payments?env=test&q=${q}`);
+      expect(listed(page.text), q).toEqual(newestFirst([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
+      expect(page.text).toContain('10 payments match.');
+    }
+    const byEmail = await owner.client.get('/dashboard/payments?env=test&q=Buyer.1');
+    expect(listed(byEmail.text)).toEqual(newestFirst([10, 12, 14, 16, 18]));
+    const target = made[21] as ApiPayment;
+    const byUuid = await owner.client.get(`/dashboard/payments?env=test&q=${target.uuid.slice(0, 30).toUpperCase()}`);
+    expect(listed(byUuid.text)).toEqual([target.uuid]);
+    // A LIKE pattern would read these as wildcards and match every `ord-0…`.
+    for (const q of ['ord_00', 'ord-0%', '%', '_']) {
+      const page = await owner.client.get(`/dashboard/payments?env=test&q=${encodeURIComponent(q)}`);
+      expect(listed(page.text), q).toEqual([]);
+      expect(page.text).toContain('0 payments match.');
+    }
+    // The export holds what the search shows.
+    const csv = await owner.client.get('/dashboard/payments/export.csv?env=test&q=ord-00');
+    expect(
+      parseCsv(csv.text)
+        .slice(1)
+        .map((r) => r[0]),
+    ).toEqual(newestFirst([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
   });
 
   it('never lists another account’s payments, by list or search', async () => {

@@ -1,6 +1,6 @@
 /**
  * Runs `bin/gateway` and `bin/connector` as an operator does: a real process with the given database, answering its exit
- * code and output.
+ * code and output. test/support/cli-in-process.ts runs the gateway's command line without a process.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -9,9 +9,10 @@ import { TEST_GATEWAY_SECRET } from './gateway.js';
 const run = promisify(execFile);
 
 /**
- * Per-test time limit for tests that run the CLI: each command is a process of its own that compiles
- * the sources as it starts, which takes seconds on a busy machine (7 s each at a load of 9 on two
- * cores), and the longest test runs twenty of them.
+ * Per-test time limit for tests that run the binary: each command is a process of its own that
+ * compiles the sources as it starts when dist/ is not up to date, which takes seconds on a busy
+ * machine (7 s each at a load of 9 on two cores). Tests that run many commands call the CLI's `main`
+ * in their own process instead (cli-in-process.ts).
  */
 export const CLI_TEST_TIMEOUT_MS = 240_000;
 

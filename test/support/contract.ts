@@ -3,12 +3,14 @@
  * against the OpenAPI document (status documented for the operation, JSON body valid under its
  * response schema, with ajv's draft 2020-12 and formats), and so is every webhook delivery a test
  * receiver gets. Violations are collected; the setup file `contract-setup.ts` fails the test file
- * that met any, listing them.
+ * that met any, listing them. It also reads the document's examples: where they should be, and
+ * whether each is valid under its schema.
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { buildOpenApiDocument } from '../../gateway/api/openapi/document.js';
+import { buildOpenApiDocument, type OpenApiDocument } from '../../gateway/api/openapi/document.js';
 import { OPERATIONS } from '../../gateway/api/openapi/operations.js';
+import { loadConfig } from '../../gateway/config.js';
 
 /** The origins of the test gateways of this process: only their answers are checked. */
 const gatewayOrigins = new Set<string>();
@@ -34,14 +36,21 @@ interface Checker {
 
 let checker: Checker | undefined;
 
-function theChecker(): Checker {
-  if (checker !== undefined) return checker;
-  const document = buildOpenApiDocument('http://gateway.test');
+/** An ajv (draft 2020-12, with formats) that holds `document`: its schemas are compiled by JSON pointer. */
+function ajvFor(document: OpenApiDocument): Ajv2020 {
   // The document is not itself a schema: refs point into it and only the schemas they reach are compiled.
   const ajv = new Ajv2020({ strict: false, validateSchema: false, allErrors: true });
   // ajv-formats is CommonJS: Node hands its `module.exports` as the default import, the plugin is `.default`.
   addFormats.default(ajv);
   ajv.addSchema(document, DOCUMENT_ID);
+  return ajv;
+}
+
+function theChecker(): Checker {
+  if (checker !== undefined) return checker;
+  // Response schemas do not depend on the server's settings: the defaults' document serves every test gateway.
+  const document = buildOpenApiDocument(loadConfig({ PUBLIC_URL: 'http://gateway.test' }));
+  const ajv = ajvFor(document);
   const routes = OPERATIONS.map((o) => ({
     method: o.method.toUpperCase(),
     path: o.path,
@@ -125,4 +134,56 @@ export function checkAgainstContract(method: string, url: string, status: number
     return;
   }
   if (!validate(body)) violations.push(`${where}: ${describeErrors(validate)}; body ${text.slice(0, 300)}`);
+}
+
+/** A JSON media type of the document that should show an example, at its JSON pointer's parts. */
+export interface ExampleSite {
+  readonly at: readonly string[];
+  readonly media: { readonly schema?: unknown; readonly example?: unknown } | undefined;
+}
+
+type OperationObject = {
+  requestBody?: { content?: Record<string, ExampleSite['media']> };
+  responses?: Record<string, { content?: Record<string, ExampleSite['media']> }>;
+};
+
+/**
+ * Where the document should show an example: every request body, every success answer (2xx) with
+ * a body, of every operation and every webhook.
+ */
+export function exampleSites(document: OpenApiDocument): ExampleSite[] {
+  const sites: ExampleSite[] = [];
+  const visit = (at: string[], operation: OperationObject) => {
+    if (operation.requestBody !== undefined) {
+      const where = [...at, 'requestBody', 'content', 'application/json'];
+      sites.push({ at: where, media: operation.requestBody.content?.['application/json'] });
+    }
+    for (const [status, response] of Object.entries(operation.responses ?? {})) {
+      // An answer without a body (a webhook receiver's) has nothing to show.
+      if (!/^2\d\d$/.test(status) || response.content === undefined) continue;
+      sites.push({
+        at: [...at, 'responses', status, 'content', 'application/json'],
+        media: response.content?.['application/json'],
+      });
+    }
+  };
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(item))
+      visit(['paths', path, method], operation as OperationObject);
+  }
+  const webhooks = (document.webhooks ?? {}) as Record<string, { post: OperationObject }>;
+  for (const [event, item] of Object.entries(webhooks)) visit(['webhooks', event, 'post'], item.post);
+  return sites;
+}
+
+/** The examples of `document` that are not valid under the schema beside them, one line each. */
+export function invalidExamples(document: OpenApiDocument): string[] {
+  const ajv = ajvFor(document);
+  const problems: string[] = [];
+  for (const { at, media } of exampleSites(document)) {
+    if (media?.example === undefined) continue;
+    const validate = ajv.compile({ $ref: `${DOCUMENT_ID}#/${pointer(...at, 'schema')}` });
+    if (!validate(media.example)) problems.push(`${at.join(' ')}: ${describeErrors(validate)}`);
+  }
+  return problems;
 }

@@ -469,7 +469,7 @@ export const paymentLinkSchema = z
     payments: z
       .array(paymentLinkPaymentSchema)
       .optional()
-      .describe('Only when one link is read: its latest 50 payments.'),
+      .describe('Only when one link is read or deactivated: its latest 50 payments.'),
   })
   .register(components, { id: 'PaymentLink', description: 'A payment link (an addition).' });
 

@@ -1,15 +1,21 @@
 /**
  * The OpenAPI 3.1 document of the API, built from the operation registry (`operations.ts`), the
- * response schemas (`components.ts`) and the error table (`domain/errors.ts`). Every JSON Schema in
- * it is zod's output (`z.toJSONSchema`, draft 2020-12): requests as zod reads them (`io: input`),
- * responses as the services write them.
+ * response schemas (`components.ts`), the examples (`examples/`) and the error table
+ * (`domain/errors.ts`). Every JSON Schema in it is zod's output (`z.toJSONSchema`, draft 2020-12,
+ * which the document's default dialect, OpenAPI 3.1's, extends): requests as zod reads them
+ * (`io: input`), responses as the services write them. Bounds that are the server's settings (the
+ * minimum purchase, the largest payment link) are those of the server that serves the document.
  */
 import { z } from 'zod';
+import type { Config } from '../../config.js';
 import { mayPerform } from '../../domain/access.js';
 import { ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_HEADER } from '../../payments/idempotency.js';
 import { components, webhookDeliveryBodySchema } from './components.js';
-import { type ApiOperation, OPERATIONS } from './operations.js';
+import { authorizedDelivery } from './examples/holds.js';
+import { refundedDelivery, statusUpdatedDelivery } from './examples/webhooks.js';
+import { type ApiOperation, type DocumentedSettings, OPERATIONS } from './operations.js';
+import { TAGS } from './tags.js';
 
 type JsonSchema = Record<string, unknown>;
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, JsonSchema>> };
@@ -157,13 +163,21 @@ function successHeaders(operation: ApiOperation, status: number): Record<string,
   };
 }
 
-function operationObject(operation: ApiOperation): JsonSchema {
+function requestBodyOf(body: NonNullable<ApiOperation['body']>, settings: DocumentedSettings): JsonSchema {
+  const schema = typeof body.schema === 'function' ? body.schema(settings) : body.schema;
+  return {
+    required: body.required,
+    content: { 'application/json': { schema: requestSchema(schema), example: body.example } },
+  };
+}
+
+function operationObject(operation: ApiOperation, settings: DocumentedSettings): JsonSchema {
   const responses: Record<string, JsonSchema> = {};
   for (const [status, response] of Object.entries(operation.responses)) {
     responses[status] = {
       description: response.description,
       headers: successHeaders(operation, Number(status)),
-      content: { 'application/json': { schema: responseSchema(response.schema) } },
+      content: { 'application/json': { schema: responseSchema(response.schema), example: response.example } },
     };
   }
   const parameters = parametersOf(operation);
@@ -174,21 +188,14 @@ function operationObject(operation: ApiOperation): JsonSchema {
     tags: [operation.tag],
     security: securityOf(operation),
     ...(parameters.length === 0 ? {} : { parameters }),
-    ...(operation.body === undefined
-      ? {}
-      : {
-          requestBody: {
-            required: operation.body.required,
-            content: { 'application/json': { schema: requestSchema(operation.body.schema) } },
-          },
-        }),
+    ...(operation.body === undefined ? {} : { requestBody: requestBodyOf(operation.body, settings) }),
     responses: { ...responses, ...errorResponses(operation) },
   };
 }
 
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
 
-function webhook(event: string, summary: string): JsonSchema {
+function webhook(event: string, summary: string, example: unknown): JsonSchema {
   const signature = (description: string, required: boolean) => ({
     description,
     required,
@@ -200,6 +207,9 @@ function webhook(event: string, summary: string): JsonSchema {
       summary,
       description:
         'POSTed to the payment\'s `callback_url`, else to the webhook URL of its domain. Verify the signature over the raw body before reading it (docs/api.md "Verifying webhooks"). Answer 2xx; anything else is retried.',
+      // The receiver authenticates the gateway by the signature headers below: an HMAC of the body,
+      // which no OpenAPI security scheme describes. The empty list says no scheme applies.
+      security: [],
       parameters: [
         {
           in: 'header',
@@ -231,6 +241,7 @@ function webhook(event: string, summary: string): JsonSchema {
               $ref: `${SCHEMAS_PATH}${components.get(webhookDeliveryBodySchema)?.id}`,
               properties: { event: { const: event } },
             },
+            example,
           },
         },
       },
@@ -239,32 +250,45 @@ function webhook(event: string, summary: string): JsonSchema {
   };
 }
 
-export function buildOpenApiDocument(publicUrl: string): OpenApiDocument {
+/** The settings of the server the document describes. */
+export type DocumentedServer = Pick<Config, 'publicUrl' | 'maxPaymentAmount'> & {
+  readonly billing: Pick<Config['billing'], 'minPurchase'>;
+};
+
+export function buildOpenApiDocument(server: DocumentedServer): OpenApiDocument {
+  const settings: DocumentedSettings = {
+    minPurchase: server.billing.minPurchase,
+    maxPaymentAmount: server.maxPaymentAmount,
+  };
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const operation of OPERATIONS) {
-    paths[operation.path] = { ...paths[operation.path], [operation.method]: operationObject(operation) };
+    paths[operation.path] = { ...paths[operation.path], [operation.method]: operationObject(operation, settings) };
   }
+  const tags = new Set(OPERATIONS.map((o) => o.tag));
   return {
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'Payment gateway API',
       version: '1',
       description:
         'One REST API in front of Armenian payment processors. Errors share one body; every code is explained at /docs/errors.',
     },
-    servers: [{ url: publicUrl }],
-    tags: [...new Set(OPERATIONS.map((o) => o.tag))].map((name) => ({ name })),
+    servers: [{ url: server.publicUrl }],
+    tags: Object.entries(TAGS)
+      .filter(([name]) => tags.has(name as keyof typeof TAGS))
+      .map(([name, description]) => ({ name, description })),
     paths,
     webhooks: {
       'transaction.status.updated': webhook(
         'transaction.status.updated',
         'A payment became completed, failed or expired (or a failed/expired payment was confirmed late)',
+        statusUpdatedDelivery,
       ),
-      'payment.refunded': webhook('payment.refunded', 'A refund succeeded'),
+      'payment.refunded': webhook('payment.refunded', 'A refund succeeded', refundedDelivery),
       'payment.authorized': webhook(
         'payment.authorized',
         'A payment created with `capture_method: manual` is authorized: its amount is held on the card until captured or voided',
+        authorizedDelivery,
       ),
     },
     components: {

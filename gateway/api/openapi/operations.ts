@@ -1,7 +1,8 @@
 /**
  * The registry of the API's operations: what each route takes (the same zod schemas the route
  * validates with), who may call it, and what it answers (status → response schema, and the error
- * codes of `gateway/domain/errors.ts` it may answer with). `document.ts` turns it into OpenAPI 3.1.
+ * codes of `gateway/domain/errors.ts` it may answer with), with an example of each request body and
+ * success answer (`examples/`). `document.ts` turns it into OpenAPI 3.1.
  */
 import { z } from 'zod';
 import type { Operation as AccessOperation } from '../../domain/access.js';
@@ -11,7 +12,7 @@ import { listCustomersSchema } from '../schemas/customer.schema.js';
 import { captureBodySchema, voidBodySchema } from '../schemas/hold.schema.js';
 import { createPaymentSchema, listPaymentsSchema } from '../schemas/payment.schema.js';
 import { createPaymentLinkSchema, listPaymentLinksSchema } from '../schemas/payment-link.schema.js';
-import { autoTopupBodySchema, purchaseBodySchema } from '../schemas/purchase.schema.js';
+import { documentedAutoTopupBodySchema, documentedPurchaseBodySchema } from '../schemas/purchase.schema.js';
 import { createReceiptSchema, listReceiptsSchema } from '../schemas/receipt.schema.js';
 import { refundBodySchema } from '../schemas/refund.schema.js';
 import { settleReferenceBodySchema } from '../schemas/settle-reference.schema.js';
@@ -38,15 +39,73 @@ import {
   refundResultSchema,
   resentDeliverySchema,
 } from './components.js';
+import {
+  autoTopup,
+  autoTopupRequest,
+  balances,
+  ledgerPage,
+  priceList,
+  purchase,
+  purchaseRequest,
+} from './examples/billing.js';
+import { customer, customerList } from './examples/customers.js';
+import { capturedPayment, captureRequest, voidedPayment, voidRequest } from './examples/holds.js';
+import {
+  createPaymentLinkRequest,
+  deactivatedPaymentLink,
+  paymentLink,
+  paymentLinkList,
+  paymentLinkWithPayments,
+} from './examples/payment-links.js';
+import {
+  cancelledPayment,
+  createdPayment,
+  createPaymentRequest,
+  lateConfirmedPayment,
+  paidPayment,
+  paymentList,
+  processorReferenceRequest,
+  testCardRequest,
+} from './examples/payments.js';
+import { createReceiptRequest, receipt, receiptList } from './examples/receipts.js';
+import { refundList, refundRequest, refundResult } from './examples/refunds.js';
+import {
+  advanceClockRequest,
+  clockNow,
+  connectTokenInfo,
+  documentHead,
+  health,
+  readiness,
+} from './examples/service.js';
+import { eventLog, resentDelivery } from './examples/webhooks.js';
+import type { Tag } from './tags.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
 /** Who may call: an operation of `domain/access.ts` (API keys, and connect tokens where allowed), a connect token only, or anyone. */
 export type Caller = AccessOperation | 'connect_token' | 'public';
 
+/** What the document says that depends on the server's settings (`gateway/config.ts`). */
+export interface DocumentedSettings {
+  /** `GATEWAY_MIN_PURCHASE`: the least quantity of a purchase and of an auto top-up's refill. */
+  readonly minPurchase: number;
+  /** `GATEWAY_MAX_PAYMENT_AMOUNT`: the largest amount of a payment link. */
+  readonly maxPaymentAmount: number;
+}
+
+export interface RequestBody {
+  /** The route's schema; a function when its bounds are the server's settings. */
+  readonly schema: z.ZodType | ((settings: DocumentedSettings) => z.ZodType);
+  readonly required: boolean;
+  /** A body the server accepts (test/api/openapi-examples.test.ts sends it). */
+  readonly example: unknown;
+}
+
 export interface SuccessResponse {
   readonly description: string;
   readonly schema: z.ZodType;
+  /** An answer of this status, with every key the server writes. */
+  readonly example: unknown;
 }
 
 export interface ApiOperation {
@@ -56,13 +115,13 @@ export interface ApiOperation {
   readonly operationId: string;
   readonly summary: string;
   readonly description?: string;
-  readonly tag: string;
+  readonly tag: Tag;
   readonly caller: Caller;
   /** The route takes an `Idempotency-Key` header. */
   readonly idempotent?: boolean;
   readonly params?: z.ZodObject;
   readonly query?: z.ZodObject;
-  readonly body?: { readonly schema: z.ZodType; readonly required: boolean };
+  readonly body?: RequestBody;
   readonly responses: Readonly<Record<number, SuccessResponse>>;
   /** The codes the operation itself may answer; those of authentication, bodies and idempotency are added from the flags above. */
   readonly errors: readonly ErrorCode[];
@@ -71,15 +130,16 @@ export interface ApiOperation {
 const uuidParam = (what: string) => z.string().describe(`The uuid of the ${what}.`);
 const paymentParams = z.object({ uuid: uuidParam('payment') });
 
-const created = (what: string, schema: z.ZodType): Readonly<Record<number, SuccessResponse>> => ({
-  201: { description: `The ${what} was created.`, schema },
+const created = (what: string, schema: z.ZodType, example: unknown): Readonly<Record<number, SuccessResponse>> => ({
+  201: { description: `The ${what} was created.`, schema, example },
   200: {
     description: `A retry with the same \`Idempotency-Key\` and body: the ${what} as it is now (\`Idempotent-Replayed: true\`).`,
     schema,
+    example,
   },
 });
 
-const ok = (description: string, schema: z.ZodType) => ({ 200: { description, schema } });
+const ok = (description: string, schema: z.ZodType, example: unknown) => ({ 200: { description, schema, example } });
 
 export const OPERATIONS: readonly ApiOperation[] = [
   {
@@ -90,8 +150,8 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Payments',
     caller: 'payments.create',
     idempotent: true,
-    body: { schema: createPaymentSchema(), required: true },
-    responses: created('payment', paymentSchema),
+    body: { schema: createPaymentSchema(), required: true, example: createPaymentRequest },
+    responses: created('payment', paymentSchema, createdPayment),
     errors: [
       'BALANCE_EXHAUSTED',
       'domain_required',
@@ -111,7 +171,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Payments',
     caller: 'payments.read',
     query: listPaymentsSchema,
-    responses: ok('A page of payments, newest first.', paymentListSchema),
+    responses: ok('A page of payments, newest first.', paymentListSchema, paymentList),
     errors: ['validation_failed'],
   },
   {
@@ -122,7 +182,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Payments',
     caller: 'payments.read',
     params: paymentParams,
-    responses: ok('The payment.', paymentSchema),
+    responses: ok('The payment.', paymentSchema, paidPayment),
     errors: ['not_found'],
   },
   {
@@ -135,7 +195,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Payments',
     caller: 'payments.create',
     params: paymentParams,
-    responses: ok('The payment, cancelled (or final already).', paymentSchema),
+    responses: ok('The payment, cancelled (or final already).', paymentSchema, cancelledPayment),
     errors: ['not_found', 'payment_not_cancellable'],
   },
   {
@@ -146,7 +206,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Payments',
     caller: 'payments.read',
     params: z.object({ order_id: z.string().describe('The `order_id` the payment was created with, URL-encoded.') }),
-    responses: ok('The payment.', paymentSchema),
+    responses: ok('The payment.', paymentSchema, paidPayment),
     errors: ['order_not_found'],
   },
   {
@@ -157,7 +217,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Webhooks',
     caller: 'payments.read',
     params: paymentParams,
-    responses: ok('The events, oldest first.', eventLogSchema),
+    responses: ok('The events, oldest first.', eventLogSchema, eventLog),
     errors: ['not_found'],
   },
   {
@@ -169,7 +229,9 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Webhooks',
     caller: 'webhooks.resend',
     params: z.object({ uuid: uuidParam('payment'), event_id: uuidParam('event') }),
-    responses: { 202: { description: 'A new delivery was queued.', schema: resentDeliverySchema } },
+    responses: {
+      202: { description: 'A new delivery was queued.', schema: resentDeliverySchema, example: resentDelivery },
+    },
     errors: ['not_found', 'no_webhook_target', 'rate_limited'],
   },
   {
@@ -182,8 +244,8 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Payments',
     caller: 'payments.settle',
     params: paymentParams,
-    body: { schema: settleReferenceBodySchema, required: true },
-    responses: ok('The payment, as it is after the answer was applied.', paymentSchema),
+    body: { schema: settleReferenceBodySchema, required: true, example: processorReferenceRequest },
+    responses: ok('The payment, as it is after the answer was applied.', paymentSchema, paidPayment),
     errors: ['not_found', 'conflict', 'processor_unavailable', 'validation_failed'],
   },
   {
@@ -196,8 +258,8 @@ export const OPERATIONS: readonly ApiOperation[] = [
     caller: 'refunds.create',
     idempotent: true,
     params: paymentParams,
-    body: { schema: refundBodySchema, required: false },
-    responses: created('refund', refundResultSchema),
+    body: { schema: refundBodySchema, required: false, example: refundRequest },
+    responses: created('refund', refundResultSchema, refundResult),
     errors: [
       'not_found',
       'not_refundable',
@@ -220,7 +282,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Refunds',
     caller: 'payments.read',
     params: paymentParams,
-    responses: ok('The refunds, oldest first.', refundListSchema),
+    responses: ok('The refunds, oldest first.', refundListSchema, refundList),
     errors: ['not_found'],
   },
   // Holds (docs/decisions.md "Holds"): capture or void a payment created with `capture_method: manual`.
@@ -235,10 +297,11 @@ export const OPERATIONS: readonly ApiOperation[] = [
     caller: 'payments.capture',
     idempotent: true,
     params: paymentParams,
-    body: { schema: captureBodySchema, required: false },
+    body: { schema: captureBodySchema, required: false, example: captureRequest },
     responses: ok(
       'The payment, captured (`completed`); a retry with the same `Idempotency-Key` answers it as it is now (`Idempotent-Replayed: true`).',
       paymentSchema,
+      capturedPayment,
     ),
     errors: [
       'not_found',
@@ -265,10 +328,11 @@ export const OPERATIONS: readonly ApiOperation[] = [
     caller: 'payments.capture',
     idempotent: true,
     params: paymentParams,
-    body: { schema: voidBodySchema, required: false },
+    body: { schema: voidBodySchema, required: false, example: voidRequest },
     responses: ok(
       'The payment, released (`expired`); a retry with the same `Idempotency-Key` answers it as it is now (`Idempotent-Replayed: true`).',
       paymentSchema,
+      voidedPayment,
     ),
     errors: [
       'not_found',
@@ -292,8 +356,12 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Payment links',
     caller: 'payment_links.manage',
     idempotent: true,
-    body: { schema: createPaymentLinkSchema(Number.MAX_SAFE_INTEGER), required: true },
-    responses: created('payment link', paymentLinkSchema),
+    body: {
+      schema: (settings) => createPaymentLinkSchema(settings.maxPaymentAmount),
+      required: true,
+      example: createPaymentLinkRequest,
+    },
+    responses: created('payment link', paymentLinkSchema, paymentLink),
     errors: ['validation_failed'],
   },
   {
@@ -304,7 +372,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Payment links',
     caller: 'payment_links.manage',
     query: listPaymentLinksSchema,
-    responses: ok('A page of payment links, newest first.', paymentLinkListSchema),
+    responses: ok('A page of payment links, newest first.', paymentLinkListSchema, paymentLinkList),
     errors: ['validation_failed'],
   },
   {
@@ -315,7 +383,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Payment links',
     caller: 'payment_links.manage',
     params: z.object({ id: z.string().describe('The id of the payment link.') }),
-    responses: ok('The payment link with its latest payments.', paymentLinkSchema),
+    responses: ok('The payment link with its latest payments.', paymentLinkSchema, paymentLinkWithPayments),
     errors: ['not_found'],
   },
   {
@@ -327,7 +395,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Payment links',
     caller: 'payment_links.manage',
     params: z.object({ id: z.string().describe('The id of the payment link.') }),
-    responses: ok('The payment link, inactive.', paymentLinkSchema),
+    responses: ok('The payment link, inactive.', paymentLinkSchema, deactivatedPaymentLink),
     errors: ['not_found'],
   },
   {
@@ -337,7 +405,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     summary: 'Read the price list',
     tag: 'Billing',
     caller: 'public',
-    responses: ok('The price of each counter.', priceListSchema),
+    responses: ok('The price of each counter.', priceListSchema, priceList),
     errors: [],
   },
   {
@@ -347,7 +415,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     summary: "Read the account's balances",
     tag: 'Billing',
     caller: 'billing.read',
-    responses: ok('Both balances.', balancesSchema),
+    responses: ok('Both balances.', balancesSchema, balances),
     errors: [],
   },
   {
@@ -358,7 +426,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Billing',
     caller: 'billing.read',
     query: ledgerQuerySchema,
-    responses: ok('A page of ledger entries, newest first.', ledgerPageSchema),
+    responses: ok('A page of ledger entries, newest first.', ledgerPageSchema, ledgerPage),
     errors: ['validation_failed'],
   },
   {
@@ -371,8 +439,12 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Billing',
     caller: 'billing.purchase',
     idempotent: true,
-    body: { schema: purchaseBodySchema, required: true },
-    responses: created('purchase', purchaseSchema),
+    body: {
+      schema: (settings) => documentedPurchaseBodySchema(settings.minPurchase),
+      required: true,
+      example: purchaseRequest,
+    },
+    responses: created('purchase', purchaseSchema, purchase),
     errors: ['VERIFICATION_REQUIRED', 'validation_failed', 'below_minimum'],
   },
   {
@@ -383,7 +455,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Billing',
     caller: 'billing.read',
     params: z.object({ id: z.string().describe('The id of the purchase.') }),
-    responses: ok('The purchase.', purchaseSchema),
+    responses: ok('The purchase.', purchaseSchema, purchase),
     errors: ['not_found'],
   },
   {
@@ -396,8 +468,12 @@ export const OPERATIONS: readonly ApiOperation[] = [
     params: z.object({
       counter: z.enum(['transactions', 'receipts']).describe('The counter whose auto top-up is set.'),
     }),
-    body: { schema: autoTopupBodySchema, required: true },
-    responses: ok('The setting as saved.', autoTopupSchema),
+    body: {
+      schema: (settings) => documentedAutoTopupBodySchema(settings.minPurchase),
+      required: true,
+      example: autoTopupRequest,
+    },
+    responses: ok('The setting as saved.', autoTopupSchema, autoTopup),
     errors: ['not_found', 'validation_failed'],
   },
   {
@@ -408,8 +484,8 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Receipts',
     caller: 'receipts.create',
     idempotent: true,
-    body: { schema: createReceiptSchema, required: true },
-    responses: created('receipt', receiptSchema),
+    body: { schema: createReceiptSchema, required: true, example: createReceiptRequest },
+    responses: created('receipt', receiptSchema, receipt),
     errors: [
       'BALANCE_EXHAUSTED',
       'domain_required',
@@ -427,7 +503,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Receipts',
     caller: 'receipts.read',
     query: listReceiptsSchema,
-    responses: ok('A page of receipts, newest first.', receiptListSchema),
+    responses: ok('A page of receipts, newest first.', receiptListSchema, receiptList),
     errors: ['validation_failed'],
   },
   {
@@ -438,7 +514,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Receipts',
     caller: 'receipts.read',
     params: z.object({ id: z.string().describe('The id of the receipt (`rct_...`).') }),
-    responses: ok('The receipt.', receiptSchema),
+    responses: ok('The receipt.', receiptSchema, receipt),
     errors: ['not_found'],
   },
   {
@@ -449,7 +525,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     description: "Also answers the signing secrets of its domain's webhooks. Only a connect token may call it.",
     tag: 'Connect tokens',
     caller: 'connect_token',
-    responses: ok('The token.', connectTokenInfoSchema),
+    responses: ok('The token.', connectTokenInfoSchema, connectTokenInfo),
     errors: [],
   },
   {
@@ -461,8 +537,8 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Test helpers',
     caller: 'test_helpers.use',
     params: paymentParams,
-    body: { schema: testCardSchema, required: true },
-    responses: ok('The payment after the card was tried.', paymentSchema),
+    body: { schema: testCardSchema, required: true, example: testCardRequest },
+    responses: ok('The payment after the card was tried.', paymentSchema, paidPayment),
     errors: ['not_found', 'validation_failed'],
   },
   {
@@ -474,7 +550,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Test helpers',
     caller: 'test_helpers.use',
     params: paymentParams,
-    responses: ok('The payment after the confirmation.', paymentSchema),
+    responses: ok('The payment after the confirmation.', paymentSchema, lateConfirmedPayment),
     errors: ['not_found'],
   },
   {
@@ -487,8 +563,8 @@ export const OPERATIONS: readonly ApiOperation[] = [
       'The clock is kept in the database: every instance on it reads the moved time from its next request.',
     tag: 'Test helpers',
     caller: 'test_helpers.use',
-    body: { schema: advanceClockSchema, required: true },
-    responses: ok('The clock after the advance.', clockSchema),
+    body: { schema: advanceClockSchema, required: true, example: advanceClockRequest },
+    responses: ok('The clock after the advance.', clockSchema, clockNow),
     errors: ['not_found', 'validation_failed'],
   },
   {
@@ -498,7 +574,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     summary: 'This OpenAPI document',
     tag: 'Service',
     caller: 'public',
-    responses: ok('The OpenAPI 3.1 document of the API.', z.looseObject({ openapi: z.string() })),
+    responses: ok('The OpenAPI 3.1 document of the API.', z.looseObject({ openapi: z.string() }), documentHead),
     errors: [],
   },
   {
@@ -510,7 +586,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Customers',
     caller: 'customers.read',
     query: listCustomersSchema,
-    responses: ok('A page of customers.', customerListSchema),
+    responses: ok('A page of customers.', customerListSchema, customerList),
     errors: ['validation_failed'],
   },
   {
@@ -522,7 +598,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     tag: 'Customers',
     caller: 'customers.read',
     params: z.object({ id: z.string().describe('The customer id, URL-encoded.') }),
-    responses: ok('The customer.', customerSchema),
+    responses: ok('The customer.', customerSchema, customer),
     errors: ['not_found'],
   },
   {
@@ -532,7 +608,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     summary: 'The process is up',
     tag: 'Service',
     caller: 'public',
-    responses: ok('Up.', healthSchema),
+    responses: ok('Up.', healthSchema, health),
     errors: [],
   },
   {
@@ -542,7 +618,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     summary: 'The process can reach its database, and the database has every migration this version needs',
     tag: 'Service',
     caller: 'public',
-    responses: ok('Ready.', healthSchema),
+    responses: ok('Ready.', healthSchema, readiness),
     errors: ['service_unavailable'],
   },
   {
@@ -552,7 +628,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     summary: 'The same as `/ready` (kept for load balancers configured with it)',
     tag: 'Service',
     caller: 'public',
-    responses: ok('Ready.', healthSchema),
+    responses: ok('Ready.', healthSchema, readiness),
     errors: ['service_unavailable'],
   },
 ];

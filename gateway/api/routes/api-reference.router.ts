@@ -3,7 +3,8 @@
  * - `GET /api/v1/openapi.json`: the document (`gateway/api/openapi/`), built once when the router is
  *   made; public, cacheable, revalidated by ETag, readable from any origin.
  * - `GET /docs/api`: the reference page, Swagger UI (the `swagger-ui-dist` package) served from
- *   `/docs/api/assets/` by the gateway itself, never from a CDN. The page runs no inline script: its
+ *   `/docs/api/assets/` by the gateway itself, never from a CDN, with its start-up script and a
+ *   stylesheet of our own (`gateway/api/openapi/page/`). The page runs no inline script: its
  *   start-up script is an asset too, so its CSP allows scripts and styles from 'self' only.
  */
 import { createHash } from 'node:crypto';
@@ -11,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Router } from '@koa/router';
 import type { GatewayContext, GatewayState } from '../context.js';
-import { buildOpenApiDocument } from '../openapi/document.js';
+import { buildOpenApiDocument, type DocumentedServer } from '../openapi/document.js';
 import { matchesEtag } from './sdk.router.js';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
@@ -43,18 +44,16 @@ const PAGE = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API reference</title>
 <link rel="stylesheet" href="${ASSETS_PATH}/swagger-ui.css">
+<link rel="stylesheet" href="${ASSETS_PATH}/overrides.css">
 <link rel="icon" type="image/png" href="${ASSETS_PATH}/favicon-32x32.png">
 </head>
 <body>
-<div id="swagger-ui"></div>
+<div id="swagger-ui" data-document="${OPENAPI_PATH}"></div>
 <script src="${ASSETS_PATH}/swagger-ui-bundle.js"></script>
-<script src="${ASSETS_PATH}/init.js"></script>
+<script src="${ASSETS_PATH}/start.js"></script>
 </body>
 </html>
 `;
-
-/** `validatorUrl: null`: Swagger's online validator (swagger.io) is never asked about the document. */
-const INIT_SCRIPT = `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(OPENAPI_PATH)}, dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null });\n`;
 
 interface Asset {
   readonly type: string;
@@ -63,12 +62,17 @@ interface Asset {
 
 const requireFromHere = createRequire(import.meta.url);
 const packageFile = (name: string) => () => readFile(requireFromHere.resolve(`swagger-ui-dist/${name}`));
+const pageFile = (name: string) => () => readFile(new URL(`../openapi/page/${name}`, import.meta.url));
+
+const SCRIPT = 'application/javascript; charset=utf-8';
+const STYLESHEET = 'text/css; charset=utf-8';
 
 const ASSETS: Readonly<Record<string, Asset>> = {
-  'swagger-ui-bundle.js': { type: 'application/javascript; charset=utf-8', load: packageFile('swagger-ui-bundle.js') },
-  'swagger-ui.css': { type: 'text/css; charset=utf-8', load: packageFile('swagger-ui.css') },
+  'swagger-ui-bundle.js': { type: SCRIPT, load: packageFile('swagger-ui-bundle.js') },
+  'swagger-ui.css': { type: STYLESHEET, load: packageFile('swagger-ui.css') },
   'favicon-32x32.png': { type: 'image/png', load: packageFile('favicon-32x32.png') },
-  'init.js': { type: 'application/javascript; charset=utf-8', load: async () => Buffer.from(INIT_SCRIPT) },
+  'start.js': { type: SCRIPT, load: pageFile('start.js') },
+  'overrides.css': { type: STYLESHEET, load: pageFile('overrides.css') },
 };
 
 function etagOf(text: string | Buffer): string {
@@ -88,12 +92,12 @@ function sendCached(ctx: GatewayContext, type: string, content: string | Buffer,
   ctx.body = content;
 }
 
-export function apiReferenceRouter(publicUrl: string): Router<GatewayState> {
+export function apiReferenceRouter(server: DocumentedServer): Router<GatewayState> {
   const router = new Router<GatewayState>();
-  const documentText = JSON.stringify(buildOpenApiDocument(publicUrl));
+  const documentText = JSON.stringify(buildOpenApiDocument(server));
   const documentEtag = etagOf(documentText);
   const loaded = new Map<string, Promise<{ content: Buffer; etag: string }>>();
-  const csp = apiReferenceCsp(new URL(publicUrl).origin);
+  const csp = apiReferenceCsp(new URL(server.publicUrl).origin);
 
   router.get(OPENAPI_PATH, (ctx) => {
     ctx.set('Access-Control-Allow-Origin', '*');

@@ -37,6 +37,19 @@ export const purchaseBodySchema = z.strictObject(
 );
 export type PurchaseBody = z.output<typeof purchaseBodySchema>;
 
+/**
+ * The purchase body as the API reference states it: `quantity` starts at the server's minimum
+ * purchase (`GATEWAY_MIN_PURCHASE`), which the service checks after this schema (a smaller
+ * quantity answers 422 `below_minimum` with `min_quantity`).
+ */
+export function documentedPurchaseBodySchema(minPurchase: number) {
+  return purchaseBodySchema.extend({
+    quantity: quantity(minPurchase, 'quantity').describe(
+      `Units to buy, ${minPurchase} (this server's minimum purchase) to 1,000,000; fewer answers 422 \`below_minimum\`. A preset quantity is paid by card at \`checkout_url\`, any other by bank transfer with \`reference\`.`,
+    ),
+  });
+}
+
 export const autoTopupBodySchema = z.strictObject(
   {
     enabled: z.boolean({ error: typeMessage('true or false') }).describe('Whether auto top-up is on.'),
@@ -49,3 +62,12 @@ export const autoTopupBodySchema = z.strictObject(
   { error: 'must be a JSON object' },
 );
 export type AutoTopupBody = z.output<typeof autoTopupBodySchema>;
+
+/** The auto top-up body as the API reference states it: `refill_qty` starts at the server's minimum purchase. */
+export function documentedAutoTopupBodySchema(minPurchase: number) {
+  return autoTopupBodySchema.extend({
+    refill_qty: quantity(minPurchase, 'refill_qty').describe(
+      `Units of that purchase: ${minPurchase} (this server's minimum purchase) to 1,000,000.`,
+    ),
+  });
+}

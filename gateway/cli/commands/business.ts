@@ -28,8 +28,9 @@ import { OperatorError } from '../../merchants/merchant.service.js';
 import { createMailer } from '../../notifications/mailer.js';
 import { sendMerchantEmailsNow } from '../../notifications/merchant-emails.js';
 import type { Deps } from '../../runtime/deps.js';
-
-type Command = (deps: Deps) => Promise<{ json: unknown; text: string }>;
+import type { CommandTable, Run } from '../command.js';
+import { required, UsageError } from '../options.js';
+import { formatTable } from '../table.js';
 
 interface EmailOutcome {
   to: string;
@@ -82,7 +83,7 @@ function decisionJson(decision: BusinessDecision, emails: readonly EmailOutcome[
   };
 }
 
-export function businessVerify(merchantId: string): Command {
+export function businessVerify(merchantId: string): Run {
   return async (deps) => {
     const decision = await verifyBusinessVerification(deps, merchantId);
     const emails = await deliver(deps, decision);
@@ -93,7 +94,7 @@ export function businessVerify(merchantId: string): Command {
   };
 }
 
-export function businessReject(merchantId: string, reason: string): Command {
+export function businessReject(merchantId: string, reason: string): Run {
   return async (deps) => {
     const decision = await rejectBusinessVerification(deps, merchantId, reason);
     const emails = await deliver(deps, decision);
@@ -107,7 +108,7 @@ export function businessReject(merchantId: string, reason: string): Command {
   };
 }
 
-export function businessListPending(): Command {
+export function businessListPending(): Run {
   return async (deps) => {
     const pending = await listPendingBusiness(deps);
     if (pending.length === 0) {
@@ -115,17 +116,11 @@ export function businessListPending(): Command {
     }
     const header = ['SUBMITTED', 'MERCHANT', 'LEGAL NAME', 'TIN', 'PHONE', 'DOCS'];
     const rows = pending.map((p) => [p.submitted_at, p.merchant_id, p.legal_name, p.tin, p.phone, String(p.documents)]);
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-    const format = (cells: string[]) =>
-      cells
-        .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
-        .join('  ')
-        .trimEnd();
-    return { json: { business_verifications: pending }, text: [format(header), ...rows.map(format)].join('\n') };
+    return { json: { business_verifications: pending }, text: formatTable(header, rows) };
   };
 }
 
-export function businessShow(merchantId: string): Command {
+export function businessShow(merchantId: string): Run {
   return async (deps) => {
     const state = await readBusinessState(deps, merchantId);
     const request = state.request;
@@ -175,7 +170,7 @@ export function businessShow(merchantId: string): Command {
   };
 }
 
-export function businessDocument(id: string, out: string): Command {
+export function businessDocument(id: string, out: string): Run {
   return async (deps) => {
     const document = /^[0-9a-f-]{36}$/.test(id) ? await readBusinessDocument(deps, id) : undefined;
     if (document === undefined) throw new OperatorError(`no business document with id ${id}`);
@@ -200,3 +195,14 @@ export function businessDocument(id: string, out: string): Command {
     };
   };
 }
+
+export const businessCommands: CommandTable = {
+  'business verify': (values) => businessVerify(required(values, 'merchant')),
+  'business reject': (values) => businessReject(required(values, 'merchant'), required(values, 'reason')),
+  'business list': (values) => {
+    if (values.pending !== true) throw new UsageError('--pending is required: the list shows pending requests');
+    return businessListPending();
+  },
+  'business show': (values) => businessShow(required(values, 'merchant')),
+  'business document': (values) => businessDocument(required(values, 'id'), required(values, 'out')),
+};

@@ -12,10 +12,8 @@ import {
   getDomainVerification,
   verifyDomain,
 } from '../../merchants/domain-verification.service.js';
-import type { Deps } from '../../runtime/deps.js';
+import type { Run } from '../command.js';
 import { operatorAudit } from '../operator-audit.js';
-
-type Command = (deps: Deps) => Promise<{ json: unknown; text: string; exitCode?: number }>;
 
 function status(view: DomainVerificationView): string {
   if (!view.verified) return 'not verified';
@@ -40,14 +38,14 @@ function describe(view: DomainVerificationView): string {
   return lines.join('\n');
 }
 
-export function domainVerification(merchantId: string, host: string): Command {
+export function domainVerification(merchantId: string, host: string): Run {
   return async (deps) => {
     const view = await getDomainVerification(deps, { merchantId, host });
     return { json: view, text: describe(view) };
   };
 }
 
-export function domainVerify(merchantId: string, host: string, method: VerificationMethod): Command {
+export function domainVerify(merchantId: string, host: string, method: VerificationMethod): Run {
   return async (deps) => {
     // Read first to audit only a domain this check verifies; what cannot be checked, the check refuses.
     const wasVerified = await getDomainVerification(deps, { merchantId, host }).then(

@@ -13,9 +13,8 @@ import {
   resolveReceipt,
   retryReceipt,
 } from '../../receipts/receipts-admin.service.js';
-import type { Deps } from '../../runtime/deps.js';
-
-type Command = (deps: Deps) => Promise<{ json: unknown; text: string }>;
+import type { CommandTable, Run } from '../command.js';
+import { required, UsageError } from '../options.js';
 
 function line(r: ReceiptLine): string {
   const fiscal = r.fiscal_id === null ? '' : ` fiscal ${r.fiscal_id}`;
@@ -23,7 +22,7 @@ function line(r: ReceiptLine): string {
   return `${r.id}  ${r.livemode ? 'live' : 'test'} ${r.type} ${r.amount} AMD  ${r.status}${fiscal}${error}`;
 }
 
-export function receiptsEnable(merchantId: string, host: string, system: string, config: string | undefined): Command {
+export function receiptsEnable(merchantId: string, host: string, system: string, config: string | undefined): Run {
   return async (deps) => {
     const view = await enableReceipts(deps, { merchantId, host, system, config });
     const what = system === 'test' ? 'test receipts only (sandbox payments)' : `fiscal receipts through ${system}`;
@@ -32,14 +31,14 @@ export function receiptsEnable(merchantId: string, host: string, system: string,
   };
 }
 
-export function receiptsDisable(merchantId: string, host: string): Command {
+export function receiptsDisable(merchantId: string, host: string): Run {
   return async (deps) => {
     const view = await disableReceipts(deps, { merchantId, host });
     return { json: view, text: `${view.host} no longer issues receipts; receipts already queued will fail.` };
   };
 }
 
-export function receiptsCheck(merchantId: string, host: string): Command {
+export function receiptsCheck(merchantId: string, host: string): Run {
   return async (deps) => {
     const result = await checkReceipts(deps, { merchantId, host });
     return {
@@ -51,7 +50,7 @@ export function receiptsCheck(merchantId: string, host: string): Command {
   };
 }
 
-export function receiptsList(merchantId: string, status: string | undefined, limit: number): Command {
+export function receiptsList(merchantId: string, status: string | undefined, limit: number): Run {
   return async (deps) => {
     const listed = await listMerchantReceipts(deps, { merchantId, status, limit });
     return {
@@ -61,14 +60,14 @@ export function receiptsList(merchantId: string, status: string | undefined, lim
   };
 }
 
-export function receiptsRetry(id: string): Command {
+export function receiptsRetry(id: string): Run {
   return async (deps) => {
     const receipt = await retryReceipt(deps, id);
     return { json: receipt, text: `Receipt ${id} will be tried again.` };
   };
 }
 
-export function receiptsResolve(id: string, fiscalId: string | undefined, notIssued: boolean): Command {
+export function receiptsResolve(id: string, fiscalId: string | undefined, notIssued: boolean): Run {
   return async (deps) => {
     const receipt = await resolveReceipt(deps, { id, fiscalId, notIssued });
     return {
@@ -79,3 +78,27 @@ export function receiptsResolve(id: string, fiscalId: string | undefined, notIss
     };
   };
 }
+
+export const receiptsCommands: CommandTable = {
+  'receipts enable': (values) => {
+    if (values.test === true && (values.config !== undefined || values.system !== undefined)) {
+      throw new UsageError('--test excludes --config and --system');
+    }
+    if (values.test !== true && values.config === undefined)
+      throw new UsageError('--config JSON (or --test) is required');
+    const system = values.test === true ? 'test' : (values.system ?? 'ehdm');
+    return receiptsEnable(required(values, 'merchant'), required(values, 'host'), system, values.config);
+  },
+  'receipts disable': (values) => receiptsDisable(required(values, 'merchant'), required(values, 'host')),
+  'receipts check': (values) => receiptsCheck(required(values, 'merchant'), required(values, 'host')),
+  'receipts list': (values) => {
+    const raw = values.limit ?? '50';
+    if (!/^\d{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > 1000) {
+      throw new UsageError('--limit must be a whole number from 1 to 1000');
+    }
+    return receiptsList(required(values, 'merchant'), values.status, Number(raw));
+  },
+  'receipts retry': (values) => receiptsRetry(required(values, 'receipt')),
+  'receipts resolve': (values) =>
+    receiptsResolve(required(values, 'receipt'), values['fiscal-id'], values['not-issued'] === true),
+};

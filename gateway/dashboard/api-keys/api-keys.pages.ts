@@ -4,6 +4,7 @@
  * once; the confirmation of a revocation. Viewers get the list only.
  */
 import { escapeHtml } from '../../checkout/html.js';
+import { keyLabel } from '../../domain/api-keys.js';
 import { formatDateTime } from '../../i18n/format.js';
 import type { Language } from '../../i18n/languages.js';
 import type { ApiKeyView } from '../../merchants/merchant.service.js';
@@ -22,11 +23,6 @@ export function formatInstant(language: Language, stored: string): string {
 /** `<time>` of a stored instant (the machine-readable UTC instant in `datetime`). */
 export function timeTag(language: Language, stored: string): string {
   return `<time datetime="${escapeHtml(stored)}">${escapeHtml(formatInstant(language, stored))}</time>`;
-}
-
-/** How a key is named on pages and in the audit log: `sk_test_AbCd…wxyz` (never a secret). */
-export function keyLabel(key: { prefix: string; last4: string }): string {
-  return `${key.prefix}…${key.last4}`;
 }
 
 export interface Choice {

@@ -13,7 +13,7 @@
 
 import { findMerchant } from '../../../storage/merchant.repository.js';
 import type { GatewayContext } from '../../api/context.js';
-import { type KeyAccess, keyHint } from '../../domain/api-keys.js';
+import { type KeyAccess, keyHint, keyLabel } from '../../domain/api-keys.js';
 import type { Environment } from '../../domain/payment.js';
 import {
   type ApiKeyView,
@@ -25,7 +25,7 @@ import {
 } from '../../merchants/merchant.service.js';
 import type { SectionRoutes, SignedInVisit } from '../kit.js';
 import { mayManage } from '../roles.js';
-import { apiKeysPage, apiKeysText, createdKeyPage, type KeyForm, keyLabel, revokeKeyPage } from './api-keys.pages.js';
+import { apiKeysPage, apiKeysText, createdKeyPage, type KeyForm, revokeKeyPage } from './api-keys.pages.js';
 
 const NOTICES = { revoked: 'revoked', 'already-revoked': 'alreadyRevoked' } as const;
 

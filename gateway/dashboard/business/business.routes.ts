@@ -5,8 +5,8 @@
  * - `POST /dashboard/business`                 send a request (multipart: fields and documents)
  * - `GET  /dashboard/business/documents/:id`   download a document (owner and admins only)
  *
- * The operator decides with `bin/gateway business verify|reject` (gateway/cli/main.ts); both call
- * gateway/merchants/business-verification.service.ts.
+ * The operator decides with `bin/gateway business verify|reject`
+ * (gateway/cli/commands/business.ts); both call gateway/merchants/business-verification.service.ts.
  */
 import type { GatewayContext } from '../../api/context.js';
 import {

@@ -8,6 +8,7 @@ export const en: Catalog<DashboardMessages> = {
   skipToContent: 'Skip to content',
   language: 'Language',
   mainNavigation: 'Dashboard',
+  menu: 'Menu',
   nav: {
     home: 'Get started',
     overview: 'Overview',

@@ -8,6 +8,7 @@ export const hy: Catalog<DashboardMessages> = {
   skipToContent: 'Անցնել բովանդակությանը',
   language: 'Լեզու',
   mainNavigation: 'Վահանակ',
+  menu: 'Ընտրացանկ',
   nav: {
     home: 'Սկիզբ',
     overview: 'Ամփոփում',

@@ -14,6 +14,8 @@ export interface DashboardMessages {
   readonly skipToContent: string;
   readonly language: string;
   readonly mainNavigation: string;
+  /** The button that opens the main navigation on a narrow screen. */
+  readonly menu: string;
   /** The main navigation's entries (gateway/dashboard/nav.ts `NAV`). */
   readonly nav: Readonly<Record<NavId, string>>;
   /** The mark beside an entry whose page is still to come. */

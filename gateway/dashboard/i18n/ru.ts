@@ -8,6 +8,7 @@ export const ru: Catalog<DashboardMessages> = {
   skipToContent: 'Перейти к содержимому',
   language: 'Язык',
   mainNavigation: 'Панель',
+  menu: 'Меню',
   nav: {
     home: 'Начало',
     overview: 'Обзор',

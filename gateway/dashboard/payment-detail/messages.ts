@@ -112,6 +112,8 @@ export interface PaymentDetailMessages {
   readonly refundReasonHint: string;
   readonly refundContinue: string;
   readonly notRefundable: string;
+  /** Heading of the problems of a refund form, at the top of the page, each linked to its field. */
+  readonly refundNotMade: string;
 
   readonly confirmTitle: string;
   readonly confirmText: (amount: number, orderId: string) => string;
@@ -250,6 +252,7 @@ const en: Catalog<PaymentDetailMessages> = {
   refundReasonHint: 'Kept with the refund and sent in the payment.refunded event.',
   refundContinue: 'Continue to confirm',
   notRefundable: 'This payment cannot be refunded now.',
+  refundNotMade: 'The refund was not made',
   confirmTitle: 'Confirm the refund',
   confirmText: 'Refund {amount, number, amd} of the payment for order {orderId}?',
   confirmReason: 'Reason: {reason}',
@@ -388,6 +391,7 @@ const hy: Catalog<PaymentDetailMessages> = {
   refundReasonHint: 'Պահվում է վերադարձի հետ և ուղարկվում payment.refunded իրադարձությամբ։',
   refundContinue: 'Անցնել հաստատման',
   notRefundable: 'Այս վճարումը հիմա հնարավոր չէ վերադարձնել։',
+  refundNotMade: 'Վերադարձը չի կատարվել',
   confirmTitle: 'Հաստատեք վերադարձը',
   confirmText: 'Վերադարձնե՞լ {amount, number, amd} {orderId} պատվերի վճարումից։',
   confirmReason: 'Պատճառ՝ {reason}',
@@ -525,6 +529,7 @@ const ru: Catalog<PaymentDetailMessages> = {
   refundReasonHint: 'Хранится с возвратом и передаётся в событии payment.refunded.',
   refundContinue: 'Перейти к подтверждению',
   notRefundable: 'Этот платёж сейчас нельзя вернуть.',
+  refundNotMade: 'Возврат не выполнен',
   confirmTitle: 'Подтвердите возврат',
   confirmText: 'Вернуть {amount, number, amd} из платежа по заказу {orderId}?',
   confirmReason: 'Причина: {reason}',

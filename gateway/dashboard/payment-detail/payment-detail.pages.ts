@@ -111,28 +111,55 @@ function fieldsList(lang: Language, m: PaymentDetailMessages, p: PaymentResponse
   return `<dl class="pd-fields">${rows.map(([term, value]) => `<dt>${escapeHtml(term)}</dt><dd>${value}</dd>`).join('')}</dl>`;
 }
 
-function table(labelId: string, heads: readonly string[], rows: readonly string[]): string {
-  return `<div class="keys-wrap" tabindex="0" role="region" aria-labelledby="${labelId}"><table class="keys-table">
+/** A table's row: its cells (HTML) and the attributes of its `<tr>` (HTML, with a leading space). */
+interface Row {
+  readonly attrs?: string;
+  readonly cells: readonly string[];
+  /** The cells (by index) a phone leaves out: what the rows just below show again. */
+  readonly repeated?: readonly number[];
+}
+
+/**
+ * A table of the page. On a phone each row becomes a block of "column: value" lines (the column's
+ * name from each cell's `data-label`) instead of columns squeezed to a few letters each, without
+ * the cells that the attempts below repeat.
+ */
+function table(labelId: string, heads: readonly string[], rows: readonly Row[]): string {
+  const body = rows
+    .map(
+      (row) =>
+        `<tr${row.attrs ?? ''}>${row.cells.map((cell, i) => `<td data-label="${escapeHtml(heads[i] ?? '')}"${row.repeated?.includes(i) ? ' class="pd-repeated"' : ''}><span>${cell}</span></td>`).join('')}</tr>`,
+    )
+    .join('\n');
+  return `<div class="pd-table-wrap" tabindex="0" role="region" aria-labelledby="${labelId}"><table class="pd-table">
 <thead><tr>${heads.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr></thead>
-<tbody>${rows.join('')}</tbody></table></div>`;
+<tbody>${body}</tbody></table></div>`;
 }
 
 function itemsCard(lang: Language, m: PaymentDetailMessages, p: PaymentResponse): string {
   if (p.items === null || p.items.length === 0) return '';
-  const rows = p.items.map(
-    (item) =>
-      `<tr><td>${escapeHtml(item.name)}</td><td>${escapeHtml(String(item.quantity))}${item.unit === null ? '' : ` ${escapeHtml(item.unit)}`}</td><td>${escapeHtml(formatAmd(lang, item.unit_price))}</td><td>${cell(m, item.code)}</td></tr>`,
-  );
+  const rows = p.items.map((item) => ({
+    cells: [
+      escapeHtml(item.name),
+      `${escapeHtml(String(item.quantity))}${item.unit === null ? '' : ` ${escapeHtml(item.unit)}`}`,
+      escapeHtml(formatAmd(lang, item.unit_price)),
+      cell(m, item.code),
+    ],
+  }));
   return `<div class="card"><h2 id="items-title">${escapeHtml(m.itemsTitle)}</h2>
 ${table('items-title', [m.itemName, m.itemQuantity, m.itemUnitPrice, m.itemCode], rows)}</div>`;
 }
 
 function receiptsCard(lang: Language, m: PaymentDetailMessages, receipts: readonly ReceiptLine[]): string {
   if (receipts.length === 0) return '';
-  const rows = receipts.map(
-    (r) =>
-      `<tr><td>${escapeHtml(r.kind === 'sale' ? m.receiptSale : m.receiptReturn)}</td><td>${escapeHtml(r.status)}</td><td>${escapeHtml(formatAmd(lang, r.amount))}</td><td>${r.url === null ? cell(m, null) : `<a href="${escapeHtml(r.url)}">${escapeHtml(m.receiptOpen)}</a>`}</td></tr>`,
-  );
+  const rows = receipts.map((r) => ({
+    cells: [
+      escapeHtml(r.kind === 'sale' ? m.receiptSale : m.receiptReturn),
+      escapeHtml(r.status),
+      escapeHtml(formatAmd(lang, r.amount)),
+      r.url === null ? cell(m, null) : `<a href="${escapeHtml(r.url)}">${escapeHtml(m.receiptOpen)}</a>`,
+    ],
+  }));
   return `<div class="card"><h2 id="receipts-title">${escapeHtml(m.receiptsTitle)}</h2>
 ${table('receipts-title', [m.receiptKind, m.receiptStatus, m.receiptAmount, ''], rows)}</div>`;
 }
@@ -149,16 +176,20 @@ function attemptsBlock(lang: Language, m: PaymentDetailMessages, d: DeliveryView
   if (d.attempt_log.length === 0) {
     return `<div class="pd-attempts" data-attempts-of="${escapeHtml(d.delivery_id)}">${heading}<p class="muted">${escapeHtml(m.noAttempts)}</p></div>`;
   }
-  const rows = d.attempt_log.map(
-    (
-      a,
-    ) => `<tr class="pd-attempt" data-attempt="${escapeHtml(String(a.attempt))}"><td>${escapeHtml(String(a.attempt))}</td>
-<td>${timeTag(lang, a.at)}</td><td><code class="pd-wrap">${escapeHtml(a.url)}</code></td>
-<td data-testid="attempt-answer">${a.http_status === null ? escapeHtml(m.noAnswer) : `HTTP ${escapeHtml(String(a.http_status))}`}</td>
-<td data-testid="attempt-duration">${escapeHtml(m.durationMs(a.duration_ms))}</td>
-<td class="pd-wrap">${cell(m, a.error === `HTTP ${a.http_status}` ? null : a.error)}</td>
-<td data-testid="attempt-outcome">${badge(m.attemptOutcomes[a.outcome], a.outcome === 'delivered')}</td></tr>`,
-  );
+  const rows = d.attempt_log.map((a) => ({
+    attrs: ` class="pd-attempt" data-attempt="${escapeHtml(String(a.attempt))}"`,
+    // The delivery's own target, above, unless the attempt went elsewhere.
+    repeated: a.url === d.url ? [2] : [],
+    cells: [
+      escapeHtml(String(a.attempt)),
+      timeTag(lang, a.at),
+      `<code class="pd-wrap">${escapeHtml(a.url)}</code>`,
+      a.http_status === null ? escapeHtml(m.noAnswer) : `HTTP ${escapeHtml(String(a.http_status))}`,
+      escapeHtml(m.durationMs(a.duration_ms)),
+      `<span class="pd-wrap">${cell(m, a.error === `HTTP ${a.http_status}` ? null : a.error)}</span>`,
+      badge(m.attemptOutcomes[a.outcome], a.outcome === 'delivered'),
+    ],
+  }));
   return `<div class="pd-attempts" data-attempts-of="${escapeHtml(d.delivery_id)}">${heading}${table(
     titleId,
     [
@@ -178,18 +209,20 @@ function eventCard(shell: Shell, m: PaymentDetailMessages, paymentUuid: string, 
   const lang = shell.lang;
   const titleId = `event-${event.id}`;
   const numbered = event.deliveries.length > 1;
-  const rows = event.deliveries.map(
-    (
-      d,
-      i,
-    ) => `<tr data-delivery-id="${escapeHtml(d.delivery_id)}"><td>${numbered ? `<span class="muted">${i + 1}.</span> ` : ''}<code class="pd-wrap">${escapeHtml(d.url)}</code></td>
-<td data-testid="delivery-status">${badge(m.deliveryStates[d.status], d.status === 'delivered')}</td>
-<td>${escapeHtml(String(d.attempts))}</td>
-<td>${d.last_attempt_at === null ? escapeHtml(m.notYet) : timeTag(lang, d.last_attempt_at)}</td>
-<td>${d.last_status_code === null ? cell(m, null) : `HTTP ${escapeHtml(String(d.last_status_code))}`}</td>
-<td>${cell(m, d.last_error === `HTTP ${d.last_status_code}` ? null : d.last_error)}</td>
-<td>${d.next_attempt_at === null ? cell(m, null) : timeTag(lang, d.next_attempt_at)}</td></tr>`,
-  );
+  const rows = event.deliveries.map((d, i) => ({
+    attrs: ` data-delivery-id="${escapeHtml(d.delivery_id)}"`,
+    // The last attempt's time, answer and error: its row among the attempts below says them.
+    repeated: d.attempt_log.length > 0 ? [3, 4, 5] : [],
+    cells: [
+      `${numbered ? `<span class="muted">${i + 1}.</span> ` : ''}<code class="pd-wrap">${escapeHtml(d.url)}</code>`,
+      `<span data-testid="delivery-status">${badge(m.deliveryStates[d.status], d.status === 'delivered')}</span>`,
+      escapeHtml(String(d.attempts)),
+      d.last_attempt_at === null ? escapeHtml(m.notYet) : timeTag(lang, d.last_attempt_at),
+      d.last_status_code === null ? cell(m, null) : `HTTP ${escapeHtml(String(d.last_status_code))}`,
+      cell(m, d.last_error === `HTTP ${d.last_status_code}` ? null : d.last_error),
+      d.next_attempt_at === null ? cell(m, null) : timeTag(lang, d.next_attempt_at),
+    ],
+  }));
   const deliveries =
     event.deliveries.length === 0
       ? `<p class="muted">${escapeHtml(m.noDeliveries)}</p>`
@@ -237,22 +270,48 @@ function refundsCard(shell: Shell, m: PaymentDetailMessages, view: DetailView): 
       : table(
           'refunds-title',
           [m.refundCreated, m.refundAmount, m.refundStatus, m.refundReason],
-          view.refunds.map(
-            (r) =>
-              `<tr data-refund-id="${escapeHtml(r.uuid)}"><td>${timeTag(lang, r.created_at)}</td><td>${escapeHtml(formatAmd(lang, r.amount))}</td><td>${escapeHtml(m.refundStates[r.status] ?? r.status)}${r.failure_code === null ? '' : ` <code>${escapeHtml(r.failure_code)}</code>`}</td><td>${cell(m, r.reason)}</td></tr>`,
-          ),
+          view.refunds.map((r) => ({
+            attrs: ` data-refund-id="${escapeHtml(r.uuid)}"`,
+            cells: [
+              timeTag(lang, r.created_at),
+              escapeHtml(formatAmd(lang, r.amount)),
+              `${escapeHtml(m.refundStates[r.status] ?? r.status)}${r.failure_code === null ? '' : ` <code>${escapeHtml(r.failure_code)}</code>`}`,
+              cell(m, r.reason),
+            ],
+          })),
         );
   return `<div class="card" id="refunds"><h2 id="refunds-title">${escapeHtml(m.refundsTitle)}</h2>${list}${refundForm(shell, m, view)}</div>`;
+}
+
+/** The refusal beside the refund form (the summary at the top of the page is the one announced). */
+function formError(error: string | null): string {
+  return error === null ? '' : `<p class="alert">${escapeHtml(error)}</p>`;
+}
+
+/**
+ * What kept a refund from being made, at the top of the page (the form is at its bottom, far out of
+ * sight on a long page): each problem links to its field, or to the refunds for a refusal.
+ */
+function refundProblems(m: PaymentDetailMessages, form: RefundForm | null): string {
+  if (form === null) return '';
+  const links: Array<[string, string]> = [];
+  if (form.error !== null) links.push(['#refunds', form.error]);
+  if (form.problems.amount !== undefined) links.push(['#f-amount', form.problems.amount]);
+  if (form.problems.reason !== undefined) links.push(['#f-reason', form.problems.reason]);
+  if (links.length === 0) return '';
+  const items = links.map(([href, text]) => `<li><a href="${href}">${escapeHtml(text)}</a></li>`).join('');
+  return `<div class="alert pd-problems" role="alert" aria-labelledby="refund-problems-title" data-testid="refund-problems">
+<h2 id="refund-problems-title">${escapeHtml(m.refundNotMade)}</h2><ul>${items}</ul></div>`;
 }
 
 function refundForm(shell: Shell, m: PaymentDetailMessages, view: DetailView): string {
   if (!view.manage) return '';
   const error = view.form?.error ?? null;
   if (view.remaining === null) {
-    return `${alert(error)}<p class="muted">${escapeHtml(m.notRefundable)}</p>`;
+    return `${formError(error)}<p class="muted">${escapeHtml(m.notRefundable)}</p>`;
   }
   const form = view.form ?? { amount: String(view.remaining), reason: '', problems: {}, error: null };
-  return `<h3 id="refund-form-title">${escapeHtml(m.refundFormTitle)}</h3>${alert(error)}
+  return `<h3 id="refund-form-title">${escapeHtml(m.refundFormTitle)}</h3>${formError(error)}
 <form method="post" action="/dashboard/payments/${escapeHtml(view.payment.uuid)}/refund" aria-labelledby="refund-form-title" novalidate>${hidden(shell)}
 ${field(shell.t, {
   name: 'amount',
@@ -306,7 +365,7 @@ export function paymentDetailPage(shell: Shell, view: DetailView): string {
     title,
     `<p class="pd-back"><a href="/dashboard/payments">${escapeHtml(m.backToPayments)}</a></p>
 <h1>${escapeHtml(title)}</h1>
-${notice(view.notice)}${alert(view.error)}
+${notice(view.notice)}${alert(view.error)}${refundProblems(m, view.form)}
 ${settleCard(shell, m, view)}
 <div class="card"><h2>${escapeHtml(m.detailsTitle)}</h2>${fieldsList(lang, m, p)}</div>
 ${itemsCard(lang, m, p)}

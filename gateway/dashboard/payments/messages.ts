@@ -63,7 +63,7 @@ const en: Catalog<PaymentsMessages> = {
   live: 'Live',
   filters: 'Find payments',
   search: 'Search',
-  searchHint: 'An exact payment ID, order ID, RRN or customer email.',
+  searchHint: 'A payment ID, order ID or customer email, whole or its beginning, in any case; or a whole RRN.',
   status: 'Status',
   anyStatus: 'Any status',
   processor: 'Processor',
@@ -118,7 +118,8 @@ const hy: Catalog<PaymentsMessages> = {
   live: 'Իրական',
   filters: 'Գտնել վճարումներ',
   search: 'Որոնում',
-  searchHint: 'Վճարման ճշգրիտ ID, պատվերի ID, RRN կամ հաճախորդի էլ. փոստ։',
+  searchHint:
+    'Վճարման ID, պատվերի ID կամ հաճախորդի էլ. փոստ՝ ամբողջը կամ սկզբնամասը (մեծատառերը նշանակություն չունեն), կամ ամբողջական RRN։',
   status: 'Կարգավիճակ',
   anyStatus: 'Ցանկացած կարգավիճակ',
   processor: 'Վճարային համակարգ',
@@ -172,7 +173,8 @@ const ru: Catalog<PaymentsMessages> = {
   live: 'Боевая',
   filters: 'Поиск платежей',
   search: 'Поиск',
-  searchHint: 'Точный ID платежа, ID заказа, RRN или email покупателя.',
+  searchHint:
+    'ID платежа, ID заказа или email покупателя — целиком или первые символы (регистр не важен), либо RRN целиком.',
   status: 'Статус',
   anyStatus: 'Любой статус',
   processor: 'Платёжная система',

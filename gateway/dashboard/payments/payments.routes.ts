@@ -12,6 +12,7 @@
  * repository (storage/payment.repository.ts); the search is the dashboard's addition to it.
  */
 import { Readable } from 'node:stream';
+import type { DialectName } from '../../../storage/database.js';
 import {
   countPayments,
   hasPayments,
@@ -43,7 +44,12 @@ interface ListRequest {
 }
 
 /** The filters of the query; `filter` is meaningful only without problems. */
-async function readRequest(ctx: GatewayContext, visit: SignedInVisit, db: Parameters<typeof hasPayments>[0]) {
+async function readRequest(
+  ctx: GatewayContext,
+  visit: SignedInVisit,
+  db: Parameters<typeof hasPayments>[0],
+  dialect: DialectName,
+) {
   const p = PAYMENTS_MESSAGES[visit.shell.lang];
   const raw = (name: string): string => {
     const value = ctx.query[name];
@@ -67,7 +73,7 @@ async function readRequest(ctx: GatewayContext, visit: SignedInVisit, db: Parame
   const parsed = listPaymentsSchema.safeParse(given);
   let filter: PaymentListFilter = {};
   if (parsed.success) {
-    filter = { ...paymentListFilter(parsed.data), ...(values.q === '' ? {} : { search: values.q }) };
+    filter = { ...paymentListFilter(parsed.data), ...(values.q === '' ? {} : { search: { text: values.q, dialect } }) };
   } else {
     for (const issue of parsed.error.issues) {
       const name = issue.path[0];
@@ -102,7 +108,7 @@ export const paymentsRoutes: SectionRoutes = (router, kit) => {
     const visit = await kit.signedIn(ctx, 'payments');
     if (!visit) return;
     const p = PAYMENTS_MESSAGES[visit.shell.lang];
-    const request = await readRequest(ctx, visit, db);
+    const request = await readRequest(ctx, visit, db, kit.deps.dialect);
     const cursors: { after?: PaymentCursor; before?: PaymentCursor } = {};
     for (const side of ['after', 'before'] as const) {
       const raw = kit.query(ctx, side);
@@ -165,7 +171,7 @@ export const paymentsRoutes: SectionRoutes = (router, kit) => {
     const visit = await kit.signedIn(ctx, 'payments');
     if (!visit) return;
     const p = PAYMENTS_MESSAGES[visit.shell.lang];
-    const request = await readRequest(ctx, visit, db);
+    const request = await readRequest(ctx, visit, db, kit.deps.dialect);
     if (Object.keys(request.problems).length > 0) {
       return kit.send(
         ctx,

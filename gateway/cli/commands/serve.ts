@@ -4,14 +4,15 @@
  * dashboard (gateway/dashboard/demo/). Stops cleanly on SIGINT or SIGTERM: no new connections,
  * requests in flight finish, then the database closes.
  */
-import type { Config } from '../config.js';
-import { issueDemoClaim } from '../dashboard/demo/demo.service.js';
-import { createDemoMerchantIfEmpty } from '../merchants/merchant.service.js';
-import { sandboxPaymentCurl } from '../merchants/sandbox-curl.js';
-import { startGateway } from '../runtime/start.js';
+import { issueDemoClaim } from '../../dashboard/demo/demo.service.js';
+import { createDemoMerchantIfEmpty } from '../../merchants/merchant.service.js';
+import { sandboxPaymentCurl } from '../../merchants/sandbox-curl.js';
+import { createLogger } from '../../runtime/logger.js';
+import { startGateway } from '../../runtime/start.js';
+import type { StandaloneCommand } from '../command.js';
 
-export async function serve(config: Config): Promise<number> {
-  const gateway = await startGateway({ config });
+export const serve: StandaloneCommand = async (_values, { config, io }) => {
+  const gateway = await startGateway({ config, logger: createLogger(config.logLevel, io.logs) });
   const { deps } = gateway;
   const lines = [`Payment gateway listening on ${config.publicUrl} (database: ${deps.dialect})`];
   // Instances started together on one empty database make one demo merchant: one prints its key.
@@ -31,7 +32,7 @@ export async function serve(config: Config): Promise<number> {
       sandboxPaymentCurl(config.publicUrl, key),
     );
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  io.stdout.write(`${lines.join('\n')}\n`);
 
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
@@ -43,4 +44,4 @@ export async function serve(config: Config): Promise<number> {
   });
   await gateway.close();
   return 0;
-}
+};

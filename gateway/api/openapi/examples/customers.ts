@@ -1,0 +1,42 @@
+/**
+ * Examples of the customers operations: the buyer of order `1042` (examples/payments.ts).
+ */
+import type { z } from 'zod';
+import type { customerListSchema, customerSchema } from '../components.js';
+import { EXAMPLE_ORIGIN } from './payments.js';
+
+export const customer = {
+  id: 'cus_D4XFNv9a6Tz2Vgit',
+  livemode: false,
+  email: 'buyer@example.am',
+  name: 'Anna Petrosyan',
+  payments_count: 2,
+  paid_count: 2,
+  total_paid: 30000,
+  refunded_amount: 3000,
+  currency: 'AMD',
+  first_payment_at: '2026-11-21T10:36:49+00:00',
+  last_payment_at: '2026-11-21T11:02:10+00:00',
+  last_paid_at: '2026-11-21T11:05:41+00:00',
+} satisfies z.output<typeof customerSchema>;
+
+const CUSTOMERS_URL = `${EXAMPLE_ORIGIN}/api/v1/customers`;
+
+export const customerList = {
+  data: [customer],
+  links: { first: `${CUSTOMERS_URL}?page=1`, last: `${CUSTOMERS_URL}?page=1`, prev: null, next: null },
+  meta: {
+    current_page: 1,
+    from: 1,
+    last_page: 1,
+    links: [
+      { url: null, label: '&laquo; Previous', active: false },
+      { url: `${CUSTOMERS_URL}?page=1`, label: '1', active: true },
+      { url: null, label: 'Next &raquo;', active: false },
+    ],
+    path: CUSTOMERS_URL,
+    per_page: 25,
+    to: 1,
+    total: 1,
+  },
+} satisfies z.output<typeof customerListSchema>;
