@@ -29,6 +29,7 @@ import type { DashboardUserAddressTable, DashboardUserTable } from './dashboard-
 import type { DomainProcessorTable, DomainTable } from './domain.table.js';
 import type { DomainVerificationTable } from './domain-verification.table.js';
 import type { FxRateTable } from './fx-rate.table.js';
+import type { HoldOperationTable } from './hold-operation.table.js';
 import type { IdempotencyKeyTable } from './idempotency-key.table.js';
 import type { MerchantTable } from './merchant.table.js';
 import type { MerchantEmailTable } from './merchant-email.table.js';
@@ -61,6 +62,7 @@ export interface Database {
   outbox_events: OutboxEventTable;
   webhook_deliveries: WebhookDeliveryTable;
   refunds: RefundTable;
+  hold_operations: HoldOperationTable;
   merchant_emails: MerchantEmailTable;
   billing_balances: BillingBalanceTable;
   billing_ledger: BillingLedgerTable;

@@ -30,6 +30,7 @@ import * as merchantLanguage from './migrations/0024-merchant-language.js';
 import * as sandboxPaymentsAreTest from './migrations/0025-sandbox-payments-are-test.js';
 import * as testClock from './migrations/0026-test-clock.js';
 import * as paymentPrefixSearch from './migrations/0027-payment-prefix-search.js';
+import * as paymentHolds from './migrations/0028-payment-holds.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-core': core,
@@ -59,6 +60,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0025-sandbox-payments-are-test': sandboxPaymentsAreTest,
   '0026-test-clock': testClock,
   '0027-payment-prefix-search': paymentPrefixSearch,
+  '0028-payment-holds': paymentHolds,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

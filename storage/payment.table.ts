@@ -1,5 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
-import type { PaymentStatus } from '../gateway/domain/payment.js';
+import type { CaptureMethod, PaymentStatus } from '../gateway/domain/payment.js';
 
 export interface PaymentTable {
   id: string;
@@ -39,6 +39,20 @@ export interface PaymentTable {
   /** The API's `charge` object as JSON (`{amount, currency, fx_rate, locked_at}`), null when nothing was converted. */
   charge: string | null;
   status: PaymentStatus;
+  /** `automatic` (taken when paid) or `manual` (held until captured or voided): migration 0028. */
+  capture_method: Generated<CaptureMethod>;
+  /** Whole AMD the processor holds for a `manual` payment once authorized; null otherwise. */
+  authorized_amount: number | null;
+  /** When the hold was placed (stored instant); null unless authorized. */
+  authorized_at: string | null;
+  /** Until when the hold may be captured (stored instant); the expiry job releases it then. */
+  capture_before: string | null;
+  /**
+   * The capture or release of the hold in flight or done (`hold_operations.id`): set by one
+   * conditional update while the payment is `authorized` and this is null, so only one capture or
+   * release is ever sent; cleared again when it failed and nothing was taken or released.
+   */
+  hold_operation_id: string | null;
   processor: string | null;
   redirect_mode: 'hosted' | 'direct';
   payment_flow: 'redirect' | 'qr';

@@ -146,7 +146,7 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
     }
     if (lookup.kind === 'gone') {
       const { payment } = record;
-      const paid = payment.status === 'completed' || payment.status === 'refunded';
+      const paid = payment.status === 'completed' || payment.status === 'refunded' || payment.status === 'authorized';
       const result: ResultMessage | null =
         shell.carried.embedOrigin === null || paid
           ? null
@@ -325,6 +325,8 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
           send(ctx, 200, visit.framing, shell.nonce, waitingPage(shell, summaryOf(visit), await unconfirmedBy(visit)));
         return;
       }
+      // A held card (`manual` capture) is done for the buyer: the shop takes the money when it ships.
+      case 'authorized':
       case 'completed':
         send(
           ctx,

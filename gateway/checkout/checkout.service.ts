@@ -7,6 +7,7 @@
 import { type CheckoutRecord, findCheckoutByToken, listEnabledProcessors } from '../../storage/checkout.repository.js';
 import { DAY_MS, toStoredInstant } from '../domain/clock.js';
 import { FAILURE_CODES, type FailureCode, processorFitsEnvironment } from '../domain/payment-lifecycle.js';
+import { takesCaptureMethod } from '../payments/capture-methods.js';
 import { expireIfDueNow } from '../payments/lifecycle.service.js';
 import { domainProcessors, isKnownProcessor, type ProcessorSlug } from '../processors/registry.js';
 import type { Deps } from '../runtime/deps.js';
@@ -52,14 +53,22 @@ export async function lookUpCheckout(deps: Deps, token: string): Promise<Checkou
  * A payment's environment is fixed at creation: a sandbox payment can only be paid on the test
  * page, and a live one only at the live processors enabled on its domain that the gateway knows,
  * never at the sandbox (even where it is installed: the account's hosted domain, or a merchant's
- * domain where the sandbox is enabled for `processor: sandbox` payments).
+ * domain where the sandbox is enabled for `processor: sandbox` payments). A `manual` payment is
+ * offered only the methods that can hold it (docs/decisions.md "Holds").
  */
 export async function offeredMethods(deps: Deps, record: CheckoutRecord): Promise<ProcessorSlug[]> {
   if (record.payment.sandbox) return ['sandbox'];
   const enabled = await listEnabledProcessors(deps.db, record.payment.domainId);
-  return domainProcessors(enabled, record.hostedDomain)
+  const fitting = domainProcessors(enabled, record.hostedDomain)
     .filter(isKnownProcessor)
     .filter((slug) => processorFitsEnvironment(record.payment, slug));
+  // Only methods that take the payment's capture method: a held payment is never sent to a wallet.
+  const { captureMethod, domainId } = record.payment;
+  const offered: ProcessorSlug[] = [];
+  for (const slug of fitting) {
+    if (await takesCaptureMethod(deps, slug, captureMethod, { domainId, live: true })) offered.push(slug);
+  }
+  return offered;
 }
 
 export function failureCodeOf(code: string | null): FailureCode {

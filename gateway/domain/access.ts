@@ -1,8 +1,8 @@
 /**
  * What each kind of credential may do (spec "Authentication", rule 4). Full-access keys may do
  * everything; payments-only keys may create and read payments and payment links (and drive sandbox
- * payments with the test helpers); connect tokens may create, read and refund payments of their own
- * domain, nothing else.
+ * payments with the test helpers) and capture or void the payments they hold; connect tokens may
+ * create, read, capture, void and refund payments of their own domain, nothing else.
  */
 import type { KeyAccess } from './api-keys.js';
 
@@ -11,6 +11,8 @@ export const OPERATIONS = [
   'payments.read',
   'payment_links.manage',
   'refunds.create',
+  /** Capture or void a held (`authorized`) payment: docs/decisions.md "Holds". */
+  'payments.capture',
   'billing.read',
   'billing.purchase',
   'billing.configure',
@@ -32,7 +34,12 @@ export type CredentialKind = { kind: 'api_key'; access: KeyAccess } | { kind: 'c
 
 export function mayPerform(credential: CredentialKind, operation: Operation): boolean {
   if (credential.kind === 'connect_token') {
-    return operation === 'payments.create' || operation === 'payments.read' || operation === 'refunds.create';
+    return (
+      operation === 'payments.create' ||
+      operation === 'payments.read' ||
+      operation === 'refunds.create' ||
+      operation === 'payments.capture'
+    );
   }
   switch (credential.access) {
     case 'full':
@@ -41,6 +48,7 @@ export function mayPerform(credential: CredentialKind, operation: Operation): bo
       return (
         operation === 'payments.create' ||
         operation === 'payments.read' ||
+        operation === 'payments.capture' ||
         operation === 'payment_links.manage' ||
         operation === 'test_helpers.use'
       );

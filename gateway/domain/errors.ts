@@ -94,7 +94,7 @@ export const ERROR_CODES = {
     status: 409,
     title: 'Payment already paid',
     explanation:
-      'Only an open payment (`pending` or `processing`) can be cancelled. This one is `completed` or `refunded` (the body adds `payment_status`): the buyer paid, so refund it instead. Cancelling a payment that is already `expired` or `failed` answers it as it is.',
+      'Only an open payment (`pending` or `processing`) can be cancelled. This one is `completed` or `refunded` (the body adds `payment_status`): the buyer paid, so refund it instead; or `authorized` (the card holds its amount): void it instead. Cancelling a payment that is already `expired` or `failed` answers it as it is.',
   },
   already_refunded: {
     status: 409,
@@ -124,7 +124,49 @@ export const ERROR_CODES = {
     status: 409,
     title: 'Processor unavailable',
     explanation:
-      'The processor could not be reached and nothing was sent to it: the refund (in `refund`) failed, nothing was refunded and its amount is free again. The `Idempotency-Key` is released, so retrying later with the same key is safe.',
+      'The processor could not be reached and nothing was sent to it: the refund (in `refund`) failed, nothing was refunded and its amount is free again; or the capture or void (in `operation`) failed and the hold is unchanged (the payment stays `authorized`). The `Idempotency-Key` is released, so retrying later with the same key is safe.',
+  },
+  payment_not_authorized: {
+    status: 409,
+    title: 'Payment holds nothing to capture or void',
+    explanation:
+      'Only an `authorized` payment (created with `capture_method: manual`, its amount held on the card) can be captured or voided. This one is not (the body adds `payment_status`): still open (`pending`, `processing`), already captured (`completed`, `refunded`), or over (`failed`, or `expired`: voided, or its hold ran out). A capture is made once; refund a captured payment instead.',
+  },
+  hold_operation_in_progress: {
+    status: 409,
+    title: 'A capture or void is running',
+    explanation:
+      "A capture or void of this payment's hold is still being sent to the processor (in `operation`). Only one is ever sent. Read the payment back in a moment: it ends `completed` (captured), `expired` (released) or stays `authorized` (the operation failed; try again).",
+  },
+  capture_outcome_unknown: {
+    status: 409,
+    title: 'Capture outcome unknown',
+    explanation:
+      'The processor did not answer the capture, so the money may or may not have been taken. The capture (in `operation`, status `unknown`) is never sent again, and no other capture or void is sent meanwhile; status checks with the processor settle it after 1, 5 and 30 minutes, then every 6 hours, and `transaction.status.updated` follows when it was captured. A retry with the same `Idempotency-Key` answers its current state. Read the payment back; do not capture again.',
+  },
+  void_outcome_unknown: {
+    status: 409,
+    title: 'Void outcome unknown',
+    explanation:
+      'The processor did not answer the void, so the hold may or may not have been released. The void (in `operation`, status `unknown`) is never sent again; status checks settle it as a capture is settled, and `transaction.status.updated` (`expired`, `failure_code: voided`) follows when the hold was released. Read the payment back.',
+  },
+  capture_declined: {
+    status: 409,
+    title: 'Capture declined by the processor',
+    explanation:
+      'The processor refused the capture (in `operation`, status `failed`): nothing was taken and the hold stands, so the payment stays `authorized` until you void it or its hold runs out (`capture_before`). A retry with the same `Idempotency-Key` answers this error again; use a new key to try again.',
+  },
+  void_declined: {
+    status: 409,
+    title: 'Void declined by the processor',
+    explanation:
+      "The processor refused to release the hold (in `operation`, status `failed`; some release a hold only on the day it was placed). The payment stays `authorized`; the gateway never captures it without you, and releases it when its hold runs out (`capture_before`), when the card's issuer lets it go anyway.",
+  },
+  authorization_expired: {
+    status: 409,
+    title: 'Hold ran out',
+    explanation:
+      "The payment's hold can no longer be captured: `capture_before` has passed (the processor's hold window). The gateway releases it: the payment becomes `expired` with `failure_code: authorization_expired`, and the order may be paid again.",
   },
   validation_failed: {
     status: 422,
@@ -170,9 +212,15 @@ export const ERROR_CODES = {
   },
   invalid_amount: {
     status: 422,
-    title: 'Invalid refund amount',
+    title: 'Invalid amount',
     explanation:
-      'A refund `amount`, when sent, must be a JSON integer of whole AMD, at least 1 (not 0, negative, a fraction, a string, null, or beyond 9007199254740991). Leave `amount` out to refund the whole remaining amount. The body adds `errors.amount`.',
+      'A refund or capture `amount`, when sent, must be a JSON integer of whole AMD, at least 1 (not 0, negative, a fraction, a string, null, or beyond 9007199254740991). Leave `amount` out to refund the whole remaining amount, or to capture the whole hold. The body adds `errors.amount`.',
+  },
+  amount_exceeds_authorized: {
+    status: 422,
+    title: 'Capture larger than the hold',
+    explanation:
+      'The capture `amount` is larger than what the card holds (`authorized_amount`, whole AMD). The body adds `authorized_amount`. Leave `amount` out to capture the whole hold.',
   },
   amount_exceeds_remaining: {
     status: 422,

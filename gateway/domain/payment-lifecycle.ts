@@ -16,16 +16,30 @@ export const TRANSITIONS = {
   expire: { from: ['pending', 'processing'], to: 'expired' },
   /** The provider confirms a payment that had already failed or expired. */
   confirm_late: { from: ['failed', 'expired'], to: 'completed' },
+  /** A `manual` payment: the provider holds the amount on the card. */
+  authorize: { from: ['processing'], to: 'authorized' },
+  /** The provider holds a `manual` payment that had already failed or expired (never one the gateway released). */
+  authorize_late: { from: ['failed', 'expired'], to: 'authorized' },
+  /** The merchant's capture of a hold succeeded. */
+  capture: { from: ['authorized'], to: 'completed' },
+  /** The hold was released: voided by the merchant, or run out (docs/decisions.md "Holds"). */
+  release: { from: ['authorized'], to: 'expired' },
 } as const satisfies Record<string, { from: readonly PaymentStatus[]; to: PaymentStatus }>;
 
 export type Transition = keyof typeof TRANSITIONS;
 
-/** Statuses that emit `transaction.status.updated`. */
+/** Statuses that emit `transaction.status.updated` (`authorized` is not final: it emits `payment.authorized`). */
 export const FINAL_STATUSES: readonly PaymentStatus[] = ['completed', 'failed', 'expired'];
 
 /** Statuses in which a payment holds its order (see storage/payment.table.ts `active_order_id`). */
 export function holdsOrder(status: PaymentStatus): boolean {
-  return status === 'pending' || status === 'processing' || status === 'completed' || status === 'refunded';
+  return (
+    status === 'pending' ||
+    status === 'processing' ||
+    status === 'authorized' ||
+    status === 'completed' ||
+    status === 'refunded'
+  );
 }
 
 export function canApply(transition: Transition, from: PaymentStatus): boolean {
@@ -58,7 +72,8 @@ export type FailureCode = (typeof FAILURE_CODES)[number];
 /**
  * What a processor answered about a payment. A decline is data, not an exception. `pending` means
  * the processor did not say (a timeout): the payment stays processing until a later answer or
- * its expiry.
+ * its expiry. `authorized` (only for a `manual` payment) means the amount is held on the card, to
+ * be captured within `holdMs` from now.
  */
 export type ProviderResult =
   | {
@@ -66,6 +81,14 @@ export type ProviderResult =
       readonly rrn: string;
       readonly cardLast4: string | null;
       /** The processor that took the money, for a payment confirmed before a method was chosen. */
+      readonly processor?: string;
+    }
+  | {
+      readonly kind: 'authorized';
+      readonly rrn: string;
+      readonly cardLast4: string | null;
+      /** How long the gateway lets the hold be captured (the processor's hold window). */
+      readonly holdMs: number;
       readonly processor?: string;
     }
   | { readonly kind: 'declined'; readonly failureCode: FailureCode; readonly cardLast4: string | null }

@@ -5,8 +5,24 @@
 import { toApiInstant } from './clock.js';
 import type { Charge } from './fx.js';
 
-export const PAYMENT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'expired', 'refunded'] as const;
+export const PAYMENT_STATUSES = [
+  'pending',
+  'processing',
+  'authorized',
+  'completed',
+  'failed',
+  'expired',
+  'refunded',
+] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/**
+ * When the money is taken (docs/decisions.md "Holds"): `automatic` (the default, as before) when the
+ * buyer pays; `manual` holds the amount on the card (`authorized`) until the merchant captures or
+ * voids it.
+ */
+export const CAPTURE_METHODS = ['automatic', 'manual'] as const;
+export type CaptureMethod = (typeof CAPTURE_METHODS)[number];
 
 export type Environment = 'live' | 'test';
 
@@ -49,7 +65,10 @@ export interface Payment {
   readonly sandbox: boolean;
   readonly domainId: string;
   readonly orderId: string;
-  /** Whole AMD: what the processor is asked for; refunds and billing count in it too. */
+  /**
+   * Whole AMD: what the processor is asked for; refunds and billing count in it too. A `manual`
+   * payment's becomes what was captured (`authorizedAmount` keeps what was held).
+   */
   readonly amount: number;
   /** Whole AMD. */
   readonly refundedAmount: number;
@@ -60,6 +79,14 @@ export interface Payment {
   /** The AMD charged and the rate locked at creation; null when nothing was converted. */
   readonly charge: Charge | null;
   readonly status: PaymentStatus;
+  readonly captureMethod: CaptureMethod;
+  /**
+   * Whole AMD held on the buyer's card for a `manual` payment once authorized (the amount asked
+   * for); null before, and for `automatic` payments. `amount` becomes what was captured.
+   */
+  readonly authorizedAmount: number | null;
+  /** Until when the hold may be captured (stored instant); null unless authorized. */
+  readonly captureBefore: string | null;
   readonly processor: string | null;
   readonly redirectMode: 'hosted' | 'direct';
   readonly paymentFlow: PaymentFlow;
@@ -114,6 +141,20 @@ export interface PaymentResponse {
    * (`POST /api/v1/payments/{uuid}/processor_reference`). False otherwise.
    */
   awaiting_processor_reference: boolean;
+  /** `automatic` (the money is taken when the buyer pays) or `manual` (held until captured or voided). */
+  capture_method: CaptureMethod;
+  /** Whole AMD held for a `manual` payment once authorized; null otherwise. */
+  authorized_amount: number | null;
+  /** ISO 8601: capture the hold before this instant, or it is released; null unless authorized. */
+  capture_before: string | null;
+}
+
+/**
+ * The amount registered at the processor: what was held for a `manual` payment once authorized
+ * (its `amount` becomes what is captured), else `amount`.
+ */
+export function registeredAmount(payment: Pick<Payment, 'amount' | 'authorizedAmount'>): number {
+  return payment.authorizedAmount ?? payment.amount;
 }
 
 export function checkoutUrl(publicUrl: string, payment: Pick<Payment, 'checkoutToken'>): string {
@@ -169,6 +210,9 @@ export function toPaymentResponse(
     failure_code: payment.failureCode,
     items: payment.items === null ? null : payment.items.map(toPaymentItemResponse),
     awaiting_processor_reference: awaitingProcessorReference,
+    capture_method: payment.captureMethod,
+    authorized_amount: payment.authorizedAmount,
+    capture_before: toApiInstant(payment.captureBefore),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Clock } from '../domain/clock.js';
 import type { Mailer } from '../notifications/mailer.js';
 import type { Deps } from '../runtime/deps.js';
 import type { WebhookSender } from '../webhooks/sender.js';
+import { checkHoldsWork } from './check-holds.js';
 import { checkRefundsWork } from './check-refunds.js';
 import { dispatchWebhooksWork } from './dispatch-webhooks.js';
 import { expirePaymentsWork } from './expire-payments.js';
@@ -10,6 +11,7 @@ import { finishSecretRotationsWork } from './finish-secret-rotations.js';
 import { issueReceiptsWork } from './issue-receipts.js';
 import { pollProcessorsWork } from './poll-processors.js';
 import { pruneIdempotencyKeysWork } from './prune-idempotency-keys.js';
+import { releaseExpiredHoldsWork } from './release-expired-holds.js';
 import type { DueWork } from './scheduler.js';
 import { sendMerchantEmailsWork } from './send-merchant-emails.js';
 
@@ -30,6 +32,8 @@ export function dueWorks(deps: Deps, services: JobServices): DueWork[] {
     expirePaymentsWork(deps),
     pollProcessorsWork(deps),
     checkRefundsWork(deps),
+    checkHoldsWork(deps),
+    releaseExpiredHoldsWork(deps),
     issueReceiptsWork(deps),
     finishSecretRotationsWork(deps),
     dispatchWebhooksWork(deps, services.webhookSender, 100, services.transportClock ?? deps.clock),

@@ -13,7 +13,7 @@ import { type Clock, toStoredInstant } from '../domain/clock.js';
 import { LATENCY_BUCKETS, type RequestMetrics, requestMetrics } from './request-metrics.js';
 import { registerRuntimeMetrics } from './runtime-metrics.js';
 
-export type PaymentEvent = 'created' | 'completed' | 'failed' | 'expired';
+export type PaymentEvent = 'created' | 'authorized' | 'completed' | 'failed' | 'expired';
 export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
 /**
  * How a refund call or status check left a refund: `succeeded`, `declined` by the processor,
@@ -21,8 +21,13 @@ export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
  * status check settles it later, and counts again then).
  */
 export type RefundOutcome = 'succeeded' | 'declined' | 'unavailable' | 'unknown';
-/** What the gateway asked a processor: register a payment, read its status, check a callback, refund. */
-export type ProcessorOperation = 'start' | 'status' | 'callback' | 'refund';
+/**
+ * How a capture or release of a hold (or its status check) left it: as for refunds, `unknown` is
+ * counted when the call leaves it so, and again as what a status check settles it to.
+ */
+export type HoldOutcome = 'succeeded' | 'declined' | 'unavailable' | 'unknown';
+/** What the gateway asked a processor: register a payment, read its status, check a callback, refund, capture or release a hold, read a hold back. */
+export type ProcessorOperation = 'start' | 'status' | 'callback' | 'refund' | 'capture' | 'release' | 'hold_status';
 export type ProcessorCallFailure = 'timeout' | 'unreachable' | 'no_answer' | 'server_error';
 export type RefusalReason = 'rate_limited' | 'too_many_attempts' | 'link_payments';
 
@@ -50,6 +55,8 @@ export class GatewayMetrics {
   readonly #processorDuration: Histogram<'processor' | 'operation'>;
   readonly #processorErrors: Counter<'processor' | 'operation' | 'reason'>;
   readonly #refusals: Counter<'reason'>;
+  readonly #holdOperations: Counter<'operation' | 'outcome' | 'processor' | 'environment'>;
+  readonly #holdsRunOut: Counter<'processor' | 'environment'>;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -91,6 +98,18 @@ export class GatewayMetrics {
       labelNames: ['reason'],
       registers,
     });
+    this.#holdOperations = new Counter({
+      name: 'gateway_hold_operations_total',
+      help: 'Captures and releases of holds by operation (capture, release), outcome (succeeded, declined, unavailable: nothing sent, unknown: settled by a later status check, which counts again), processor and environment.',
+      labelNames: ['operation', 'outcome', 'processor', 'environment'],
+      registers,
+    });
+    this.#holdsRunOut = new Counter({
+      name: 'gateway_holds_expired_total',
+      help: 'Authorizations that were not captured before their hold ran out (capture_before) and were released by the gateway, by processor and environment.',
+      labelNames: ['processor', 'environment'],
+      registers,
+    });
     registerRuntimeMetrics(this.registry, 'gateway');
     registerQueueGauges(this.registry, sources);
     if (sources.pool !== undefined) registerPoolGauge(this.registry, sources.pool);
@@ -102,6 +121,23 @@ export class GatewayMetrics {
 
   refund(outcome: RefundOutcome, refund: { processor: string; environment: string }): void {
     this.#refunds.inc({ outcome, processor: refund.processor || 'none', environment: refund.environment });
+  }
+
+  holdOperation(
+    operation: 'capture' | 'release',
+    outcome: HoldOutcome,
+    hold: { processor: string; environment: string },
+  ): void {
+    this.#holdOperations.inc({
+      operation,
+      outcome,
+      processor: hold.processor || 'none',
+      environment: hold.environment,
+    });
+  }
+
+  holdRanOut(payment: { processor: string | null; environment: string }): void {
+    this.#holdsRunOut.inc({ processor: payment.processor ?? 'none', environment: payment.environment });
   }
 
   deliveryAttempt(outcome: DeliveryOutcome, attempt: number): void {

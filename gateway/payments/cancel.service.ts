@@ -27,5 +27,12 @@ export async function cancelPayment(deps: Deps, principal: Principal, uuid: stri
       { details: { payment_status: after.status } },
     );
   }
+  if (after.status === 'authorized') {
+    throw new ApiError(
+      'payment_not_cancellable',
+      `The payment is authorized: the buyer's card holds its amount. Void it instead (POST /api/v1/payments/${after.uuid}/void).`,
+      { details: { payment_status: after.status } },
+    );
+  }
   return paymentAnswer(deps, after);
 }

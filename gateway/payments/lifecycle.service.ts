@@ -16,6 +16,7 @@ import {
 } from '../../storage/payment.repository.js';
 import type { PaymentRow } from '../../storage/payment.table.js';
 import { toStoredInstant } from '../domain/clock.js';
+import { RELEASED_HOLD_CODES } from '../domain/holds.js';
 import type { Payment } from '../domain/payment.js';
 import {
   FINAL_STATUSES,
@@ -26,7 +27,7 @@ import {
 import type { ProcessorSlug } from '../processors/registry.js';
 import { emitWithReceipt, receiptForCompletedPayment } from '../receipts/receipts.service.js';
 import type { Deps } from '../runtime/deps.js';
-import { statusUpdatedEvent } from '../webhooks/events.js';
+import { authorizedEvent, statusUpdatedEvent } from '../webhooks/events.js';
 import { emitEvent } from '../webhooks/outbox.js';
 
 export class PaymentNotFound extends Error {
@@ -40,7 +41,7 @@ async function currentRow(trx: Executor, paymentId: string, lock = false): Promi
 }
 
 /** Writes `transaction.status.updated` (and its delivery) for a payment that just reached a final status. */
-async function emitStatusEvent(deps: Deps, trx: Executor, row: PaymentRow): Promise<void> {
+export async function emitStatusEvent(deps: Deps, trx: Executor, row: PaymentRow): Promise<void> {
   const payment = rowToPayment(row);
   if (!FINAL_STATUSES.includes(payment.status)) return;
   await emitEvent(deps, trx, row, statusUpdatedEvent(payment));
@@ -53,13 +54,18 @@ async function emitStatusEvent(deps: Deps, trx: Executor, row: PaymentRow): Prom
 const reachedIn = new WeakMap<Executor, PaymentRow[]>();
 
 /** Notes that the transaction moved a payment to a final status (`transactEmitting` counts it after commit). */
-function noteReached(trx: Executor, row: PaymentRow): void {
+export function noteReached(trx: Executor, row: PaymentRow): void {
   reachedIn.get(trx)?.push(row);
 }
 
 function countReached(deps: Deps, rows: readonly PaymentRow[]): void {
   for (const row of rows) {
-    if (row.status === 'completed' || row.status === 'failed' || row.status === 'expired') {
+    if (
+      row.status === 'authorized' ||
+      row.status === 'completed' ||
+      row.status === 'failed' ||
+      row.status === 'expired'
+    ) {
       deps.metrics.payment(row.status, row);
     }
   }
@@ -155,24 +161,25 @@ async function applyResult(deps: Deps, trx: Executor, paymentId: string, result:
   const read = await currentRow(trx, paymentId, deps.dialect === 'postgres');
   // Whatever the caller saw before this transaction, the clock may have passed the expiry since.
   // One instant decides both: the expiry check and the time of the change.
-  const now = toStoredInstant(deps.clock.nowMs());
+  const nowMs = deps.clock.nowMs();
+  const now = toStoredInstant(nowMs);
   const before = (await expireIfDue(deps, trx, paymentId, now)) ?? read;
   let changed: PaymentRow | undefined;
   switch (result.kind) {
     case 'paid': {
-      if (before.status === 'completed' || before.status === 'refunded' || before.status === 'pending') break;
+      // An authorized payment's hold is taken by its capture (gateway/holds/), never by a read-back.
+      if (
+        before.status === 'completed' ||
+        before.status === 'refunded' ||
+        before.status === 'pending' ||
+        before.status === 'authorized'
+      ) {
+        break;
+      }
       // Only the environment's own processors may pay it: the sandbox never pays a live payment.
       const payer = before.processor ?? result.processor;
       if (payer !== undefined && !processorFitsEnvironment({ sandbox: before.sandbox === 1 }, payer)) break;
-      const customerId =
-        before.customer_id ??
-        (await findOrCreateCustomer(trx, {
-          id: `cus_${deps.ids.token(12)}`,
-          merchant_id: before.merchant_id,
-          environment: before.environment,
-          email: before.customer_email?.toLowerCase() ?? null,
-          created_at: now,
-        }));
+      const customerId = await customerOf(deps, trx, before, now);
       const paid = {
         status: 'completed' as const,
         rrn: result.rrn,
@@ -196,6 +203,9 @@ async function applyResult(deps: Deps, trx: Executor, paymentId: string, result:
       }
       break;
     }
+    case 'authorized':
+      changed = await authorizeIn(deps, trx, before, result, nowMs);
+      break;
     case 'declined':
       changed = await transitionPayment(trx, paymentId, TRANSITIONS.fail.from, {
         status: 'failed',
@@ -217,14 +227,80 @@ async function applyResult(deps: Deps, trx: Executor, paymentId: string, result:
   if (changed === undefined) return rowToPayment(await currentRow(trx, paymentId));
   noteReached(trx, changed);
   if (changed.status === 'completed') {
-    // The sale receipt joins the event: a sandbox one at once, a live one when issued in time.
-    const receipt = await receiptForCompletedPayment(deps, trx, changed);
-    await emitWithReceipt(deps, trx, changed, statusUpdatedEvent(rowToPayment(changed)), receipt);
-    for (const subscriber of deps.paymentCompleted) await subscriber(deps, trx, changed);
+    await afterCompleted(deps, trx, changed);
+  } else if (changed.status === 'authorized') {
+    await emitEvent(deps, trx, changed, authorizedEvent(rowToPayment(changed)));
   } else {
     await emitStatusEvent(deps, trx, changed);
   }
   return rowToPayment(changed);
+}
+
+/**
+ * What a payment that just became `completed` (paid, confirmed late, or a hold captured) brings, in
+ * the transaction of that change: the sale receipt joins `transaction.status.updated` (a sandbox
+ * one at once, a live one when issued in time), then the subscribers (billing counts it).
+ */
+export async function afterCompleted(deps: Deps, trx: Executor, completed: PaymentRow): Promise<void> {
+  const receipt = await receiptForCompletedPayment(deps, trx, completed);
+  await emitWithReceipt(deps, trx, completed, statusUpdatedEvent(rowToPayment(completed)), receipt);
+  for (const subscriber of deps.paymentCompleted) await subscriber(deps, trx, completed);
+}
+
+/** The buyer's customer id once they paid (or their card is held): the one named, else one by email. */
+async function customerOf(deps: Deps, trx: Executor, before: PaymentRow, now: string): Promise<string> {
+  return (
+    before.customer_id ??
+    (await findOrCreateCustomer(trx, {
+      id: `cus_${deps.ids.token(12)}`,
+      merchant_id: before.merchant_id,
+      environment: before.environment,
+      email: before.customer_email?.toLowerCase() ?? null,
+      created_at: now,
+    }))
+  );
+}
+
+/**
+ * The processor holds a `manual` payment's amount: processing → authorized, until `holdMs` from now
+ * (`capture_before`). A payment that failed or expired meanwhile is authorized late, unless the
+ * gateway itself released its hold; when another payment holds the order by then, it is authorized
+ * flagged for reconciliation (as a late confirmation is). An `automatic` payment is never
+ * authorized: adapters answer `pending` for its hold.
+ */
+async function authorizeIn(
+  deps: Deps,
+  trx: Executor,
+  before: PaymentRow,
+  result: Extract<ProviderResult, { kind: 'authorized' }>,
+  nowMs: number,
+): Promise<PaymentRow | undefined> {
+  if (before.capture_method !== 'manual') return undefined;
+  const payer = before.processor ?? result.processor;
+  if (payer !== undefined && !processorFitsEnvironment({ sandbox: before.sandbox === 1 }, payer)) return undefined;
+  const now = toStoredInstant(nowMs);
+  const held = {
+    status: 'authorized' as const,
+    rrn: result.rrn,
+    card_last4: result.cardLast4 ?? before.card_last4,
+    failure_code: null,
+    customer_id: await customerOf(deps, trx, before, now),
+    processor: before.processor ?? result.processor ?? null,
+    authorized_amount: Number(before.amount),
+    authorized_at: now,
+    capture_before: toStoredInstant(nowMs + Math.max(0, result.holdMs)),
+    updated_at: now,
+  };
+  const authorized = await transitionPayment(trx, before.id, TRANSITIONS.authorize.from, held);
+  if (authorized !== undefined) return authorized;
+  const late = (TRANSITIONS.authorize_late.from as readonly string[]).includes(before.status);
+  if (!late || RELEASED_HOLD_CODES.includes(before.failure_code ?? '')) return undefined;
+  const heldByOther = await orderHeldByOther(trx, before);
+  return transitionPayment(trx, before.id, TRANSITIONS.authorize_late.from, {
+    ...held,
+    active_order_id: heldByOther ? null : before.order_id,
+    reconciliation_flag: heldByOther ? 'duplicate_completion' : before.reconciliation_flag,
+  });
 }
 
 /**

@@ -4,8 +4,8 @@
  *
  * Order of the checks at creation (docs/decisions.md, "Payment limits"): the body (with the
  * currency's exchange rate) → the service-wide largest amount → the domain → the domain's payment
- * methods → the domain's largest amount → the balance → (in the writing transaction) the velocity
- * limit → the order rule.
+ * methods → the capture method (docs/decisions.md "Holds") → the domain's largest amount → the
+ * balance → (in the writing transaction) the velocity limit → the order rule.
  */
 import {
   type DomainWithProcessors,
@@ -41,11 +41,12 @@ import { ApiError, validationFailed } from '../domain/errors.js';
 import { BASE_CURRENCY, CURRENCY_CODE, convertToAmd, lockedCharge } from '../domain/fx.js';
 import { isUuid } from '../domain/ids.js';
 import { type Paginated, paginate } from '../domain/pagination.js';
-import { type PaymentItem, type PaymentResponse, toPaymentResponse } from '../domain/payment.js';
+import { type CaptureMethod, type PaymentItem, type PaymentResponse, toPaymentResponse } from '../domain/payment.js';
 import { buyerKey, type DomainLimitSettings, effectiveLimits } from '../domain/payment-limits.js';
 import { domainProcessors } from '../processors/registry.js';
 import type { Deps } from '../runtime/deps.js';
 import { paymentAnswer, paymentAnswers } from './awaiting-reference.js';
+import { assertCaptureMethodTaken } from './capture-methods.js';
 import { currenciesWithRate, rateInForce } from './fx-rates.service.js';
 import { type IdempotencyScope, runIdempotent, type StoredResponse } from './idempotency.js';
 import { assertVelocityAllows, type VelocityCheck } from './velocity.js';
@@ -280,6 +281,15 @@ async function preparePayment(
   }
 
   const sandbox = !live || body.processor === 'sandbox';
+  const captureMethod = body.capture_method ?? 'automatic';
+  await assertCaptureMethodTaken(deps, {
+    captureMethod,
+    named: body.processor,
+    offered: sandbox ? ['sandbox'] : enabled.filter((slug) => slug !== 'sandbox'),
+    domainId: domain.id,
+    host: domain.host,
+    live: !sandbox,
+  });
   const limits = effectiveLimits(domain.limits, deps.config, { sandbox });
   if (amd > limits.maxAmount) throw amountLimitExceeded(amd, limits.maxAmount, price, domain.host);
 
@@ -308,7 +318,7 @@ async function preparePayment(
       cancel_url: body.cancel_url ?? null,
       callback_url: body.callback_url ?? null,
     },
-    { buyerKey: buyer, conversion: price, items: body.items ?? null },
+    { buyerKey: buyer, conversion: price, items: body.items ?? null, captureMethod },
   );
   const velocity: VelocityCheck | null =
     buyer === null || limits.velocityLimit === 0
@@ -368,6 +378,7 @@ export function newPaymentRow(
     buyerKey?: string | null;
     conversion?: PaymentConversion | null;
     items?: readonly PaymentItem[] | null;
+    captureMethod?: CaptureMethod;
   } = {},
 ): PaymentRow {
   const nowMs = deps.clock.nowMs();
@@ -385,6 +396,11 @@ export function newPaymentRow(
     buyer_key: extra.buyerKey ?? null,
     items: paymentItemsToStored(extra.items ?? null),
     status: 'pending',
+    capture_method: extra.captureMethod ?? 'automatic',
+    authorized_amount: null,
+    authorized_at: null,
+    capture_before: null,
+    hold_operation_id: null,
     payment_flow: 'redirect',
     qr_code: null,
     rrn: null,

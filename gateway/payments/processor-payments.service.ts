@@ -42,6 +42,7 @@ import { isKnownProcessor, processorFor } from '../processors/registry.js';
 import { storedRedirect, toSession } from '../processors/sessions.js';
 import { ProcessorNotConfigured, processorCall } from '../processors/settings.js';
 import type { Deps } from '../runtime/deps.js';
+import { takesCaptureMethod } from './capture-methods.js';
 import { applyProviderResult, expireIfDueNow, startProcessingIn, transactEmitting } from './lifecycle.service.js';
 
 /**
@@ -93,6 +94,16 @@ export async function beginAtProcessor(
 ): Promise<BeginOutcome> {
   if (!isKnownProcessor(slug)) return { kind: 'unavailable', payment };
   const processor: Processor = processorFor(slug);
+  // Never sent to a processor that cannot take its capture method (a hold to a wallet): refused at
+  // creation, and not offered by the checkout; this guards any other way in.
+  if (
+    !(await takesCaptureMethod(deps, slug, payment.captureMethod, {
+      domainId: payment.domainId,
+      live: !payment.sandbox,
+    }))
+  ) {
+    return { kind: 'unavailable', payment };
+  }
   if (processor.start === undefined) {
     // The gateway's own page (the sandbox): the payment goes processing at once.
     const started = await transactEmitting(deps, (trx) => startProcessingIn(deps, trx, payment.uuid, slug));
@@ -371,6 +382,7 @@ export async function pollSession(deps: Deps, row: ProcessorSessionRow): Promise
     const done =
       payment === undefined ||
       payment.processor !== row.processor ||
+      payment.status === 'authorized' ||
       payment.status === 'completed' ||
       payment.status === 'refunded';
     const result: { final: boolean; refused?: Refusal } = done

@@ -26,5 +26,6 @@ export async function payWithTestCard(deps: Deps, payment: Payment, cardNumber: 
   }
   const expired = await expireIfDueNow(deps, current.uuid);
   if (expired !== undefined) return { ok: true, payment: expired };
-  return { ok: true, payment: await applyProviderResult(deps, current.uuid, chargeTestCard(deps.ids, card.digits)) };
+  const result = chargeTestCard(deps.ids, card.digits, current.captureMethod);
+  return { ok: true, payment: await applyProviderResult(deps, current.uuid, result) };
 }

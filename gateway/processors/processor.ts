@@ -17,7 +17,7 @@
  * the status back from the processor.
  */
 import type { z } from 'zod';
-import type { Payment } from '../domain/payment.js';
+import type { CaptureMethod, Payment } from '../domain/payment.js';
 import type { FailureCode, ProviderResult } from '../domain/payment-lifecycle.js';
 import type { ProcessorHttp } from './http.js';
 
@@ -182,6 +182,68 @@ export type RefundAttempt =
   | { readonly kind: 'unavailable' }
   | { readonly kind: 'unknown' };
 
+/**
+ * What the gateway asks a processor to do with a `manual` payment's hold: capture `amount` of it,
+ * or release it. `operationId` is the gateway's id of this capture or release (its idempotency
+ * reference); `session` is null for the sandbox.
+ */
+export interface HoldRequest {
+  readonly operationId: string;
+  readonly kind: 'capture' | 'release';
+  readonly payment: Payment;
+  readonly session: ProcessorSession | null;
+  /** Whole AMD: what a capture takes (at most the held amount); for a release, the held amount. */
+  readonly amount: number;
+}
+
+/**
+ * What a processor answered to a capture or release. Like a refund's answer, a refusal is data.
+ *
+ * - `done`: captured (the amount is taken) or released (the hold is let go);
+ * - `declined`: the processor refused; nothing changed at it;
+ * - `unavailable`: it could not be reached and nothing reached it;
+ * - `unknown`: no answer (a timeout, a broken connection): it may or may not have been done.
+ */
+export type HoldAttempt =
+  | { readonly kind: 'done'; readonly reference: string | null }
+  | { readonly kind: 'declined'; readonly code?: string }
+  | { readonly kind: 'unavailable' }
+  | { readonly kind: 'unknown' };
+
+/**
+ * What reading a hold back found (for a capture or release whose outcome is unknown): still `held`
+ * (neither captured nor released), `captured` (with the amount taken, whole AMD), `released`, or
+ * `unavailable` (the read could not be made, or its answer was not about this payment).
+ */
+export type HoldFinding =
+  | { readonly kind: 'held' }
+  | { readonly kind: 'captured'; readonly amount: number; readonly reference: string | null }
+  | { readonly kind: 'released' }
+  | { readonly kind: 'unavailable'; readonly detail: string };
+
+/**
+ * A processor that can hold a payment on the buyer's card (docs/processors.md "Holds"). `start`
+ * registers a `manual` payment as an authorization only, and `status` answers `authorized` while
+ * the amount is held.
+ */
+export interface ProcessorHolds<C> {
+  /**
+   * The capture methods the domain's settings allow (a terminal the bank set up for two-stage
+   * payments takes `manual` ones only). Absent: both.
+   */
+  captureMethods?(config: C): readonly CaptureMethod[];
+  /** How long after the authorization the gateway lets the hold be captured (within the processor's window). */
+  readonly windowMs: number;
+  /** Whether less than the held amount may be captured (the rest is let go). */
+  readonly partialCapture: boolean;
+  /** Sends the capture once; never retried. Answers `unknown` rather than guess. */
+  capture(call: ProcessorCall<C>, request: HoldRequest): Promise<HoldAttempt>;
+  /** Sends the release once; never retried. */
+  release(call: ProcessorCall<C>, request: HoldRequest): Promise<HoldAttempt>;
+  /** Reads what became of the hold, for a capture or release whose outcome is unknown. Never sends either again. */
+  status(call: ProcessorCall<C>, request: HoldRequest): Promise<HoldFinding>;
+}
+
 export interface Processor<C = unknown> {
   readonly slug: string;
   /** The name the buyer sees on the checkout's list of methods. */
@@ -244,4 +306,6 @@ export interface Processor<C = unknown> {
    * it cannot refund). Absent: every payment of a processor that has `refund`.
    */
   canRefund?(payment: Payment): boolean;
+  /** Holds: authorize now, capture or release later. Absent: the processor cannot hold a payment (the wallets). */
+  readonly holds?: ProcessorHolds<C>;
 }

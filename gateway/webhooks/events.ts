@@ -3,9 +3,14 @@
  * without `delivery_id` and `timestamp`, which each delivery sets.
  */
 import { toApiInstant } from '../domain/clock.js';
-import { type Payment, pricedAs } from '../domain/payment.js';
+import { type CaptureMethod, type Payment, pricedAs } from '../domain/payment.js';
 
-export type EventName = 'transaction.status.updated' | 'payment.refunded';
+/**
+ * `payment.authorized` (a `manual` payment's amount is held: docs/decisions.md "Holds") is the one
+ * event of a status that is not final; the hold's capture and release reach final statuses and are
+ * `transaction.status.updated`.
+ */
+export type EventName = 'transaction.status.updated' | 'payment.refunded' | 'payment.authorized';
 
 export interface TransactionSnapshot {
   uuid: string;
@@ -18,6 +23,15 @@ export interface TransactionSnapshot {
   completed_at: string | null;
   created_at: string;
   failure_code: string | null;
+  /**
+   * Only for a payment created with `capture_method: manual` (docs/decisions.md "Holds"): the
+   * deliveries of other payments stay exactly as they were.
+   */
+  capture_method?: CaptureMethod;
+  /** Whole AMD held once authorized; null before. */
+  authorized_amount?: number | null;
+  /** ISO 8601 deadline of the hold; null unless authorized. */
+  capture_before?: string | null;
 }
 
 export interface RefundSnapshot {
@@ -48,6 +62,13 @@ export function transactionSnapshot(payment: Payment): TransactionSnapshot {
     completed_at: toApiInstant(payment.completedAt),
     created_at: toApiInstant(payment.createdAt) as string,
     failure_code: payment.failureCode,
+    ...(payment.captureMethod === 'manual'
+      ? {
+          capture_method: payment.captureMethod,
+          authorized_amount: payment.authorizedAmount,
+          capture_before: toApiInstant(payment.captureBefore),
+        }
+      : {}),
   };
 }
 
@@ -55,6 +76,17 @@ export function transactionSnapshot(payment: Payment): TransactionSnapshot {
 export function statusUpdatedEvent(payment: Payment): EventBody {
   return {
     event: 'transaction.status.updated',
+    livemode: !payment.sandbox,
+    transaction: transactionSnapshot(payment),
+    refund: null,
+    receipt: null,
+  };
+}
+
+/** `payment.authorized`, emitted when a `manual` payment's amount is held (status `authorized`). */
+export function authorizedEvent(payment: Payment): EventBody {
+  return {
+    event: 'payment.authorized',
     livemode: !payment.sandbox,
     transaction: transactionSnapshot(payment),
     refund: null,

@@ -410,7 +410,7 @@ describe.each(DIALECTS)('connect tokens on %s', (dialect) => {
         if (res.status === 200) allowed.push(operation);
         else expect(res.body).toMatchObject({ error: 'insufficient_scope', required: operation });
       }
-      expect(allowed).toEqual(['payments.create', 'payments.read', 'refunds.create']);
+      expect(allowed).toEqual(['payments.create', 'payments.read', 'refunds.create', 'payments.capture']);
     });
 
     it('a test payment of the token is paid with the merchant’s key, not the token', async () => {

@@ -118,7 +118,7 @@ describe.each(DIALECTS)('/metrics (%s)', (dialect) => {
       gateway_queue_due: 'gauge',
       gateway_queue_lag_seconds: 'gauge',
     });
-    for (const queue of ['webhook_deliveries', 'payment_expiries', 'refund_checks']) {
+    for (const queue of ['webhook_deliveries', 'payment_expiries', 'refund_checks', 'hold_checks', 'hold_expiries']) {
       expect(metrics.find('gateway_queue_depth', { queue }), queue).toHaveLength(1);
     }
   });

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorizedDelivery } from '../../gateway/api/openapi/examples/holds.js';
 import { createPaymentRequest } from '../../gateway/api/openapi/examples/payments.js';
 import { refundedDelivery, statusUpdatedDelivery } from '../../gateway/api/openapi/examples/webhooks.js';
 import { type ApiOperation, OPERATIONS } from '../../gateway/api/openapi/operations.js';
@@ -155,6 +156,30 @@ describe('the examples of the OpenAPI document, sent to a real server', () => {
     };
     expect(shapeDifferences(statusUpdatedDelivery, delivered('transaction.status.updated'))).toEqual([]);
     expect(shapeDifferences(refundedDelivery, delivered('payment.refunded'))).toEqual([]);
+  });
+
+  it('hold a card, capture part of it; hold another and void it; show the authorization webhook', async () => {
+    const held = async (orderId: string): Promise<string> => {
+      const created = await t.call<Json>('POST', '/api/v1/payments', {
+        key: m.testKey,
+        body: { ...createPaymentRequest, order_id: orderId, capture_method: 'manual' },
+      });
+      expect(created.status, created.text).toBe(201);
+      const paidHold = await t.call<Json>('POST', `/api/v1/test_helpers/payments/${created.body.uuid}/pay`, {
+        key: m.testKey,
+        body: { card_number: '4111 1111 1111 1111' },
+      });
+      expect(paidHold.body.status).toBe('authorized');
+      return created.body.uuid;
+    };
+    const captured = await held('1044');
+    await call('capturePayment', `/api/v1/payments/${captured}/capture`, { idempotencyKey: true });
+    await call('voidPayment', `/api/v1/payments/${await held('1045')}/void`, { idempotencyKey: true });
+    const events = await t.call<Json>('GET', `/api/v1/payments/${captured}/events`, { key: m.testKey });
+    const authorization = events.body.data.find((e: Json) => e.event === 'payment.authorized');
+    expect(authorization).toBeDefined();
+    const delivered = { ...authorization.body, delivery_id: randomUUID(), timestamp: 1795259480 };
+    expect(shapeDifferences(authorizedDelivery, delivered)).toEqual([]);
   });
 
   it('make, list, read and deactivate a payment link', async () => {

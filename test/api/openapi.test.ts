@@ -43,6 +43,8 @@ const NOT_API = [
   /^\/metrics$/,
   // A payment link's page for the buyer (docs/api.md "Payment links").
   /^\/l\//,
+  // The service's icon, for browsers' tabs.
+  /^\/favicon\.ico$/,
 ];
 
 interface RouterLike {

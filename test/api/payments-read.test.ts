@@ -478,8 +478,9 @@ describe.each(DIALECTS)('reading payments on %s', (dialect) => {
   describe('GET /api/v1/payments: filters', () => {
     it('filters by status', async () => {
       const m = await t.merchant();
-      const [pending, processing, completed, failed, expired, refunded] = await createMany(m.testKey, 6);
+      const [pending, processing, authorized, completed, failed, expired, refunded] = await createMany(m.testKey, 7);
       await setStatus(processing?.uuid as string, 'processing');
+      await setStatus(authorized?.uuid as string, 'authorized');
       await setStatus(completed?.uuid as string, 'completed');
       await setStatus(failed?.uuid as string, 'failed');
       await setStatus(expired?.uuid as string, 'expired');
@@ -487,6 +488,7 @@ describe.each(DIALECTS)('reading payments on %s', (dialect) => {
       const byStatus: Record<PaymentStatus, Json | undefined> = {
         pending,
         processing,
+        authorized,
         completed,
         failed,
         expired,
@@ -498,7 +500,7 @@ describe.each(DIALECTS)('reading payments on %s', (dialect) => {
         expect(page.data[0]?.status).toBe(status);
         expect(page.meta.total).toBe(1);
       }
-      expect((await list(m.testKey)).meta.total).toBe(6);
+      expect((await list(m.testKey)).meta.total).toBe(7);
     });
 
     it('filters by processor', async () => {

@@ -369,6 +369,20 @@ describe.each(DIALECTS)('hosted checkout (%s)', (dialect) => {
       expect(new URL(back).searchParams.get('order_id')).toBe('order/42 & co');
     });
 
+    it('a held card (capture_method manual) is done for the buyer: "payment received", the payment authorized', async () => {
+      const payment = await createPayment(t, shop.testKey, {
+        capture_method: 'manual',
+        return_url: 'http://localhost:3000/thanks',
+      });
+      const { result } = await payOnTestPage(t, await openTestPage(t, payment), '4111 1111 1111 1111');
+      expect(result.status).toBe(200);
+      expect(visibleText(result.text)).toContain('Payment received');
+      expect(await readPayment(t, shop.testKey, payment.uuid)).toMatchObject({
+        status: 'authorized',
+        authorized_amount: payment.amount,
+      });
+    });
+
     it('failed: the message of its failure_code and a link back to the shop', async () => {
       const payment = await createPayment(t, shop.testKey, { return_url: 'http://localhost:3000/done' });
       const { result } = await payOnTestPage(t, await openTestPage(t, payment), '4000 0000 0000 0069');

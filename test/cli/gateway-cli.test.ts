@@ -55,6 +55,7 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
         '0025-sandbox-payments-are-test',
         '0026-test-clock',
         '0027-payment-prefix-search',
+        '0028-payment-holds',
       ],
     });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });

@@ -61,6 +61,7 @@ describe.each(DIALECTS)('migrations out of number order on %s', (dialect) => {
       '0025-sandbox-payments-are-test',
       '0026-test-clock',
       '0027-payment-prefix-search',
+      '0028-payment-holds',
     ]);
     expect(await migrateToLatest(inService)).toEqual([]);
 

@@ -36,7 +36,7 @@ function insufficientScope(principal: Principal, operation: Operation): ApiError
   const message =
     principal.kind === 'api_key'
       ? `A ${principal.access}-access key may not do this (${operation}).`
-      : `A connect token may only create, read and refund payments of its domain (${principal.domain.host}); ${operation} needs an API key.`;
+      : `A connect token may only create, read, capture, void and refund payments of its domain (${principal.domain.host}); ${operation} needs an API key.`;
   return new ApiError('insufficient_scope', message, { details: { required: operation } });
 }
 

@@ -9,6 +9,7 @@ import { COUNTERS } from '../../domain/billing.js';
 import { CONNECT_PLATFORMS } from '../../domain/connect-tokens.js';
 import { ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
 import { PAYMENT_STATUSES } from '../../domain/payment.js';
+import { holdErrorFields, holdOperationSchema, holdPaymentFields, holdTransactionFields } from './holds.js';
 
 export interface ComponentMeta {
   readonly id: string;
@@ -66,7 +67,10 @@ export const errorSchema = z
     domain: z.string().optional().describe('The domain errors and `no_payment_method_configured`.'),
     field: z.string().optional().describe('`domain_mismatch`: the field outside the verified domains.'),
     enabled_processors: z.array(z.string()).optional().describe('`no_payment_method_configured`.'),
-    payment_status: z.enum(PAYMENT_STATUSES).optional().describe('`not_refundable`, `payment_not_cancellable`.'),
+    payment_status: z
+      .enum(PAYMENT_STATUSES)
+      .optional()
+      .describe('`not_refundable`, `payment_not_cancellable`, `payment_not_authorized`.'),
     refundable_amount: z.int().optional(),
     remaining_amount: z.int().optional().describe('`amount_exceeds_remaining`, `refund_in_progress`.'),
     in_progress_amount: z.int().optional().describe('`refund_in_progress`.'),
@@ -79,6 +83,7 @@ export const errorSchema = z
       .array(z.string())
       .optional()
       .describe('`service_unavailable` with `migrations_pending`: the migrations this version needs.'),
+    ...holdErrorFields,
   })
   .register(components, {
     id: 'Error',
@@ -133,6 +138,7 @@ export const paymentSchema = z
       .describe(
         "True while the payment waits for the processor's id of the order that only the processor's callback names (Telcell's invoice id): no callback named it, so the gateway cannot ask the processor, and the payment is not paid (processing, or expired or failed meanwhile). The buyer may have paid: it completes when the callback comes, or when you give that id with `POST /api/v1/payments/{uuid}/processor_reference`. False otherwise.",
       ),
+    ...holdPaymentFields,
   })
   .register(components, { id: 'Payment', description: 'A payment (spec "Payment", with the additions).' });
 
@@ -185,6 +191,11 @@ export const customerListSchema = z
   })
   .register(components, { id: 'CustomerList', description: 'A page of customers, latest payment first.' });
 
+holdOperationSchema.register(components, {
+  id: 'HoldOperation',
+  description: 'A capture or release of a held payment (docs/decisions.md "Holds").',
+});
+
 export const refundResultSchema = refundSchema
   .extend({
     refunded_amount: z.int().describe("The payment's total refunded amount, this refund included."),
@@ -208,10 +219,11 @@ export const transactionSnapshotSchema = z
     completed_at: nullableInstant(),
     created_at: instant(),
     failure_code: z.string().nullable(),
+    ...holdTransactionFields,
   })
   .register(components, { id: 'TransactionSnapshot', description: 'The payment as an event saw it.' });
 
-export const eventNameSchema = z.enum(['transaction.status.updated', 'payment.refunded']);
+export const eventNameSchema = z.enum(['transaction.status.updated', 'payment.refunded', 'payment.authorized']);
 
 /** The body an event keeps; each delivery adds `delivery_id` and `timestamp`. */
 export const eventBodySchema = z

@@ -12,6 +12,7 @@ import { mayPerform } from '../../domain/access.js';
 import { ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_HEADER } from '../../payments/idempotency.js';
 import { components, webhookDeliveryBodySchema } from './components.js';
+import { authorizedDelivery } from './examples/holds.js';
 import { refundedDelivery, statusUpdatedDelivery } from './examples/webhooks.js';
 import { type ApiOperation, type DocumentedSettings, OPERATIONS } from './operations.js';
 import { TAGS } from './tags.js';
@@ -284,6 +285,11 @@ export function buildOpenApiDocument(server: DocumentedServer): OpenApiDocument 
         statusUpdatedDelivery,
       ),
       'payment.refunded': webhook('payment.refunded', 'A refund succeeded', refundedDelivery),
+      'payment.authorized': webhook(
+        'payment.authorized',
+        'A payment created with `capture_method: manual` is authorized: its amount is held on the card until captured or voided',
+        authorizedDelivery,
+      ),
     },
     components: {
       schemas: componentSchemas(),

@@ -9,6 +9,7 @@ import type { Operation as AccessOperation } from '../../domain/access.js';
 import type { ErrorCode } from '../../domain/errors.js';
 import { ledgerQuerySchema } from '../schemas/billing.schema.js';
 import { listCustomersSchema } from '../schemas/customer.schema.js';
+import { captureBodySchema, voidBodySchema } from '../schemas/hold.schema.js';
 import { createPaymentSchema, listPaymentsSchema } from '../schemas/payment.schema.js';
 import { createPaymentLinkSchema, listPaymentLinksSchema } from '../schemas/payment-link.schema.js';
 import { documentedAutoTopupBodySchema, documentedPurchaseBodySchema } from '../schemas/purchase.schema.js';
@@ -48,6 +49,7 @@ import {
   purchaseRequest,
 } from './examples/billing.js';
 import { customer, customerList } from './examples/customers.js';
+import { capturedPayment, captureRequest, voidedPayment, voidRequest } from './examples/holds.js';
 import {
   createPaymentLinkRequest,
   deactivatedPaymentLink,
@@ -282,6 +284,67 @@ export const OPERATIONS: readonly ApiOperation[] = [
     params: paymentParams,
     responses: ok('The refunds, oldest first.', refundListSchema, refundList),
     errors: ['not_found'],
+  },
+  // Holds (docs/decisions.md "Holds"): capture or void a payment created with `capture_method: manual`.
+  {
+    method: 'post',
+    path: '/api/v1/payments/{uuid}/capture',
+    operationId: 'capturePayment',
+    summary: 'Capture a held payment, in whole or in part',
+    description:
+      'Takes the money of an `authorized` payment (created with `capture_method: manual`): all of the hold, or `amount` of it (the rest is let go). The payment becomes `completed` for the captured amount (`amount`), `transaction.status.updated` is sent, and only what was captured may be refunded. A payment is captured once; the capture is sent to the processor once, and an unanswered one is settled by status checks, never sent again. The body may be left out.',
+    tag: 'Payments',
+    caller: 'payments.capture',
+    idempotent: true,
+    params: paymentParams,
+    body: { schema: captureBodySchema, required: false, example: captureRequest },
+    responses: ok(
+      'The payment, captured (`completed`); a retry with the same `Idempotency-Key` answers it as it is now (`Idempotent-Replayed: true`).',
+      paymentSchema,
+      capturedPayment,
+    ),
+    errors: [
+      'not_found',
+      'payment_not_authorized',
+      'hold_operation_in_progress',
+      'capture_outcome_unknown',
+      'void_outcome_unknown',
+      'capture_declined',
+      'authorization_expired',
+      'processor_unavailable',
+      'validation_failed',
+      'invalid_amount',
+      'amount_exceeds_authorized',
+    ],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/payments/{uuid}/void',
+    operationId: 'voidPayment',
+    summary: 'Void a held payment: release the hold',
+    description:
+      'Releases the hold of an `authorized` payment: nothing is taken, the payment becomes `expired` with `failure_code` `voided`, `transaction.status.updated` is sent and the order may be paid again. The body may be left out.',
+    tag: 'Payments',
+    caller: 'payments.capture',
+    idempotent: true,
+    params: paymentParams,
+    body: { schema: voidBodySchema, required: false, example: voidRequest },
+    responses: ok(
+      'The payment, released (`expired`); a retry with the same `Idempotency-Key` answers it as it is now (`Idempotent-Replayed: true`).',
+      paymentSchema,
+      voidedPayment,
+    ),
+    errors: [
+      'not_found',
+      'payment_not_authorized',
+      'hold_operation_in_progress',
+      'capture_outcome_unknown',
+      'void_outcome_unknown',
+      'void_declined',
+      'authorization_expired',
+      'processor_unavailable',
+      'validation_failed',
+    ],
   },
   {
     method: 'post',

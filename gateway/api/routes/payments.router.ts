@@ -1,11 +1,12 @@
 /**
  * `/api/v1/payments` and `/api/v1/orders/{order_id}/payment` (spec "Payments"), and a payment's
  * events with their webhook deliveries, the resend of one of them, the cancelling of an open
- * payment, and a payment settled with the processor's reference when its callback was lost
- * (additions).
+ * payment, a payment settled with the processor's reference when its callback was lost, and the
+ * capture and void of a held payment (additions; docs/decisions.md "Holds").
  */
 import { Router } from '@koa/router';
 import type { AuthDeps } from '../../auth/authenticate.js';
+import { captureFromApi, voidFromApi } from '../../holds/hold.service.js';
 import { cancelPayment } from '../../payments/cancel.service.js';
 import { checkIdempotencyKey, IDEMPOTENCY_HEADER } from '../../payments/idempotency.js';
 import { createPayment, getOrderPayment, getPayment, listPaymentsPage } from '../../payments/payment.service.js';
@@ -54,6 +55,31 @@ export function paymentsRouter(deps: AuthDeps): Router<GatewayState> {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await cancelPayment(deps, principalOf(ctx), ctx.params.uuid ?? '');
   });
+
+  for (const [action, run] of [
+    ['capture', captureFromApi],
+    ['void', voidFromApi],
+  ] as const) {
+    router.post(
+      `/payments/:uuid/${action}`,
+      requireAuth(deps, 'payments.capture'),
+      jsonBody(deps.config.bodyLimitBytes),
+      async (ctx) => {
+        const idempotencyKey = checkIdempotencyKey(ctx.get(IDEMPOTENCY_HEADER) || undefined);
+        const result = await run(deps, {
+          principal: principalOf(ctx),
+          paymentUuid: ctx.params.uuid ?? '',
+          // jsonBody reads an absent or empty body as {}; a JSON null stays null (and is refused).
+          body: ctx.request.body,
+          idempotencyKey,
+        });
+        ctx.status = result.status;
+        if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = result.body;
+      },
+    );
+  }
 
   router.get('/payments/:uuid/events', requireAuth(deps, 'payments.read'), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');

@@ -22,7 +22,7 @@ import { paymentAnswer } from '../../payments/awaiting-reference.js';
 import { applyProviderResult, expireIfDueNow, startProcessing } from '../../payments/lifecycle.service.js';
 import { scopeOf } from '../../payments/payment.service.js';
 import { payWithTestCard } from '../../payments/test-card.service.js';
-import { sandboxRrn } from '../../processors/sandbox/adapter.js';
+import { SANDBOX_HOLD_MS, sandboxRrn } from '../../processors/sandbox/adapter.js';
 import type { GatewayContext, GatewayState } from '../context.js';
 import { requireAuth } from '../middleware/auth.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -67,12 +67,15 @@ export function testHelpersRouter(deps: AuthDeps, scheduler: Scheduler): Router<
     payment = (await expireIfDueNow(deps, payment.uuid)) ?? payment;
     if (payment.status === 'pending') payment = await startProcessing(deps, payment.uuid, 'sandbox');
     if (payment.status === 'processing' || payment.status === 'failed' || payment.status === 'expired') {
-      payment = await applyProviderResult(deps, payment.uuid, {
-        kind: 'paid',
-        rrn: sandboxRrn(deps.ids),
-        cardLast4: payment.cardLast4 ?? '1111',
-        processor: 'sandbox',
-      });
+      const confirmed = { rrn: sandboxRrn(deps.ids), cardLast4: payment.cardLast4 ?? '1111', processor: 'sandbox' };
+      // A `manual` payment is confirmed as held (authorized), as its processor would answer.
+      payment = await applyProviderResult(
+        deps,
+        payment.uuid,
+        payment.captureMethod === 'manual'
+          ? { kind: 'authorized', holdMs: SANDBOX_HOLD_MS, ...confirmed }
+          : { kind: 'paid', ...confirmed },
+      );
     }
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await paymentAnswer(deps, payment);

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { BASE_CURRENCY } from '../../domain/fx.js';
-import { PAYMENT_STATUSES, type PaymentItem } from '../../domain/payment.js';
+import { CAPTURE_METHODS, PAYMENT_STATUSES, type PaymentItem } from '../../domain/payment.js';
 import {
   formatMilli,
   isExactToHundredths,
@@ -155,6 +155,9 @@ function createPaymentSchemaFor(currencies: CurrencyChoice, checks: CreatePaymen
           }),
         ).describe('A customer id the merchant names (read back as a string); the velocity limit counts by it.'),
         description: optional(text(1000)).describe('Kept with the payment and shown to the buyer at the checkout.'),
+        capture_method: optional(z.enum(CAPTURE_METHODS, { error: 'must be "automatic" or "manual"' })).describe(
+          '`automatic` (the default): the money is taken when the buyer pays. `manual`: the amount is only held on the card (status `authorized`) until you capture it (`POST /api/v1/payments/{uuid}/capture`) or void it before `capture_before`. Card processors and the sandbox only: a wallet (idram, telcell, fastshift) named with `manual` is refused (`422`, `errors.capture_method`).',
+        ),
         items: optional(paymentItems()).describe(
           'Order lines for the fiscal receipt (AMD payments only): 1 to 100, adding up to `amount` exactly.',
         ),

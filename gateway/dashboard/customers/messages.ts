@@ -82,6 +82,7 @@ const en: Catalog<CustomersMessages> = {
   statuses: {
     pending: 'Pending',
     processing: 'Processing',
+    authorized: 'Authorized',
     completed: 'Completed',
     failed: 'Failed',
     expired: 'Expired',
@@ -129,6 +130,7 @@ const hy: Catalog<CustomersMessages> = {
   statuses: {
     pending: 'Սպասման մեջ',
     processing: 'Մշակվում է',
+    authorized: 'Արգելափակված',
     completed: 'Ավարտված',
     failed: 'Անհաջող',
     expired: 'Ժամկետանց',
@@ -176,6 +178,7 @@ const ru: Catalog<CustomersMessages> = {
   statuses: {
     pending: 'Ожидает',
     processing: 'Обрабатывается',
+    authorized: 'Авторизован',
     completed: 'Завершён',
     failed: 'Неуспешный',
     expired: 'Истёк',

@@ -76,6 +76,7 @@ const en: Catalog<PaymentsMessages> = {
   statuses: {
     pending: 'Pending',
     processing: 'Processing',
+    authorized: 'Authorized',
     completed: 'Completed',
     failed: 'Failed',
     expired: 'Expired',
@@ -131,6 +132,7 @@ const hy: Catalog<PaymentsMessages> = {
   statuses: {
     pending: 'Սպասման մեջ',
     processing: 'Մշակվում է',
+    authorized: 'Արգելափակված',
     completed: 'Ավարտված',
     failed: 'Անհաջող',
     expired: 'Ժամկետանց',
@@ -185,6 +187,7 @@ const ru: Catalog<PaymentsMessages> = {
   statuses: {
     pending: 'Ожидает',
     processing: 'Обрабатывается',
+    authorized: 'Авторизован',
     completed: 'Завершён',
     failed: 'Неуспешный',
     expired: 'Истёк',

@@ -6,12 +6,22 @@
  * callback. Refunds are RefundPayment (full or partial, repeatable); a refund whose answer was lost
  * is found by comparing the bank's cumulative `RefundedAmount` with what the gateway had counted.
  *
+ * Holds: a terminal the bank set up for two-stage payments (`two_stage: true`) holds every payment
+ * it takes until ConfirmPayment (a capture, whole or part) or CancelPayment (a release); such a
+ * terminal takes `manual` payments only, and a one-stage one `automatic` payments only. A held
+ * payment reads back as OrderStatus "1"; an unanswered confirm or cancel is settled by reading the
+ * order back (docs/processors.md "Ameriabank", "Holds").
+ *
  * Credentials travel in every request body; they never appear in a `detail`, an error or a log line.
  */
 import { z } from 'zod';
-import type { Payment } from '../../domain/payment.js';
+import { HOUR_MS } from '../../domain/clock.js';
+import { type Payment, registeredAmount } from '../../domain/payment.js';
 import { ProcessorCallError, type ProcessorReply } from '../http.js';
 import type {
+  HoldAttempt,
+  HoldFinding,
+  HoldRequest,
   Processor,
   ProcessorCall,
   ProcessorLanguage,
@@ -27,7 +37,10 @@ import {
   ameriaLanguage,
   cardLast4FromMask,
   declineFailureCode,
+  holdCallOutcome,
+  holdState,
   initRefusalFailureCode,
+  isHeld,
   isWireAmount,
   orderOutcome,
   refundOutcome,
@@ -39,6 +52,8 @@ import {
   type AmeriaOperation,
   ASP_NET_FAULT_MESSAGE,
   aspNetFault,
+  type CancelPaymentRequest,
+  type ConfirmPaymentRequest,
   detailsEnvelope,
   type InitPaymentRequest,
   initPaymentAnswer,
@@ -58,6 +73,16 @@ export const START_TIMEOUT_MS = 15_000;
 export const STATUS_TIMEOUT_MS = 10_000;
 export const REFUND_TIMEOUT_MS = 20_000;
 export const REFUND_STATUS_TIMEOUT_MS = 10_000;
+export const CAPTURE_TIMEOUT_MS = 20_000;
+export const RELEASE_TIMEOUT_MS = 20_000;
+export const HOLD_STATUS_TIMEOUT_MS = 10_000;
+
+/**
+ * How long a hold may be captured: CancelPayment works "within 72 hours after the payment"
+ * (manual), so the gateway lets a hold be captured for 71 hours and releases it then, while the
+ * bank still takes the release.
+ */
+export const AMERIA_HOLD_MS = 71 * HOUR_MS;
 
 export const AMERIA_PRODUCTION_URL = 'https://services.ameriabank.am/VPOS/';
 /** The bank's test host: 10 AMD payments only, OrderIDs from the range it assigned. */
@@ -83,6 +108,11 @@ export const ameriaConfigSchema = z
     password: z.string().min(1, { message: 'must not be empty' }),
     order_id_min: orderIdBound,
     order_id_max: orderIdBound,
+    /**
+     * The bank set this ClientID's terminal up for two-stage payments: each payment is held until
+     * confirmed or cancelled. Such a terminal takes `capture_method: manual` payments only.
+     */
+    two_stage: z.boolean().optional(),
   })
   .refine((config) => config.order_id_min <= config.order_id_max, {
     message: 'must not be below order_id_min',
@@ -104,7 +134,12 @@ export function bankPageUrl(config: AmeriaConfig, paymentId: string, language: P
 async function post(
   call: Call,
   operation: AmeriaOperation,
-  body: InitPaymentRequest | PaymentDetailsRequest | RefundPaymentRequest,
+  body:
+    | InitPaymentRequest
+    | PaymentDetailsRequest
+    | RefundPaymentRequest
+    | ConfirmPaymentRequest
+    | CancelPaymentRequest,
   timeoutMs: number,
 ): Promise<ProcessorReply> {
   return call.http.request({
@@ -269,6 +304,18 @@ async function status(call: Call, payment: Payment, session: ProcessorSession): 
 
 function statusOf(details: PaymentDetailsAnswer, payment: Payment, session: ProcessorSession): StatusAnswer {
   const cardLast4 = cardLast4FromMask(details.CardNumber);
+  if (payment.captureMethod === 'manual' && isHeld(details.OrderStatus) && details.ResponseCode === '00') {
+    // A two-stage terminal holds the amount: the payment is authorized, the same checks as paid.
+    const wrong = mismatch(details, session);
+    if (wrong !== undefined) return { kind: 'unavailable', detail: wrong };
+    if (!isWireAmount(details.ApprovedAmount, registeredAmount(payment))) {
+      return {
+        kind: 'unavailable',
+        detail: `GetPaymentDetails holds ${details.ApprovedAmount} AMD for a payment of ${registeredAmount(payment)}`,
+      };
+    }
+    return { kind: 'authorized', rrn: rrnOf(details, session), cardLast4, holdMs: AMERIA_HOLD_MS };
+  }
   const outcome = orderOutcome(details.OrderStatus);
   switch (outcome) {
     case 'paid': {
@@ -276,10 +323,10 @@ function statusOf(details: PaymentDetailsAnswer, payment: Payment, session: Proc
       if (details.ResponseCode !== '00') return { kind: 'pending', failureCode: 'processor_timeout', cardLast4 };
       const wrong = mismatch(details, session);
       if (wrong !== undefined) return { kind: 'unavailable', detail: wrong };
-      if (!isWireAmount(details.ApprovedAmount, payment.amount)) {
+      if (!isWireAmount(details.ApprovedAmount, registeredAmount(payment))) {
         return {
           kind: 'unavailable',
-          detail: `GetPaymentDetails approved ${details.ApprovedAmount} AMD for a payment of ${payment.amount}`,
+          detail: `GetPaymentDetails approved ${details.ApprovedAmount} AMD for a payment of ${registeredAmount(payment)}`,
         };
       }
       return { kind: 'paid', rrn: rrnOf(details, session), cardLast4 };
@@ -368,6 +415,75 @@ async function refundStatus(call: Call, request: RefundStatusRequest): Promise<R
   }
 }
 
+/** A capture's or release's reference: the bank's PaymentID with the gateway's operation id (the bank answers none). */
+export function ameriaHoldReference(paymentId: string, operationId: string): string {
+  return `${paymentId.toUpperCase()}/${operationId}`;
+}
+
+/** Sends ConfirmPayment (a capture) or CancelPayment (a release) once; never retried. */
+async function holdCall(call: Call, request: HoldRequest): Promise<HoldAttempt> {
+  const paymentId = request.session?.reference ?? null;
+  // Never registered at the bank: there is no hold there, and nothing is sent.
+  if (paymentId === null) return { kind: 'unavailable' };
+  const credentials = { PaymentID: paymentId, Username: call.config.username, Password: call.config.password };
+  const capture = request.kind === 'capture';
+  let reply: ProcessorReply;
+  try {
+    reply = capture
+      ? await post(call, 'ConfirmPayment', { ...credentials, Amount: toWireAmount(request.amount) }, CAPTURE_TIMEOUT_MS)
+      : await post(call, 'CancelPayment', credentials, RELEASE_TIMEOUT_MS);
+  } catch (error) {
+    return error instanceof ProcessorCallError && !error.reached ? { kind: 'unavailable' } : { kind: 'unknown' };
+  }
+  // Something reached the bank: from here on, anything but a clear answer is an unknown outcome.
+  if (reply.status !== 200) return { kind: 'unknown' };
+  const answer = refundPaymentAnswer.safeParse(parseJson(reply.body));
+  if (!answer.success) return { kind: 'unknown' };
+  switch (holdCallOutcome(answer.data.ResponseCode, capture ? 'confirm' : 'cancel')) {
+    case 'done':
+      return { kind: 'done', reference: ameriaHoldReference(paymentId, request.operationId) };
+    case 'declined':
+      return { kind: 'declined', code: answer.data.ResponseCode };
+    case 'unknown':
+      return { kind: 'unknown' };
+  }
+}
+
+/**
+ * What became of a hold whose confirm or cancel got no answer, read back (GetPaymentDetails):
+ * still held ("1"), captured ("2", or "4" once refunded: what was taken is `DepositedAmount` plus
+ * `RefundedAmount`), released ("3", "6"). A failed read, or one about another order, concludes
+ * nothing.
+ */
+async function holdStatus(call: Call, request: HoldRequest): Promise<HoldFinding> {
+  const session = request.session;
+  if (session === null || session.reference === null) return { kind: 'unavailable', detail: 'no PaymentID' };
+  const read = await readDetails(call, session.reference, HOLD_STATUS_TIMEOUT_MS);
+  if (read.kind !== 'details') return { kind: 'unavailable', detail: read.detail };
+  const details = read.details;
+  if (details.ResponseCode !== '00') {
+    return { kind: 'unavailable', detail: `GetPaymentDetails answered ResponseCode ${details.ResponseCode}` };
+  }
+  const wrong = mismatch(details, session);
+  if (wrong !== undefined) return { kind: 'unavailable', detail: wrong };
+  switch (holdState(details.OrderStatus)) {
+    case 'held':
+      return { kind: 'held' };
+    case 'captured': {
+      const luma = Math.round((details.DepositedAmount ?? 0) * 100) + Math.round(details.RefundedAmount * 100);
+      return {
+        kind: 'captured',
+        amount: Math.floor(luma / 100),
+        reference: ameriaHoldReference(session.reference, request.operationId),
+      };
+    }
+    case 'released':
+      return { kind: 'released' };
+    case 'unknown':
+      return { kind: 'unavailable', detail: `GetPaymentDetails answered OrderStatus ${details.OrderStatus}` };
+  }
+}
+
 function callFailure(error: unknown): string {
   if (error instanceof ProcessorCallError) return error.message;
   return 'the call failed';
@@ -395,4 +511,12 @@ export const ameriaProcessor: Processor<AmeriaConfig> = {
   status,
   refund,
   refundStatus,
+  holds: {
+    captureMethods: (config) => (config.two_stage === true ? ['manual'] : ['automatic']),
+    windowMs: AMERIA_HOLD_MS,
+    partialCapture: true,
+    capture: holdCall,
+    release: holdCall,
+    status: holdStatus,
+  },
 };

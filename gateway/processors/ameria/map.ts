@@ -78,6 +78,56 @@ export function orderOutcome(orderStatus: string): OrderOutcome {
 }
 
 /**
+ * Whether an `OrderStatus` is a held two-stage payment: "1", payment_approved ("the order amount
+ * was pre-authorised", manual's Table 2), neither confirmed (deposited, "2") nor cancelled ("3").
+ */
+export function isHeld(orderStatus: string): boolean {
+  return orderStatus === '1';
+}
+
+/**
+ * What a hold read back (GetPaymentDetails, "00") says: held ("1"), captured ("2", or "4" when
+ * refunded since), released ("3" void; "6" declined), or nothing about a hold (registered, at the
+ * ACS, a status we do not know).
+ */
+export type HoldState = 'held' | 'captured' | 'released' | 'unknown';
+
+export function holdState(orderStatus: string): HoldState {
+  if (!isOrderStatus(orderStatus)) return 'unknown';
+  switch (orderStatus) {
+    case '1':
+      return 'held';
+    case '2':
+    case '4':
+      return 'captured';
+    case '3':
+    case '6':
+      return 'released';
+    case '0':
+    case '5':
+      return 'unknown';
+  }
+}
+
+/**
+ * What a ConfirmPayment or CancelPayment answer says was done: `done` on "00"; `declined` on a
+ * refusal after which nothing changed (as for a refund, plus "514", no reversal permission, for a
+ * cancel; "07" is also the bank's "Reversal is impossible for current transaction state"); else
+ * `unknown`, left to the read-back.
+ */
+export function holdCallOutcome(responseCode: string, call: 'confirm' | 'cancel'): 'done' | 'declined' | 'unknown' {
+  if (call === 'cancel' && ameriaCode(responseCode) === '514') return 'declined';
+  switch (refundOutcome(responseCode)) {
+    case 'refunded':
+      return 'done';
+    case 'declined':
+      return 'declined';
+    case 'unknown':
+      return 'unknown';
+  }
+}
+
+/**
  * The codes of the manual's Table 1 that say why an operation did not go through. Card-level
  * codes are the processing centre's action codes with a leading "0" ("0116", "0-2007").
  */

@@ -10,7 +10,12 @@
 import { z } from 'zod';
 
 /** The operations the adapter calls, by their path segment after `api/VPOS/`. */
-export type AmeriaOperation = 'InitPayment' | 'GetPaymentDetails' | 'RefundPayment';
+export type AmeriaOperation =
+  | 'InitPayment'
+  | 'GetPaymentDetails'
+  | 'RefundPayment'
+  | 'ConfirmPayment'
+  | 'CancelPayment';
 
 /** .NET `Int32`: the bank declares OrderID an integer (the upper bound is an inference). */
 export const MAX_ORDER_ID = 2_147_483_647;
@@ -58,6 +63,25 @@ export const refundPaymentRequest = z.strictObject({
   Amount: z.number().int().min(1),
 });
 export type RefundPaymentRequest = z.infer<typeof refundPaymentRequest>;
+
+/**
+ * ConfirmPayment: the second stage of a two-stage payment (a capture). The manual's "confirmed
+ * amount", in major units; whether less than the approved amount may be confirmed is not on record.
+ */
+export const confirmPaymentRequest = z.strictObject({
+  PaymentID: z.string().min(1),
+  Username: z.string().min(1),
+  Password: z.string().min(1),
+  Amount: z.number().int().min(1),
+});
+export type ConfirmPaymentRequest = z.infer<typeof confirmPaymentRequest>;
+
+/**
+ * CancelPayment: cancels (reverses) a payment, "within 72 hours after the payment" (manual); for a
+ * two-stage payment not yet confirmed, the release of the hold. PaymentID-keyed, no amount.
+ */
+export const cancelPaymentRequest = paymentDetailsRequest;
+export type CancelPaymentRequest = z.infer<typeof cancelPaymentRequest>;
 
 /** The PaymentID the bank issues: a GUID, upper case from InitPayment, lower case on the return. */
 export const PAYMENT_ID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;

@@ -10,12 +10,21 @@
  * alone (deposited: paid), never from `errorCode`. Refunds go through `refund.do` (partial and
  * repeated up to the payment), and a refund without an answer is settled by reading the order's
  * refunded total back. See docs/processors.md "ArCa".
+ *
+ * Holds: a payment with `capture_method: manual` is registered with `registerPreAuth.do` (the same
+ * parameters): paid, its order is approved (`orderStatus` 1, held) and the payment authorized.
+ * `deposit.do` captures all or part of it, `reverse.do` releases it; an unanswered one is settled by
+ * reading the order back.
  */
 import { z } from 'zod';
-import type { Payment } from '../../domain/payment.js';
+import { DAY_MS } from '../../domain/clock.js';
+import { type Payment, registeredAmount } from '../../domain/payment.js';
 import type { ProviderResult } from '../../domain/payment-lifecycle.js';
 import { ProcessorCallError, type ProcessorReply } from '../http.js';
 import type {
+  HoldAttempt,
+  HoldFinding,
+  HoldRequest,
   Processor,
   ProcessorCall,
   ProcessorSession,
@@ -33,6 +42,8 @@ import {
   arcaLanguage,
   cardLast4FromMask,
   declineFailureCode,
+  holdCallError,
+  holdStateOf,
   isAmountOf,
   orderStatusOf,
   paymentOutcome,
@@ -46,6 +57,7 @@ import {
   AMD_CURRENCY,
   type ArcaOperation,
   arcaOrderId,
+  depositRequest,
   mdOrderOf,
   type OrderStatusAnswer,
   orderStatusAnswer,
@@ -54,6 +66,7 @@ import {
   refundRequest,
   registerAnswer,
   registerRequest,
+  reverseRequest,
 } from './wire.js';
 
 /** How long each call waits for the whole answer. */
@@ -61,6 +74,16 @@ export const START_TIMEOUT_MS = 15_000;
 export const STATUS_TIMEOUT_MS = 10_000;
 export const REFUND_TIMEOUT_MS = 20_000;
 export const REFUND_STATUS_TIMEOUT_MS = 10_000;
+export const CAPTURE_TIMEOUT_MS = 20_000;
+export const RELEASE_TIMEOUT_MS = 20_000;
+export const HOLD_STATUS_TIMEOUT_MS = 10_000;
+
+/**
+ * How long a hold may be captured: 7 days, the usual life of an e-commerce card hold (the issuer's,
+ * not documented for ArCa). `reverse.do` works only until the end of the bank day of the payment
+ * (BPC): a release later is refused and the hold lapses at the issuer.
+ */
+export const ARCA_HOLD_MS = 7 * DAY_MS;
 
 /** BPC's default (and the gateway's own) time to enter the card: the bank page never outlives the payment. */
 export const MAX_SESSION_SECONDS = 1200;
@@ -179,7 +202,8 @@ async function readOrder(
 /** Why an answer is not about this payment's order, or null when it is. */
 function mismatchOf(answer: OrderStatusAnswer, payment: Payment, session: ProcessorSession): string | null {
   if (answer.orderNumber !== session.orderNumber) return 'the answer names another order number';
-  if (answer.amount === null || answer.amount === undefined || !isAmountOf(answer.amount, payment.amount)) {
+  // The order keeps the amount registered (held): a partial capture does not change it.
+  if (answer.amount === null || answer.amount === undefined || !isAmountOf(answer.amount, registeredAmount(payment))) {
     return 'the answer has another amount';
   }
   if (answer.currency !== null && answer.currency !== undefined && answer.currency !== AMD_CURRENCY) {
@@ -193,9 +217,18 @@ function mismatchOf(answer: OrderStatusAnswer, payment: Payment, session: Proces
 }
 
 /** The payment's result from an order that passed `readOrder`. */
-function resultOf(answer: OrderStatusAnswer, orderStatus: number, orderId: string | null): ProviderResult {
+function resultOf(
+  answer: OrderStatusAnswer,
+  orderStatus: number,
+  orderId: string | null,
+  payment: Payment,
+): ProviderResult {
   const card = answer.cardAuthInfo;
   const cardLast4 = cardLast4FromMask(card?.pan ?? card?.maskedPan);
+  if (payment.captureMethod === 'manual' && holdStateOf(orderStatusOf(orderStatus)) === 'held') {
+    const rrn = answer.authRefNum?.trim() || orderId || answer.orderNumber || '';
+    return { kind: 'authorized', rrn, cardLast4, holdMs: ARCA_HOLD_MS, processor: 'arca' };
+  }
   switch (paymentOutcome(orderStatusOf(orderStatus))) {
     case 'paid': {
       const rrn = answer.authRefNum?.trim() || orderId || answer.orderNumber || '';
@@ -244,7 +277,9 @@ async function start(
     const fields = [...new Set(request.error.issues.map((issue) => issue.path.join('.')))].join(', ');
     return { kind: 'refused', failureCode: 'general_failure', detail: `register.do: cannot send ${fields}` };
   }
-  const reply = await post(call, 'register', request.data, START_TIMEOUT_MS);
+  // A hold is a two-phase order: the same parameters, another operation.
+  const operation = payment.captureMethod === 'manual' ? 'registerPreAuth' : 'register';
+  const reply = await post(call, operation, request.data, START_TIMEOUT_MS);
   if (reply.kind === 'failed') return { kind: 'unavailable', detail: reply.detail };
   const parsed = registerAnswer.safeParse(reply.json);
   if (!parsed.success) return { kind: 'unavailable', detail: 'register.do: the answer is not understood' };
@@ -329,7 +364,7 @@ async function status(
 ): Promise<StatusAnswer> {
   const read = await readOrder(call, payment, session, STATUS_TIMEOUT_MS);
   if (read.kind === 'unreadable') return { kind: 'unavailable', detail: read.detail };
-  return resultOf(read.answer, read.orderStatus, session.reference ?? mdOrderOf(read.answer));
+  return resultOf(read.answer, read.orderStatus, session.reference ?? mdOrderOf(read.answer), payment);
 }
 
 async function refund(call: ProcessorCall<ArcaConfig>, request: RefundRequest): Promise<RefundAttempt> {
@@ -380,6 +415,69 @@ async function refundStatus(call: ProcessorCall<ArcaConfig>, request: RefundStat
   }
 }
 
+/** Sends `deposit.do` (a capture, of `amount`) or `reverse.do` (a release) once; never retried. */
+async function holdCall(call: ProcessorCall<ArcaConfig>, request: HoldRequest): Promise<HoldAttempt> {
+  const orderId = request.session?.reference ?? null;
+  // Without BPC's orderId there is no order to capture or release (and nothing is sent).
+  if (orderId === null) return { kind: 'declined', code: 'arca_no_order_id' };
+  const capture = request.kind === 'capture';
+  const fields = capture
+    ? depositRequest.safeParse({ ...credentials(call.config), orderId, amount: toMinorUnits(request.amount) })
+    : reverseRequest.safeParse({ ...credentials(call.config), orderId });
+  if (!fields.success) return { kind: 'declined', code: 'arca_request_invalid' };
+  const reply = await post(
+    call,
+    capture ? 'deposit' : 'reverse',
+    fields.data,
+    capture ? CAPTURE_TIMEOUT_MS : RELEASE_TIMEOUT_MS,
+  );
+  if (reply.kind === 'failed') return { kind: reply.reached ? 'unknown' : 'unavailable' };
+  const parsed = refundAnswer.safeParse(reply.json);
+  if (!parsed.success) return { kind: 'unknown' };
+  switch (holdCallError(parsed.data.errorCode)) {
+    case 'ok':
+      // Neither answers an id of its own: the operation is found under the order's orderId.
+      return { kind: 'done', reference: orderId };
+    case 'refused':
+      return { kind: 'declined', code: `arca_error_${parsed.data.errorCode}` };
+    case 'unknown':
+      return { kind: 'unknown' };
+  }
+}
+
+/**
+ * What became of a hold whose deposit or reversal got no answer: the order read back. Held
+ * (`orderStatus` 1); captured (2, or 4 once refunded: `paymentAmountInfo.depositedAmount` plus the
+ * refunded total, else the amount asked); released (3 reversed, 6 declined).
+ */
+async function holdStatus(call: ProcessorCall<ArcaConfig>, request: HoldRequest): Promise<HoldFinding> {
+  const session = request.session;
+  if (session === null || session.reference === null) return { kind: 'unavailable', detail: 'no orderId' };
+  const read = await readOrder(call, request.payment, session, HOLD_STATUS_TIMEOUT_MS);
+  if (read.kind === 'unreadable') return { kind: 'unavailable', detail: read.detail };
+  switch (holdStateOf(orderStatusOf(read.orderStatus))) {
+    case 'held':
+      return { kind: 'held' };
+    case 'captured': {
+      const deposited = read.answer.paymentAmountInfo?.depositedAmount;
+      const minor =
+        deposited === null || deposited === undefined ? null : deposited + (refundedMinorUnits(read.answer) ?? 0);
+      return {
+        kind: 'captured',
+        amount: minor === null || minor <= 0 ? request.amount : Math.floor(minor / 100),
+        reference: session.reference,
+      };
+    }
+    case 'released':
+      return { kind: 'released' };
+    case 'unknown':
+      return {
+        kind: 'unavailable',
+        detail: `getOrderStatusExtended.do: orderStatus ${read.orderStatus} is not a hold`,
+      };
+  }
+}
+
 /** A card with an arch over it, for ArCa (Armenian Card). */
 const LOGO_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 32" width="48" height="32" aria-hidden="true">' +
@@ -398,4 +496,11 @@ export const arcaProcessor: Processor<ArcaConfig> = {
   callback: arcaCallback,
   refund,
   refundStatus,
+  holds: {
+    windowMs: ARCA_HOLD_MS,
+    partialCapture: true,
+    capture: holdCall,
+    release: holdCall,
+    status: holdStatus,
+  },
 };

@@ -74,6 +74,8 @@ function readBackUseful(payment: Payment): boolean {
     case 'failed':
     case 'expired':
       return true;
+    // A hold's capture and release are settled by the gateway's own status checks, never by a callback.
+    case 'authorized':
     case 'completed':
     case 'refunded':
       return false;

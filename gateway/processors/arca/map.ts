@@ -113,6 +113,35 @@ export function refundError(errorCode: string): RefundError {
   }
 }
 
+/**
+ * What `deposit.do`'s or `reverse.do`'s `errorCode` means: 0 done; 4, 5, 6, 7 (missing or refused
+ * parameter, access denied, unknown order, "Payment must be in a correct state" or a system error)
+ * refused, as for `refund.do`; anything undocumented unknown.
+ */
+export function holdCallError(errorCode: string): RefundError {
+  return refundError(errorCode);
+}
+
+/** What an order status says about a hold: held (approved), captured (deposited, refunded since), released (reversed, declined). */
+export type HoldState = 'held' | 'captured' | 'released' | 'unknown';
+
+export function holdStateOf(status: OrderStatus): HoldState {
+  switch (status) {
+    case 'approved':
+      return 'held';
+    case 'deposited':
+    case 'refunded':
+      return 'captured';
+    case 'reversed':
+    case 'declined':
+      return 'released';
+    case 'registered':
+    case 'acs_started':
+    case 'unknown':
+      return 'unknown';
+  }
+}
+
 /** BPC's `orderStatus` values. */
 export const ORDER_STATUSES = {
   0: 'registered',

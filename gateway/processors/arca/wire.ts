@@ -11,8 +11,17 @@ import { z } from 'zod';
 /** ISO 4217 numeric code of the Armenian dram: always sent (a host's default currency may be another). */
 export const AMD_CURRENCY = '051';
 
-/** The operations the gateway calls (`reverse.do` and `deposit.do` are not used). */
-export type ArcaOperation = 'register' | 'getOrderStatusExtended' | 'refund';
+/**
+ * The operations the gateway calls: `registerPreAuth.do` (a hold: two-phase payment), `deposit.do`
+ * (its capture) and `reverse.do` (its release) only for payments with `capture_method: manual`.
+ */
+export type ArcaOperation =
+  | 'register'
+  | 'registerPreAuth'
+  | 'getOrderStatusExtended'
+  | 'refund'
+  | 'deposit'
+  | 'reverse';
 
 const credentials = {
   userName: z.string().min(1),
@@ -22,7 +31,7 @@ const credentials = {
 /** BPC's own order id (`orderId`, `mdOrder`): a UUID (ANS36). */
 export const arcaOrderId = z.string().regex(/^[0-9A-Fa-f]{8}(-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}$/);
 
-/** `register.do` (one-phase payment). */
+/** `register.do` (one-phase payment); `registerPreAuth.do` takes the same parameters (a two-phase payment: a hold). */
 export const registerRequest = z.strictObject({
   ...credentials,
   /** Unique per merchant, at most 32 characters. */
@@ -41,6 +50,21 @@ export const registerRequest = z.strictObject({
   sessionTimeoutSecs: z.string().regex(/^[1-9]\d{0,3}$/),
 });
 export type RegisterRequest = z.infer<typeof registerRequest>;
+
+/**
+ * `deposit.do`: completes a pre-authorized order, for `amount` minor units at most the held amount
+ * (BPC: 0 would take the whole hold; the gateway always names the amount).
+ */
+export const depositRequest = z.strictObject({
+  ...credentials,
+  orderId: arcaOrderId,
+  amount: z.string().regex(/^[1-9]\d{0,17}$/),
+});
+export type DepositRequest = z.infer<typeof depositRequest>;
+
+/** `reverse.do`: cancels a pre-authorized order that is not deposited (the hold is released). */
+export const reverseRequest = z.strictObject({ ...credentials, orderId: arcaOrderId });
+export type ReverseRequest = z.infer<typeof reverseRequest>;
 
 /** `getOrderStatusExtended.do`: by BPC's `orderId`, or by our `orderNumber` when we have no orderId. */
 export const orderStatusRequest = z.union([
@@ -120,6 +144,7 @@ export const orderStatusAnswer = z.looseObject({
 });
 export type OrderStatusAnswer = z.infer<typeof orderStatusAnswer>;
 
+/** `deposit.do` and `reverse.do` answer as `refund.do` does: an `errorCode`, nothing else we use. */
 export const refundAnswer = z.looseObject({
   errorCode,
   errorMessage: z.string().nullish(),

@@ -56,6 +56,36 @@ export function sandboxRefundOutcome(cardLast4: string | null): SandboxRefundOut
   return (cardLast4 === null ? undefined : REFUND_OUTCOME_BY_LAST4.get(cardLast4)) ?? { kind: 'refunded' };
 }
 
+/**
+ * What a sandbox hold does (docs/api.md "Test cards for holds"), decided by the card that authorized
+ * it. These cards authorize a `manual` payment like any approved number (and pay an `automatic`
+ * one); only the last four digits are kept, so any card ending in these digits behaves the same.
+ */
+export type SandboxHoldOutcome =
+  /** Captured and released as asked. */
+  | { readonly kind: 'approved' }
+  /** The capture is declined: the hold stays, and may be voided (or runs out). */
+  | { readonly kind: 'capture_declined' }
+  /** The hold runs out at once (`capture_before` is the authorization's instant): the expiry job releases it. */
+  | { readonly kind: 'expired_hold' }
+  /** The capture and the release get no answer; a status check later finds them done. */
+  | { readonly kind: 'no_answer' };
+
+export const SANDBOX_HOLD_CARDS: Readonly<Record<string, SandboxHoldOutcome>> = {
+  '4000000000006017': { kind: 'capture_declined' },
+  '4000000000006025': { kind: 'expired_hold' },
+  '4000000000006033': { kind: 'no_answer' },
+};
+
+const HOLD_OUTCOME_BY_LAST4: ReadonlyMap<string, SandboxHoldOutcome> = new Map(
+  Object.entries(SANDBOX_HOLD_CARDS).map(([digits, outcome]) => [digits.slice(-4), outcome]),
+);
+
+/** The hold outcome of a sandbox payment authorized by a card ending in `cardLast4`. */
+export function sandboxHoldOutcome(cardLast4: string | null): SandboxHoldOutcome {
+  return (cardLast4 === null ? undefined : HOLD_OUTCOME_BY_LAST4.get(cardLast4)) ?? { kind: 'approved' };
+}
+
 export type CardNumberCheck =
   | { readonly ok: true; readonly digits: string }
   | { readonly ok: false; readonly reason: string };

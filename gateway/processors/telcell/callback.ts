@@ -88,6 +88,8 @@ const UNKNOWN_RETURN_PAGE: CallbackAnswer = {
 /** A signed callback that tells nothing new: the payment is already paid, or already over and still unpaid. */
 function alreadyKnown(payment: Payment, status: string): boolean {
   switch (payment.status) {
+    // Telcell holds nothing: no Telcell payment is ever authorized.
+    case 'authorized':
     case 'completed':
     case 'refunded':
       return true;

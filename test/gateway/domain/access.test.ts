@@ -16,6 +16,7 @@ const EXPECTED: Record<Operation, [boolean, boolean, boolean]> = {
   'payments.read': [true, true, true],
   'payment_links.manage': [true, true, false],
   'refunds.create': [true, false, true],
+  'payments.capture': [true, true, true],
   'billing.read': [true, false, false],
   'billing.purchase': [true, false, false],
   'billing.configure': [true, false, false],

@@ -22,6 +22,10 @@ const EXPECTED: Record<Transition, [PaymentStatus[], PaymentStatus]> = {
   fail: [['processing'], 'failed'],
   expire: [['pending', 'processing'], 'expired'],
   confirm_late: [['failed', 'expired'], 'completed'],
+  authorize: [['processing'], 'authorized'],
+  authorize_late: [['failed', 'expired'], 'authorized'],
+  capture: [['authorized'], 'completed'],
+  release: [['authorized'], 'expired'],
 };
 
 const TRANSITION_NAMES = Object.keys(EXPECTED) as Transition[];
@@ -51,11 +55,16 @@ describe('TRANSITIONS', () => {
     }
   });
 
-  it('only completed is reachable from failed or expired (late confirmation)', () => {
+  it('only completed (or authorized, for a hold) is reachable from failed or expired (late confirmation)', () => {
     for (const status of ['failed', 'expired'] as const) {
       const reachable = TRANSITION_NAMES.filter((t) => canApply(t, status)).map((t) => TRANSITIONS[t].to);
-      expect(reachable).toEqual(['completed']);
+      expect(reachable.sort()).toEqual(['authorized', 'completed']);
     }
+  });
+
+  it('an authorized payment only ends captured (completed) or released (expired)', () => {
+    const reachable = TRANSITION_NAMES.filter((t) => canApply(t, 'authorized')).map((t) => TRANSITIONS[t].to);
+    expect(reachable.sort()).toEqual(['completed', 'expired']);
   });
 });
 
@@ -69,6 +78,7 @@ describe('holdsOrder', () => {
   const HOLDS: Record<PaymentStatus, boolean> = {
     pending: true,
     processing: true,
+    authorized: true,
     completed: true,
     refunded: true,
     failed: false,

@@ -102,6 +102,7 @@ function apply(payment: Payment, result: ProviderResult): Payment {
         ? { ...payment, status: 'failed', failureCode: result.failureCode }
         : payment;
     case 'pending':
+    case 'authorized':
       return payment;
   }
 }

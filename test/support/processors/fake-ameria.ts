@@ -1,7 +1,7 @@
 /**
  * A local Ameriabank vPOS 3.x (node:http on 127.0.0.1, port 0) that speaks the bank's wire format
  * and is strict about it. It serves `{base}api/VPOS/{InitPayment,GetPaymentDetails,RefundPayment,
- * CancelPayment}` and the buyer's page `{base}Payments/Pay?id=…&lang=…` (plain HTML forms, no
+ * ConfirmPayment,CancelPayment}` and the buyer's page `{base}Payments/Pay?id=…&lang=…` (plain HTML forms, no
  * external assets: a headless browser can drive it), which on Pay or Decline sends the browser to
  * the BackURL exactly as the bank does (GET, `orderID`, `resposneCode` with the bank's typo,
  * lower-case `paymentID`, `opaque`, `description`). There is no server callback: the bank has none.
@@ -26,8 +26,16 @@
  *   DepositedAmount down, OrderStatus "4" after any refund [obs]; more than what is deposited: "07"
  *   "Refund amount exceeds deposited amount" [obs]; zero "0125", wrong credentials "20", unknown
  *   PaymentID "550" [fake].
- * - CancelPayment: reverses an unrefunded deposited payment to "3" [fake: never seen succeed];
- *   otherwise "07" "Reversal is impossible for current transaction state" [obs].
+ * - CancelPayment: reverses an unrefunded deposited payment, or releases a held one (two-stage), to
+ *   "3", within 72 hours of the payment (manual) [fake: never seen succeed]; otherwise "07"
+ *   "Reversal is impossible for current transaction state" [obs].
+ * - Two-stage payments (`twoStage`: the terminal the bank set up so): paying holds the amount,
+ *   OrderStatus "1" (payment_approved, manual's Table 2) with ApprovedAmount and no
+ *   DepositedAmount. ConfirmPayment (PaymentID, credentials, Amount in major units, manual) deposits
+ *   it once, for at most the approved amount, to "2" [fake: never seen succeed]. On a one-stage
+ *   terminal it answers "0-2012" Operation not supported [fake: the bank's test client refuses
+ *   two-stage calls, its code is not on record]; on a payment that is not held, "07" [fake]; a zero
+ *   amount "0125", more than approved "0110" Invalid amount [fake].
  *
  * Faults for the next request of an operation: a late answer (the request is handled, the answer
  * waits), the HTTP 500 fault, an HTML error page, HTTP 200 with an error code, a dropped connection
@@ -38,8 +46,17 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type FakeOperation = 'InitPayment' | 'GetPaymentDetails' | 'RefundPayment' | 'CancelPayment';
-const OPERATIONS: readonly FakeOperation[] = ['InitPayment', 'GetPaymentDetails', 'RefundPayment', 'CancelPayment'];
+export type FakeOperation = 'InitPayment' | 'GetPaymentDetails' | 'RefundPayment' | 'ConfirmPayment' | 'CancelPayment';
+const OPERATIONS: readonly FakeOperation[] = [
+  'InitPayment',
+  'GetPaymentDetails',
+  'RefundPayment',
+  'ConfirmPayment',
+  'CancelPayment',
+];
+
+/** CancelPayment "works within 72 hours after the payment" (manual). */
+const CANCEL_WINDOW_MS = 72 * 60 * 60 * 1000;
 
 export interface FakeAmeriaOptions {
   readonly clientId?: string;
@@ -52,8 +69,10 @@ export interface FakeAmeriaOptions {
   readonly testAmountRule?: boolean;
   /** What GetPaymentDetails answers for a payment registered and never opened (default the HTTP 500 fault). */
   readonly unattempted?: 'fault' | '550';
-  /** The fake's clock (milliseconds), for a payment page past its Timeout. */
+  /** The fake's clock (milliseconds), for a payment page past its Timeout and CancelPayment's 72 hours. */
   readonly now?: () => number;
+  /** The bank set the terminal up for two-stage payments: paying holds the amount until ConfirmPayment. */
+  readonly twoStage?: boolean;
 }
 
 export type FakeFault =
@@ -81,7 +100,7 @@ export interface RecordedRequest {
   readonly json: any;
 }
 
-export type FakeOrderStatus = '0' | '2' | '3' | '4' | '6';
+export type FakeOrderStatus = '0' | '1' | '2' | '3' | '4' | '6';
 
 export interface FakeOrder {
   readonly paymentId: string;
@@ -107,6 +126,8 @@ export interface FakeOrder {
   approvalCode: string;
   processorText: string;
   dateTime: string;
+  /** When the buyer paid (CancelPayment's 72 hours run from it); 0 before. */
+  paidAt: number;
 }
 
 const FAULT_BODY = JSON.stringify({ Message: 'An error has occurred.' });
@@ -154,6 +175,7 @@ export class FakeAmeria {
   readonly orderIdMin: number;
   readonly orderIdMax: number;
   readonly testAmountRule: boolean;
+  readonly twoStage: boolean;
   unattempted: 'fault' | '550';
   readonly requests: RecordedRequest[] = [];
   /** By upper-case PaymentID. */
@@ -173,6 +195,7 @@ export class FakeAmeria {
     this.orderIdMin = options.orderIdMin ?? 2350301;
     this.orderIdMax = options.orderIdMax ?? 2350400;
     this.testAmountRule = options.testAmountRule ?? true;
+    this.twoStage = options.twoStage ?? false;
     this.unattempted = options.unattempted ?? 'fault';
     this.#now = options.now ?? (() => Date.now());
     this.#server = createServer((req, res) => {
@@ -204,6 +227,7 @@ export class FakeAmeria {
     password: string;
     order_id_min: number;
     order_id_max: number;
+    two_stage?: boolean;
   } {
     return {
       base_url: this.baseUrl,
@@ -212,6 +236,7 @@ export class FakeAmeria {
       password: this.password,
       order_id_min: this.orderIdMin,
       order_id_max: this.orderIdMax,
+      ...(this.twoStage ? { two_stage: true } : {}),
     };
   }
 
@@ -345,6 +370,8 @@ export class FakeAmeria {
         return this.#paymentDetails(body);
       case 'RefundPayment':
         return [200, this.#refundPayment(body)];
+      case 'ConfirmPayment':
+        return [200, this.#confirmPayment(body)];
       case 'CancelPayment':
         return [200, this.#cancelPayment(body)];
     }
@@ -357,6 +384,7 @@ export class FakeAmeria {
       case 'GetPaymentDetails':
         return this.#emptyDetails(code, message);
       case 'RefundPayment':
+      case 'ConfirmPayment':
       case 'CancelPayment':
         return { ResponseCode: code, ResponseMessage: message, Opaque: '' };
     }
@@ -428,6 +456,7 @@ export class FakeAmeria {
       approvalCode: '',
       processorText: '',
       dateTime: bankDateTime(this.#now()),
+      paidAt: 0,
     };
     this.orders.set(order.paymentId, order);
     return { PaymentID: order.paymentId, ResponseCode: 1, ResponseMessage: 'OK' };
@@ -483,6 +512,7 @@ export class FakeAmeria {
   #details(order: FakeOrder): Record<string, unknown> {
     const state: Record<FakeOrderStatus, string> = {
       '0': 'payment_started',
+      '1': 'payment_approved',
       '2': 'payment_deposited',
       '3': 'payment_void',
       '4': 'payment_refunded',
@@ -555,7 +585,8 @@ export class FakeAmeria {
     if (!this.#credentialsOk(body, false)) return answer('20', 'Incorrect Username and Password');
     const order = typeof body.PaymentID === 'string' ? this.order(body.PaymentID) : undefined;
     if (order === undefined) return answer('550', 'System Error');
-    if (order.status !== '2' || order.refundedAmount > 0) {
+    const reversible = order.status === '1' || (order.status === '2' && order.refundedAmount === 0);
+    if (!reversible || this.#now() > order.paidAt + CANCEL_WINDOW_MS) {
       return answer('07', 'Reversal is impossible for current transaction state', order.opaque);
     }
     order.status = '3';
@@ -564,20 +595,45 @@ export class FakeAmeria {
     return answer('00', 'Success', order.opaque);
   }
 
+  #confirmPayment(body: Record<string, unknown>): unknown {
+    const answer = (code: string, message: string, opaque = '') => ({
+      ResponseCode: code,
+      ResponseMessage: message,
+      Opaque: opaque,
+    });
+    if (!this.#credentialsOk(body, false)) return answer('20', 'Incorrect Username and Password');
+    const order = typeof body.PaymentID === 'string' ? this.order(body.PaymentID) : undefined;
+    if (order === undefined) return answer('550', 'System Error');
+    if (body.Amount === undefined || body.Amount === null) return answer('04', 'Required parameter Amount is missing');
+    const amount = readDecimal(body.Amount);
+    if (amount === undefined) return answer('510', 'Incorrect parameters', order.opaque);
+    if (!this.twoStage) return answer('0-2012', 'Operation not supported', order.opaque);
+    if (order.status !== '1')
+      return answer('07', 'Confirmation is impossible for current transaction state', order.opaque);
+    if (amount <= 0) return answer('0125', 'Zero amount', order.opaque);
+    if (amount > order.approvedAmount) return answer('0110', 'Invalid amount', order.opaque);
+    order.status = '2';
+    order.depositedAmount = amount;
+    order.processorText = 'Approved. - Payment post authorized';
+    return answer('00', 'Success', order.opaque);
+  }
+
   /** Marks the order paid, as the page's Pay button does. */
   pay(order: FakeOrder): void {
     order.opened = true;
-    order.status = '2';
+    // A two-stage terminal holds the amount (payment_approved) until ConfirmPayment deposits it.
+    order.status = this.twoStage ? '1' : '2';
     order.responseCode = '00';
     order.actionCode = '0';
     order.approvedAmount = order.amount;
-    order.depositedAmount = order.amount;
+    order.depositedAmount = this.twoStage ? 0 : order.amount;
     order.refundedAmount = 0;
     order.cardNumber = TEST_CARD_MASK;
     order.rrn = randomUUID();
     order.approvalCode = String(randomInt(100000, 999999));
-    order.processorText = 'Approved. - Payment post authorized';
+    order.processorText = this.twoStage ? 'Approved. - Payment pre-authorized' : 'Approved. - Payment post authorized';
     order.dateTime = bankDateTime(this.#now());
+    order.paidAt = this.#now();
   }
 
   /** Marks the order declined with `code`, as the page's Decline button does. */

@@ -11,8 +11,13 @@
  * - amounts are minor units: an AMD amount that is not whole drams (not a multiple of 100) is
  *   refused, which catches major units sent as minor ones only by accident, so tests also assert
  *   the amounts recorded;
- * - `reverse.do`, `deposit.do` and the legacy `getOrderStatus.do` are not served (404): the
- *   gateway never calls them.
+ * - two-phase orders (holds): `registerPreAuth.do` takes `register.do`'s parameters; paid, the
+ *   order is approved (`orderStatus` 1, held). `deposit.do` (`orderId`, `amount` in minor units, at
+ *   most the held amount; 0 the whole of it) deposits it once (2); `reverse.do` (`orderId`) releases
+ *   it (3) only until the end of the bank day it was paid on, and a reversal refused once is
+ *   refused again (BPC's notes). Either on an order in another state: `errorCode` 7 "Payment must be
+ *   in a correct state"; on a one-phase order, too. Refunds go up to what was deposited.
+ * - the legacy `getOrderStatus.do` is not served (404): the gateway never calls it.
  *
  * It keeps orders, serves the payment page at `formUrl` (plain HTML forms: Pay, Decline with a
  * reason) which sends the browser back to `returnUrl` (or `failUrl`) with `orderId=<mdOrder>`
@@ -24,7 +29,13 @@ import { createHmac, randomInt, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type FakeArcaOperation = 'register' | 'getOrderStatusExtended' | 'refund';
+export type FakeArcaOperation =
+  | 'register'
+  | 'registerPreAuth'
+  | 'getOrderStatusExtended'
+  | 'refund'
+  | 'deposit'
+  | 'reverse';
 
 export type FakeArcaFault =
   /** The call takes effect; the answer comes after `ms`. */
@@ -50,6 +61,8 @@ export interface FakeArcaOptions {
   readonly omitRefundedAmount?: boolean;
   /** BPC callbacks, when the bank set them up: where, and the checksum key (null: unsigned). */
   readonly callback?: { readonly url: string; readonly secret: string | null };
+  /** The bank's clock (milliseconds), for the bank day a reversal must stay within. */
+  readonly now?: () => number;
 }
 
 export interface RecordedArcaRequest {
@@ -81,8 +94,16 @@ export interface FakeArcaOrder {
   readonly language: string;
   readonly sessionTimeoutSecs: number;
   readonly createdAt: number;
+  /** Registered with `registerPreAuth.do`: paying it holds the amount (status 1) until deposited or reversed. */
+  readonly twoPhase: boolean;
   status: number;
   actionCode: number;
+  /** Minor units deposited (what refunds may give back); 0 until deposited. */
+  deposited: number;
+  /** When the buyer paid (the bank day a reversal must stay within); null before. */
+  paidAt: number | null;
+  /** A reversal of this order was refused: BPC refuses every later one. */
+  reversalRefused: boolean;
   pan: string | null;
   authRefNum: string | null;
   approvalCode: string | null;
@@ -230,18 +251,24 @@ export class FakeArca {
     return order.refunds.reduce((sum, refund) => sum + refund.amount, 0);
   }
 
-  /** The buyer pays with `card` (what the page's Pay button does). */
+  /** The buyer pays with `card` (what the page's Pay button does): deposited, or held for a two-phase order. */
   async pay(orderId: string, card = '4111111111111111'): Promise<FakeArcaOrder> {
     const order = this.order(orderId);
     this.expireIfDue(order);
     if (order.status !== 0) throw new Error(`order ${orderId} is not waiting for a card (status ${order.status})`);
-    order.status = 2;
+    order.status = order.twoPhase ? 1 : 2;
+    order.deposited = order.twoPhase ? 0 : order.amount;
+    order.paidAt = this.now();
     order.actionCode = 0;
     order.pan = `${card.slice(0, 6)}**${card.slice(-4)}`;
     order.authRefNum = digits(12);
     order.approvalCode = digits(6);
-    await this.notify(order, 'deposited', 1, order.amount);
+    await this.notify(order, order.twoPhase ? 'approved' : 'deposited', 1, order.amount);
     return order;
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
   }
 
   /** The buyer's card is declined for `reason` (what the page's Decline button does). */
@@ -347,7 +374,14 @@ export class FakeArca {
       query: url.search,
       params,
     });
-    const known: readonly string[] = ['register', 'getOrderStatusExtended', 'refund'];
+    const known: readonly string[] = [
+      'register',
+      'registerPreAuth',
+      'getOrderStatusExtended',
+      'refund',
+      'deposit',
+      'reverse',
+    ];
     if (!known.includes(operation)) {
       html(res, 404, '<h1>404 Not Found</h1>');
       return;
@@ -420,11 +454,17 @@ export class FakeArca {
   private operate(operation: FakeArcaOperation, params: Record<string, string>): Promise<Record<string, unknown>> {
     switch (operation) {
       case 'register':
-        return Promise.resolve(this.register(params));
+        return Promise.resolve(this.register(params, false));
+      case 'registerPreAuth':
+        return Promise.resolve(this.register(params, true));
       case 'getOrderStatusExtended':
         return Promise.resolve(this.orderStatus(params));
       case 'refund':
         return this.refund(params);
+      case 'deposit':
+        return this.deposit(params);
+      case 'reverse':
+        return this.reverse(params);
     }
   }
 
@@ -445,7 +485,7 @@ export class FakeArca {
       : { errorCode: String(error.code), errorMessage: error.message };
   }
 
-  private register(params: Record<string, string>): Record<string, unknown> {
+  private register(params: Record<string, string>, twoPhase: boolean): Record<string, unknown> {
     const orderNumber = params.orderNumber ?? '';
     if (orderNumber === '') throw new ArcaError(4, 'Order number is empty');
     if (orderNumber.length > 32) throw new ArcaError(5, 'Invalid orderNumber');
@@ -485,8 +525,12 @@ export class FakeArca {
       language,
       sessionTimeoutSecs: Number(timeout),
       createdAt: Date.now(),
+      twoPhase,
       status: 0,
       actionCode: -100,
+      deposited: 0,
+      paidAt: null,
+      reversalRefused: false,
       pan: null,
       authRefNum: null,
       approvalCode: null,
@@ -520,10 +564,11 @@ export class FakeArca {
     this.expireIfDue(order);
     const refunded = this.refundedAmount(order);
     const deposited = order.status === 2 || order.status === 4;
+    const approved = deposited || order.status === 1;
     const amountInfo: Record<string, unknown> = {
       paymentState: PAYMENT_STATES[order.status] ?? 'CREATED',
-      approvedAmount: deposited ? order.amount : 0,
-      depositedAmount: deposited ? order.amount - refunded : 0,
+      approvedAmount: approved ? order.amount : 0,
+      depositedAmount: deposited ? order.deposited - refunded : 0,
     };
     if (this.options.omitRefundedAmount !== true) amountInfo.refundedAmount = refunded;
     const answer: Record<string, unknown> = {
@@ -568,10 +613,45 @@ export class FakeArca {
     }
     if (order.status !== 2) throw new ArcaError(7, 'Payment must be in a correct state');
     const refunded = this.refundedAmount(order);
-    if (refunded + Number(amount) > order.amount) throw new ArcaError(7, 'Refund amount exceeds the payment amount');
+    if (refunded + Number(amount) > order.deposited) throw new ArcaError(7, 'Refund amount exceeds the payment amount');
     order.refunds.push({ amount: Number(amount), referenceNumber: digits(12), date: Date.now() });
-    if (refunded + Number(amount) === order.amount) order.status = 4;
+    if (refunded + Number(amount) === order.deposited) order.status = 4;
     await this.notify(order, 'refunded', 1, Number(amount));
+    return this.success({});
+  }
+
+  /** Completes a held order: once, for at most the held amount (0: all of it). */
+  private async deposit(params: Record<string, string>): Promise<Record<string, unknown>> {
+    if (params.orderId === undefined || params.orderId === '') throw new ArcaError(5, '[orderId] is empty');
+    const order = this.find({ orderId: params.orderId });
+    const amount = params.amount ?? '';
+    if (amount === '') throw new ArcaError(4, 'Empty amount');
+    if (!/^\d+$/.test(amount) || Number(amount) % 100 !== 0) {
+      throw new ArcaError(5, 'Deposit amount must be zero, or more than 1 currency unit');
+    }
+    if (!order.twoPhase || order.status !== 1) throw new ArcaError(7, 'Payment must be in a correct state');
+    const taken = Number(amount) === 0 ? order.amount : Number(amount);
+    if (taken > order.amount) throw new ArcaError(5, 'Incorrect amount');
+    order.status = 2;
+    order.deposited = taken;
+    await this.notify(order, 'deposited', 1, taken);
+    return this.success({});
+  }
+
+  /** Releases a held order: only on the bank day it was paid, and never after a refused reversal. */
+  private async reverse(params: Record<string, string>): Promise<Record<string, unknown>> {
+    if (params.orderId === undefined || params.orderId === '') throw new ArcaError(5, '[orderId] is empty');
+    const order = this.find({ orderId: params.orderId });
+    if (params.amount !== undefined) throw new ArcaError(5, 'Invalid value of one of the parameters.');
+    const sameDay =
+      order.paidAt !== null &&
+      new Date(order.paidAt).toISOString().slice(0, 10) === new Date(this.now()).toISOString().slice(0, 10);
+    if (!order.twoPhase || order.status !== 1 || order.reversalRefused || !sameDay) {
+      order.reversalRefused = true;
+      throw new ArcaError(7, 'Payment must be in a correct state');
+    }
+    order.status = 3;
+    await this.notify(order, 'reversed', 1, null);
     return this.success({});
   }
 

@@ -55,6 +55,9 @@ export const createdPayment = {
   livemode: false,
   failure_code: null,
   awaiting_processor_reference: false,
+  capture_method: 'automatic',
+  authorized_amount: null,
+  capture_before: null,
   items: [
     { name: 'Armenian cookbook', quantity: 2, unit_price: 6000, classification_code: '4901', code: null, unit: 'pcs' },
     { name: 'Delivery', quantity: 1, unit_price: 3000, classification_code: null, code: null, unit: null },
