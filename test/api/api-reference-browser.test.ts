@@ -7,13 +7,15 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventNameSchema } from '../../gateway/api/openapi/components.js';
 import { OPERATIONS } from '../../gateway/api/openapi/operations.js';
 import { axeViolations } from '../support/axe.js';
 import { launchBrowser, newPage } from '../support/browser.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { freePort } from '../support/ports.js';
 
-const WEBHOOK_EVENTS = ['transaction.status.updated', 'payment.refunded'];
+/** Every event the document describes a webhook for. */
+const WEBHOOK_EVENTS = eventNameSchema.options;
 
 /** Swagger UI's bundle is 1.5 MB: its first load under a busy machine takes longer than a click. */
 const PAGE_LOAD_MS = 30_000;
