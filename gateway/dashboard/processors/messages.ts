@@ -183,6 +183,10 @@ const en: Catalog<ProcessorsMessages> = {
     issuer: { label: 'Shop ID (issuer)' },
     shop_key: { label: 'Shop key' },
     valid_days: { label: 'Days the invoice stays payable' },
+    two_stage: {
+      label: 'Two-stage payments (holds)',
+      hint: 'Only when the bank set the terminal up for two-stage payments: it then takes payments to capture later only.',
+    },
     token: { label: 'API token', hint: 'The bearer token FastShift issued.' },
   },
 };
@@ -287,6 +291,10 @@ const hy: Catalog<ProcessorsMessages> = {
     issuer: { label: 'Խանութի ID (issuer)' },
     shop_key: { label: 'Խանութի բանալի' },
     valid_days: { label: 'Հաշիվը վճարելի է (օր)' },
+    two_stage: {
+      label: 'Երկփուլ վճարումներ (գումարի արգելափակում)',
+      hint: 'Միայն եթե բանկը տերմինալը կարգավորել է երկփուլ վճարումների համար. այդ դեպքում այն ընդունում է միայն հետագայում գանձվող վճարումներ։',
+    },
     token: { label: 'API թոքեն', hint: 'FastShift-ի տրամադրած bearer թոքենը։' },
   },
 };
@@ -388,6 +396,10 @@ const ru: Catalog<ProcessorsMessages> = {
     issuer: { label: 'ID магазина (issuer)' },
     shop_key: { label: 'Ключ магазина' },
     valid_days: { label: 'Сколько дней счёт можно оплатить' },
+    two_stage: {
+      label: 'Двухстадийные платежи (холдирование)',
+      hint: 'Только если банк настроил терминал на двухстадийные платежи: тогда он принимает только платежи со списанием позже.',
+    },
     token: { label: 'API-токен', hint: 'Bearer-токен, выданный FastShift.' },
   },
 };
