@@ -1,7 +1,9 @@
 /**
  * Examples of the customers operations: the buyer of order `1042` (examples/payments.ts).
  */
+
 import type { z } from 'zod';
+import { paginate } from '../../../domain/pagination.js';
 import type { customerListSchema, customerSchema } from '../components.js';
 import { EXAMPLE_ORIGIN } from './payments.js';
 
@@ -22,21 +24,9 @@ export const customer = {
 
 const CUSTOMERS_URL = `${EXAMPLE_ORIGIN}/api/v1/customers`;
 
-export const customerList = {
-  data: [customer],
-  links: { first: `${CUSTOMERS_URL}?page=1`, last: `${CUSTOMERS_URL}?page=1`, prev: null, next: null },
-  meta: {
-    current_page: 1,
-    from: 1,
-    last_page: 1,
-    links: [
-      { url: null, label: '&laquo; Previous', active: false },
-      { url: `${CUSTOMERS_URL}?page=1`, label: '1', active: true },
-      { url: null, label: 'Next &raquo;', active: false },
-    ],
-    path: CUSTOMERS_URL,
-    per_page: 25,
-    to: 1,
-    total: 1,
-  },
-} satisfies z.output<typeof customerListSchema>;
+export const customerList = paginate([customer], 1, {
+  path: CUSTOMERS_URL,
+  query: [],
+  page: 1,
+  perPage: 25,
+}) satisfies z.output<typeof customerListSchema>;

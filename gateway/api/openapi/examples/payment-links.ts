@@ -1,7 +1,9 @@
 /**
  * Examples of the payment links operations: a reusable gift card link of 8,000 AMD.
  */
+
 import type { z } from 'zod';
+import { paginate } from '../../../domain/pagination.js';
 import type { createPaymentLinkSchema } from '../../schemas/payment-link.schema.js';
 import type { paymentLinkListSchema, paymentLinkSchema } from '../components.js';
 import { EXAMPLE_ORIGIN } from './payments.js';
@@ -64,21 +66,9 @@ export const deactivatedPaymentLink = {
 
 const LINKS_URL = `${EXAMPLE_ORIGIN}/api/v1/payment_links`;
 
-export const paymentLinkList = {
-  data: [paymentLink],
-  links: { first: `${LINKS_URL}?page=1`, last: `${LINKS_URL}?page=1`, prev: null, next: null },
-  meta: {
-    current_page: 1,
-    from: 1,
-    last_page: 1,
-    links: [
-      { url: null, label: '&laquo; Previous', active: false },
-      { url: `${LINKS_URL}?page=1`, label: '1', active: true },
-      { url: null, label: 'Next &raquo;', active: false },
-    ],
-    path: LINKS_URL,
-    per_page: 25,
-    to: 1,
-    total: 1,
-  },
-} satisfies z.output<typeof paymentLinkListSchema>;
+export const paymentLinkList = paginate([paymentLink], 1, {
+  path: LINKS_URL,
+  query: [],
+  page: 1,
+  perPage: 25,
+}) satisfies z.output<typeof paymentLinkListSchema>;

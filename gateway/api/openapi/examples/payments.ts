@@ -4,7 +4,9 @@
  * requests are sent to a real server by test/api/openapi-examples.test.ts, which also compares each
  * answer with its example; instants and ids are what such a server could answer.
  */
+
 import type { z } from 'zod';
+import { paginate } from '../../../domain/pagination.js';
 import type { createPaymentSchema } from '../../schemas/payment.schema.js';
 import type { testCardSchema } from '../../schemas/test-helpers.schema.js';
 import type { paymentListSchema, paymentSchema } from '../components.js';
@@ -106,21 +108,9 @@ export const processorReferenceRequest = { reference: '5071234' };
 
 const PAYMENTS_URL = `${EXAMPLE_ORIGIN}/api/v1/payments`;
 
-export const paymentList = {
-  data: [paidPayment],
-  links: { first: `${PAYMENTS_URL}?page=1`, last: `${PAYMENTS_URL}?page=1`, prev: null, next: null },
-  meta: {
-    current_page: 1,
-    from: 1,
-    last_page: 1,
-    links: [
-      { url: null, label: '&laquo; Previous', active: false },
-      { url: `${PAYMENTS_URL}?page=1`, label: '1', active: true },
-      { url: null, label: 'Next &raquo;', active: false },
-    ],
-    path: PAYMENTS_URL,
-    per_page: 25,
-    to: 1,
-    total: 1,
-  },
-} satisfies z.output<typeof paymentListSchema>;
+export const paymentList = paginate([paidPayment], 1, {
+  path: PAYMENTS_URL,
+  query: [],
+  page: 1,
+  perPage: 25,
+}) satisfies z.output<typeof paymentListSchema>;
