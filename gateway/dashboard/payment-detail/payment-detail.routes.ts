@@ -50,15 +50,10 @@ import { eventLogOf } from '../../webhooks/event-log.service.js';
 import { currentWebhookTarget, resendAccountEvent } from '../../webhooks/resend.service.js';
 import type { SectionRoutes, SignedInVisit } from '../kit.js';
 import { mayManage } from '../roles.js';
+import { paymentDetailText } from './detail-parts.js';
 import type { PaymentDetailMessages } from './messages.js';
-import {
-  paymentDetailPage,
-  paymentDetailText,
-  type ReceiptLine,
-  type RefundForm,
-  refundConfirmPage,
-  type TimelineEntry,
-} from './payment-detail.pages.js';
+import { paymentDetailPage, type ReceiptLine, type TimelineEntry } from './payment-detail.pages.js';
+import { type RefundForm, refundConfirmPage } from './refund.pages.js';
 
 const NOTICES = { resent: 'resent', refunded: 'refunded', settled: 'settled' } as const;
 
