@@ -35,7 +35,11 @@ export interface DetailMessages {
     readonly description: string;
     readonly livemode: string;
     readonly failure_code: string;
+    readonly capture_method: string;
+    readonly authorized_amount: string;
+    readonly capture_before: string;
   };
+  readonly captureMethods: { readonly automatic: string; readonly manual: string };
   readonly none: string;
   readonly live: string;
   readonly test: string;
@@ -101,13 +105,19 @@ const en: Catalog<DetailMessages> = {
     description: 'Description',
     livemode: 'Environment',
     failure_code: 'Failure code',
+    capture_method: 'Capture',
+    authorized_amount: 'Held on the card',
+    capture_before: 'Capture by',
   },
+  captureMethods: { automatic: 'Automatic: taken when paid', manual: 'Manual: held, captured later' },
   none: '—',
   live: 'Live',
   test: 'Test',
   chargeText: '{amount, number, amd} at a rate of {rate}',
   statuses: {
     pending: 'Pending',
+    processing: 'Processing',
+    authorized: 'Authorized',
     completed: 'Completed',
     failed: 'Failed',
     expired: 'Expired',
@@ -167,6 +177,13 @@ const hy: Catalog<DetailMessages> = {
     description: 'Նկարագրություն',
     livemode: 'Միջավայր',
     failure_code: 'Սխալի կոդ',
+    capture_method: 'Գանձում',
+    authorized_amount: 'Արգելափակված գումար',
+    capture_before: 'Գանձել մինչև',
+  },
+  captureMethods: {
+    automatic: 'Ավտոմատ՝ գանձվում է վճարելիս',
+    manual: 'Ձեռքով՝ արգելափակվում է, գանձվում է հետո',
   },
   none: '—',
   live: 'Իրական',
@@ -174,6 +191,8 @@ const hy: Catalog<DetailMessages> = {
   chargeText: '{amount, number, amd}՝ {rate} փոխարժեքով',
   statuses: {
     pending: 'Սպասման մեջ',
+    processing: 'Մշակվում է',
+    authorized: 'Արգելափակված',
     completed: 'Ավարտված',
     failed: 'Անհաջող',
     expired: 'Ժամկետանց',
@@ -233,13 +252,19 @@ const ru: Catalog<DetailMessages> = {
     description: 'Описание',
     livemode: 'Среда',
     failure_code: 'Код ошибки',
+    capture_method: 'Списание',
+    authorized_amount: 'Заблокированная сумма',
+    capture_before: 'Списать до',
   },
+  captureMethods: { automatic: 'Автоматически: при оплате', manual: 'Вручную: блокировка, списание позже' },
   none: '—',
   live: 'Боевая',
   test: 'Тестовая',
   chargeText: '{amount, number, amd} по курсу {rate}',
   statuses: {
     pending: 'Ожидает',
+    processing: 'Обрабатывается',
+    authorized: 'Авторизован',
     completed: 'Завершён',
     failed: 'Неуспешный',
     expired: 'Истёк',

@@ -1,8 +1,9 @@
 /**
- * A payment's page: every field of the API's payment object, its items and receipts, a timeline of
- * its status changes, the webhook events it sent (./events.pages.ts), its refunds and the refund
- * form (./refund.pages.ts). Owners and admins get the buttons and the forms; viewers read the same
- * page without them.
+ * A payment's page: every field of the API's payment object, the hold of a payment created
+ * `manual` with its capture and release (./hold.pages.ts), its items and receipts, a timeline of its
+ * status changes, the webhook events it sent (./events.pages.ts), its refunds and the refund form
+ * (./refund.pages.ts). Owners and admins get the buttons and the forms; viewers read the same page
+ * without them.
  */
 import { escapeHtml } from '../../checkout/html.js';
 import type { PaymentResponse } from '../../domain/payment.js';
@@ -14,6 +15,7 @@ import { timeTag } from '../api-keys/api-keys.pages.js';
 import { alert, field, hidden, layout, notice, type Shell } from '../layout.js';
 import { badge, cell, paymentDetailText, table, when } from './detail-parts.js';
 import { eventsCard } from './events.pages.js';
+import { type HoldView, holdCard, holdProblems } from './hold.pages.js';
 import type { PaymentDetailMessages } from './messages.js';
 import { type RefundForm, refundProblems, refundsCard } from './refund.pages.js';
 
@@ -51,6 +53,8 @@ export interface DetailView {
    * settled with the reference the merchant gives; null otherwise.
    */
   readonly settle: { readonly processor: string; readonly reference: string; readonly error: string | null } | null;
+  /** The hold of a payment created `manual` once it was authorized; null for any other. */
+  readonly hold: HoldView | null;
 }
 
 function fieldsList(lang: Language, m: PaymentDetailMessages, p: PaymentResponse): string {
@@ -71,6 +75,12 @@ function fieldsList(lang: Language, m: PaymentDetailMessages, p: PaymentResponse
         : escapeHtml(m.chargeText(p.charge.amount, formatNumber(lang, p.charge.fx_rate, 6))),
     ],
     [f.refunded_amount, escapeHtml(formatAmd(lang, p.refunded_amount))],
+    [f.capture_method, escapeHtml(m.captureMethods[p.capture_method])],
+    [
+      f.authorized_amount,
+      p.authorized_amount === null ? cell(m, null) : escapeHtml(formatAmd(lang, p.authorized_amount)),
+    ],
+    [f.capture_before, when(lang, m, p.capture_before)],
     [f.livemode, escapeHtml(p.livemode ? m.live : m.test)],
     [f.processor, cell(m, p.processor)],
     [f.payment_flow, cell(m, p.payment_flow)],
@@ -150,8 +160,9 @@ export function paymentDetailPage(shell: Shell, view: DetailView): string {
     title,
     `<p class="pd-back"><a href="/dashboard/payments">${escapeHtml(m.backToPayments)}</a></p>
 <h1>${escapeHtml(title)}</h1>
-${notice(view.notice)}${alert(view.error)}${refundProblems(m, view.form)}
+${notice(view.notice)}${alert(view.error)}${refundProblems(m, view.form)}${holdProblems(shell, view.hold)}
 ${settleCard(shell, m, view)}
+${holdCard(shell, view.hold)}
 <div class="card"><h2>${escapeHtml(m.detailsTitle)}</h2>${fieldsList(lang, m, p)}</div>
 ${itemsCard(lang, m, p)}
 ${receiptsCard(lang, m, view.receipts)}
