@@ -30,6 +30,7 @@ import '../../../gateway/dashboard/customers/messages.js';
 import '../../../gateway/dashboard/demo/messages.js';
 import '../../../gateway/dashboard/domains/messages.js';
 import '../../../gateway/dashboard/overview/messages.js';
+import '../../../gateway/dashboard/payment-detail/hold.messages.js';
 import '../../../gateway/dashboard/payment-detail/messages.js';
 import '../../../gateway/dashboard/payment-links/messages.js';
 import '../../../gateway/dashboard/payments/messages.js';
@@ -111,7 +112,16 @@ function sampleValues(ast: readonly AstNode[], plural: string | null, n: number)
 describe('message catalogs', () => {
   it('were recorded for the checkout, buyer pages, receipt page, dashboard and mails', () => {
     const areas = CATALOGS.map((c) => c.area);
-    for (const area of ['checkout', 'dashboard', 'dashboard.billing', 'dashboard.payment-detail', 'mail.auto-topup']) {
+    for (const area of [
+      'checkout',
+      'dashboard',
+      'dashboard.billing',
+      'dashboard.payment-detail',
+      'dashboard.payment-detail.events',
+      'dashboard.payment-detail.refunds',
+      'dashboard.payment-detail.holds',
+      'mail.auto-topup',
+    ]) {
       expect(areas).toContain(area);
     }
     expect(messagesOf('en').length).toBeGreaterThan(600);
@@ -177,6 +187,54 @@ describe('message catalogs', () => {
       .map(([, text]) => text)
       .join('\n');
     expect(armenian).not.toMatch(/AMD|Ավազարկղ|ավազարկղ|պրոցեսոր|Պրոցեսոր|հարկային կտրոն|Սպասվող(?! հրավեր)/);
+  });
+});
+
+describe('holds in the dashboard', () => {
+  /** The message `path` of `area` in English, Armenian and Russian. */
+  const inEachLanguage = (area: string, path: string) =>
+    LANGUAGES.map((language) => CATALOGS.find((c) => c.area === area)?.texts[language].get(path));
+
+  it('say hold, capture, release and uncaptured in the glossary’s words', () => {
+    const holds = 'dashboard.payment-detail.holds';
+    expect(inEachLanguage(holds, 'captureTitle')).toEqual(['Capture', 'Գանձել', 'Списать']);
+    expect(inEachLanguage(holds, 'captureConfirmButton')).toEqual(['Capture', 'Գանձել', 'Списать']);
+    expect(inEachLanguage(holds, 'releaseTitle')).toEqual([
+      'Release the hold',
+      'Ապաարգելափակել',
+      'Отменить блокировку',
+    ]);
+    expect(inEachLanguage(holds, 'releaseConfirmButton')).toEqual([
+      'Release the hold',
+      'Ապաարգելափակել',
+      'Отменить блокировку',
+    ]);
+    expect(inEachLanguage(holds, 'heldAmount')).toEqual([
+      'Held on the card',
+      'Արգելափակված գումար',
+      'Заблокированная сумма',
+    ]);
+    expect(inEachLanguage(holds, 'captureBefore')).toEqual(['Capture by', 'Գանձել մինչև', 'Списать до']);
+    expect(inEachLanguage('dashboard.payments', 'uncaptured')).toEqual([
+      'Uncaptured',
+      'Սպասում է գանձման',
+      'Ожидает списания',
+    ]);
+    for (const area of ['dashboard.payments', 'dashboard.payment-detail', 'dashboard.customers']) {
+      expect(inEachLanguage(area, 'statuses.authorized'), area).toEqual(['Authorized', 'Արգելափակված', 'Авторизован']);
+    }
+  });
+
+  it('never name a capture or a release in other words', () => {
+    const texts = (language: Language) =>
+      messagesOf(language)
+        .filter(([name]) => name.startsWith('dashboard.payment-detail.holds.') || name.includes('uncaptured'))
+        .map(([, text]) => text);
+    expect(texts('en').length).toBeGreaterThan(40);
+    // Not the card-scheme jargon, a transliteration, or a word that means something else here.
+    expect(texts('ru').join('\n')).not.toMatch(/захват|холд|капчур|снят|вернуть/i);
+    expect(texts('hy').join('\n')).not.toMatch(/Ավտորիզաց|ավտորիզաց|կապչ|հոլդ|դուրս գր/);
+    expect(texts('en').join('\n')).not.toMatch(/\bvoid/i);
   });
 });
 
