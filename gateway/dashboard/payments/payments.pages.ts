@@ -196,12 +196,12 @@ export function paymentsListPage(shell: Shell, view: PaymentsListView, hrefFor: 
 ${envSwitch(shell, view, hrefFor)}
 ${invalid ? alert(p.badFilters) : ''}
 ${filterForm(shell, view)}
-<section class="card pay-list" aria-labelledby="pay-list-title">
+<div class="card pay-list">
 <h2 id="pay-list-title">${escapeHtml(p.tableLabel)}</h2>
 ${invalid ? '' : `<p class="pay-total" id="pay-total">${escapeHtml(p.total(view.total))}</p>`}
 ${table}
 ${links === '' ? '' : `<nav class="pay-pager" aria-label="${escapeHtml(p.pages)}">${links}</nav>`}
-</section>
+</div>
 ${invalid || view.total === 0 ? '' : exportForm(shell, view)}
 <script nonce="${shell.nonce}">${EXPORT_SCRIPT}</script>`,
   );
