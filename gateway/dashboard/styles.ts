@@ -309,7 +309,7 @@ h4.pd-attempts-title{font-size:14px;margin:10px 0 2px;color:#4a5568}
 .pay-authorized{background:#f1e8fc;color:#4c1d95}
 .pay-status{display:inline-flex;flex-direction:column;align-items:flex-start;gap:3px}
 .pay-deadline{font-size:13px;color:#4a5568}
-.pay-quick{display:flex;gap:8px 12px;align-items:center;flex-wrap:wrap;margin:0 0 12px}
+.pay-quick{display:flex;gap:8px 12px;align-items:center;flex-wrap:wrap;margin:16px 0 12px}
 .pay-quick a{display:inline-block;padding:4px 12px;border:1px solid #8792a2;border-radius:999px;color:inherit;text-decoration:none}
 .pay-quick a[aria-current=true]{background:#1c2433;color:#fff;border-color:#1c2433;font-weight:600}
 .pay-quick .hint{margin:0}
