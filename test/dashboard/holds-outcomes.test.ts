@@ -152,17 +152,26 @@ describe.each(DIALECTS)('the outcomes of a hold in the dashboard (%s)', (dialect
     expect(await read(held.uuid)).toMatchObject({ status: 'completed', charge: { amount: 3875 } });
   });
 
-  it('refuses to capture or release a payment that holds nothing, saying so at the top of the page', async () => {
-    const created = await g.t.call<Json>('POST', '/api/v1/payments', { key: m.testKey, body: paymentBody() });
-    const path = `/dashboard/payments/${created.body.uuid}`;
-    const page = await owner.get(path);
-    expect(page.text).not.toContain('id="hold"');
-    for (const action of ['capture', 'void']) {
-      const refused = await owner.post(`${path}/${action}`, { form_token: formToken(page.text), amount: '100' });
-      expect(refused.status, action).toBe(409);
-      expect(refused.text).toContain(
-        'Nothing is held on this payment: only an authorized payment can be captured or released.',
-      );
+  it('refuses to capture or release a payment that holds nothing, open or paid at once, saying so at the top', async () => {
+    const open = await g.t.call<Json>('POST', '/api/v1/payments', { key: m.testKey, body: paymentBody() });
+    const paid = await g.t.call<Json>('POST', '/api/v1/payments', { key: m.testKey, body: paymentBody() });
+    await g.t.call('POST', `/api/v1/test_helpers/payments/${paid.body.uuid}/pay`, {
+      key: m.testKey,
+      body: { card_number: HOLD_CARDS.approved },
+    });
+    expect((await read(paid.body.uuid)).status).toBe('completed');
+    for (const uuid of [open.body.uuid, paid.body.uuid]) {
+      const path = `/dashboard/payments/${uuid}`;
+      const page = await owner.get(path);
+      expect(page.text).not.toContain('id="hold"');
+      for (const action of ['capture', 'void']) {
+        const refused = await owner.post(`${path}/${action}`, { form_token: formToken(page.text), amount: '100' });
+        expect(refused.status, action).toBe(409);
+        expect(refused.text).toContain(
+          '<p class="alert" role="alert">Nothing is held on this payment: only an authorized payment can be captured or released.</p>',
+        );
+        expect(refused.text).not.toContain('already captured');
+      }
     }
   });
 

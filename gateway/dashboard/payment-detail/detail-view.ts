@@ -13,6 +13,7 @@ import type { PaymentRow } from '../../../storage/payment.table.js';
 import { findSaleReceiptOfPayment, listReturnsOf } from '../../../storage/receipt.repository.js';
 import { listPaymentRefunds } from '../../../storage/refund.repository.js';
 import type { GatewayContext } from '../../api/context.js';
+import { toApiInstant } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { AUTHORIZATION_EXPIRED, holdRanOut, VOIDED } from '../../domain/holds.js';
 import { isUuid } from '../../domain/ids.js';
@@ -114,11 +115,10 @@ export function paymentPage(kit: DashboardKit): PaymentPage {
     } else {
       return null;
     }
-    const toApi = toPaymentResponse(rowToPayment(row), kit.publicUrl, false);
     return {
       paymentUuid: row.id,
       authorizedAmount: Number(row.authorized_amount),
-      captureBefore: toApi.capture_before,
+      captureBefore: toApiInstant(row.capture_before),
       state,
       partial: (holdingProcessor(row)?.holds.partialCapture ?? false) && row.price_amount === null,
       manage,

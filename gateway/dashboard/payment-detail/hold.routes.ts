@@ -37,12 +37,17 @@ import { captureConfirmPage, type HoldForm, holdText, releaseConfirmPage } from 
 /** The confirmation forms' keys: what `deps.ids.token(24)` makes, and no other shape. */
 const KEY_SHAPE = /^[A-Za-z0-9_-]{16,64}$/;
 
-/** A refusal in the reader's words, the page's status, and whether it is the amount's problem. */
+/**
+ * A refusal in the reader's words, the page's status, and whether it is the amount's problem.
+ * `row` is the payment as the request found it: one that was never held holds nothing, whatever
+ * its status.
+ */
 function refusalOf(
   h: HoldMessages,
   error: ApiError,
-  authorized: number,
+  row: PaymentRow,
 ): { text: string; status: number; field: boolean } {
+  const authorized = Number(row.authorized_amount ?? 0);
   const state = (text: string) => ({ text, status: 409, field: false });
   switch (error.code) {
     case 'invalid_amount':
@@ -64,6 +69,7 @@ function refusalOf(
       return state(h.refusals.authorization_expired);
     case 'payment_not_authorized': {
       const status = error.details.payment_status;
+      if (row.authorized_amount === null) return state(h.refusals.not_authorized);
       if (status === 'completed' || status === 'refunded') return state(h.refusals.already_captured);
       if (status === 'expired') return state(h.refusals.already_released);
       return state(h.refusals.not_authorized);
@@ -94,7 +100,7 @@ export function holdRoutes(router: Router<GatewayState>, kit: DashboardKit, page
     if (error.code === 'capture_outcome_unknown' || error.code === 'void_outcome_unknown') {
       return kit.redirect(ctx, `/dashboard/payments/${row.id}?notice=checking#hold`);
     }
-    const refusal = refusalOf(holdText(visit.shell), error, Number(row.authorized_amount ?? 0));
+    const refusal = refusalOf(holdText(visit.shell), error, row);
     const after = (await findPaymentRow(deps.db, row.id)) ?? row;
     return page.render(ctx, visit, after, refusal.status, {
       hold: refusal.field ? { ...form, problem: refusal.text } : { ...form, error: refusal.text },
