@@ -302,4 +302,15 @@ table.pd-table{border-collapse:collapse;width:100%;font-size:15px}
 .pd-attempts{margin:6px 0 4px}
 h4.pd-attempts-title{font-size:14px;margin:10px 0 2px;color:#4a5568}
 .pd-attempt td{font-size:14px}
+.pd-hold-state{margin:12px 0 0}
+.pd-hold-in_flight{background:#eef3fb;border:1px solid #b9cbe8;color:#1e3a8a;border-radius:10px;padding:10px 14px}
+.pd-hold-actions{display:grid;grid-template-columns:repeat(auto-fit,minmax(260px,1fr));gap:4px 32px;margin-top:8px}
+.pd-hold-actions h3{font-size:16px;margin:12px 0 6px}
+.pay-authorized{background:#f1e8fc;color:#4c1d95}
+.pay-status{display:inline-flex;flex-direction:column;align-items:flex-start;gap:3px}
+.pay-deadline{font-size:13px;color:#4a5568}
+.pay-quick{display:flex;gap:8px 12px;align-items:center;flex-wrap:wrap;margin:16px 0 12px}
+.pay-quick a{display:inline-block;padding:4px 12px;border:1px solid #8792a2;border-radius:999px;color:inherit;text-decoration:none}
+.pay-quick a[aria-current=true]{background:#1c2433;color:#fff;border-color:#1c2433;font-weight:600}
+.pay-quick .hint{margin:0}
 `;

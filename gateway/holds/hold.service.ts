@@ -245,8 +245,12 @@ async function reserve(
   );
 }
 
-/** Why the payment's hold cannot be captured (or voided) now, in the order the checks are documented. */
-async function assertHoldActionable(
+/**
+ * Why the payment's hold cannot be captured (or voided) now, in the order the checks are documented.
+ * Also the dashboard's check before it asks to confirm a capture or release, so the confirmation
+ * never offers what the service would refuse (the service checks again when it is confirmed).
+ */
+export async function assertHoldActionable(
   trx: Executor,
   row: PaymentRow,
   kind: HoldOperationRow['kind'],

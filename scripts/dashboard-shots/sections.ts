@@ -9,6 +9,7 @@ import { billingShots } from './billing.js';
 import { businessShots } from './business.js';
 import { customersShots } from './customers.js';
 import { domainsShots } from './domains.js';
+import { holdsShots } from './holds.js';
 import { overviewShots } from './overview.js';
 import { paymentDetailShots } from './payment-detail.js';
 import { paymentLinksShots } from './payment-links.js';
@@ -31,4 +32,5 @@ export const SECTION_SHOTS: readonly SectionShots[] = [
   overviewShots,
   paymentsShots,
   paymentDetailShots,
+  holdsShots,
 ];

@@ -5,9 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_COLUMNS, csvCell } from '../../gateway/dashboard/payments/payments.csv.js';
+import { toStoredInstant } from '../../gateway/domain/clock.js';
+import { formatDateTime } from '../../gateway/i18n/format.js';
 import { addDomain, setProcessorEnabled, verifyBusiness } from '../../gateway/merchants/merchant.service.js';
 import { DIALECTS } from '../support/databases.js';
 import { enableLiveProcessor, paymentBody, uniqueHost } from '../support/gateway.js';
+import { heldPayment } from './holds-support.js';
 import { parseCsv } from './payments-support.js';
 import {
   auditRows,
@@ -239,6 +242,9 @@ describe.each(DIALECTS)('dashboard payments list (%s)', (dialect) => {
           'created_at',
           'completed_at',
           'refunded_at',
+          'capture_method',
+          'authorized_amount',
+          'capture_before',
         ]) {
           const value = p[column];
           expect(row[column], `${column} of ${String(p.uuid)}`).toBe(
@@ -265,6 +271,44 @@ describe.each(DIALECTS)('dashboard payments list (%s)', (dialect) => {
     const audited = await auditRows(g, owner.merchantId, 'payments.exported');
     expect(audited.length).toBeGreaterThanOrEqual(6);
     expect(audited.at(-1)?.subject).toBe('test 2000-01-01..2000-01-02, 0');
+  });
+
+  it('filters uncaptured payments (authorized only) and shows each hold’s deadline, in the list and the CSV', async () => {
+    const held = [await heldPayment(g, testKey)];
+    g.t.clock.advance(1000);
+    held.push(await heldPayment(g, testKey));
+    const all = await owner.client.get('/dashboard/payments?env=test');
+    expect(all.text).toContain(
+      '<a href="/dashboard/payments?env=test&amp;status=authorized" aria-describedby="pay-uncaptured-hint">Uncaptured</a>',
+    );
+    const uncaptured = await owner.client.get('/dashboard/payments?env=test&status=authorized');
+    expect(uncaptured.status).toBe(200);
+    expect(listed(uncaptured.text)).toEqual([held[1]?.uuid, held[0]?.uuid]);
+    expect(uncaptured.text).toContain('aria-current="true">Uncaptured</a>');
+    expect(uncaptured.text).toContain('<option value="authorized" selected>Authorized</option>');
+    expect(uncaptured.text).toContain('2 payments match.');
+    for (const payment of held) {
+      const row = uncaptured.text.slice(uncaptured.text.indexOf(`<tr data-uuid="${payment.uuid}"`));
+      expect(row.slice(0, row.indexOf('</tr>'))).toContain(
+        `Capture by <time datetime="${toStoredInstant(Date.parse(payment.capture_before))}">${formatDateTime('en', payment.capture_before)}</time>`,
+      );
+    }
+    // Only authorized payments carry a deadline in the list.
+    const completed = await owner.client.get('/dashboard/payments?env=test&status=completed');
+    expect(listed(completed.text)).toContain(paid.uuid);
+    expect(completed.text).not.toContain('Capture by');
+    const ru = await owner.client.get('/dashboard/payments?env=test&status=authorized&lang=ru');
+    expect(ru.text).toContain('aria-current="true">Ожидает списания</a>');
+    expect(ru.text).toContain('Списать до <time');
+    await owner.client.get('/dashboard/payments?env=test&lang=en');
+
+    const csv = parseCsv((await owner.client.get('/dashboard/payments/export.csv?env=test&status=authorized')).text);
+    const column = (name: string) => CSV_COLUMNS.indexOf(name as (typeof CSV_COLUMNS)[number]);
+    expect(
+      csv
+        .slice(1)
+        .map((r) => [r[0], r[column('capture_method')], r[column('authorized_amount')], r[column('capture_before')]]),
+    ).toEqual([held[1], held[0]].map((p) => [p?.uuid, 'manual', '10000', p?.capture_before]));
   });
 
   it('escapes CSV cells: quotes, commas, line breaks and formulas', () => {

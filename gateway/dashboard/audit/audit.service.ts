@@ -37,6 +37,8 @@ export const AUDIT_ACTIONS = [
   'business.rejected',
   'refund.created',
   'payment.settled',
+  'payment.captured',
+  'payment.released',
   'billing.purchase_created',
   'billing.auto_topup_changed',
   'payment_link.created',

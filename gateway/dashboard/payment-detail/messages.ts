@@ -1,11 +1,17 @@
 /**
- * The texts of a payment's page (its fields, timeline, webhook events and refunds) and of the
- * refund confirmation, in the dashboard's three languages (picked with `shell.lang`). Not escaped
- * here: the pages escape everything they print.
+ * The texts of a payment's page (its fields, items, receipts, timeline, and the settling of a
+ * payment its processor never reported), in the dashboard's three languages (picked with
+ * `shell.lang`), with the texts of its webhook events (./events.messages.ts) and of its refunds
+ * (./refund.messages.ts) in `PAYMENT_DETAIL_MESSAGES`. Not escaped here: the pages escape
+ * everything they print.
  */
-import { type Catalog, defineMessages } from '../../i18n/messages.js';
 
-export interface PaymentDetailMessages {
+import { LANGUAGES, type Language } from '../../i18n/languages.js';
+import { type Catalog, defineMessages } from '../../i18n/messages.js';
+import { EVENT_MESSAGES, type EventMessages } from './events.messages.js';
+import { REFUND_MESSAGES, type RefundMessages } from './refund.messages.js';
+
+export interface DetailMessages {
   readonly title: (orderId: string) => string;
   readonly backToPayments: string;
   readonly detailsTitle: string;
@@ -29,7 +35,11 @@ export interface PaymentDetailMessages {
     readonly description: string;
     readonly livemode: string;
     readonly failure_code: string;
+    readonly capture_method: string;
+    readonly authorized_amount: string;
+    readonly capture_before: string;
   };
+  readonly captureMethods: { readonly automatic: string; readonly manual: string };
   readonly none: string;
   readonly live: string;
   readonly test: string;
@@ -57,36 +67,6 @@ export interface PaymentDetailMessages {
   readonly timelineStatus: (status: string) => string;
   readonly timelineRefunded: (amount: number) => string;
 
-  readonly eventsTitle: string;
-  readonly eventsIntro: string;
-  readonly noEvents: string;
-  readonly noDeliveries: string;
-  readonly deliveryTarget: string;
-  readonly deliveryStatus: string;
-  readonly deliveryAttempts: string;
-  readonly deliveryLastAttempt: string;
-  readonly deliveryAnswer: string;
-  readonly deliveryError: string;
-  readonly deliveryNext: string;
-  readonly deliveryStates: { readonly pending: string; readonly delivered: string; readonly failed: string };
-  readonly notYet: string;
-  /** Heading of a delivery's attempts; `n` is the delivery's place in the event's list. */
-  readonly attemptsTitle: (n: number) => string;
-  readonly attemptNumber: string;
-  readonly attemptTime: string;
-  readonly attemptTarget: string;
-  readonly attemptAnswer: string;
-  readonly attemptDuration: string;
-  readonly attemptError: string;
-  readonly attemptOutcome: string;
-  readonly attemptOutcomes: { readonly delivered: string; readonly retry: string; readonly failed: string };
-  readonly noAnswer: string;
-  readonly durationMs: (ms: number) => string;
-  readonly noAttempts: string;
-  readonly resend: (event: string) => string;
-  readonly resent: string;
-  readonly noWebhookTarget: string;
-
   /** A payment whose processor names the order only in a notice that never came (Telcell's invoice). */
   readonly settleTitle: (processor: string) => string;
   readonly settleText: (processor: string) => string;
@@ -96,50 +76,12 @@ export interface PaymentDetailMessages {
   readonly settleNotConfirmed: (processor: string) => string;
   readonly settleConflict: string;
   readonly settleInvalid: string;
-
-  readonly refundsTitle: string;
-  readonly noRefunds: string;
-  readonly refundAmount: string;
-  readonly refundReason: string;
-  readonly refundStatus: string;
-  readonly refundCreated: string;
-  readonly refundStates: Readonly<Record<string, string>>;
-
-  readonly refundFormTitle: string;
-  readonly refundAmountLabel: string;
-  readonly refundAmountHint: (remaining: number) => string;
-  readonly refundReasonLabel: string;
-  readonly refundReasonHint: string;
-  readonly refundContinue: string;
-  readonly notRefundable: string;
-  /** Heading of the problems of a refund form, at the top of the page, each linked to its field. */
-  readonly refundNotMade: string;
-
-  readonly confirmTitle: string;
-  readonly confirmText: (amount: number, orderId: string) => string;
-  readonly confirmReason: (reason: string) => string;
-  readonly confirmNoReason: string;
-  readonly confirmButton: string;
-  readonly cancel: string;
-
-  readonly refunded: string;
-  readonly amountInvalid: string;
-  readonly amountTooLarge: (remaining: number) => string;
-  readonly reasonTooLong: string;
-  readonly wholeOnly: (amount: number) => string;
-  readonly refusals: {
-    readonly not_refundable: string;
-    readonly already_refunded: string;
-    readonly refund_not_supported: string;
-    readonly refund_in_progress: string;
-    readonly refund_declined: string;
-    readonly processor_unavailable: string;
-    readonly refund_outcome_unknown: string;
-    readonly other: string;
-  };
 }
 
-const en: Catalog<PaymentDetailMessages> = {
+/** Everything the payment page and the refund confirmation say. */
+export type PaymentDetailMessages = DetailMessages & EventMessages & RefundMessages;
+
+const en: Catalog<DetailMessages> = {
   title: 'Payment for order {orderId}',
   backToPayments: '← Payments',
   detailsTitle: 'Details',
@@ -163,13 +105,19 @@ const en: Catalog<PaymentDetailMessages> = {
     description: 'Description',
     livemode: 'Environment',
     failure_code: 'Failure code',
+    capture_method: 'Capture',
+    authorized_amount: 'Held on the card',
+    capture_before: 'Capture by',
   },
+  captureMethods: { automatic: 'Automatic: taken when paid', manual: 'Manual: held, captured later' },
   none: '—',
   live: 'Live',
   test: 'Test',
   chargeText: '{amount, number, amd} at a rate of {rate}',
   statuses: {
     pending: 'Pending',
+    processing: 'Processing',
+    authorized: 'Authorized',
     completed: 'Completed',
     failed: 'Failed',
     expired: 'Expired',
@@ -192,36 +140,6 @@ const en: Catalog<PaymentDetailMessages> = {
   timelineExpires: 'Expires if not paid',
   timelineStatus: 'Status: {status}',
   timelineRefunded: 'Refunded {amount, number, amd}',
-  eventsTitle: 'Webhook events',
-  eventsIntro:
-    'Each event the payment sent to your webhook, and how each delivery went. Resend queues a new signed delivery of the event to the current webhook address.',
-  noEvents: 'No events yet: a payment sends one when it completes, fails, expires or is refunded.',
-  noDeliveries: 'Not delivered: the payment had no callback URL and its domain no webhook URL.',
-  deliveryTarget: 'Target',
-  deliveryStatus: 'Status',
-  deliveryAttempts: 'Attempts',
-  deliveryLastAttempt: 'Last attempt',
-  deliveryAnswer: 'Answer',
-  deliveryError: 'Error',
-  deliveryNext: 'Next attempt',
-  deliveryStates: { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' },
-  notYet: 'Not yet',
-  attemptsTitle: 'Delivery {n}: attempts',
-  attemptNumber: '#',
-  attemptTime: 'Time',
-  attemptTarget: 'Target',
-  attemptAnswer: 'Answer',
-  attemptDuration: 'Duration',
-  attemptError: 'Error',
-  attemptOutcome: 'Outcome',
-  attemptOutcomes: { delivered: 'Delivered', retry: 'Will retry', failed: 'Given up' },
-  noAnswer: 'No answer',
-  durationMs: '{ms, number} ms',
-  noAttempts: 'No attempt yet.',
-  resend: 'Resend {event}',
-  resent: 'The event is queued for a new delivery.',
-  noWebhookTarget:
-    'Nothing to send to: the payment has no callback URL and its domain no webhook URL. Set the webhook URL, then resend.',
   settleTitle: '{name} has not reported this payment',
   settleText:
     'The gateway cannot ask {name} about it without the invoice number, which only {name}’s notice carries, and that notice never came. If the buyer paid, enter the {name} invoice number (from the buyer, or from {name}’s back office): the gateway asks {name} and completes the payment only if {name} says that invoice paid this order and amount.',
@@ -233,51 +151,9 @@ const en: Catalog<PaymentDetailMessages> = {
   settleConflict:
     'This payment cannot be settled with an invoice number now (it is paid, or the processor named its invoice already).',
   settleInvalid: 'Enter the invoice number: letters, digits, dots, dashes or underscores.',
-  refundsTitle: 'Refunds',
-  noRefunds: 'No refunds.',
-  refundAmount: 'Amount',
-  refundReason: 'Reason',
-  refundStatus: 'Status',
-  refundCreated: 'Created',
-  refundStates: {
-    pending: 'In progress',
-    succeeded: 'Refunded',
-    failed: 'Failed',
-    unknown: 'Outcome unknown',
-  },
-  refundFormTitle: 'Refund',
-  refundAmountLabel: 'Amount to refund (AMD)',
-  refundAmountHint: 'Up to {remaining, number, amd}. Leave the whole amount to refund everything that remains.',
-  refundReasonLabel: 'Reason (optional)',
-  refundReasonHint: 'Kept with the refund and sent in the payment.refunded event.',
-  refundContinue: 'Continue to confirm',
-  notRefundable: 'This payment cannot be refunded now.',
-  refundNotMade: 'The refund was not made',
-  confirmTitle: 'Confirm the refund',
-  confirmText: 'Refund {amount, number, amd} of the payment for order {orderId}?',
-  confirmReason: 'Reason: {reason}',
-  confirmNoReason: 'No reason given.',
-  confirmButton: 'Refund',
-  cancel: 'Cancel',
-  refunded: 'The refund went through.',
-  amountInvalid: 'Enter a whole number of AMD, at least 1.',
-  amountTooLarge: 'That is more than the {remaining, number, amd} that remain refundable.',
-  reasonTooLong: 'The reason can be at most 500 characters.',
-  wholeOnly: 'This payment’s processor refunds only the whole payment, once: {amount, number, amd}.',
-  refusals: {
-    not_refundable: 'Only a completed payment can be refunded.',
-    already_refunded: 'This payment is already fully refunded.',
-    refund_not_supported: 'This payment’s processor cannot refund it through the gateway.',
-    refund_in_progress: 'Another refund of this payment is still in progress. Try again when it has finished.',
-    refund_declined: 'The processor declined the refund; nothing was refunded.',
-    processor_unavailable: 'The processor could not be reached; nothing was refunded. Try again later.',
-    refund_outcome_unknown:
-      'The processor did not answer. The refund keeps its amount reserved until a status check settles it; it is never sent twice.',
-    other: 'The refund could not be made.',
-  },
 };
 
-const hy: Catalog<PaymentDetailMessages> = {
+const hy: Catalog<DetailMessages> = {
   title: '{orderId} պատվերի վճարումը',
   backToPayments: '← Վճարումներ',
   detailsTitle: 'Մանրամասներ',
@@ -301,6 +177,13 @@ const hy: Catalog<PaymentDetailMessages> = {
     description: 'Նկարագրություն',
     livemode: 'Միջավայր',
     failure_code: 'Սխալի կոդ',
+    capture_method: 'Գանձում',
+    authorized_amount: 'Արգելափակված գումար',
+    capture_before: 'Գանձել մինչև',
+  },
+  captureMethods: {
+    automatic: 'Ավտոմատ՝ գանձվում է վճարելիս',
+    manual: 'Ձեռքով՝ արգելափակվում է, գանձվում է հետո',
   },
   none: '—',
   live: 'Իրական',
@@ -308,6 +191,8 @@ const hy: Catalog<PaymentDetailMessages> = {
   chargeText: '{amount, number, amd}՝ {rate} փոխարժեքով',
   statuses: {
     pending: 'Սպասման մեջ',
+    processing: 'Մշակվում է',
+    authorized: 'Արգելափակված',
     completed: 'Ավարտված',
     failed: 'Անհաջող',
     expired: 'Ժամկետանց',
@@ -330,37 +215,6 @@ const hy: Catalog<PaymentDetailMessages> = {
   timelineExpires: 'Ժամկետը լրանում է, եթե չվճարվի',
   timelineStatus: 'Կարգավիճակ՝ {status}',
   timelineRefunded: 'Վերադարձվել է {amount, number, amd}',
-  eventsTitle: 'Վեբհուքի իրադարձություններ',
-  eventsIntro:
-    'Յուրաքանչյուր իրադարձություն, որ վճարումն ուղարկել է ձեր վեբհուքին, և ինչպես է անցել յուրաքանչյուր առաքումը։ «Կրկին ուղարկել»-ը իրադարձության նոր ստորագրված առաքում է հերթագրում ընթացիկ վեբհուքի հասցեին։',
-  noEvents:
-    'Իրադարձություններ դեռ չկան. վճարումն իրադարձություն է ուղարկում, երբ ավարտվում է, ձախողվում, ժամկետանց է դառնում կամ վերադարձվում։',
-  noDeliveries: 'Չի առաքվել. վճարումը callback հասցե չուներ, իսկ դոմենը՝ վեբհուքի հասցե։',
-  deliveryTarget: 'Հասցե',
-  deliveryStatus: 'Կարգավիճակ',
-  deliveryAttempts: 'Փորձեր',
-  deliveryLastAttempt: 'Վերջին փորձը',
-  deliveryAnswer: 'Պատասխան',
-  deliveryError: 'Սխալ',
-  deliveryNext: 'Հաջորդ փորձը',
-  deliveryStates: { pending: 'Սպասման մեջ', delivered: 'Առաքված', failed: 'Չառաքված' },
-  notYet: 'Դեռ ոչ',
-  attemptsTitle: 'Առաքում {n}՝ փորձեր',
-  attemptNumber: '№',
-  attemptTime: 'Ժամանակ',
-  attemptTarget: 'Հասցե',
-  attemptAnswer: 'Պատասխան',
-  attemptDuration: 'Տևողություն',
-  attemptError: 'Սխալ',
-  attemptOutcome: 'Արդյունք',
-  attemptOutcomes: { delivered: 'Առաքված', retry: 'Կկրկնվի', failed: 'Դադարեցված' },
-  noAnswer: 'Պատասխան չկա',
-  durationMs: '{ms, number} մվ',
-  noAttempts: 'Դեռ փորձ չի եղել։',
-  resend: 'Կրկին ուղարկել {event}',
-  resent: 'Իրադարձությունը հերթագրված է նոր առաքման համար։',
-  noWebhookTarget:
-    'Ուղարկելու տեղ չկա. վճարումը callback հասցե չունի, իսկ դոմենը՝ վեբհուքի հասցե։ Սահմանեք վեբհուքի հասցեն, ապա կրկին ուղարկեք։',
   settleTitle: 'Վճարային համակարգը՝ {name}, չի տեղեկացրել այս վճարման մասին',
   settleText:
     'Դարպասը չի կարող հարցնել վճարային համակարգին՝ {name}, առանց հաշվի համարի, որը միայն նրա ծանուցման մեջ է, և այդ ծանուցումը չի ստացվել։ Եթե գնորդը վճարել է, մուտքագրեք հաշվի համարը (գնորդից կամ վճարային համակարգի անձնական էջից). դարպասը կհարցնի և կհաստատի վճարումը միայն այն դեպքում, եթե վճարային համակարգը հաստատի, որ այդ հաշվով վճարվել են այս պատվերը և այս գումարը։',
@@ -372,51 +226,9 @@ const hy: Catalog<PaymentDetailMessages> = {
   settleConflict:
     'Այս վճարումը հիմա չի կարող կարգավորվել հաշվի համարով (այն վճարված է, կամ վճարային համակարգն արդեն նշել է իր հաշիվը)։',
   settleInvalid: 'Մուտքագրեք հաշվի համարը՝ տառեր, թվեր, կետեր, գծիկներ կամ ընդգծումներ։',
-  refundsTitle: 'Վերադարձներ',
-  noRefunds: 'Վերադարձներ չկան։',
-  refundAmount: 'Գումար',
-  refundReason: 'Պատճառ',
-  refundStatus: 'Կարգավիճակ',
-  refundCreated: 'Ստեղծվել է',
-  refundStates: {
-    pending: 'Ընթացքում է',
-    succeeded: 'Կատարված',
-    failed: 'Չկատարված',
-    unknown: 'Արդյունքն անհայտ է',
-  },
-  refundFormTitle: 'Վերադարձ',
-  refundAmountLabel: 'Վերադարձվող գումարը (֏)',
-  refundAmountHint: 'Առավելագույնը՝ {remaining, number, amd}։ Ամբողջ մնացորդը վերադարձնելու համար թողեք այս գումարը։',
-  refundReasonLabel: 'Պատճառ (ոչ պարտադիր)',
-  refundReasonHint: 'Պահվում է վերադարձի հետ և ուղարկվում payment.refunded իրադարձությամբ։',
-  refundContinue: 'Անցնել հաստատման',
-  notRefundable: 'Այս վճարումը հիմա հնարավոր չէ վերադարձնել։',
-  refundNotMade: 'Վերադարձը չի կատարվել',
-  confirmTitle: 'Հաստատեք վերադարձը',
-  confirmText: 'Վերադարձնե՞լ {amount, number, amd} {orderId} պատվերի վճարումից։',
-  confirmReason: 'Պատճառ՝ {reason}',
-  confirmNoReason: 'Պատճառ նշված չէ։',
-  confirmButton: 'Վերադարձնել',
-  cancel: 'Չեղարկել',
-  refunded: 'Վերադարձը կատարվեց։',
-  amountInvalid: 'Մուտքագրեք գումարն ամբողջ դրամներով՝ առնվազն 1 ֏։',
-  amountTooLarge: 'Գումարը գերազանցում է վերադարձման ենթակա մնացորդը՝ {remaining, number, amd}։',
-  reasonTooLong: 'Պատճառը կարող է լինել առավելագույնը 500 նիշ։',
-  wholeOnly: 'Այս վճարային համակարգը վերադարձնում է միայն ամբողջ վճարումը՝ մեկ անգամ՝ {amount, number, amd}։',
-  refusals: {
-    not_refundable: 'Միայն ավարտված վճարումը կարելի է վերադարձնել։',
-    already_refunded: 'Այս վճարումն արդեն ամբողջությամբ վերադարձված է։',
-    refund_not_supported: 'Այս վճարային համակարգը չի կարող այն վերադարձնել դարպասի միջոցով։',
-    refund_in_progress: 'Այս վճարման մեկ այլ վերադարձ դեռ ընթացքում է։ Փորձեք կրկին, երբ այն ավարտվի։',
-    refund_declined: 'Վճարային համակարգը մերժեց վերադարձը. ոչինչ չի վերադարձվել։',
-    processor_unavailable: 'Վճարային համակարգը հասանելի չէր. ոչինչ չի վերադարձվել։ Փորձեք ավելի ուշ։',
-    refund_outcome_unknown:
-      'Վճարային համակարգը չպատասխանեց։ Վերադարձի գումարը պահված է, մինչև կարգավիճակի ստուգումը պարզի արդյունքը. այն երբեք երկու անգամ չի ուղարկվում։',
-    other: 'Վերադարձը հնարավոր չեղավ կատարել։',
-  },
 };
 
-const ru: Catalog<PaymentDetailMessages> = {
+const ru: Catalog<DetailMessages> = {
   title: 'Платёж по заказу {orderId}',
   backToPayments: '← Платежи',
   detailsTitle: 'Подробности',
@@ -440,13 +252,19 @@ const ru: Catalog<PaymentDetailMessages> = {
     description: 'Описание',
     livemode: 'Среда',
     failure_code: 'Код ошибки',
+    capture_method: 'Списание',
+    authorized_amount: 'Заблокированная сумма',
+    capture_before: 'Списать до',
   },
+  captureMethods: { automatic: 'Автоматически: при оплате', manual: 'Вручную: блокировка, списание позже' },
   none: '—',
   live: 'Боевая',
   test: 'Тестовая',
   chargeText: '{amount, number, amd} по курсу {rate}',
   statuses: {
     pending: 'Ожидает',
+    processing: 'Обрабатывается',
+    authorized: 'Авторизован',
     completed: 'Завершён',
     failed: 'Неуспешный',
     expired: 'Истёк',
@@ -469,36 +287,6 @@ const ru: Catalog<PaymentDetailMessages> = {
   timelineExpires: 'Истечёт, если не оплачен',
   timelineStatus: 'Статус: {status}',
   timelineRefunded: 'Возвращено {amount, number, amd}',
-  eventsTitle: 'События вебхуков',
-  eventsIntro:
-    'Каждое событие, которое платёж отправил на ваш вебхук, и как прошла каждая доставка. «Отправить снова» ставит в очередь новую подписанную доставку события на текущий адрес вебхука.',
-  noEvents: 'Событий пока нет: платёж отправляет событие, когда завершается, не проходит, истекает или возвращается.',
-  noDeliveries: 'Не доставлено: у платежа не было callback-адреса, а у домена — адреса вебхука.',
-  deliveryTarget: 'Адрес',
-  deliveryStatus: 'Статус',
-  deliveryAttempts: 'Попытки',
-  deliveryLastAttempt: 'Последняя попытка',
-  deliveryAnswer: 'Ответ',
-  deliveryError: 'Ошибка',
-  deliveryNext: 'Следующая попытка',
-  deliveryStates: { pending: 'Ожидает', delivered: 'Доставлено', failed: 'Не доставлено' },
-  notYet: 'Ещё нет',
-  attemptsTitle: 'Доставка {n}: попытки',
-  attemptNumber: '№',
-  attemptTime: 'Время',
-  attemptTarget: 'Адрес',
-  attemptAnswer: 'Ответ',
-  attemptDuration: 'Длительность',
-  attemptError: 'Ошибка',
-  attemptOutcome: 'Итог',
-  attemptOutcomes: { delivered: 'Доставлено', retry: 'Будет повтор', failed: 'Попытки прекращены' },
-  noAnswer: 'Нет ответа',
-  durationMs: '{ms, number} мс',
-  noAttempts: 'Попыток ещё не было.',
-  resend: 'Отправить снова {event}',
-  resent: 'Событие поставлено в очередь на новую доставку.',
-  noWebhookTarget:
-    'Некуда отправлять: у платежа нет callback-адреса, а у домена — адреса вебхука. Укажите адрес вебхука и отправьте снова.',
   settleTitle: 'Платёжная система «{name}» не сообщила об этом платеже',
   settleText:
     'Шлюз не может запросить платёжную систему «{name}» без номера счёта, который есть только в её уведомлении, а оно не пришло. Если покупатель оплатил, введите номер счёта (от покупателя или из кабинета платёжной системы): шлюз запросит её и завершит платёж, только если она подтвердит, что этим счётом оплачены этот заказ и эта сумма.',
@@ -510,51 +298,9 @@ const ru: Catalog<PaymentDetailMessages> = {
   settleConflict:
     'Этот платёж сейчас нельзя урегулировать номером счёта (он оплачен, или платёжная система уже назвала свой счёт).',
   settleInvalid: 'Введите номер счёта: буквы, цифры, точки, дефисы или подчёркивания.',
-  refundsTitle: 'Возвраты',
-  noRefunds: 'Возвратов нет.',
-  refundAmount: 'Сумма',
-  refundReason: 'Причина',
-  refundStatus: 'Статус',
-  refundCreated: 'Создан',
-  refundStates: {
-    pending: 'Выполняется',
-    succeeded: 'Выполнен',
-    failed: 'Не выполнен',
-    unknown: 'Итог неизвестен',
-  },
-  refundFormTitle: 'Возврат',
-  refundAmountLabel: 'Сумма возврата, драм',
-  refundAmountHint: 'Максимум: {remaining, number, amd}. Оставьте эту сумму, чтобы вернуть всё, что осталось.',
-  refundReasonLabel: 'Причина (необязательно)',
-  refundReasonHint: 'Хранится с возвратом и передаётся в событии payment.refunded.',
-  refundContinue: 'Перейти к подтверждению',
-  notRefundable: 'Этот платёж сейчас нельзя вернуть.',
-  refundNotMade: 'Возврат не выполнен',
-  confirmTitle: 'Подтвердите возврат',
-  confirmText: 'Вернуть {amount, number, amd} из платежа по заказу {orderId}?',
-  confirmReason: 'Причина: {reason}',
-  confirmNoReason: 'Причина не указана.',
-  confirmButton: 'Вернуть',
-  cancel: 'Отмена',
-  refunded: 'Возврат выполнен.',
-  amountInvalid: 'Введите сумму в целых драмах, не меньше 1 драма.',
-  amountTooLarge: 'Сумма больше остатка, доступного для возврата: {remaining, number, amd}.',
-  reasonTooLong: 'Причина может содержать не более 500 символов.',
-  wholeOnly: 'Платёжная система этого платежа возвращает только весь платёж, один раз: {amount, number, amd}.',
-  refusals: {
-    not_refundable: 'Вернуть можно только завершённый платёж.',
-    already_refunded: 'Этот платёж уже полностью возвращён.',
-    refund_not_supported: 'Платёжная система этого платежа не может вернуть его через шлюз.',
-    refund_in_progress: 'Другой возврат по этому платежу ещё выполняется. Повторите, когда он завершится.',
-    refund_declined: 'Платёжная система отклонила возврат; ничего не возвращено.',
-    processor_unavailable: 'Платёжная система недоступна; ничего не возвращено. Повторите позже.',
-    refund_outcome_unknown:
-      'Платёжная система не ответила. Сумма возврата зарезервирована, пока проверка статуса не выяснит итог; повторно возврат не отправляется.',
-    other: 'Возврат не удалось выполнить.',
-  },
 };
 
-export const PAYMENT_DETAIL_MESSAGES = defineMessages<PaymentDetailMessages>(
+const DETAIL_MESSAGES = defineMessages<DetailMessages>(
   'dashboard.payment-detail',
   { en, hy, ru },
   {
@@ -562,16 +308,15 @@ export const PAYMENT_DETAIL_MESSAGES = defineMessages<PaymentDetailMessages>(
     chargeText: ['amount', 'rate'],
     timelineStatus: ['status'],
     timelineRefunded: ['amount'],
-    attemptsTitle: ['n'],
-    durationMs: ['ms'],
-    resend: ['event'],
-    refundAmountHint: ['remaining'],
-    confirmText: ['amount', 'orderId'],
-    confirmReason: ['reason'],
-    amountTooLarge: ['remaining'],
-    wholeOnly: ['amount'],
     settleTitle: ['name'],
     settleText: ['name'],
     settleNotConfirmed: ['name'],
   },
 );
+
+export const PAYMENT_DETAIL_MESSAGES: Readonly<Record<Language, PaymentDetailMessages>> = Object.fromEntries(
+  LANGUAGES.map((language) => [
+    language,
+    { ...DETAIL_MESSAGES[language], ...EVENT_MESSAGES[language], ...REFUND_MESSAGES[language] },
+  ]),
+) as Record<Language, PaymentDetailMessages>;

@@ -2,9 +2,10 @@
  * A payment's page (nav `payments`):
  *
  * - `GET  /dashboard/payments/:uuid`                            every field, items, receipts, the
- *                                                               timeline, the webhook events with
- *                                                               their deliveries, the refunds, and
- *                                                               (owners and admins) the refund form
+ *                                                               timeline, the hold, the webhook
+ *                                                               events with their deliveries, the
+ *                                                               refunds, and (owners and admins) the
+ *                                                               refund form
  * - `POST /dashboard/payments/:uuid/events/:eventId/resend`     queues a new signed delivery of the
  *                                                               event (resend.service.ts, as the API
  *                                                               and `bin/gateway webhook resend` do)
@@ -17,59 +18,30 @@
  *                                                               fresh idempotency key in the form;
  *                                                               with it: refunds through the API's
  *                                                               refund service under that key
+ * - `POST /dashboard/payments/:uuid/capture`, `…/void`          the hold's capture and release
+ *                                                               (./hold.routes.ts)
  *
  * Webhook targets (deliveries and attempts) are shown in clear to owners and admins and masked to
- * viewers, by the one rule of gateway/domain/masked-url.ts.
- *
- * A payment is looked up within the signed-in account: another account's, an unknown id or one that
- * is not a uuid are the same 404. With `?environment=test|live`, a payment of the other environment
- * is a 404 too (the payments list links with the environment it shows).
+ * viewers, by the one rule of gateway/domain/masked-url.ts. Finding the payment and rendering the
+ * page: ./detail-view.ts.
  */
 import { findOutboxEvent } from '../../../storage/outbox-event.repository.js';
 import { findPaymentRow, rowToPayment } from '../../../storage/payment.repository.js';
-import type { PaymentRow } from '../../../storage/payment.table.js';
-import { findSaleReceiptOfPayment, listReturnsOf } from '../../../storage/receipt.repository.js';
-import { listPaymentRefunds } from '../../../storage/refund.repository.js';
-import type { GatewayContext } from '../../api/context.js';
 import { MAX_REFUND_REASON_LENGTH } from '../../api/schemas/refund.schema.js';
 import { ApiError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/ids.js';
-import { toPaymentResponse } from '../../domain/payment.js';
 import { formatAmd } from '../../i18n/format.js';
 import { methodName } from '../../i18n/method-names.js';
 import { awaitingReference } from '../../payments/awaiting-reference.js';
 import { settleInScope } from '../../payments/settle-reference.service.js';
-import { receiptPageUrl } from '../../receipts/receipts.service.js';
-import {
-  DASHBOARD_REFUND_IDEMPOTENCY_SCOPE,
-  refundableNow,
-  refundPayment,
-  toRefundObject,
-} from '../../refunds/refund.service.js';
-import { eventLogOf } from '../../webhooks/event-log.service.js';
-import { currentWebhookTarget, resendAccountEvent } from '../../webhooks/resend.service.js';
-import type { SectionRoutes, SignedInVisit } from '../kit.js';
-import { mayManage } from '../roles.js';
+import { DASHBOARD_REFUND_IDEMPOTENCY_SCOPE, refundableNow, refundPayment } from '../../refunds/refund.service.js';
+import { resendAccountEvent } from '../../webhooks/resend.service.js';
+import type { SectionRoutes } from '../kit.js';
+import { paymentDetailText } from './detail-parts.js';
+import { parseAmd, paymentPage } from './detail-view.js';
+import { holdRoutes } from './hold.routes.js';
 import type { PaymentDetailMessages } from './messages.js';
-import {
-  paymentDetailPage,
-  paymentDetailText,
-  type ReceiptLine,
-  type RefundForm,
-  refundConfirmPage,
-  type TimelineEntry,
-} from './payment-detail.pages.js';
-
-const NOTICES = { resent: 'resent', refunded: 'refunded', settled: 'settled' } as const;
-
-/** `1500`, `1,500`, `1 500` or `1500.00` → 1500; undefined when it is not a whole number of AMD of at least 1. */
-export function parseAmd(raw: string): number | undefined {
-  const compact = raw.trim().replace(/[\s,]/g, '');
-  const match = /^(\d{1,15})(?:\.0{1,2})?$/.exec(compact);
-  if (match === null) return undefined;
-  const amount = Number(match[1]);
-  return amount >= 1 ? amount : undefined;
-}
+import { type RefundForm, refundConfirmPage } from './refund.pages.js';
 
 /** The refusal of a refund in the reader's words, and the status the page is answered with. */
 function refusalText(
@@ -100,95 +72,10 @@ function refusalText(
   }
 }
 
-/** The status changes of a payment: its creation, then each event it emitted (they are written with each change). */
-function timelineOf(
-  m: PaymentDetailMessages,
-  row: PaymentRow,
-  events: Awaited<ReturnType<typeof eventLogOf>>,
-): TimelineEntry[] {
-  const entries: TimelineEntry[] = [{ at: row.created_at, text: m.timelineCreated }];
-  for (const event of events) {
-    if (event.event === 'payment.refunded') {
-      entries.push({ at: event.created_at, text: m.timelineRefunded(event.body.refund?.amount ?? 0) });
-    } else {
-      const status = event.body.transaction.status;
-      entries.push({ at: event.created_at, text: m.timelineStatus(m.statuses[status] ?? status) });
-    }
-  }
-  if (row.status === 'pending') entries.push({ at: row.expires_at, text: m.timelineExpires });
-  return entries;
-}
-
 export const paymentDetailRoutes: SectionRoutes = (router, kit) => {
   const { deps } = kit;
-
-  /** The payment of the visit's account (and of the asked environment, if any); undefined otherwise. */
-  const paymentOf = async (ctx: GatewayContext, visit: SignedInVisit): Promise<PaymentRow | undefined> => {
-    const uuid = ctx.params.uuid ?? '';
-    const row = isUuid(uuid) ? await findPaymentRow(deps.db, uuid) : undefined;
-    if (row === undefined || row.merchant_id !== visit.merchantId) return undefined;
-    const environment = kit.query(ctx, 'environment');
-    if (environment !== undefined && environment !== row.environment) return undefined;
-    return row;
-  };
-
-  const render = async (
-    ctx: GatewayContext,
-    visit: SignedInVisit,
-    row: PaymentRow,
-    status: number,
-    extra: { form?: RefundForm; error?: string; settle?: { reference: string; error: string } } = {},
-  ) => {
-    const m = paymentDetailText(visit.shell);
-    const [events, refunds, sale, target, awaiting] = await Promise.all([
-      // The deliveries' and attempts' targets as this member may see them (viewers: masked).
-      eventLogOf(deps, row.id, { kind: 'dashboard_member', role: visit.session.user.role }),
-      listPaymentRefunds(deps.db, row.id),
-      findSaleReceiptOfPayment(deps.db, row.id),
-      currentWebhookTarget(deps.db, row),
-      awaitingReference(deps, rowToPayment(row)),
-    ]);
-    const receipts: ReceiptLine[] = [];
-    if (sale !== undefined) {
-      const line = (r: typeof sale, kind: ReceiptLine['kind']): ReceiptLine => ({
-        kind,
-        status: r.status,
-        amount: Number(r.card_amount) + Number(r.cash_amount),
-        url: r.status === 'issued' ? receiptPageUrl(kit.publicUrl, r.public_token) : null,
-      });
-      receipts.push(line(sale, 'sale'), ...(await listReturnsOf(deps.db, sale.id)).map((r) => line(r, 'return')));
-    }
-    const refundable = refundableNow(row);
-    const asked = kit.query(ctx, 'notice');
-    const noticeKey =
-      asked !== undefined && Object.hasOwn(NOTICES, asked) ? NOTICES[asked as keyof typeof NOTICES] : null;
-    kit.send(
-      ctx,
-      visit.shell,
-      status,
-      paymentDetailPage(visit.shell, {
-        payment: toPaymentResponse(rowToPayment(row), kit.publicUrl, awaiting !== null),
-        events,
-        refunds: refunds.map(toRefundObject),
-        receipts,
-        timeline: timelineOf(m, row, events),
-        manage: mayManage(visit.session.user.role),
-        webhookTarget: target,
-        remaining: refundable instanceof ApiError || refundable.amount < 1 ? null : refundable.amount,
-        form: extra.form ?? null,
-        notice: noticeKey === null ? null : m[noticeKey],
-        error: extra.error ?? null,
-        settle:
-          awaiting === null
-            ? null
-            : {
-                processor: methodName(visit.shell.lang, row.processor ?? '', awaiting),
-                reference: extra.settle?.reference ?? '',
-                error: extra.settle?.error ?? null,
-              },
-      }),
-    );
-  };
+  const page = paymentPage(kit);
+  const { paymentOf, render } = page;
 
   router.get('/dashboard/payments/:uuid', async (ctx) => {
     const visit = await kit.signedIn(ctx, 'payments');
@@ -325,4 +212,6 @@ export const paymentDetailRoutes: SectionRoutes = (router, kit) => {
     }
     kit.redirect(ctx, `/dashboard/payments/${row.id}?notice=refunded#refunds`);
   });
+
+  holdRoutes(router, kit, page);
 };

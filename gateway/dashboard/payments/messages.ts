@@ -25,6 +25,12 @@ export interface PaymentsMessages {
   readonly to: string;
   readonly apply: string;
   readonly clear: string;
+  /** The quick filter of authorized payments, whose card holds the amount until it is captured or released. */
+  readonly quickFilters: string;
+  readonly uncaptured: string;
+  readonly uncapturedHint: string;
+  /** Before the deadline of an authorized payment's hold, in its row. */
+  readonly captureBy: string;
   readonly statuses: Readonly<Record<PaymentStatus, string>>;
   readonly created: string;
   readonly amount: string;
@@ -73,6 +79,10 @@ const en: Catalog<PaymentsMessages> = {
   to: 'Created to',
   apply: 'Show payments',
   clear: 'Clear filters',
+  quickFilters: 'Quick filters',
+  uncaptured: 'Uncaptured',
+  uncapturedHint: 'Authorized payments: the card holds the amount until you capture or release it.',
+  captureBy: 'Capture by',
   statuses: {
     pending: 'Pending',
     processing: 'Processing',
@@ -129,6 +139,10 @@ const hy: Catalog<PaymentsMessages> = {
   to: 'Ստեղծված մինչև',
   apply: 'Ցույց տալ վճարումները',
   clear: 'Մաքրել ֆիլտրերը',
+  quickFilters: 'Արագ ֆիլտրեր',
+  uncaptured: 'Սպասում է գանձման',
+  uncapturedHint: 'Արգելափակված վճարումներ. գումարը քարտին արգելափակված է, մինչև այն գանձեք կամ ապաարգելափակեք։',
+  captureBy: 'Գանձել մինչև',
   statuses: {
     pending: 'Սպասման մեջ',
     processing: 'Մշակվում է',
@@ -184,6 +198,11 @@ const ru: Catalog<PaymentsMessages> = {
   to: 'Создан по',
   apply: 'Показать платежи',
   clear: 'Сбросить фильтры',
+  quickFilters: 'Быстрые фильтры',
+  uncaptured: 'Ожидает списания',
+  uncapturedHint:
+    'Авторизованные платежи: сумма заблокирована на карте, пока вы её не спишете или не отмените блокировку.',
+  captureBy: 'Списать до',
   statuses: {
     pending: 'Ожидает',
     processing: 'Обрабатывается',

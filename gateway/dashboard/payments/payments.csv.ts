@@ -27,6 +27,10 @@ export const CSV_COLUMNS = [
   'created_at',
   'completed_at',
   'refunded_at',
+  // The hold (docs/dashboard.md "CSV export"): last, so files read by position before keep their columns.
+  'capture_method',
+  'authorized_amount',
+  'capture_before',
 ] as const;
 
 /**
@@ -67,6 +71,9 @@ export function paymentCsvRow(payment: Payment, publicUrl: string): string {
     created_at: api.created_at,
     completed_at: api.completed_at,
     refunded_at: api.refunded_at,
+    capture_method: api.capture_method,
+    authorized_amount: api.authorized_amount,
+    capture_before: api.capture_before,
   };
   return csvRow(CSV_COLUMNS.map((column) => values[column]));
 }

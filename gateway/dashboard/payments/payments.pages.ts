@@ -1,6 +1,7 @@
 /**
  * The payments list: the test/live switch, the search and filters (a GET form: the page's address
- * is the search), the matching payments with their total, newer/older pages, and the CSV export
+ * is the search) with the Uncaptured filter (authorized payments), the matching payments with their
+ * total and, for an authorized one, its hold's deadline, newer/older pages, and the CSV export
  * with its progress. Each row links to the payment's own page. The export form works without
  * script (a plain download); with it, the download is read as it comes and "N of M rows" is said
  * in a live region.
@@ -28,6 +29,8 @@ export interface PaymentsListView {
   readonly newestHref: string | null;
   /** The export's address with the filters (the no-script download). */
   readonly exportHref: string;
+  /** The list's address with the filters and only authorized payments (the Uncaptured filter). */
+  readonly uncapturedHref: string;
   readonly processors: readonly string[];
 }
 
@@ -104,6 +107,7 @@ function filterForm(shell: Shell, view: PaymentsListView): string {
 <div class="pay-search"><label for="pay-q">${escapeHtml(p.search)}</label>
 <p class="hint" id="pay-q-hint">${escapeHtml(p.searchHint)}</p>
 <input id="pay-q" name="q" type="search" autocomplete="off" value="${escapeHtml(v.q)}" aria-describedby="pay-q-hint${view.problems.q === undefined ? '' : ' pay-q-error'}"${view.problems.q === undefined ? '' : ' aria-invalid="true"'}>${search.text}</div>
+<p class="pay-quick"><a href="${escapeHtml(view.uncapturedHref)}" aria-describedby="pay-uncaptured-hint"${v.status === 'authorized' ? ' aria-current="true"' : ''}>${escapeHtml(p.uncaptured)}</a> <span class="hint" id="pay-uncaptured-hint">${escapeHtml(p.uncapturedHint)}</span></p>
 <div class="pay-grid">
 ${select(
   'status',
@@ -125,6 +129,15 @@ ${input('to', p.to, 'date')}
 </form>`;
 }
 
+/** The status as a word in a badge, and under it the deadline of an authorized payment's hold. */
+function statusCell(shell: Shell, payment: Payment): string {
+  const p = PAYMENTS_MESSAGES[shell.lang];
+  const status = `<span class="pay-badge pay-${payment.status}">${escapeHtml(p.statuses[payment.status])}</span>`;
+  if (payment.status !== 'authorized' || payment.captureBefore === null) return status;
+  const deadline = `<span class="pay-deadline">${escapeHtml(p.captureBy)} <time datetime="${escapeHtml(payment.captureBefore)}">${escapeHtml(formatDateTime(shell.lang, payment.captureBefore))}</time></span>`;
+  return `<span class="pay-status">${status}${deadline}</span>`;
+}
+
 function paymentRow(shell: Shell, payment: Payment): string {
   const p = PAYMENTS_MESSAGES[shell.lang];
   const priced = pricedAs(payment);
@@ -134,7 +147,7 @@ function paymentRow(shell: Shell, payment: Payment): string {
 ${cell(p.created, `<time datetime="${escapeHtml(payment.createdAt)}">${escapeHtml(formatDateTime(shell.lang, payment.createdAt))}</time>`)}
 ${cell(p.orderId, `<a href="/dashboard/payments/${escapeHtml(payment.uuid)}">${escapeHtml(payment.orderId)}</a>`, 'pay-order')}
 ${cell(p.amount, escapeHtml(formatMoney(shell.lang, priced.amount, priced.currency)), 'pay-amount')}
-${cell(p.status, `<span class="pay-badge pay-${payment.status}">${escapeHtml(p.statuses[payment.status])}</span>`)}
+${cell(p.status, statusCell(shell, payment))}
 ${cell(p.processor, escapeHtml(payment.processor ?? '—'))}
 ${cell(p.customer, escapeHtml(payment.customerEmail ?? '—'), 'pay-email')}
 ${cell(p.rrn, escapeHtml(payment.rrn ?? '—'))}
@@ -183,12 +196,12 @@ export function paymentsListPage(shell: Shell, view: PaymentsListView, hrefFor: 
 ${envSwitch(shell, view, hrefFor)}
 ${invalid ? alert(p.badFilters) : ''}
 ${filterForm(shell, view)}
-<section class="card pay-list" aria-labelledby="pay-list-title">
+<div class="card pay-list">
 <h2 id="pay-list-title">${escapeHtml(p.tableLabel)}</h2>
 ${invalid ? '' : `<p class="pay-total" id="pay-total">${escapeHtml(p.total(view.total))}</p>`}
 ${table}
 ${links === '' ? '' : `<nav class="pay-pager" aria-label="${escapeHtml(p.pages)}">${links}</nav>`}
-</section>
+</div>
 ${invalid || view.total === 0 ? '' : exportForm(shell, view)}
 <script nonce="${shell.nonce}">${EXPORT_SCRIPT}</script>`,
   );

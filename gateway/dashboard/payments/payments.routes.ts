@@ -4,7 +4,8 @@
  * - `GET /dashboard/payments?env=&q=&status=&processor=&order_id=&from=&to=[&after=|&before=]`:
  *   25 payments a page, newest first, keyset-paged (`after`/`before` are `<created_at>|<uuid>` of
  *   the last/first payment shown; a malformed one is a 400). Without `env`, the live payments when
- *   the account has any, else the test ones. Bad filters: 422 with the fields named.
+ *   the account has any, else the test ones. Bad filters: 422 with the fields named. The
+ *   Uncaptured filter is `status=authorized` (payments whose card holds the amount).
  * - `GET /dashboard/payments/export.csv?<same filters>`: the matching payments as CSV, streamed
  *   (docs/dashboard.md "Payments"); `X-Row-Count` says how many rows to expect. Audited.
  *
@@ -155,6 +156,7 @@ export const paymentsRoutes: SectionRoutes = (router, kit) => {
       olderHref: page.older && last !== undefined ? listHref(ctx.path, request, { after: cursorOf(last) }) : null,
       newestHref: page.newer ? listHref(ctx.path, request) : null,
       exportHref: listHref('/dashboard/payments/export.csv', request),
+      uncapturedHref: listHref(ctx.path, request, { status: 'authorized' }),
       processors: PROCESSOR_SLUGS,
     };
     kit.send(
