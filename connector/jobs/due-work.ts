@@ -30,13 +30,9 @@ import { runPaymentsAppWork } from '../../plugins/shopify/payments-app/due-work.
 import { gatewayOf, storeOf } from '../connections/connection-access.js';
 import { errorDetail } from '../errors.js';
 import { GatewayError } from '../gateway-client/client.js';
-import {
-  applyPayment,
-  POLL_FOR_MS,
-  POLL_INTERVAL_MS,
-  pollRetryDelayMs,
-  syncStorePaid,
-} from '../orders/order.service.js';
+import { applyPayment } from '../orders/apply-payment.js';
+import { syncStorePaid } from '../orders/mark-paid.js';
+import { POLL_FOR_MS, POLL_INTERVAL_MS, pollRetryDelayMs } from '../orders/polling.js';
 import { reconcile } from '../reconciliation/reconcile.service.js';
 import { settleUnknownRefunds } from '../refunds/refund.service.js';
 import type { ConnectorDeps } from '../runtime/deps.js';

@@ -16,7 +16,7 @@ import { fromGatewayError } from '../connections/plugin-auth.js';
 import { ConnectorError } from '../errors.js';
 import { GatewayError, type GatewayPayment, type RefundResult } from '../gateway-client/client.js';
 import type { WebhookRefund } from '../gateway-client/webhook-verification.js';
-import { refreshUnpaidLink } from '../orders/order.service.js';
+import { refreshUnpaidLink } from '../orders/unpaid-link.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import { findConnection, type StoreConnection } from '../storage/connection.repository.js';
 import { findLinkById, type OrderLink, raiseFlag } from '../storage/order-link.repository.js';

@@ -5,13 +5,9 @@
 import { z } from 'zod';
 import { requireStoreAccess } from '../../connections/connection-access.js';
 import { validationFailed } from '../../errors.js';
-import {
-  cancelOrderPayment,
-  deferStoreWork,
-  payForOrder,
-  readBackOrder,
-  type StoreWork,
-} from '../../orders/order.service.js';
+import { cancelOrderPayment } from '../../orders/cancel-payment.js';
+import { payForOrder, readBackOrder } from '../../orders/order.service.js';
+import { deferStoreWork, type StoreWork } from '../../orders/store-work.js';
 import { refundFromStore } from '../../refunds/refund.service.js';
 import type { ConnectorDeps } from '../../runtime/deps.js';
 import type { PluginCallers } from '../plugin-callers.js';

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { gatewayOf } from '../../../connector/connections/connection-access.js';
-import { gatewayCall } from '../../../connector/orders/order.service.js';
+import { gatewayCall } from '../../../connector/orders/calls.js';
 import type { ConnectorDeps } from '../../../connector/runtime/deps.js';
 import { recentLinksOfConnection } from '../../../connector/storage/order-link.repository.js';
 import { shopConnection } from './installed-shop.js';
