@@ -20,7 +20,7 @@ import {
   setProcessorEnabled,
 } from '../../gateway/merchants/merchant.service.js';
 import { POLL_AFTER_MS } from '../../gateway/payments/processor-payments.service.js';
-import { refundCheckDelayMs } from '../../gateway/refunds/refund.service.js';
+import { refundCheckDelayMs } from '../../gateway/refunds/check-schedule.js';
 import { DIALECTS } from '../support/databases.js';
 import { paymentBody, type TestGateway, uniqueHost } from '../support/gateway.js';
 import { FakeAmeria } from '../support/processors/fake-ameria.js';
