@@ -446,7 +446,7 @@ export async function rotateWebhookSecret(
 /**
  * Marks the merchant's business verified: live keys and live connect tokens work from the next
  * request on. `db` is a transaction when the caller records more in the same one (the business
- * verification request, its audit entry and emails: business-verification.service.ts).
+ * verification request, its audit entry and emails: business-review.ts).
  */
 export async function verifyBusiness(
   deps: Deps,
