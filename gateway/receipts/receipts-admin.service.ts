@@ -19,7 +19,8 @@ import { toStoredInstant } from '../domain/clock.js';
 import { OperatorError, requireDomain } from '../merchants/merchant.service.js';
 import type { Deps } from '../runtime/deps.js';
 import { InvalidSettings } from '../runtime/settings-json.js';
-import { afterIssued, issuedColumns } from './receipts.service.js';
+import { afterIssued } from './receipt-issued.js';
+import { issuedColumns } from './receipts.service.js';
 import { fiscalSystemFor, isKnownFiscalSystem } from './registry.js';
 import { domainReceipts, parseReceiptSettings, sealReceiptSettings, TEST_ONLY } from './settings.js';
 
