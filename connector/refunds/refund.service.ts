@@ -15,7 +15,7 @@ import { gatewayOf, requireStoreAccess, storeOf } from '../connections/connectio
 import { fromGatewayError } from '../connections/plugin-auth.js';
 import { ConnectorError } from '../errors.js';
 import { GatewayError, type GatewayPayment, type RefundResult } from '../gateway-client/client.js';
-import type { WebhookRefund } from '../gateway-client/webhook-verification.js';
+import type { WebhookRefund } from '../gateway-client/webhook-event.js';
 import { refreshUnpaidLink } from '../orders/unpaid-link.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import { findConnection, type StoreConnection } from '../storage/connection.repository.js';

@@ -14,12 +14,9 @@
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { gatewayOf, refreshWebhookSecrets, storeOf, webhookSecretsOf } from '../connections/connection-access.js';
 import { errorDetail } from '../errors.js';
-import {
-  type VerificationResult,
-  verifyWebhook,
-  type WebhookEvent,
-  type WebhookHeaders,
-} from '../gateway-client/webhook-verification.js';
+import type { WebhookHeaders } from '../gateway-client/signatures.js';
+import type { WebhookEvent } from '../gateway-client/webhook-event.js';
+import { type VerificationResult, verifyWebhook } from '../gateway-client/webhook-verification.js';
 import { applyPayment } from '../orders/apply-payment.js';
 import { loadStoreOrder } from '../orders/calls.js';
 import { linkOrder, storeOrderIdOf } from '../orders/order-map.js';
