@@ -15,7 +15,7 @@ import { MINUTE_MS } from '../../gateway/domain/clock.js';
 import { checkHoldsWork } from '../../gateway/jobs/check-holds.js';
 import { addDomain, createApiKey, setProcessorEnabled } from '../../gateway/merchants/merchant.service.js';
 import { AMERIA_HOLD_MS } from '../../gateway/processors/ameria/holds.js';
-import { ARCA_HOLD_MS } from '../../gateway/processors/arca/adapter.js';
+import { ARCA_HOLD_MS } from '../../gateway/processors/arca/holds.js';
 import { DIALECTS } from '../support/databases.js';
 import { expectErrorBody, LIVE_MERCHANT_IDRAM, paymentBody, type TestGateway, uniqueHost } from '../support/gateway.js';
 import { FakeAmeria } from '../support/processors/fake-ameria.js';
