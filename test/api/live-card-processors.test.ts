@@ -19,7 +19,7 @@ import {
   OperatorError,
   setProcessorEnabled,
 } from '../../gateway/merchants/merchant.service.js';
-import { POLL_AFTER_MS } from '../../gateway/payments/processor-payments.service.js';
+import { POLL_AFTER_MS } from '../../gateway/payments/processor-polls.js';
 import { refundCheckDelayMs } from '../../gateway/refunds/check-schedule.js';
 import { DIALECTS } from '../support/databases.js';
 import { paymentBody, type TestGateway, uniqueHost } from '../support/gateway.js';

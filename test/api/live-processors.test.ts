@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNKNOWN_FIELD } from '../../gateway/api/schemas/validation.js';
 import { MINUTE_MS } from '../../gateway/domain/clock.js';
 import { addDomain, createApiKey, setProcessorEnabled } from '../../gateway/merchants/merchant.service.js';
-import { POLL_AFTER_MS } from '../../gateway/payments/processor-payments.service.js';
+import { POLL_AFTER_MS } from '../../gateway/payments/processor-polls.js';
 import { DIALECTS } from '../support/databases.js';
 import { paymentBody, type TestGateway, uniqueHost } from '../support/gateway.js';
 import { FakeFastShift } from '../support/processors/fake-fastshift.js';
