@@ -20,7 +20,7 @@ import { type VerificationResult, verifyWebhook } from '../gateway-client/webhoo
 import { applyPayment } from '../orders/apply-payment.js';
 import { loadStoreOrder } from '../orders/calls.js';
 import { linkOrder, storeOrderIdOf } from '../orders/order-map.js';
-import { reflectGatewayRefund } from '../refunds/refund.service.js';
+import { reflectGatewayRefund } from '../refunds/gateway-refunds.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import type { StoreConnection } from '../storage/connection.repository.js';
 import { findConnectionOrAlias, updateConnection } from '../storage/connection.repository.js';
