@@ -4,7 +4,8 @@
  * page starts and reads them through its own API with the same shapes (runReconciliation).
  */
 import { z } from 'zod';
-import { getReport, listReports, reconcile, reconcileInBackground } from '../../reconciliation/reconcile.service.js';
+import { reconcile, reconcileInBackground } from '../../reconciliation/reconcile.service.js';
+import { getReport, listReports } from '../../reconciliation/reports.js';
 import type { ConnectorDeps } from '../../runtime/deps.js';
 import type { StoreConnection } from '../../storage/connection.repository.js';
 import type { PluginCallers } from '../plugin-callers.js';

@@ -11,7 +11,7 @@ import {
   runReconciliation,
   runsQuerySchema,
 } from '../../../connector/api/routes/reconciliation.js';
-import { getReport, listReports } from '../../../connector/reconciliation/reconcile.service.js';
+import { getReport, listReports } from '../../../connector/reconciliation/reports.js';
 import type { ConnectorDeps } from '../../../connector/runtime/deps.js';
 import { PROXY_PATH, proxiedShop } from '../payments-app/app-proxy.js';
 import { configuredShopify } from '../runtime.js';
