@@ -24,7 +24,7 @@ import { reflectGatewayRefund } from '../refunds/gateway-refunds.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import type { StoreConnection } from '../storage/connection.repository.js';
 import { findConnectionOrAlias, updateConnection } from '../storage/connection.repository.js';
-import { connectionEnded } from '../storage/database.js';
+import { connectionEnded } from '../storage/connection.table.js';
 import { findLink, updateLink } from '../storage/order-link.repository.js';
 import { type DeliveryRecord, isDeliveryHandled, recordDelivery } from '../storage/receipt.repository.js';
 

@@ -5,7 +5,7 @@
 import { ConnectorError } from '../../../connector/errors.js';
 import type { ConnectorDeps } from '../../../connector/runtime/deps.js';
 import { findConnection, type StoreConnection } from '../../../connector/storage/connection.repository.js';
-import { connectionEnded } from '../../../connector/storage/database.js';
+import { connectionEnded } from '../../../connector/storage/connection.table.js';
 import { findShopifyShop, type ShopifyShop } from '../../../connector/storage/shopify-shop.repository.js';
 
 export async function installedShop(deps: ConnectorDeps, shop: string): Promise<ShopifyShop> {

@@ -21,7 +21,6 @@ import { ConnectorError, errorDetail } from '../../../connector/errors.js';
 import { GatewayError, type GatewayPayment } from '../../../connector/gateway-client/client.js';
 import type { ConnectorDeps } from '../../../connector/runtime/deps.js';
 import { findConnection } from '../../../connector/storage/connection.repository.js';
-import type { ShopifyPaymentSessionState } from '../../../connector/storage/database.js';
 import {
   attachGatewayPayment,
   claimPaymentGroup,
@@ -30,6 +29,7 @@ import {
   movePaymentSession,
   type ShopifyPaymentSession,
 } from '../../../connector/storage/shopify-payment-session.repository.js';
+import type { ShopifyPaymentSessionState } from '../../../connector/storage/shopify-payment-session.table.js';
 import { DAY_MS, MINUTE_MS, toStoredInstant } from '../../../gateway/domain/clock.js';
 import { shopDomainOf } from '../graphql.js';
 import type { ShopifyRuntime } from '../runtime.js';

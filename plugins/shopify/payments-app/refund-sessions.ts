@@ -12,7 +12,6 @@ import { ConnectorError } from '../../../connector/errors.js';
 import { GatewayError } from '../../../connector/gateway-client/client.js';
 import type { ConnectorDeps } from '../../../connector/runtime/deps.js';
 import { findConnection } from '../../../connector/storage/connection.repository.js';
-import type { ShopifyRefundSessionState } from '../../../connector/storage/database.js';
 import {
   findPaymentSession,
   findRefundSession,
@@ -20,6 +19,7 @@ import {
   moveRefundSession,
   type ShopifyRefundSession,
 } from '../../../connector/storage/shopify-payment-session.repository.js';
+import type { ShopifyRefundSessionState } from '../../../connector/storage/shopify-payment-session.table.js';
 import { findShopifyShop } from '../../../connector/storage/shopify-shop.repository.js';
 import { toStoredInstant } from '../../../gateway/domain/clock.js';
 import type { ShopifyRuntime } from '../runtime.js';
