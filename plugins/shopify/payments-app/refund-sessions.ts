@@ -25,8 +25,10 @@ import { toStoredInstant } from '../../../gateway/domain/clock.js';
 import type { ShopifyRuntime } from '../runtime.js';
 import { noteSessionVersion, paymentsAppsOf, sessionApiVersion } from './access.js';
 import { wholeAmd } from './amount.js';
-import { failedAttempt, failedDecision, parseBody, type Resolution, type SessionHeaders } from './payment-sessions.js';
+import { failedAttempt, failedDecision } from './call-failures.js';
+import type { Resolution } from './payment-sessions.js';
 import { CLAIM_LEASE_MS, FINALIZE_FOR_MS } from './queue.js';
+import { parseBody, type SessionHeaders } from './session-request.js';
 import { refundSessionRequest } from './wire.js';
 
 const PAYMENT_GID = 'gid://shopify/PaymentSession/';

@@ -10,11 +10,14 @@ import { ConnectorError } from '../../../connector/errors.js';
 import type { ConnectorDeps } from '../../../connector/runtime/deps.js';
 import { configuredShopify, type ShopifyRuntime } from '../runtime.js';
 import { PROXY_PATH, proxiedShop } from './app-proxy.js';
+import { buyerTarget } from './buyer-return.js';
 import { receivePaymentsWebhook } from './gateway-webhook.js';
 import { isShopifyCaller } from './mtls.js';
 import { buyerLanguage, finalPage, returnPage } from './pages.js';
-import { buyerTarget, PAYMENTS_PATH, sendDecision, sessionHeaders, startPaymentSession } from './payment-sessions.js';
+import { PAYMENTS_PATH, startPaymentSession } from './payment-sessions.js';
 import { acceptRefundSession, driveRefund } from './refund-sessions.js';
+import { sendDecision } from './session-decisions.js';
+import { sessionHeaders } from './session-request.js';
 
 export function paymentsAppRoutes(router: ConnectorRouter, deps: ConnectorDeps): void {
   router.post(`${PAYMENTS_PATH}/sessions`, async (ctx) => {
