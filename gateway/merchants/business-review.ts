@@ -17,7 +17,8 @@ import { toStoredInstant } from '../domain/clock.js';
 import type { Deps } from '../runtime/deps.js';
 import { decisionEmail } from './business-decision-email.js';
 import { auditSubject, BUSINESS_LIMITS, oneLine } from './business-verification.service.js';
-import { OperatorError, verifyBusiness } from './merchant.service.js';
+import { verifyBusiness } from './merchant.service.js';
+import { OperatorError } from './operator.js';
 
 /** One email a decision queued in the outbox (`merchant_emails`). */
 export interface QueuedEmail {

@@ -34,7 +34,7 @@ import { findMerchant } from '../../storage/merchant.repository.js';
 import { type AuditActor, recordAudit } from '../dashboard/audit/audit.service.js';
 import { toStoredInstant } from '../domain/clock.js';
 import type { Deps } from '../runtime/deps.js';
-import { OperatorError } from './merchant.service.js';
+import { OperatorError } from './operator.js';
 
 export type BusinessStatus = 'not_submitted' | 'pending' | 'verified' | 'rejected';
 

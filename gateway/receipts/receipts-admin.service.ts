@@ -16,7 +16,8 @@ import {
 } from '../../storage/receipt.repository.js';
 import type { ReceiptRow, ReceiptStatus } from '../../storage/receipt.table.js';
 import { toStoredInstant } from '../domain/clock.js';
-import { OperatorError, requireDomain } from '../merchants/merchant.service.js';
+import { requireDomain } from '../merchants/domains.service.js';
+import { OperatorError } from '../merchants/operator.js';
 import type { Deps } from '../runtime/deps.js';
 import { InvalidSettings } from '../runtime/settings-json.js';
 import { afterIssued } from './receipt-issued.js';

@@ -23,7 +23,7 @@ import {
   verifyBusinessVerification,
 } from '../../merchants/business-review.js';
 import { readBusinessDocument, readBusinessState } from '../../merchants/business-verification.service.js';
-import { OperatorError } from '../../merchants/merchant.service.js';
+import { OperatorError } from '../../merchants/operator.js';
 import { createMailer } from '../../notifications/mailer.js';
 import { sendMerchantEmailsNow } from '../../notifications/merchant-emails.js';
 import type { Deps } from '../../runtime/deps.js';

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../gateway/config.js';
 import { HOUR_MS, MINUTE_MS, toStoredInstant } from '../../../gateway/domain/clock.js';
 import { sendMerchantEmailsWork } from '../../../gateway/jobs/send-merchant-emails.js';
-import { addDomain } from '../../../gateway/merchants/merchant.service.js';
+import { addDomain } from '../../../gateway/merchants/domains.service.js';
 import {
   type DeliveryFailure,
   deliveryFailureEmail,
