@@ -39,6 +39,7 @@ function armenian_gateway_load() {
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-refunds.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-admin-format.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-health.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-connection-actions.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-order-panel.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-reconciliation-page.php';
 	add_filter( 'woocommerce_payment_gateways', 'armenian_gateway_register' );
@@ -50,6 +51,7 @@ function armenian_gateway_load() {
 	if ( is_admin() ) {
 		add_action( 'admin_init', 'armenian_gateway_privacy_policy_content' );
 		Armenian_Gateway_Health::register();
+		Armenian_Gateway_Connection_Actions::register();
 		Armenian_Gateway_Order_Panel::register();
 		Armenian_Gateway_Reconciliation_Page::register();
 	}

@@ -180,6 +180,7 @@ describe('the plugin folder', () => {
       'armenian-payment-gateway.php',
       'includes/class-armenian-gateway-admin-format.php',
       'includes/class-armenian-gateway-blocks.php',
+      'includes/class-armenian-gateway-connection-actions.php',
       'includes/class-armenian-gateway-connection-settings.php',
       'includes/class-armenian-gateway-connector.php',
       'includes/class-armenian-gateway-health.php',

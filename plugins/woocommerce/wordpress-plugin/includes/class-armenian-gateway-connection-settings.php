@@ -193,7 +193,7 @@ final class Armenian_Gateway_Connection_Settings {
 			echo '<div class="notice notice-warning inline"><p>';
 			echo esc_html__( 'One step left: let the connector update your orders. Open the link, approve the access, and you will come back here.', 'armenian-payment-gateway' );
 			echo '</p>';
-			$approval = Armenian_Gateway_Health::approval_url( isset( $connection['authorize_url'] ) ? $connection['authorize_url'] : '' );
+			$approval = Armenian_Gateway_Connection_Actions::approval_url( isset( $connection['authorize_url'] ) ? $connection['authorize_url'] : '' );
 			if ( '' !== $approval ) {
 				echo '<p><a class="button button-primary" href="' . esc_url( $approval ) . '">';
 				echo esc_html__( 'Connect WooCommerce', 'armenian-payment-gateway' );
@@ -204,7 +204,7 @@ final class Armenian_Gateway_Connection_Settings {
 			echo '</div>';
 		} elseif ( 'store_unauthorized' === $status ) {
 			echo '<div class="notice notice-error inline"><p>' . esc_html( Armenian_Gateway_Health::store_unauthorized_message() ) . '</p>';
-			echo '<p><a class="button button-primary" href="' . esc_url( Armenian_Gateway_Health::reconnect_url() ) . '">' . esc_html__( 'Reconnect', 'armenian-payment-gateway' ) . '</a></p></div>';
+			echo '<p><a class="button button-primary" href="' . esc_url( Armenian_Gateway_Connection_Actions::reconnect_url() ) . '">' . esc_html__( 'Reconnect', 'armenian-payment-gateway' ) . '</a></p></div>';
 		} elseif ( 'token_revoked' === $status ) {
 			$this->render_notice( 'error', Armenian_Gateway_Health::token_revoked_message() );
 		} else {
@@ -242,7 +242,7 @@ final class Armenian_Gateway_Connection_Settings {
 			$this->render_manual_key_fields( ! empty( $problems ) || 'store_unauthorized' === $status );
 		}
 
-		echo '<p><a class="button armenian-gateway-remove" href="' . esc_url( Armenian_Gateway_Health::remove_url() ) . '" data-armenian-gateway-confirm="' . esc_attr__( 'Remove this store\'s connection? The connector stops updating your orders and forgets the store\'s keys. Checkout stops working until you save the settings again.', 'armenian-payment-gateway' ) . '">';
+		echo '<p><a class="button armenian-gateway-remove" href="' . esc_url( Armenian_Gateway_Connection_Actions::remove_url() ) . '" data-armenian-gateway-confirm="' . esc_attr__( 'Remove this store\'s connection? The connector stops updating your orders and forgets the store\'s keys. Checkout stops working until you save the settings again.', 'armenian-payment-gateway' ) . '">';
 		echo esc_html__( 'Remove connection', 'armenian-payment-gateway' );
 		echo '</a></p>';
 		echo '</div>';
