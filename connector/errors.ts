@@ -1,5 +1,5 @@
 /**
- * The connector's refusals. One class, one middleware (connector/api/app.ts) writes the body
+ * The connector's refusals. One class, one middleware (connector/api/error-handler.ts) writes the body
  * `{"error": code, "message": text, "request_id": id}` (plus `errors` for a validation failure).
  * Codes and statuses are listed in docs/connector.md.
  */

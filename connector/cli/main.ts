@@ -21,7 +21,8 @@ import { asConnectorError, ConnectorError, errorDetail } from '../errors.js';
 import { reconcile } from '../reconciliation/reconcile.service.js';
 import { openConnector, startConnector } from '../runtime/start.js';
 import { findConnection, listConnections, type StoreConnection } from '../storage/connection.repository.js';
-import { type ConnectorDatabase, connectionEnded } from '../storage/database.js';
+import { connectionEnded } from '../storage/connection.table.js';
+import type { ConnectorDatabase } from '../storage/database.js';
 import { migrateConnector } from '../storage/migrate.js';
 
 export const USAGE = `Usage: connector <command> [options] [--json]

@@ -10,7 +10,7 @@ import type { GatewayClient } from '../gateway-client/client.js';
 import type { StorePlatform } from '../platforms/platform.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import { type StoreConnection, updateConnection } from '../storage/connection.repository.js';
-import { connectionEnded } from '../storage/database.js';
+import { connectionEnded } from '../storage/connection.table.js';
 import { watchGateway, watchStore } from './connection-health.js';
 
 /** How often, at most, a connection's webhook secrets are fetched again after a signature mismatch. */

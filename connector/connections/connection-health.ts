@@ -17,7 +17,7 @@ import { type GatewayClient, GatewayError } from '../gateway-client/client.js';
 import { PlatformError, type StorePlatform } from '../platforms/platform.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import type { StoreConnection } from '../storage/connection.repository.js';
-import { ENDED_STATUSES, type StoreState } from '../storage/database.js';
+import { ENDED_STATUSES, type StoreState } from '../storage/connection.table.js';
 
 /** What the store's answer means, for the shop owner (no key, no address). */
 export function storeErrorMessage(error: PlatformError): string {

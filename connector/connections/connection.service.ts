@@ -22,7 +22,7 @@ import {
   type StoreConnection,
   updateConnection,
 } from '../storage/connection.repository.js';
-import { type ConnectionStatus, connectionEnded } from '../storage/database.js';
+import { type ConnectionStatus, connectionEnded } from '../storage/connection.table.js';
 import { resumeLinksOfConnection, stopLinksOfConnection } from '../storage/order-link.repository.js';
 import { clearReconciliationBackoff } from '../storage/reconciliation-backoff.repository.js';
 import { sealContext } from './connection-access.js';

@@ -14,7 +14,7 @@ import {
   type StoreConnection,
   updateConnection,
 } from '../storage/connection.repository.js';
-import { connectionEnded } from '../storage/database.js';
+import { connectionEnded } from '../storage/connection.table.js';
 import { gatewayOf } from './connection-access.js';
 import { statusWithToken } from './connection-health.js';
 

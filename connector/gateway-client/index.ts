@@ -1,6 +1,6 @@
 /**
  * The typed client of the gateway API, for the connector and for merchants' Node receivers.
- * Webhook verification: ./webhook-verification.ts.
+ * Webhook verification: ./webhook-verification.ts (the event it answers: ./webhook-event.ts).
  */
 
 export {
@@ -15,11 +15,18 @@ export {
   type PaymentStatus,
   type RefundResult,
 } from './client.js';
+export type { SignatureHeader, WebhookHeaders } from './signatures.js';
+export type {
+  PaymentRefundedEvent,
+  TransactionStatusUpdatedEvent,
+  WebhookEvent,
+  WebhookEventName,
+  WebhookReceipt,
+  WebhookRefund,
+  WebhookTransaction,
+} from './webhook-event.js';
 export {
   MAX_SIGNATURES,
-  type PaymentRefundedEvent,
-  type SignatureHeader,
-  type TransactionStatusUpdatedEvent,
   type VerificationFailure,
   type VerificationRejection,
   type VerificationResult,
@@ -28,10 +35,4 @@ export {
   type VerifyWebhookInput,
   verifyStandardWebhook,
   verifyWebhook,
-  type WebhookEvent,
-  type WebhookEventName,
-  type WebhookHeaders,
-  type WebhookReceipt,
-  type WebhookRefund,
-  type WebhookTransaction,
 } from './webhook-verification.js';

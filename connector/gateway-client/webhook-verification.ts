@@ -57,71 +57,21 @@
  * not 64 hex characters is ignored when another candidate is well formed, and every well-formed
  * candidate is compared with every secret, without stopping at the first match.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { isUint8Array } from 'node:util/types';
-
-/** The events the gateway emits (spec "Events"). */
-export type WebhookEventName = 'transaction.status.updated' | 'payment.refunded';
-
-/** The payment as it was when the event was emitted. Read it back before acting on it. */
-export interface WebhookTransaction {
-  uuid: string;
-  order_id: string;
-  /** `pending`, `processing`, `completed`, `failed`, `expired` or `refunded`. */
-  status: string;
-  /** Whole AMD. */
-  amount: number;
-  refunded_amount: number;
-  currency: string;
-  /** The processor slug; null while no method was chosen (e.g. an expired payment). */
-  processor: string | null;
-  /** ISO 8601 with offset; null unless the payment completed. */
-  completed_at: string | null;
-  created_at: string;
-}
-
-export interface WebhookRefund {
-  uuid: string;
-  amount: number;
-  reason: string | null;
-}
-
-export interface WebhookReceipt {
-  receipt_id: string;
-  qr_url: string;
-}
-
-interface WebhookEventBase {
-  /** Unique per delivery, the same on each retry of it: the de-duplication key. */
-  delivery_id: string;
-  /** False for sandbox payments. */
-  livemode: boolean;
-  /** Unix time in seconds. */
-  timestamp: number;
-  transaction: WebhookTransaction;
-  receipt: WebhookReceipt | null;
-}
-
-/** A payment reached completed, failed or expired (also after a late confirmation). */
-export interface TransactionStatusUpdatedEvent extends WebhookEventBase {
-  event: 'transaction.status.updated';
-  refund: null;
-}
-
-/** A refund was made; `transaction` is the payment after it. */
-export interface PaymentRefundedEvent extends WebhookEventBase {
-  event: 'payment.refunded';
-  refund: WebhookRefund;
-}
-
-/**
- * The delivery body (spec "Webhook delivery body"). Keys the gateway adds later are kept on the object
- * at run time; they are not in this type.
- */
-export type WebhookEvent = TransactionStatusUpdatedEvent | PaymentRefundedEvent;
-
-/** The header whose signature matched. */
-export type SignatureHeader = 'x-service-signature' | 'x-service-signature-next' | 'webhook-signature';
+import { createHmac } from 'node:crypto';
+import {
+  BASE64,
+  type Candidate,
+  findMatch,
+  headerValues,
+  rawBytes,
+  type SignatureHeader,
+  splitTokens,
+  standardKey,
+  usableSecrets,
+  type WebhookHeaders,
+} from './signatures.js';
+import { parseEvent } from './webhook-body.js';
+import type { WebhookEvent } from './webhook-event.js';
 
 /** Why a webhook was not accepted. */
 export type VerificationFailure =
@@ -162,11 +112,6 @@ export interface VerificationRejection {
 
 export type VerificationResult = VerificationSuccess | VerificationRejection;
 
-/** A Node `IncomingMessage.headers`, a Koa/Express `req.headers`, a plain object, or a fetch `Headers`. */
-export type WebhookHeaders =
-  | Pick<Headers, 'get'>
-  | Readonly<Record<string, string | readonly string[] | number | undefined>>;
-
 export interface VerifyWebhookInput {
   /** The request body exactly as received: a Buffer/Uint8Array, or a string of those bytes as UTF-8. */
   rawBody: Uint8Array | string;
@@ -196,20 +141,8 @@ export const MAX_SIGNATURES = 8;
 
 const SERVICE_HEADERS = ['x-service-signature', 'x-service-signature-next'] as const;
 const HEX_SIGNATURE = /^[0-9a-fA-F]{64}$/;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const STANDARD_TIMESTAMP = /^[0-9]{1,15}$/;
-const EVENT_NAMES: readonly string[] = ['transaction.status.updated', 'payment.refunded'];
 const DEFAULT_STANDARD_TOLERANCE_SECONDS = 300;
-
-interface Candidate {
-  header: SignatureHeader;
-  bytes: Buffer;
-}
-
-interface KeyedSecret {
-  index: number;
-  key: Uint8Array;
-}
 
 /**
  * Verifies `X-Service-Signature` / `X-Service-Signature-Next` over the raw body and answers the
@@ -357,155 +290,4 @@ function checkFreshness(
   if (Math.abs(skew) <= tolerance) return null;
   const direction = skew > 0 ? `${skew} s in the past` : `${-skew} s in the future`;
   return reject('stale_timestamp', `The ${what} is ${direction}, beyond the tolerance of ${tolerance} s.`);
-}
-
-/** The non-empty secrets with their index in the caller's list, as HMAC keys. */
-function usableSecrets(secrets: unknown, toKey: (secret: string) => Uint8Array | null): KeyedSecret[] {
-  const list: readonly unknown[] = typeof secrets === 'string' ? [secrets] : Array.isArray(secrets) ? secrets : [];
-  const usable: KeyedSecret[] = [];
-  list.forEach((secret, index) => {
-    if (typeof secret !== 'string' || secret === '') return;
-    const key = toKey(secret);
-    if (key !== null && key.length > 0) usable.push({ index, key });
-  });
-  return usable;
-}
-
-/** Standard Webhooks: the key is the base64 after `whsec_` (the prefix is optional there). */
-function standardKey(secret: string): Uint8Array | null {
-  const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
-  return BASE64.test(encoded) ? Buffer.from(encoded, 'base64') : null;
-}
-
-function rawBytes(rawBody: unknown): Uint8Array | null {
-  if (typeof rawBody === 'string') return Buffer.from(rawBody, 'utf8');
-  if (isUint8Array(rawBody)) return rawBody;
-  return null;
-}
-
-/** Every value of a header, case-insensitively, from a plain object or a `Headers`. */
-function headerValues(headers: WebhookHeaders, name: string): string[] {
-  if (typeof headers.get === 'function') {
-    const value = (headers as Pick<Headers, 'get'>).get(name);
-    return value === null ? [] : [value];
-  }
-  const values: string[] = [];
-  for (const [key, value] of Object.entries(headers as Readonly<Record<string, unknown>>)) {
-    if (key.toLowerCase() !== name) continue;
-    if (typeof value === 'string') values.push(value);
-    else if (Array.isArray(value)) for (const item of value) if (typeof item === 'string') values.push(item);
-  }
-  return values;
-}
-
-function splitTokens(values: readonly string[], separator: string): string[] {
-  return values
-    .flatMap((value) => value.split(separator === ' ' ? /\s+/ : separator))
-    .flatMap((token) => {
-      const trimmed = token.trim();
-      return trimmed === '' ? [] : [trimmed];
-    });
-}
-
-/**
- * Compares every candidate with the HMAC under every secret in constant time and does not stop at a
- * match, so the time taken does not tell which pair matched or how far a guess got.
- */
-function findMatch(
-  secrets: readonly KeyedSecret[],
-  candidates: readonly Candidate[],
-  sign: (key: Uint8Array) => Buffer,
-): { index: number; header: SignatureHeader } | null {
-  let match: { index: number; header: SignatureHeader } | null = null;
-  for (const secret of secrets) {
-    const expected = sign(secret.key);
-    for (const candidate of candidates) {
-      // Both are 32 bytes: candidates were length-checked when parsed.
-      const equal = candidate.bytes.length === expected.length && timingSafeEqual(expected, candidate.bytes);
-      if (equal && match === null) match = { index: secret.index, header: candidate.header };
-    }
-  }
-  return match;
-}
-
-type Parsed = { ok: true; event: WebhookEvent } | VerificationRejection;
-
-function parseEvent(rawBody: Uint8Array | string, bytes: Uint8Array): Parsed {
-  let value: unknown;
-  try {
-    const text = typeof rawBody === 'string' ? rawBody : new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    value = JSON.parse(text);
-  } catch {
-    return reject('invalid_json', 'The signature matches but the body is not UTF-8 JSON.');
-  }
-  const problem = deliveryBodyProblem(value);
-  if (problem !== null)
-    return reject('not_a_webhook', `The signature matches but the body is not a delivery: ${problem}.`);
-  const event = (value as { event: string }).event;
-  if (!EVENT_NAMES.includes(event)) {
-    return reject('unsupported_event', `Authentic delivery of an event this client does not know: ${event}.`);
-  }
-  const refund = (value as { refund: unknown }).refund;
-  if (event === 'payment.refunded' && refund === null)
-    return reject('not_a_webhook', 'payment.refunded without refund.');
-  if (event === 'transaction.status.updated' && refund !== null) {
-    return reject('not_a_webhook', 'transaction.status.updated with a refund.');
-  }
-  return { ok: true, event: value as WebhookEvent };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-type FieldType = 'string' | 'number' | 'boolean' | 'string|null';
-
-function fieldProblem(record: Record<string, unknown>, fields: Readonly<Record<string, FieldType>>, path: string) {
-  for (const [field, type] of Object.entries(fields)) {
-    const value = record[field];
-    const ok =
-      type === 'string|null'
-        ? value === null || typeof value === 'string'
-        : type === 'number'
-          ? typeof value === 'number' && Number.isFinite(value)
-          : typeof value === type;
-    if (!ok) return `${path}${field} is not a ${type}`;
-  }
-  return null;
-}
-
-/** What makes `value` not a delivery body, or null; the event name is checked by the caller. */
-function deliveryBodyProblem(value: unknown): string | null {
-  if (!isRecord(value)) return 'not a JSON object';
-  if (typeof value.delivery_id !== 'string' || value.delivery_id === '') return 'delivery_id is missing';
-  const top = fieldProblem(value, { event: 'string', livemode: 'boolean', timestamp: 'number' }, '');
-  if (top !== null) return top;
-  if (!isRecord(value.transaction)) return 'transaction is missing';
-  const transaction = fieldProblem(
-    value.transaction,
-    {
-      uuid: 'string',
-      order_id: 'string',
-      status: 'string',
-      amount: 'number',
-      refunded_amount: 'number',
-      currency: 'string',
-      processor: 'string|null',
-      completed_at: 'string|null',
-      created_at: 'string',
-    },
-    'transaction.',
-  );
-  if (transaction !== null) return transaction;
-  if (value.refund !== null) {
-    if (!isRecord(value.refund)) return 'refund is neither null nor an object';
-    const refund = fieldProblem(value.refund, { uuid: 'string', amount: 'number', reason: 'string|null' }, 'refund.');
-    if (refund !== null) return refund;
-  }
-  if (value.receipt !== null) {
-    if (!isRecord(value.receipt)) return 'receipt is neither null nor an object';
-    const receipt = fieldProblem(value.receipt, { receipt_id: 'string', qr_url: 'string' }, 'receipt.');
-    if (receipt !== null) return receipt;
-  }
-  return null;
 }

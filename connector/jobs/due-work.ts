@@ -15,7 +15,7 @@
  * - store keys: every 15 minutes an active connection's REST key is checked with one read, so a key
  *   revoked in the store shows (`store_unauthorized`) before a buyer is affected;
  * - refund outcomes: store refunds the gateway left unknown are checked again, each wait longer
- *   (connector/refunds/refund.service.ts), until they are known to have succeeded or failed.
+ *   (connector/refunds/settle-unknown.ts), until they are known to have succeeded or failed.
  * - Shopify shops uninstalled more than 48 hours ago whose data is still here (`shop/redact` never
  *   came) have it deleted (plugins/shopify/compliance.ts).
  * - Shopify payments app: undecided payment sessions read back, resolve/reject calls and refund
@@ -30,15 +30,11 @@ import { runPaymentsAppWork } from '../../plugins/shopify/payments-app/due-work.
 import { gatewayOf, storeOf } from '../connections/connection-access.js';
 import { errorDetail } from '../errors.js';
 import { GatewayError } from '../gateway-client/client.js';
-import {
-  applyPayment,
-  POLL_FOR_MS,
-  POLL_INTERVAL_MS,
-  pollRetryDelayMs,
-  syncStorePaid,
-} from '../orders/order.service.js';
+import { applyPayment } from '../orders/apply-payment.js';
+import { syncStorePaid } from '../orders/mark-paid.js';
+import { POLL_FOR_MS, POLL_INTERVAL_MS, pollRetryDelayMs } from '../orders/polling.js';
 import { reconcile } from '../reconciliation/reconcile.service.js';
-import { settleUnknownRefunds } from '../refunds/refund.service.js';
+import { settleUnknownRefunds } from '../refunds/settle-unknown.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import {
   findConnection,

@@ -1,5 +1,6 @@
 import type { Selectable, Updateable } from 'kysely';
-import type { ConnectorExecutor, StoreConnectionTable } from './database.js';
+import type { StoreConnectionTable } from './connection.table.js';
+import type { ConnectorExecutor } from './database.js';
 
 export type StoreConnection = Selectable<StoreConnectionTable>;
 

@@ -1,5 +1,7 @@
 import type { Selectable, Updateable } from 'kysely';
-import { type ConnectorExecutor, ENDED_STATUSES, type OrderLinkTable, type OrderPaymentTable } from './database.js';
+import { ENDED_STATUSES } from './connection.table.js';
+import type { ConnectorExecutor } from './database.js';
+import type { OrderLinkTable, OrderPaymentTable } from './order-link.table.js';
 
 export type OrderLink = Selectable<OrderLinkTable>;
 export type OrderPayment = Selectable<OrderPaymentTable>;

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { ConnectorExecutor, ReconciliationBackoffTable } from './database.js';
+import type { ConnectorExecutor } from './database.js';
+import type { ReconciliationBackoffTable } from './reconciliation.table.js';
 
 export type ReconciliationBackoff = Selectable<ReconciliationBackoffTable>;
 

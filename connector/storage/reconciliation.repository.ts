@@ -1,5 +1,6 @@
 import type { Selectable, Updateable } from 'kysely';
-import type { ConnectorDb, ConnectorExecutor, ReconciliationFindingTable, ReconciliationRunTable } from './database.js';
+import type { ConnectorDb, ConnectorExecutor } from './database.js';
+import type { ReconciliationFindingTable, ReconciliationRunTable } from './reconciliation.table.js';
 
 export type ReconciliationRun = Selectable<ReconciliationRunTable>;
 export type ReconciliationFinding = Selectable<ReconciliationFindingTable>;

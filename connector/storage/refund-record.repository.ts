@@ -1,5 +1,6 @@
 import type { Selectable, Updateable } from 'kysely';
-import type { ConnectorExecutor, RefundRecordTable } from './database.js';
+import type { ConnectorExecutor } from './database.js';
+import type { RefundRecordTable } from './refund-record.table.js';
 
 export type RefundRecord = Selectable<RefundRecordTable>;
 

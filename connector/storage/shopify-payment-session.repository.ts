@@ -4,13 +4,13 @@
  * the same step leave one result.
  */
 import type { Selectable, Updateable } from 'kysely';
+import type { ConnectorExecutor } from './database.js';
 import type {
-  ConnectorExecutor,
   ShopifyPaymentSessionState,
   ShopifyPaymentSessionTable,
   ShopifyRefundSessionState,
   ShopifyRefundSessionTable,
-} from './database.js';
+} from './shopify-payment-session.table.js';
 
 export type ShopifyPaymentSession = Selectable<ShopifyPaymentSessionTable>;
 export type ShopifyRefundSession = Selectable<ShopifyRefundSessionTable>;

@@ -3,11 +3,11 @@
  * is its own queue entry, like the payment sessions: written first, sent from the row, retried.
  */
 import type { Selectable, Updateable } from 'kysely';
+import type { ConnectorExecutor } from './database.js';
 import type {
-  ConnectorExecutor,
   ShopifyPaymentsConfigurationState,
   ShopifyPaymentsConfigurationTable,
-} from './database.js';
+} from './shopify-payments-configuration.table.js';
 
 export type ShopifyPaymentsConfiguration = Selectable<ShopifyPaymentsConfigurationTable>;
 

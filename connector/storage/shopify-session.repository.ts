@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { ConnectorExecutor, ShopifySessionTable } from './database.js';
+import type { ConnectorExecutor } from './database.js';
+import type { ShopifySessionTable } from './shopify-session.table.js';
 
 export type ShopifySessionRow = Selectable<ShopifySessionTable>;
 

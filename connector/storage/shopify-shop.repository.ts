@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { ConnectorExecutor, ShopifyDataRequestTable, ShopifyShopTable } from './database.js';
+import type { ConnectorExecutor } from './database.js';
+import type { ShopifyDataRequestTable, ShopifyShopTable } from './shopify-shop.table.js';
 
 export type ShopifyShop = Selectable<ShopifyShopTable>;
 export type ShopifyDataRequest = Selectable<ShopifyDataRequestTable>;

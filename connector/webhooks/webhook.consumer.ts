@@ -6,7 +6,7 @@
  *    body whose signed timestamp is more than five minutes from now: a replayed capture is refused.
  * 2. De-duplicate on `delivery_id`: a delivery already handled is acknowledged and nothing runs again.
  * 3. Read the truth back: `GET /api/v1/orders/{order_id}/payment` (and the event's own payment when
- *    the order's answer is another one), then apply it to the store order (orders/order.service.ts).
+ *    the order's answer is another one), then apply it to the store order (orders/apply-payment.ts).
  *    A refund event is then reflected in the store (refunds/refund-sync.service.ts).
  * 4. Record the delivery as handled only after all that succeeded; a failure answers 503 so the
  *    gateway retries the delivery later.
@@ -14,18 +14,17 @@
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { gatewayOf, refreshWebhookSecrets, storeOf, webhookSecretsOf } from '../connections/connection-access.js';
 import { errorDetail } from '../errors.js';
-import {
-  type VerificationResult,
-  verifyWebhook,
-  type WebhookEvent,
-  type WebhookHeaders,
-} from '../gateway-client/webhook-verification.js';
-import { applyPayment, linkOrder, loadStoreOrder, storeOrderIdOf } from '../orders/order.service.js';
-import { reflectGatewayRefund } from '../refunds/refund.service.js';
+import type { WebhookHeaders } from '../gateway-client/signatures.js';
+import type { WebhookEvent } from '../gateway-client/webhook-event.js';
+import { type VerificationResult, verifyWebhook } from '../gateway-client/webhook-verification.js';
+import { applyPayment } from '../orders/apply-payment.js';
+import { loadStoreOrder } from '../orders/calls.js';
+import { linkOrder, storeOrderIdOf } from '../orders/order-map.js';
+import { reflectGatewayRefund } from '../refunds/gateway-refunds.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import type { StoreConnection } from '../storage/connection.repository.js';
 import { findConnectionOrAlias, updateConnection } from '../storage/connection.repository.js';
-import { connectionEnded } from '../storage/database.js';
+import { connectionEnded } from '../storage/connection.table.js';
 import { findLink, updateLink } from '../storage/order-link.repository.js';
 import { type DeliveryRecord, isDeliveryHandled, recordDelivery } from '../storage/receipt.repository.js';
 

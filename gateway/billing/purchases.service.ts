@@ -33,7 +33,7 @@ import type { Counter } from '../domain/billing.js';
 import { toStoredInstant } from '../domain/clock.js';
 import { ApiError, validationFailed } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
-import { OperatorError } from '../merchants/merchant.service.js';
+import { OperatorError } from '../merchants/operator.js';
 import { IDEMPOTENCY_HEADER, runIdempotent, type StoredResponse } from '../payments/idempotency.js';
 import { expireIfDueNow } from '../payments/lifecycle.service.js';
 import { receiptPageUrl } from '../receipts/receipts.service.js';

@@ -12,98 +12,34 @@
  * (303) only to our own pages; the buyer leaves for the shop from a GET page.
  */
 import { Router } from '@koa/router';
-import type { CheckoutRecord } from '../../storage/checkout.repository.js';
 import type { GatewayContext, GatewayState } from '../api/context.js';
-import { type Payment, pricedAs } from '../domain/payment.js';
-import { formatMoney, formatRate } from '../i18n/format.js';
-import { methodName } from '../i18n/method-names.js';
-import { awaitingReference } from '../payments/awaiting-reference.js';
+import type { Payment } from '../domain/payment.js';
 import { beginAtProcessor, pendingRedirect, returnFromProcessor } from '../payments/processor-payments.service.js';
 import { payWithTestCard } from '../payments/test-card.service.js';
-import type { BuyerRedirect } from '../processors/processor.js';
 import { isKnownProcessor, processorFor } from '../processors/registry.js';
-import { SANDBOX_CARDS } from '../processors/sandbox/map.js';
 import type { Deps } from '../runtime/deps.js';
-import { failureCodeOf, lookUpCheckout, offeredMethods } from './checkout.service.js';
-import { type FormFields, readFormBody } from './form-body.js';
-import { checkFormToken, type FormPurpose, issueFormToken } from './form-token.js';
-import { embedOriginAllowed, type FramingPolicy, framingPolicy } from './framing.js';
-import { chooseLanguage, DICTIONARIES, isLanguage, type Language, type Messages } from './i18n/index.js';
-import { type Carried, type CheckoutPage, cancelDestination, checkoutPath, shopUrl, withCarried } from './links.js';
-import {
-  cancelledPage,
-  completedPage,
-  expiredPage,
-  failedPage,
-  handoffPage,
-  type PaymentSummary,
-  pendingPage,
-  problemPage,
-  type ResultMessage,
-  type ResultPage,
-  refundedPage,
-  type Shell,
-  testPaymentPage,
-  waitingPage,
-} from './pages.js';
-import { newNonce, setPageHeaders } from './security.js';
+import { failureCodeOf, offeredMethods } from './checkout.service.js';
+import { readFormBody } from './form-body.js';
+import { cancelDestination, withCarried } from './links.js';
+import { cancelledPage, completedPage, expiredPage, failedPage, refundedPage, waitingPage } from './pages.js';
+import { checkoutRenders } from './renders.js';
+import { checkoutVisits, type Visit } from './visit.js';
 
 export interface CheckoutOptions {
   /** The service secret: signs the form tokens. */
   readonly secret: string;
 }
 
-/** One request's view of the checkout: the payment, how it may be framed, and the page shell. */
-interface Visit {
-  readonly token: string;
-  readonly record: CheckoutRecord;
-  readonly payment: Payment;
-  readonly framing: FramingPolicy;
-  readonly shell: Shell;
-  readonly t: Messages;
-}
-
-function queryString(ctx: GatewayContext, name: string): string | undefined {
-  const value = ctx.query[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-function groupDigits(digits: string): string {
-  return digits.replace(/(\d{4})(?=\d)/g, '$1 ');
-}
-
-const TEST_CARDS = Object.entries(SANDBOX_CARDS).map(([digits, outcome]) => ({
-  number: groupDigits(digits),
-  outcome: outcome.kind === 'approved' ? ('approved' as const) : outcome.failureCode,
-}));
-
 export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<GatewayState> {
   const router = new Router<GatewayState>();
   const publicUrl = deps.config.publicUrl;
-  const publicOrigin = new URL(publicUrl).origin;
-
-  const send = (
-    ctx: GatewayContext,
-    status: number,
-    framing: FramingPolicy | null,
-    nonce: string,
-    html: string,
-    formOrigin: string | null = null,
-  ) => {
-    setPageHeaders(ctx, nonce, framing, publicOrigin, formOrigin);
-    ctx.status = status;
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = html;
-  };
-
-  const redirect = (ctx: GatewayContext, framing: FramingPolicy | null, nonce: string, url: string) => {
-    setPageHeaders(ctx, nonce, framing, publicOrigin);
-    ctx.status = 303;
-    ctx.redirect(url);
-  };
-
-  const pageUrl = (visit: Visit, page: CheckoutPage) =>
-    `${publicUrl}${checkoutPath(visit.token, page, visit.shell.carried)}`;
+  const visits = checkoutVisits(deps, options.secret);
+  const { send, redirect, pageUrl, begin, formTokenValid } = visits;
+  const { summaryOf, renderPending, renderTestPage, resultPage, renderHandoff, unconfirmedBy } = checkoutRenders(
+    deps,
+    options.secret,
+    visits,
+  );
 
   /** The processor's page; our own pages (the sandbox's) keep the embedding parameters. */
   const processorPageUrl = (visit: Visit, payment: Payment): string | null => {
@@ -111,146 +47,6 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
     const url = processorFor(payment.processor).paymentPageUrl?.(payment, publicUrl);
     if (url === undefined) return null;
     return url.startsWith(`${publicUrl}/checkout/`) ? withCarried(url, visit.shell.carried) : url;
-  };
-
-  /**
-   * Reads the payment behind the link and everything the page needs. Answers the page itself
-   * (404 unknown link, 410 dead link, 400 refused embedding origin) and undefined when it did.
-   */
-  const begin = async (ctx: GatewayContext, selfPage: CheckoutPage | null): Promise<Visit | undefined> => {
-    const token = ctx.params.token ?? '';
-    const asked = queryString(ctx, 'lang');
-    const lang: Language = chooseLanguage(asked, ctx.get('Accept-Language'));
-    const t = DICTIONARIES[lang];
-    const nonce = newNonce();
-    const carried: Carried = { embedOrigin: null, lang: isLanguage(asked) ? asked : null };
-    const selfPath = (page: CheckoutPage | null) =>
-      page === null ? null : `/checkout/${encodeURIComponent(token)}${page === '' ? '' : `/${page}`}`;
-    const lookup = await lookUpCheckout(deps, token);
-    if (lookup.kind === 'unknown') {
-      const shell: Shell = { t, lang, nonce, carried, selfPath: null };
-      send(ctx, 404, null, nonce, problemPage(shell, { title: t.notFoundTitle, text: t.notFoundText }));
-      return undefined;
-    }
-    const { record } = lookup;
-    const framing = framingPolicy(record.payment, { host: record.domainHost, hosted: record.hostedDomain });
-    let shell: Shell = { t, lang, nonce, carried, selfPath: selfPath(selfPage) };
-    if (queryString(ctx, 'embed') === '1') {
-      const origin = queryString(ctx, 'origin') ?? '';
-      if (!embedOriginAllowed(framing, origin)) {
-        const plain: Shell = { ...shell, selfPath: null };
-        send(ctx, 400, framing, nonce, problemPage(plain, { title: t.badEmbedTitle, text: t.badEmbedText }));
-        return undefined;
-      }
-      shell = { ...shell, carried: { ...carried, embedOrigin: origin } };
-    }
-    if (lookup.kind === 'gone') {
-      const { payment } = record;
-      const paid = payment.status === 'completed' || payment.status === 'refunded' || payment.status === 'authorized';
-      const result: ResultMessage | null =
-        shell.carried.embedOrigin === null || paid
-          ? null
-          : { status: 'expired', payment_uuid: payment.uuid, order_id: payment.orderId, message: t.goneTitle };
-      send(ctx, 410, framing, nonce, problemPage(shell, { title: t.goneTitle, text: t.goneText, result }));
-      return undefined;
-    }
-    return { token, record, payment: record.payment, framing, shell, t };
-  };
-
-  /** Checks a form post's token; answers 403 and false when it is missing, changed or too old. */
-  const formTokenValid = (ctx: GatewayContext, visit: Visit, purpose: FormPurpose, fields: FormFields): boolean => {
-    const check = checkFormToken(options.secret, visit.token, purpose, fields.get('form_token'), deps.clock.nowMs());
-    if (check.ok) return true;
-    const { t } = visit;
-    send(
-      ctx,
-      403,
-      visit.framing,
-      visit.shell.nonce,
-      problemPage(visit.shell, {
-        title: t.forbiddenTitle,
-        text: t.forbiddenText,
-        link: { href: checkoutPath(visit.token, '', visit.shell.carried), label: t.backToPayment },
-      }),
-    );
-    return false;
-  };
-
-  const summaryOf = (visit: Visit): PaymentSummary => {
-    const { payment, record } = visit;
-    const { lang } = visit.shell;
-    const priced = pricedAs(payment);
-    const charge = payment.charge;
-    return {
-      merchantName: record.merchantName,
-      host: record.hostedDomain ? null : record.domainHost,
-      amount: formatMoney(lang, priced.amount, priced.currency),
-      charge:
-        charge === null
-          ? null
-          : {
-              amount: formatMoney(lang, charge.amount, charge.currency),
-              rate: formatRate(lang, priced.currency, charge.fx_rate, charge.currency),
-            },
-      orderId: payment.orderId,
-      description: payment.description,
-      sandbox: payment.sandbox,
-    };
-  };
-
-  const renderPending = async (ctx: GatewayContext, visit: Visit, status: number, error: string | null) => {
-    const { payment } = visit;
-    const methods = await offeredMethods(deps, visit.record);
-    const named = payment.processor !== null && (methods as string[]).includes(payment.processor);
-    const minutesLeft = Math.max(1, Math.ceil((Date.parse(payment.expiresAt) - deps.clock.nowMs()) / 60_000));
-    const html = pendingPage(visit.shell, {
-      summary: summaryOf(visit),
-      methods: methods.map((slug) => ({
-        slug,
-        name: methodName(visit.shell.lang, slug, processorFor(slug).displayName),
-        logoSvg: processorFor(slug).logoSvg,
-      })),
-      selected: named ? payment.processor : methods.length === 1 ? (methods[0] ?? null) : null,
-      preselectedByShop: named,
-      formAction: checkoutPath(visit.token, 'method', visit.shell.carried),
-      formToken: issueFormToken(options.secret, visit.token, 'method', deps.clock.nowMs()),
-      cancelHref: checkoutPath(visit.token, 'cancel', visit.shell.carried),
-      minutesLeft,
-      error,
-    });
-    send(ctx, status, visit.framing, visit.shell.nonce, html);
-  };
-
-  const renderTestPage = (ctx: GatewayContext, visit: Visit, status: number, error: string | null) => {
-    const html = testPaymentPage(visit.shell, {
-      summary: summaryOf(visit),
-      cards: TEST_CARDS,
-      formAction: checkoutPath(visit.token, 'sandbox', visit.shell.carried),
-      formToken: issueFormToken(options.secret, visit.token, 'sandbox', deps.clock.nowMs()),
-      cancelHref: checkoutPath(visit.token, 'cancel', visit.shell.carried),
-      error,
-    });
-    send(ctx, status, visit.framing, visit.shell.nonce, html);
-  };
-
-  const resultPage = (visit: Visit, status: ResultMessage['status'] | null, message: string): ResultPage => ({
-    summary: summaryOf(visit),
-    shopHref: shopUrl(visit.payment.returnUrl, visit.payment),
-    result:
-      visit.shell.carried.embedOrigin === null || status === null
-        ? null
-        : { status, payment_uuid: visit.payment.uuid, order_id: visit.payment.orderId, message },
-  });
-
-  /** The step to a processor's page (`redirect` is where the processor told us to send the buyer). */
-  const renderHandoff = (ctx: GatewayContext, visit: Visit, slug: string, redirect: BuyerRedirect) => {
-    const html = handoffPage(visit.shell, {
-      summary: summaryOf(visit),
-      processorName: methodName(visit.shell.lang, slug, isKnownProcessor(slug) ? processorFor(slug).displayName : slug),
-      handoff: redirect,
-    });
-    const formOrigin = redirect.method === 'POST' ? new URL(redirect.url).origin : null;
-    send(ctx, 200, visit.framing, visit.shell.nonce, html, formOrigin);
   };
 
   /**
@@ -281,16 +77,6 @@ export function checkoutRouter(deps: Deps, options: CheckoutOptions): Router<Gat
         return;
       }
     }
-  };
-
-  /**
-   * The buyer's name of the payment's method when its processor has not reported the payment and
-   * cannot be asked without the id only its notice carries (Telcell's invoice); null otherwise.
-   */
-  const unconfirmedBy = async (visit: Visit): Promise<string | null> => {
-    const { payment } = visit;
-    const name = await awaitingReference(deps, payment);
-    return name === null || payment.processor === null ? null : methodName(visit.shell.lang, payment.processor, name);
   };
 
   /** A sandbox payment waiting for its card on the test page. */

@@ -3,233 +3,23 @@
  * inside the one inline script); no key, secret or card number is ever part of a page.
  */
 import type { FailureCode } from '../domain/payment-lifecycle.js';
-import { escapeHtml, scriptJson } from './html.js';
-import { DICTIONARIES, LANGUAGES, type Language, type Messages } from './i18n/index.js';
-import { type Carried, carriedQuery } from './links.js';
-import { CHECKOUT_CSS } from './styles.js';
+import { escapeHtml } from './html.js';
+import {
+  amountBlock,
+  details,
+  errorBox,
+  type IconKind,
+  icon,
+  layout,
+  merchantHeader,
+  type PaymentSummary,
+  payable,
+  type Shell,
+} from './layout.js';
+import type { ResultMessage } from './page-script.js';
 
-/** Facts of one answer that every page needs. */
-export interface Shell {
-  readonly t: Messages;
-  readonly lang: Language;
-  readonly nonce: string;
-  readonly carried: Carried;
-  /** Path of this page without a query (for the language links); null: no language links. */
-  readonly selfPath: string | null;
-}
-
-/** What the payment looks like to the buyer (all texts unescaped; the pages escape them). */
-export interface PaymentSummary {
-  readonly merchantName: string;
-  /**
-   * The merchant's own website, under its name; null on the account's hosted domain (payment
-   * links, dashboard payments), whose generated name means nothing to a buyer.
-   */
-  readonly host: string | null;
-  /** Amount with its currency, formatted for the page's language (`5,000 AMD`, or `10 USD` as priced). */
-  readonly amount: string;
-  /** A payment priced in another currency: the AMD charged (`3,875 AMD`) and the locked rate (`1 USD = 387.5 AMD`). */
-  readonly charge: { readonly amount: string; readonly rate: string } | null;
-  readonly orderId: string;
-  readonly description: string | null;
-  readonly sandbox: boolean;
-}
-
-/** The message an embedded checkout posts to the page that embeds it when the payment ends. */
-export interface ResultMessage {
-  readonly status: 'completed' | 'failed' | 'expired' | 'cancelled';
-  readonly payment_uuid: string;
-  readonly order_id: string;
-  readonly message: string;
-}
-
-interface ScriptConfig {
-  /** The embedding page's origin (embedded mode), else null. */
-  readonly origin: string | null;
-  readonly result: ResultMessage | null;
-  /** Not embedded: where to go by itself after `leaveAfterMs`. */
-  readonly leaveTo: string | null;
-  readonly leaveAfterMs: number;
-  /** The test page's "Use" buttons fill in the card number. */
-  readonly cardFill: boolean;
-  /** Not embedded: follow the page's `#go` link or submit its `#go` form at once (the processor handoff). */
-  readonly handoff: boolean;
-}
-
-/** How long the "payment received" page stays before it takes the buyer back to the shop. */
-export const LEAVE_AFTER_MS = 3000;
 /** How often the "waiting for the bank" page reloads itself (seconds). */
 export const WAITING_REFRESH_SECONDS = 5;
-
-/**
- * The one inline script: in embedded mode it posts `checkout.resize` whenever the page's height
- * changes and, on a final page, `checkout.result` once, both to the embedding origin only; not
- * embedded, the final page goes back to the shop after a moment. Messages are exactly
- * `{source, version, type, ...}` as the browser SDK reads them.
- */
-function pageScript(config: ScriptConfig): string {
-  return `(function (c) {
-  var root = document.getElementById('page');
-  var base = { source: 'payment-gateway-checkout', version: 1 };
-  if (c.origin) {
-    var send = function (fields) {
-      var message = {};
-      var key;
-      for (key in base) message[key] = base[key];
-      for (key in fields) message[key] = fields[key];
-      window.parent.postMessage(message, c.origin);
-    };
-    var last = 0;
-    var measure = function () {
-      var height = Math.ceil(root.getBoundingClientRect().height);
-      if (height > 0 && height !== last) {
-        last = height;
-        send({ type: 'checkout.resize', height: height });
-      }
-    };
-    if (typeof ResizeObserver === 'function') new ResizeObserver(measure).observe(root);
-    window.addEventListener('load', measure);
-    measure();
-    if (c.result) {
-      send({ type: 'checkout.result', status: c.result.status, payment_uuid: c.result.payment_uuid,
-        order_id: c.result.order_id, message: c.result.message });
-    }
-  } else if (c.leaveTo) {
-    setTimeout(function () { window.location.replace(c.leaveTo); }, c.leaveAfterMs);
-  }
-  if (c.handoff && !c.origin) {
-    var go = document.getElementById('go');
-    if (go && go.tagName === 'FORM') go.submit();
-    else if (go) window.location.replace(go.href);
-  }
-  if (c.cardFill) {
-    var input = document.getElementById('card_number');
-    var buttons = document.querySelectorAll('[data-card]');
-    for (var i = 0; i < buttons.length; i++) {
-      buttons[i].addEventListener('click', function (event) {
-        input.value = event.currentTarget.getAttribute('data-card');
-        input.focus();
-      });
-    }
-  }
-})(${scriptJson(config)});`;
-}
-
-const ICONS = {
-  ok: '<path d="M5 12.5l4.5 4.5L19 7.5" fill="none" stroke="currentColor" stroke-width="2.6" stroke-linecap="round" stroke-linejoin="round"/>',
-  fail: '<path d="M7 7l10 10M17 7L7 17" fill="none" stroke="currentColor" stroke-width="2.6" stroke-linecap="round"/>',
-  wait: '<path d="M12 3a9 9 0 1 0 9 9" fill="none" stroke="currentColor" stroke-width="2.6" stroke-linecap="round"/>',
-  muted:
-    '<circle cx="12" cy="12" r="8.5" fill="none" stroke="currentColor" stroke-width="2.2"/><path d="M12 7.5V12l3 2" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/>',
-} as const;
-
-export function icon(kind: keyof typeof ICONS): string {
-  return `<div class="icon ${kind}" aria-hidden="true"><svg viewBox="0 0 24 24">${ICONS[kind]}</svg></div>`;
-}
-
-const LOCK =
-  '<svg class="lock" width="12" height="12" viewBox="0 0 24 24" aria-hidden="true"><path fill="currentColor" d="M7 10V7a5 5 0 0 1 10 0v3h1a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H6a1 1 0 0 1-1-1V11a1 1 0 0 1 1-1h1zm2 0h6V7a3 3 0 0 0-6 0v3z"/></svg>';
-
-function languageLinks(shell: Shell): string {
-  if (shell.selfPath === null) return '';
-  const links = LANGUAGES.map((lang) => {
-    const href = `${shell.selfPath}${carriedQuery({ ...shell.carried, lang })}`;
-    const current = lang === shell.lang ? ' aria-current="true"' : '';
-    const name = escapeHtml(DICTIONARIES[lang].languageName);
-    return `<a href="${escapeHtml(href)}" hreflang="${lang}" lang="${lang}"${current}>${name}</a>`;
-  });
-  return `<div class="languages">${links.join('')}</div>`;
-}
-
-interface LayoutInput {
-  readonly title: string;
-  readonly main: string;
-  readonly result?: ResultMessage | null;
-  readonly leaveTo?: string | null;
-  readonly cardFill?: boolean;
-  readonly handoff?: boolean;
-  readonly refreshSeconds?: number;
-}
-
-export function layout(shell: Shell, input: LayoutInput): string {
-  const { t, nonce } = shell;
-  const embedded = shell.carried.embedOrigin !== null;
-  const config: ScriptConfig = {
-    origin: shell.carried.embedOrigin,
-    result: input.result ?? null,
-    leaveTo: input.leaveTo ?? null,
-    leaveAfterMs: LEAVE_AFTER_MS,
-    cardFill: input.cardFill ?? false,
-    handoff: input.handoff ?? false,
-  };
-  const needsScript = embedded || config.leaveTo !== null || config.cardFill || config.handoff;
-  const refresh =
-    input.refreshSeconds === undefined ? '' : `\n<meta http-equiv="refresh" content="${input.refreshSeconds}">`;
-  return `<!doctype html>
-<html lang="${escapeHtml(t.locale.split('-')[0] ?? 'en')}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex, nofollow">${refresh}
-<title>${escapeHtml(input.title)}</title>
-<style nonce="${escapeHtml(nonce)}">${CHECKOUT_CSS}</style>
-</head>
-<body${embedded ? ' class="embedded"' : ''}>
-<div id="page" class="page">
-<main class="card">
-${input.main}
-</main>
-<footer><p>${LOCK}${escapeHtml(t.securedBy)}</p>${languageLinks(shell)}</footer>
-</div>
-${needsScript ? `<script nonce="${escapeHtml(nonce)}">${pageScript(config)}</script>\n` : ''}</body>
-</html>
-`;
-}
-
-function initial(name: string): string {
-  const first = [...name.trim()][0] ?? '·';
-  return first.toLocaleUpperCase();
-}
-
-export function merchantHeader(shell: Shell, summary: PaymentSummary): string {
-  const badge = summary.sandbox ? `<span class="badge">${escapeHtml(shell.t.testMode)}</span>` : '';
-  return `<div class="merchant">
-<div class="avatar" aria-hidden="true">${escapeHtml(initial(summary.merchantName))}</div>
-<div><div class="merchant-name">${escapeHtml(summary.merchantName)}</div>${summary.host === null ? '' : `<div class="host">${escapeHtml(summary.host)}</div>`}</div>
-${badge}
-</div>`;
-}
-
-function amountBlock(t: Messages, summary: PaymentSummary): string {
-  const charge =
-    summary.charge === null
-      ? ''
-      : `\n<p class="hint" data-testid="charge">${escapeHtml(t.chargedInAmd(summary.charge.amount, summary.charge.rate))}</p>`;
-  return `<div class="label">${escapeHtml(t.amount)}</div>
-<p class="amount" data-testid="amount">${escapeHtml(summary.amount)}</p>${charge}`;
-}
-
-/** What the buyer pays: the AMD charged when the payment was converted, else its amount. */
-function payable(summary: PaymentSummary): string {
-  return summary.charge?.amount ?? summary.amount;
-}
-
-/**
- * What the payment is for. The merchant's `description` when there is one ("Order #1042"), else the
- * `order_id`: an order id is often the merchant's internal reference (the connector's
- * `wc-<connection>-23`), which means nothing to the buyer when a description says it better.
- */
-function details(t: Messages, summary: PaymentSummary): string {
-  const rows = summary.description === null ? [[t.order, summary.orderId]] : [[t.description, summary.description]];
-  return `<dl class="details">${rows
-    .map(([name, value]) => `<dt>${escapeHtml(name ?? '')}</dt><dd>${escapeHtml(value ?? '')}</dd>`)
-    .join('')}</dl>`;
-}
-
-function errorBox(message: string | null): string {
-  return message === null ? '' : `<div class="error" role="alert" id="form-error">${escapeHtml(message)}</div>`;
-}
 
 export interface MethodOption {
   readonly slug: string;
@@ -348,7 +138,7 @@ export interface ResultPage {
 function resultMain(
   shell: Shell,
   page: ResultPage,
-  kind: keyof typeof ICONS,
+  kind: IconKind,
   title: string,
   texts: readonly string[],
   extra = '',

@@ -8,7 +8,7 @@
  */
 import { redactUrl } from '../../storage/connect.js';
 import { ConfigError, loadConfig } from '../config.js';
-import { OperatorError } from '../merchants/merchant.service.js';
+import { OperatorError } from '../merchants/operator.js';
 import { createLogger } from '../runtime/logger.js';
 import { openServices } from '../runtime/start.js';
 import { type CommandTable, printOutput, type StandaloneCommand } from './command.js';

@@ -30,7 +30,9 @@ import {
   MAX_CONNECT_TOKEN_DAYS,
 } from '../domain/connect-tokens.js';
 import type { Environment } from '../domain/payment.js';
-import { BusinessNotVerified, findNamedDomain, OperatorError } from '../merchants/merchant.service.js';
+import { BusinessNotVerified } from '../merchants/api-keys.service.js';
+import { findNamedDomain } from '../merchants/domains.service.js';
+import { OperatorError } from '../merchants/operator.js';
 import type { Deps } from '../runtime/deps.js';
 import { openWebhookSecrets, signingSecrets } from '../webhooks/secrets.js';
 import { readConnectToken, signConnectToken } from './connect-token.jwt.js';

@@ -10,7 +10,7 @@
  */
 
 import { DEFAULT_COUNTERPART_LIMITS } from '../processors/counterparts.js';
-import { checkRefund, claimRefundChecks } from '../refunds/refund.service.js';
+import { checkRefund, claimRefundChecks } from '../refunds/status-checks.js';
 import type { Deps } from '../runtime/deps.js';
 import { InFlight } from './in-flight.js';
 import type { DueWork } from './scheduler.js';

@@ -11,7 +11,7 @@
  * (gateway/processors/counterparts.ts) refuse the rest at once, so that every other processor's
  * payments are asked about on time.
  */
-import { claimPolls, pollSession } from '../payments/processor-payments.service.js';
+import { claimPolls, pollSession } from '../payments/processor-polls.js';
 import { DEFAULT_COUNTERPART_LIMITS } from '../processors/counterparts.js';
 import type { Deps } from '../runtime/deps.js';
 import { InFlight } from './in-flight.js';

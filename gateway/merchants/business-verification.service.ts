@@ -10,23 +10,18 @@
  * - A request may be submitted when the state is `not_submitted` or `rejected`; never while one is
  *   pending (a partial unique index holds that across instances) or once verified.
  * - The request, its documents (bytes in the database) and the audit entry are written in one
- *   transaction; a decision, the merchant flag, the audit entry and the emails (to the outbox
- *   `merchant_emails`) likewise, so nothing is half done and no email is lost or sent for a
- *   decision that was rolled back.
+ *   transaction. The operator's decision is business-review.ts.
  * - TIN: 8 digits. Armenian TINs are said to end with a check digit, but the State Revenue Committee
  *   publishes no algorithm, so only the form is checked (docs/decisions.md); the operator checks the
  *   number against the state register.
  */
 import { createHash } from 'node:crypto';
 import {
-  decideBusinessVerification,
   findBusinessDocument,
   insertBusinessDocument,
   insertBusinessVerification,
   latestBusinessVerification,
   listBusinessDocuments,
-  listPendingBusinessVerifications,
-  pendingBusinessVerification,
 } from '../../storage/business-verification.repository.js';
 import type {
   BusinessDocumentSummary,
@@ -36,13 +31,10 @@ import type {
 import type { Executor } from '../../storage/database.js';
 import { isUniqueViolation } from '../../storage/errors.js';
 import { findMerchant } from '../../storage/merchant.repository.js';
-import { insertMerchantEmail } from '../../storage/merchant-email.repository.js';
-import type { Language } from '../checkout/i18n/index.js';
 import { type AuditActor, recordAudit } from '../dashboard/audit/audit.service.js';
 import { toStoredInstant } from '../domain/clock.js';
-import { nameInMail } from '../notifications/mail-names.js';
 import type { Deps } from '../runtime/deps.js';
-import { OperatorError, verifyBusiness } from './merchant.service.js';
+import { OperatorError } from './operator.js';
 
 export type BusinessStatus = 'not_submitted' | 'pending' | 'verified' | 'rejected';
 
@@ -118,7 +110,7 @@ export type BusinessProblem =
 export type BusinessProblems = Partial<Record<BusinessField, BusinessProblem>>;
 
 /** Text on one line: control characters and runs of spaces become one space. */
-function oneLine(value: string): string {
+export function oneLine(value: string): string {
   return value
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
     .replace(/\s+/g, ' ')
@@ -283,315 +275,8 @@ export async function submitBusinessVerification(
   }
 }
 
-function auditSubject(request: Pick<BusinessVerificationRow, 'legal_name' | 'tin'>): string {
+export function auditSubject(request: Pick<BusinessVerificationRow, 'legal_name' | 'tin'>): string {
   return `${request.legal_name} (TIN ${request.tin})`;
-}
-
-/** One email a decision queued in the outbox (`merchant_emails`). */
-export interface QueuedEmail {
-  readonly id: string;
-  readonly to: string;
-}
-
-export interface BusinessDecision {
-  readonly merchant_id: string;
-  readonly business_verified: boolean;
-  readonly status: 'verified' | 'rejected';
-  /** The request decided; null when the operator verified a business that had sent none. */
-  readonly verification_id: string | null;
-  readonly reason: string | null;
-  readonly decided_at: string;
-  readonly emails: readonly QueuedEmail[];
-}
-
-export const BUSINESS_EMAIL_KINDS = { verified: 'business_verified', rejected: 'business_rejected' } as const;
-
-/**
- * The operator verifies the merchant's business: `merchants.business_verified` is set (through
- * `verifyBusiness`, also when no request was ever sent), the pending request (if any) becomes
- * `verified`, the `business.verified` audit entry and the emails are written, in one transaction.
- */
-export async function verifyBusinessVerification(deps: Deps, merchantId: string): Promise<BusinessDecision> {
-  const decision = await deps.transact(async (trx) => {
-    await verifyBusiness(deps, merchantId, trx);
-    const now = toStoredInstant(deps.clock.nowMs());
-    const pending = await pendingBusinessVerification(trx, merchantId);
-    if (pending !== undefined) {
-      await decideBusinessVerification(trx, pending.id, {
-        status: 'verified',
-        reason: null,
-        decided_at: now,
-        decided_by: 'operator',
-      });
-    }
-    await recordAudit(deps, trx, {
-      merchantId,
-      actor: null,
-      action: 'business.verified',
-      subject: pending === undefined ? null : auditSubject(pending),
-    });
-    const emails = await queueDecisionEmails(deps, trx, merchantId, {
-      kind: 'verified',
-      legalName: pending?.legal_name ?? null,
-      reason: null,
-    });
-    return {
-      merchant_id: merchantId,
-      business_verified: true,
-      status: 'verified' as const,
-      verification_id: pending?.id ?? null,
-      reason: null,
-      decided_at: now,
-      emails,
-    };
-  });
-  deps.dueSignal.notify();
-  return decision;
-}
-
-/** The reason of a rejection: required, on one line, at most 1000 characters. */
-export function checkReason(raw: string): string {
-  const reason = oneLine(raw);
-  if (reason === '') throw new OperatorError('a reason is required: it is emailed to the merchant');
-  if (reason.length > BUSINESS_LIMITS.reasonMax) {
-    throw new OperatorError(`the reason may be at most ${BUSINESS_LIMITS.reasonMax} characters`);
-  }
-  return reason;
-}
-
-/**
- * The operator rejects the merchant's pending request with a reason the merchant reads (page and
- * email); the merchant may then send a corrected one.
- */
-export async function rejectBusinessVerification(
-  deps: Deps,
-  merchantId: string,
-  rawReason: string,
-): Promise<BusinessDecision> {
-  const reason = checkReason(rawReason);
-  const decision = await deps.transact(async (trx) => {
-    if ((await findMerchant(trx, merchantId)) === undefined) {
-      throw new OperatorError(`no merchant with id ${merchantId}`);
-    }
-    const pending = await pendingBusinessVerification(trx, merchantId);
-    if (pending === undefined) {
-      throw new OperatorError(`merchant ${merchantId} has no pending business verification request`);
-    }
-    const now = toStoredInstant(deps.clock.nowMs());
-    await decideBusinessVerification(trx, pending.id, {
-      status: 'rejected',
-      reason,
-      decided_at: now,
-      decided_by: 'operator',
-    });
-    await recordAudit(deps, trx, {
-      merchantId,
-      actor: null,
-      action: 'business.rejected',
-      subject: auditSubject(pending),
-    });
-    const emails = await queueDecisionEmails(deps, trx, merchantId, {
-      kind: 'rejected',
-      legalName: pending.legal_name,
-      reason,
-    });
-    return {
-      merchant_id: merchantId,
-      business_verified: false,
-      status: 'rejected' as const,
-      verification_id: pending.id,
-      reason,
-      decided_at: now,
-      emails,
-    };
-  });
-  deps.dueSignal.notify();
-  return decision;
-}
-
-/** Who hears of a decision: the account's owners and the merchant's own address, each once. */
-async function decisionRecipients(trx: Executor, merchantId: string): Promise<string[]> {
-  const owners = await trx
-    .selectFrom('dashboard_users')
-    .select('email')
-    .where('merchant_id', '=', merchantId)
-    .where('role', '=', 'owner')
-    .orderBy('created_at')
-    .execute();
-  const merchant = await findMerchant(trx, merchantId);
-  const seen = new Set<string>();
-  const recipients: string[] = [];
-  for (const email of [...owners.map((o) => o.email), merchant?.email ?? null]) {
-    if (email === null || email === '') continue;
-    const key = email.toLowerCase();
-    if (seen.has(key)) continue;
-    seen.add(key);
-    recipients.push(email);
-  }
-  return recipients;
-}
-
-async function queueDecisionEmails(
-  deps: Deps,
-  trx: Executor,
-  merchantId: string,
-  decision: { kind: 'verified' | 'rejected'; legalName: string | null; reason: string | null },
-): Promise<QueuedEmail[]> {
-  const recipients = await decisionRecipients(trx, merchantId);
-  const language = (await findMerchant(trx, merchantId))?.language ?? 'en';
-  const content = decisionEmail(decision, deps.config.publicUrl, language);
-  const nowMs = deps.clock.nowMs();
-  const now = toStoredInstant(nowMs);
-  const queued: QueuedEmail[] = [];
-  // An account without any address (made by the CLI without --email, no dashboard owner) hears nothing.
-  for (const to of recipients) {
-    const id = deps.ids.uuid(nowMs);
-    await insertMerchantEmail(trx, {
-      id,
-      merchant_id: merchantId,
-      domain_id: null,
-      kind: BUSINESS_EMAIL_KINDS[decision.kind],
-      recipient: to,
-      subject: content.subject,
-      body: content.text,
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: now,
-      last_error: null,
-      created_at: now,
-      sent_at: null,
-    });
-    queued.push({ id, to });
-  }
-  return queued;
-}
-
-/** The words of the decision email in each language of the service. */
-const DECISION_TEXTS: Readonly<
-  Record<
-    Language,
-    {
-      readonly verifiedSubject: string;
-      readonly verified: (legalName: string | null) => string;
-      readonly liveNow: string;
-      readonly rejectedSubject: string;
-      readonly rejected: (legalName: string | null) => string;
-      readonly reason: string;
-      readonly again: string;
-      readonly hello: string;
-      readonly signature: string;
-    }
-  >
-> = {
-  en: {
-    hello: 'Hello,',
-    signature: 'Payment Gateway',
-    verifiedSubject: 'Your business is verified',
-    verified: (name) =>
-      name === null ? 'We verified your business.' : `We checked the details you sent and verified ${name}.`,
-    liveNow: 'You can now create live API keys and take live payments:',
-    rejectedSubject: 'Business verification: changes needed',
-    rejected: (name) => `We could not verify ${name ?? 'your business'} from the details you sent.`,
-    reason: 'Reason:',
-    again: 'Correct what is needed and send the form again:',
-  },
-  hy: {
-    hello: 'Բարև Ձեզ,',
-    signature: 'Վճարային դարպաս',
-    verifiedSubject: 'Ձեր բիզնեսը հաստատված է',
-    verified: (name) =>
-      name === null
-        ? 'Մենք հաստատեցինք ձեր բիզնեսը։'
-        : `Մենք ստուգեցինք ձեր ուղարկած տվյալները և հաստատեցինք ${name} ընկերությունը։`,
-    liveNow: 'Այժմ կարող եք ստեղծել իրական API բանալիներ և ընդունել իրական վճարումներ՝',
-    rejectedSubject: 'Բիզնեսի հաստատում. անհրաժեշտ են փոփոխություններ',
-    rejected: (name) =>
-      name === null
-        ? 'Ձեր ուղարկած տվյալներով չկարողացանք հաստատել ձեր բիզնեսը։'
-        : `Ձեր ուղարկած տվյալներով չկարողացանք հաստատել ${name} ընկերությունը։`,
-    reason: 'Պատճառը՝',
-    again: 'Ուղղեք անհրաժեշտը և կրկին ուղարկեք ձևը՝',
-  },
-  ru: {
-    hello: 'Здравствуйте!',
-    signature: 'Платёжный шлюз',
-    verifiedSubject: 'Ваш бизнес подтверждён',
-    verified: (name) =>
-      name === null ? 'Мы подтвердили ваш бизнес.' : `Мы проверили присланные данные и подтвердили ${name}.`,
-    liveNow: 'Теперь вы можете создавать боевые API-ключи и принимать боевые платежи:',
-    rejectedSubject: 'Подтверждение бизнеса: нужны исправления',
-    rejected: (name) =>
-      name === null
-        ? 'Нам не удалось подтвердить ваш бизнес по присланным данным.'
-        : `Нам не удалось подтвердить ${name} по присланным данным.`,
-    reason: 'Причина:',
-    again: 'Исправьте необходимое и отправьте форму ещё раз:',
-  },
-};
-
-/** Subject and plain text of the decision email, in the account's language. */
-export function decisionEmail(
-  decision: { kind: 'verified' | 'rejected'; legalName: string | null; reason: string | null },
-  publicUrl: string,
-  language: Language = 'en',
-): { subject: string; text: string } {
-  const w = DECISION_TEXTS[language];
-  // The legal name is the merchant's text: quoted and neutralised like every name a mail prints.
-  const legalName = decision.legalName === null ? null : nameInMail(decision.legalName, language);
-  if (decision.kind === 'verified') {
-    return {
-      subject: w.verifiedSubject,
-      text: [w.hello, '', w.verified(legalName), w.liveNow, `  ${publicUrl}/dashboard`, '', '--', w.signature, ''].join(
-        '\n',
-      ),
-    };
-  }
-  return {
-    subject: w.rejectedSubject,
-    text: [
-      w.hello,
-      '',
-      w.rejected(legalName),
-      '',
-      w.reason,
-      `  ${decision.reason ?? ''}`,
-      '',
-      w.again,
-      `  ${publicUrl}/dashboard/business`,
-      '',
-      '--',
-      w.signature,
-      '',
-    ].join('\n'),
-  };
-}
-
-export interface PendingBusinessVerification {
-  readonly verification_id: string;
-  readonly merchant_id: string;
-  readonly merchant_name: string;
-  readonly legal_name: string;
-  readonly tin: string;
-  readonly address: string;
-  readonly phone: string;
-  readonly submitted_at: string;
-  readonly documents: number;
-}
-
-/** Every pending request, oldest first (the operator's queue). */
-export async function listPendingBusiness(deps: Deps): Promise<PendingBusinessVerification[]> {
-  const rows = await listPendingBusinessVerifications(deps.db);
-  return rows.map((row) => ({
-    verification_id: row.id,
-    merchant_id: row.merchant_id,
-    merchant_name: row.merchant_name,
-    legal_name: row.legal_name,
-    tin: row.tin,
-    address: row.address,
-    phone: row.phone,
-    submitted_at: row.submitted_at,
-    documents: row.documents,
-  }));
 }
 
 /** A document with its bytes: within the merchant (the dashboard), or any (the operator). */

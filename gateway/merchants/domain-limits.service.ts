@@ -13,7 +13,8 @@ import {
   MAX_VELOCITY_WINDOW_MINUTES,
 } from '../domain/payment-limits.js';
 import type { Deps } from '../runtime/deps.js';
-import { OperatorError, requireDomain } from './merchant.service.js';
+import { requireDomain } from './domains.service.js';
+import { OperatorError } from './operator.js';
 
 export interface DomainLimitsView {
   merchant_id: string;

@@ -20,7 +20,8 @@ import {
 } from '../domain/domain-verification.js';
 import { isNeverVerifiable } from '../domain/hosts.js';
 import type { Deps } from '../runtime/deps.js';
-import { addDomain, OperatorError, requireDomain } from './merchant.service.js';
+import { addDomain, requireDomain } from './domains.service.js';
+import { OperatorError } from './operator.js';
 import { checkTxtRecord, createVerificationResolver, resolverLookup } from './verification-dns.js';
 import { checkVerificationFile, type FileCheckOptions } from './verification-file.js';
 

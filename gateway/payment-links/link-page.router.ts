@@ -18,11 +18,11 @@ import { readFormBody } from '../checkout/form-body.js';
 import { checkFormToken, issueFormToken } from '../checkout/form-token.js';
 import { escapeHtml } from '../checkout/html.js';
 import { chooseLanguage, DICTIONARIES, isLanguage, type Language } from '../checkout/i18n/index.js';
-import { icon, layout, merchantHeader, type PaymentSummary, type Shell } from '../checkout/pages.js';
+import { icon, layout, merchantHeader, type PaymentSummary, type Shell } from '../checkout/layout.js';
 import { newNonce, setPageHeaders } from '../checkout/security.js';
 import { formatAmd } from '../i18n/format.js';
+import { type BuyerLink, linkPaymentFor, lookUpBuyerLink, openPaymentLink } from './buyer-link.service.js';
 import { LINK_PAGE_MESSAGES, type LinkPageMessages } from './buyer-messages.js';
-import { type BuyerLink, linkPaymentFor, lookUpBuyerLink, openPaymentLink } from './payment-link.service.js';
 
 /** The form token's subject: a link, never a checkout token (those have no `link:` prefix). */
 const tokenSubject = (id: string) => `link:${id}`;

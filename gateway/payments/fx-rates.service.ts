@@ -14,7 +14,7 @@ import {
 import type { FxRateRow } from '../../storage/fx-rate.table.js';
 import { toStoredInstant } from '../domain/clock.js';
 import { BASE_CURRENCY, CURRENCY_CODE, FX_RATE_DECIMALS, parseFxRate } from '../domain/fx.js';
-import { OperatorError } from '../merchants/merchant.service.js';
+import { OperatorError } from '../merchants/operator.js';
 import type { Deps } from '../runtime/deps.js';
 
 export interface FxRateView {

@@ -7,66 +7,31 @@
  *    in one transaction with the session's reference and where the buyer goes. A processor that
  *    refuses or does not answer leaves the payment pending, so the buyer may try again or choose
  *    another method.
- * 2. The buyer comes back (`returnFromProcessor`), the processor calls (`handleProcessorCallback`),
- *    or the poll job asks (`pollSession`). Nothing unsigned changes a payment: each of
- *    these reads the status back from the processor (`readBack`), except a callback the adapter
- *    found signed with the merchant's secret where the processor has no status API.
+ * 2. The buyer comes back (`returnFromProcessor`), the processor calls (`handleProcessorCallback`,
+ *    processor-callbacks.ts), or the poll job asks (`pollSession`, processor-polls.ts). Nothing
+ *    unsigned changes a payment: each of these reads the status back from the processor
+ *    (`readBack`, processor-read-back.ts), except a callback the adapter found signed with the
+ *    merchant's secret where the processor has no status API.
  * 3. What the processor says is applied by the lifecycle (applyProviderResult): paid after the
  *    gateway expired the payment is a late confirmation; a repeated answer changes nothing.
  *
- * Payments left processing are polled on a bounded schedule from the session's start (`POLL_AFTER_MS`)
- * until the processor gives a final answer, so a lost callback or a buyer who never came back still
- * ends in the right status, a late confirmation included.
+ * Payments left processing are polled on a bounded schedule from the session's start (`POLL_AFTER_MS`,
+ * processor-polls.ts) until the processor gives a final answer, so a lost callback or a buyer who
+ * never came back still ends in the right status, a late confirmation included.
  */
-import { findPaymentRow, rowToPayment } from '../../storage/payment.repository.js';
-import {
-  claimDueSessions,
-  findOrCreateSession,
-  findSession,
-  findSessionByKey,
-  updateSession,
-} from '../../storage/processor-session.repository.js';
+import { findOrCreateSession, findSession, updateSession } from '../../storage/processor-session.repository.js';
 import type { ProcessorSessionRow } from '../../storage/processor-session.table.js';
-import { HOUR_MS, MINUTE_MS, toStoredInstant } from '../domain/clock.js';
+import { toStoredInstant } from '../domain/clock.js';
 import type { Payment } from '../domain/payment.js';
-import type { CallPriority, Refusal } from '../processors/counterparts.js';
-import type {
-  BuyerRedirect,
-  CallbackAnswer,
-  CallbackRequest,
-  Processor,
-  ProcessorLanguage,
-  StatusAnswer,
-} from '../processors/processor.js';
+import type { BuyerRedirect, Processor, ProcessorLanguage } from '../processors/processor.js';
 import { isKnownProcessor, processorFor } from '../processors/registry.js';
 import { storedRedirect, toSession } from '../processors/sessions.js';
 import { ProcessorNotConfigured, processorCall } from '../processors/settings.js';
 import type { Deps } from '../runtime/deps.js';
 import { takesCaptureMethod } from './capture-methods.js';
-import { applyProviderResult, expireIfDueNow, startProcessingIn, transactEmitting } from './lifecycle.service.js';
-
-/**
- * When the poll job reads a processing payment's status, counted from the session's start: often
- * while the buyer is likely still paying, then rarer for a day (a processor may confirm late).
- */
-export const POLL_AFTER_MS: readonly number[] = [
-  1 * MINUTE_MS,
-  3 * MINUTE_MS,
-  6 * MINUTE_MS,
-  10 * MINUTE_MS,
-  15 * MINUTE_MS,
-  21 * MINUTE_MS,
-  30 * MINUTE_MS,
-  HOUR_MS,
-  2 * HOUR_MS,
-  4 * HOUR_MS,
-  8 * HOUR_MS,
-  16 * HOUR_MS,
-  24 * HOUR_MS,
-];
-
-/** How long a poll claim holds a session before another instance may take it (a crashed poller). */
-const POLL_LEASE_MS = 2 * MINUTE_MS;
+import { expireIfDueNow, startProcessingIn, transactEmitting } from './lifecycle.service.js';
+import { pollAt } from './processor-polls.js';
+import { readBack } from './processor-read-back.js';
 
 export type BeginOutcome =
   /** Send the buyer here (the processor's page, or the gateway's own page for the sandbox). */
@@ -78,11 +43,6 @@ export type BeginOutcome =
 
 function defaultOrderNumber(payment: Payment): string {
   return payment.uuid.replaceAll('-', '');
-}
-
-function pollAt(createdAtMs: number, checks: number): string | null {
-  const after = POLL_AFTER_MS[checks];
-  return after === undefined ? null : toStoredInstant(createdAtMs + after);
 }
 
 /** The buyer chose `slug` for a pending payment. */
@@ -178,55 +138,6 @@ export async function pendingRedirect(deps: Deps, payment: Payment): Promise<Buy
   return storedRedirect(row);
 }
 
-/** What reading a payment's status back came to. */
-export interface ReadBackResult {
-  readonly payment: Payment;
-  /** The processor gave a final answer (paid or declined), or there is nothing to ask. */
-  readonly final: boolean;
-  /** The processor was not asked: its counterpart is paused or has no room (gateway/processors/counterparts.ts). */
-  readonly refused?: Refusal;
-}
-
-/**
- * Reads the payment's status back from its processor and applies it. Answers the payment as it is
- * after, and whether the processor gave a final answer (paid or declined). `priority` is
- * `background` for the poll job.
- */
-export async function readBack(
-  deps: Deps,
-  payment: Payment,
-  priority: CallPriority = 'interactive',
-): Promise<ReadBackResult> {
-  if (payment.processor === null || !isKnownProcessor(payment.processor)) return { payment, final: true };
-  const processor: Processor = processorFor(payment.processor);
-  const row = await findSession(deps.db, payment.uuid, payment.processor);
-  if (processor.status === undefined || row === undefined) return { payment, final: false };
-  const slug = payment.processor;
-  let answer: StatusAnswer;
-  let refused: Refusal | undefined;
-  try {
-    const call = await processorCall(deps, processor, payment, 'status', 'hy', priority);
-    answer = await processor.status(call, payment, toSession(row));
-    refused = call.http.refused;
-  } catch (error) {
-    deps.logger.error({ err: error, payment_uuid: payment.uuid }, 'processor status read failed');
-    answer = { kind: 'unavailable', detail: error instanceof Error ? error.message : 'adapter fault' };
-  }
-  if (answer.kind === 'unavailable') {
-    await deps.transact((trx) =>
-      updateSession(trx, payment.uuid, slug, {
-        last_error: answer.detail.slice(0, 500),
-        updated_at: toStoredInstant(deps.clock.nowMs()),
-      }),
-    );
-    return refused === undefined ? { payment, final: false } : { payment, final: false, refused };
-  }
-  // "Not paid yet" changes nothing: the payment stays processing until an answer or its expiry.
-  if (answer.kind === 'pending') return { payment, final: false };
-  const applied = await applyProviderResult(deps, payment.uuid, answer);
-  return { payment: applied, final: true };
-}
-
 /**
  * The buyer came back from the processor to the payment's return page: from now on the checkout
  * waits for the outcome instead of sending them there again. The status of a payment still
@@ -242,173 +153,4 @@ export async function returnFromProcessor(deps: Deps, payment: Payment): Promise
   // buyer coming back is the moment to find out (a late confirmation), rather than the next poll.
   if (payment.status !== 'processing' && payment.status !== 'expired') return payment;
   return (await readBack(deps, payment)).payment;
-}
-
-/** Which payment a request to a processor's fixed return address names (Idram's SUCCESS_URL/FAIL_URL). */
-export async function paymentOfReturn(
-  deps: Deps,
-  slug: string,
-  request: CallbackRequest,
-): Promise<Payment | undefined> {
-  if (!isKnownProcessor(slug)) return undefined;
-  const handler = processorFor(slug).callback;
-  const key = handler?.identify(request) ?? null;
-  if (key === null) return undefined;
-  const row = await findSessionByKey(deps.db, slug, key);
-  if (row === undefined) return undefined;
-  const payment = await findPaymentRow(deps.db, row.payment_id);
-  return payment === undefined ? undefined : rowToPayment(payment);
-}
-
-/** A processor's server called `/processors/<slug>/callback`: what it proves is applied, and it gets its answer. */
-export async function handleProcessorCallback(
-  deps: Deps,
-  slug: string,
-  request: CallbackRequest,
-): Promise<CallbackAnswer | undefined> {
-  if (!isKnownProcessor(slug)) return undefined;
-  const processor: Processor = processorFor(slug);
-  const handler = processor.callback;
-  if (handler === undefined) return undefined;
-  try {
-    return await answerCallback(deps, processor, handler, request);
-  } catch (error) {
-    // What could not be recorded is refused in the processor's own terms (Idram then cancels the
-    // transaction), never left to an error page a processor may read as accepted.
-    deps.logger.error({ err: error, processor: slug }, 'processor callback failed');
-    return handler.unknown(request);
-  }
-}
-
-async function answerCallback(
-  deps: Deps,
-  processor: Processor,
-  handler: NonNullable<Processor['callback']>,
-  request: CallbackRequest,
-): Promise<CallbackAnswer> {
-  const slug = processor.slug;
-  const log = deps.logger.child({ processor: slug });
-  const key = handler.identify(request);
-  const row = key === null ? undefined : await findSessionByKey(deps.db, slug, key);
-  const found = row === undefined ? undefined : await findPaymentRow(deps.db, row.payment_id);
-  if (row === undefined || found === undefined) {
-    log.warn({ key }, 'processor callback names no payment');
-    return handler.unknown(request);
-  }
-  // Bring the payment up to date first: one past its expiry can no longer be paid (a precheck says no).
-  let payment = (await expireIfDueNow(deps, found.id)) ?? rowToPayment(found);
-  let call: Awaited<ReturnType<typeof processorCall>>;
-  try {
-    call = await processorCall(deps, processor, payment, 'callback');
-  } catch (error) {
-    log.error(
-      { err: error instanceof Error ? error.message : error, payment_uuid: payment.uuid },
-      'callback: settings unusable',
-    );
-    return handler.unknown(request);
-  }
-  const decision = handler.decide(call, payment, toSession(row), request);
-  if (decision.reference !== undefined && decision.reference !== row.reference) {
-    const reference = decision.reference;
-    await deps.transact((trx) =>
-      updateSession(trx, row.payment_id, slug, { reference, updated_at: toStoredInstant(deps.clock.nowMs()) }),
-    );
-  }
-  if (decision.outcome === 'read_back') {
-    payment = (await readBack(deps, payment)).payment;
-  } else if (decision.outcome !== null) {
-    payment = await applyProviderResult(deps, payment.uuid, decision.outcome);
-  }
-  log.info(
-    {
-      payment_uuid: payment.uuid,
-      outcome:
-        decision.outcome === null
-          ? 'none'
-          : typeof decision.outcome === 'string'
-            ? decision.outcome
-            : decision.outcome.kind,
-    },
-    'processor callback',
-  );
-  return decision.answer(payment);
-}
-
-/**
- * Claims sessions due for a read-back (at most `limit`, none of `skipProcessors`): each is moved a lease ahead inside the
- * claiming transaction, so instances polling together ask about different payments, and one that
- * dies mid-way leaves them to the next run.
- */
-export async function claimPolls(
-  deps: Deps,
-  limit: number,
-  skipProcessors: readonly string[] = [],
-): Promise<ProcessorSessionRow[]> {
-  const nowMs = deps.clock.nowMs();
-  const now = toStoredInstant(nowMs);
-  return deps.transact(async (trx) => {
-    const rows = await claimDueSessions(trx, now, limit, deps.dialect === 'postgres', skipProcessors);
-    for (const row of rows) {
-      await updateSession(trx, row.payment_id, row.processor, {
-        next_check_at: toStoredInstant(nowMs + POLL_LEASE_MS),
-        updated_at: now,
-      });
-    }
-    return rows;
-  });
-}
-
-/**
- * A spread of up to 10 s, the same for a payment every time: sessions put back while a processor's
- * calls are paused do not all fall due in the same second when it may be asked again.
- */
-function spreadMs(paymentId: string): number {
-  let hash = 0;
-  for (const char of paymentId) hash = (hash * 31 + char.charCodeAt(0)) % 10_007;
-  return hash;
-}
-
-/**
- * Reads back one claimed session's status and schedules its next read: the next step of
- * `POLL_AFTER_MS` from the session's start, or none after a final answer. A read the processor's
- * counterpart refused (its calls paused, or no room) was not made: the session is put back for when
- * it may be asked again, and the read does not count as one of its scheduled checks.
- */
-export async function pollSession(deps: Deps, row: ProcessorSessionRow): Promise<void> {
-  try {
-    const found = await findPaymentRow(deps.db, row.payment_id);
-    const payment = found === undefined ? undefined : rowToPayment(found);
-    // A payment that went on at another processor, or that is already paid, needs no more asking.
-    const done =
-      payment === undefined ||
-      payment.processor !== row.processor ||
-      payment.status === 'authorized' ||
-      payment.status === 'completed' ||
-      payment.status === 'refunded';
-    const result: { final: boolean; refused?: Refusal } = done
-      ? { final: true }
-      : await readBack(deps, payment, 'background');
-    const nowMs = deps.clock.nowMs();
-    if (result.refused !== undefined) {
-      const retryMs = result.refused.retryInMs + spreadMs(row.payment_id);
-      await deps.transact((trx) =>
-        updateSession(trx, row.payment_id, row.processor, {
-          next_check_at: toStoredInstant(nowMs + retryMs),
-          updated_at: toStoredInstant(nowMs),
-        }),
-      );
-      return;
-    }
-    const checks = row.checks + 1;
-    await deps.transact((trx) =>
-      updateSession(trx, row.payment_id, row.processor, {
-        checks,
-        next_check_at: result.final ? null : pollAt(Date.parse(row.created_at), checks),
-        updated_at: toStoredInstant(nowMs),
-      }),
-    );
-  } catch (error) {
-    // One payment must not stop the others; its lease makes it due again shortly.
-    deps.logger.error({ err: error, payment_uuid: row.payment_id }, 'processor poll failed');
-  }
 }

@@ -9,7 +9,7 @@ import { listPaymentEvents } from '../../storage/outbox-event.repository.js';
 import { findPayment } from '../../storage/payment.repository.js';
 import type { ApiKeyPrincipal } from '../auth/principal.js';
 import type { PaymentResponse } from '../domain/payment.js';
-import { OperatorError } from '../merchants/merchant.service.js';
+import { OperatorError } from '../merchants/operator.js';
 import { createRefund } from '../refunds/refund.service.js';
 import type { Deps } from '../runtime/deps.js';
 import { createPayment, scopeOf } from './payment.service.js';

@@ -17,7 +17,7 @@ import { ONE_UNIT_MILLI } from '../domain/receipt-lines.js';
 import { formatAmd, formatDateTimeWithZone, formatNumber } from '../i18n/format.js';
 import { isLanguage, LANGUAGES, type Language, LOCALES } from '../i18n/languages.js';
 import { type Catalog, defineMessages } from '../i18n/messages.js';
-import { printedLines, registerNumber } from './receipts.service.js';
+import { printedLines, registerNumber } from './receipt-response.js';
 
 export interface ReceiptPageMessages {
   readonly languageName: string;

@@ -16,10 +16,12 @@ import {
 } from '../../storage/receipt.repository.js';
 import type { ReceiptRow, ReceiptStatus } from '../../storage/receipt.table.js';
 import { toStoredInstant } from '../domain/clock.js';
-import { OperatorError, requireDomain } from '../merchants/merchant.service.js';
+import { requireDomain } from '../merchants/domains.service.js';
+import { OperatorError } from '../merchants/operator.js';
 import type { Deps } from '../runtime/deps.js';
 import { InvalidSettings } from '../runtime/settings-json.js';
-import { afterIssued, issuedColumns } from './receipts.service.js';
+import { afterIssued } from './receipt-issued.js';
+import { issuedColumns } from './receipts.service.js';
 import { fiscalSystemFor, isKnownFiscalSystem } from './registry.js';
 import { domainReceipts, parseReceiptSettings, sealReceiptSettings, TEST_ONLY } from './settings.js';
 

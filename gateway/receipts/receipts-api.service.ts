@@ -28,13 +28,8 @@ import { ApiError, validationFailed } from '../domain/errors.js';
 import type { StoredLine } from '../domain/receipt-lines.js';
 import { IDEMPOTENCY_HEADER, runIdempotent, type StoredResponse } from '../payments/idempotency.js';
 import type { Deps } from '../runtime/deps.js';
-import {
-  issuedColumns,
-  newReceiptId,
-  newReceiptRow,
-  type ReceiptResponse,
-  toReceiptResponse,
-} from './receipts.service.js';
+import { type ReceiptResponse, toReceiptResponse } from './receipt-response.js';
+import { issuedColumns, newReceiptId, newReceiptRow } from './receipts.service.js';
 import { SANDBOX_SYSTEM, sandboxFiscalReceipt } from './sandbox.js';
 import { domainReceipts, TEST_ONLY } from './settings.js';
 

@@ -1,7 +1,7 @@
 /**
  * Fiscal receipts (docs/receipts.md): which receipt a completed payment or a refund gets, written
  * in the transaction of that change, and what the rest of the gateway sees of a receipt (the
- * webhook's `receipt` object, the API's receipt object).
+ * webhook's `receipt` object; the API's receipt object is receipt-response.ts).
  *
  * - A payment completing on a domain with receipts enabled gets one sale receipt row; a refund of
  *   such a payment gets one return receipt row. `issue_key` makes them unique, so a repeated
@@ -9,34 +9,24 @@
  * - A sandbox payment's receipt is a sandbox receipt, issued at once in the same transaction: its
  *   event carries it. A live payment's receipt is issued by the due work (./issuer.ts); its event
  *   is held up to `RECEIPT_WAIT_MS` for the receipt to join it, and when issuing takes longer a
- *   later event carries it (`afterIssued`).
+ *   later event carries it (receipt-issued.ts).
  */
-
 import type { Executor } from '../../storage/database.js';
 import { findMerchant } from '../../storage/merchant.repository.js';
-import { findPaymentRow, rowToPayment } from '../../storage/payment.repository.js';
+import { rowToPayment } from '../../storage/payment.repository.js';
 import type { PaymentRow } from '../../storage/payment.table.js';
 import {
   findDomainReceipts,
   findSaleReceiptOfPayment,
   insertReceiptOnce,
   listReturnsOf,
-  noteRegisterFiscalId,
 } from '../../storage/receipt.repository.js';
 import type { NewReceiptRow, ReceiptRow, ReceiptTable } from '../../storage/receipt.table.js';
-import { findRefund } from '../../storage/refund.repository.js';
-import { consumeForReceipt } from '../billing/consumption.js';
-import { SECOND_MS, toApiInstant, toStoredInstant } from '../domain/clock.js';
-import {
-  ONE_UNIT_MILLI,
-  returnLines,
-  type StoredLine,
-  type StoredReturnLine,
-  saleLines,
-} from '../domain/receipt-lines.js';
+import { SECOND_MS, toStoredInstant } from '../domain/clock.js';
+import { returnLines, type StoredLine, type StoredReturnLine, saleLines } from '../domain/receipt-lines.js';
 import type { Deps } from '../runtime/deps.js';
-import { type EventBody, refundedEvent, statusUpdatedEvent } from '../webhooks/events.js';
-import { emitEvent, releaseHeldEvent } from '../webhooks/outbox.js';
+import type { EventBody } from '../webhooks/events.js';
+import { emitEvent } from '../webhooks/outbox.js';
 import type { FiscalReceipt } from './fiscal-system.js';
 import { SANDBOX_SYSTEM, sandboxFiscalReceipt } from './sandbox.js';
 import { TEST_ONLY } from './settings.js';
@@ -260,159 +250,4 @@ export async function emitWithReceipt(
   if (waiting !== null) {
     await trx.updateTable('receipts').set({ held_event_id: emitted.eventId }).where('id', '=', waiting).execute();
   }
-}
-
-/**
- * Everything an issued receipt brings, in the transaction that marked it issued: its billing (a
- * zero-delta row for a receipt of a payment taken through the service, else one `receipts` unit),
- * the register's last fiscal id, its returns made due, and its event: the held event released with
- * the receipt, or, when that event already went without it, a new event carrying it.
- */
-export async function afterIssued(deps: Deps, trx: Executor, row: ReceiptRow): Promise<void> {
-  const now = toStoredInstant(deps.clock.nowMs());
-  if (row.sandbox === 0) {
-    await consumeForReceipt(deps, trx, {
-      merchantId: row.merchant_id,
-      receiptId: row.id,
-      linkedPaymentId: row.payment_id,
-    });
-  }
-  if (row.register !== null && row.fiscal_id !== null)
-    await noteRegisterFiscalId(trx, row.register, row.fiscal_id, now);
-  if (row.type === 'sale') {
-    await trx
-      .updateTable('receipts')
-      .set({ next_attempt_at: now, updated_at: now })
-      .where('sale_receipt_id', '=', row.id)
-      .where('status', '=', 'pending')
-      .execute();
-  }
-  if (row.payment_id === null) return;
-  const receipt = eventReceipt(deps.config.publicUrl, row);
-  if (row.held_event_id !== null && (await releaseHeldEvent(deps, trx, row.held_event_id, receipt))) return;
-  const payment = await findPaymentRow(trx, row.payment_id);
-  if (payment === undefined) return;
-  if (row.type === 'sale') {
-    await emitEvent(deps, trx, payment, { ...statusUpdatedEvent(rowToPayment(payment)), receipt });
-    return;
-  }
-  const refund = row.refund_id === null ? undefined : await findRefund(trx, row.refund_id);
-  if (refund === undefined) return;
-  await emitEvent(deps, trx, payment, {
-    ...refundedEvent(rowToPayment(payment), { uuid: refund.id, amount: Number(refund.amount), reason: refund.reason }),
-    receipt,
-  });
-}
-
-/** A receipt's line as the API shows it. */
-export interface ReceiptLineResponse {
-  name: string;
-  quantity: number;
-  unit_price: number;
-  classification_code: string | null;
-  code: string | null;
-  unit: string | null;
-}
-
-/** The receipt object of the API (docs/receipts.md "The receipt object"). */
-export interface ReceiptResponse {
-  id: string;
-  type: 'sale' | 'return';
-  status: 'pending' | 'unknown' | 'issued' | 'failed';
-  livemode: boolean;
-  system: string;
-  payment_uuid: string | null;
-  refund_uuid: string | null;
-  sale_receipt_id: string | null;
-  amount: number;
-  card_amount: number;
-  cash_amount: number;
-  lines: ReceiptLineResponse[];
-  fiscal: {
-    receipt_id: string;
-    fiscal_number: string | null;
-    register_number: string | null;
-    serial_number: string | null;
-    tin: string | null;
-    taxpayer: string | null;
-    address: string | null;
-    total: string | null;
-  } | null;
-  qr_url: string | null;
-  last_error: { code: string | null; message: string } | null;
-  created_at: string;
-  issued_at: string | null;
-}
-
-function lineResponse(line: StoredLine, quantityMilli: number): ReceiptLineResponse {
-  return {
-    name: line.name,
-    quantity: quantityMilli / ONE_UNIT_MILLI,
-    unit_price: line.unitPrice,
-    classification_code: line.classification,
-    code: line.code,
-    unit: line.unit,
-  };
-}
-
-/**
- * What a receipt prints: a sale's own lines, or for a return the lines of its sale (`sale`) with
- * the quantities given back.
- */
-export function printedLines(
-  row: Pick<ReceiptRow, 'type' | 'lines'>,
-  sale: Pick<ReceiptRow, 'lines'> | undefined,
-): { line: StoredLine; quantityMilli: number }[] {
-  if (row.type === 'sale') {
-    return (JSON.parse(row.lines) as StoredLine[]).map((line) => ({ line, quantityMilli: line.quantityMilli }));
-  }
-  const saleLinesStored = sale === undefined ? [] : (JSON.parse(sale.lines) as StoredLine[]);
-  return (JSON.parse(row.lines) as StoredReturnLine[]).flatMap((r) => {
-    const line = saleLinesStored[r.index];
-    return line === undefined ? [] : [{ line, quantityMilli: r.quantityMilli }];
-  });
-}
-
-/** The register's own number, from the core's `<system>:<number>`. */
-export function registerNumber(register: string | null): string | null {
-  return register === null ? null : register.slice(register.indexOf(':') + 1);
-}
-
-/**
- * The API's view of a receipt. A return's lines are the sale's lines with the quantities given
- * back (`sale` is the sale receipt row). `issuing` shows as `pending`.
- */
-export function toReceiptResponse(publicUrl: string, row: ReceiptRow, sale?: ReceiptRow): ReceiptResponse {
-  const issued = row.status === 'issued';
-  return {
-    id: row.id,
-    type: row.type,
-    status: row.status === 'issuing' ? 'pending' : row.status,
-    livemode: row.sandbox === 0,
-    system: row.system,
-    payment_uuid: row.payment_id,
-    refund_uuid: row.refund_id,
-    sale_receipt_id: row.sale_receipt_id,
-    amount: Number(row.card_amount) + Number(row.cash_amount),
-    card_amount: Number(row.card_amount),
-    cash_amount: Number(row.cash_amount),
-    lines: printedLines(row, sale).map(({ line, quantityMilli }) => lineResponse(line, quantityMilli)),
-    fiscal:
-      issued && row.fiscal_id !== null
-        ? {
-            receipt_id: row.fiscal_id,
-            fiscal_number: row.fiscal_number,
-            register_number: registerNumber(row.register),
-            serial_number: row.serial_number,
-            tin: row.tin,
-            taxpayer: row.taxpayer,
-            address: row.address,
-            total: row.fiscal_total,
-          }
-        : null,
-    qr_url: issued ? receiptPageUrl(publicUrl, row.public_token) : null,
-    last_error: issued || row.last_error === null ? null : { code: row.last_error_code, message: row.last_error },
-    created_at: toApiInstant(row.created_at) as string,
-    issued_at: toApiInstant(row.issued_at),
-  };
 }

@@ -3,7 +3,7 @@
  * domain's secrets, and records the outcome. A delivery is tried at once, then retried 1, 5 and 30
  * minutes after each failure, then failed for good; its `delivery_id` never changes, so receivers
  * de-duplicate on it. A delivery for a completed or refunded payment that fails for good emails
- * the merchant (throttled per domain, see gateway/notifications/merchant-emails.ts).
+ * the merchant (throttled per domain, see gateway/notifications/delivery-failure-email.ts).
  *
  * Two clocks: the service clock (`deps.clock`) decides what is due, when to retry and what is
  * recorded; the transport clock stamps each attempt (the body's `timestamp` and `webhook-timestamp`,
@@ -34,7 +34,7 @@ import { insertDeliveryAttempt } from '../../storage/webhook-delivery-attempt.re
 import { ATTEMPT_ERROR_MAX } from '../../storage/webhook-delivery-attempt.table.js';
 import { type Clock, MINUTE_MS, toStoredInstant } from '../domain/clock.js';
 import { maskedUrl } from '../domain/masked-url.js';
-import { queueDeliveryFailureEmail } from '../notifications/merchant-emails.js';
+import { queueDeliveryFailureEmail } from '../notifications/delivery-failure-email.js';
 import type { DeliveryOutcome as DeliveryOutcomeLabel } from '../observability/gateway-metrics.js';
 import type { Deps } from '../runtime/deps.js';
 import type { EventBody } from './events.js';

@@ -6,7 +6,8 @@
  */
 import { toStoredInstant } from '../domain/clock.js';
 import { maskedUrl } from '../domain/masked-url.js';
-import { OperatorError, requireDomain } from '../merchants/merchant.service.js';
+import { requireDomain } from '../merchants/domains.service.js';
+import { OperatorError } from '../merchants/operator.js';
 import type { Deps } from '../runtime/deps.js';
 import { monotonicMs } from '../runtime/system.js';
 import { deliveryBody } from './dispatcher.js';

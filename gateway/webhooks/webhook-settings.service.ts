@@ -4,7 +4,7 @@
  * and, during a secret rotation, when its 24 hours end (the old secret stops signing then).
  */
 import { toStoredInstant } from '../domain/clock.js';
-import { addDomain, requireDomain } from '../merchants/merchant.service.js';
+import { addDomain, requireDomain } from '../merchants/domains.service.js';
 import type { Deps } from '../runtime/deps.js';
 
 export interface WebhookSettingsView {

@@ -16,7 +16,7 @@ import { escapeHtml, scriptJson } from '../../gateway/checkout/html.js';
 import { type HeaderTarget, newNonce } from '../../gateway/checkout/security.js';
 import type { Clock } from '../../gateway/domain/clock.js';
 import { AUTH_PATH } from './app.js';
-import { EMBEDDED_API_PATH } from './embedded-api.js';
+import { EMBEDDED_API_PATH } from './embedded-api/routes.js';
 import { shopDomainOf } from './graphql.js';
 import type { ShopifyRuntime } from './runtime.js';
 

@@ -30,6 +30,13 @@ import {
   type StorePlatform,
 } from '../../connector/platforms/platform.js';
 import {
+  ADMIN_DOCUMENTS,
+  PAYMENT_UUID_KEY,
+  PAYMENT_UUID_NAMESPACE,
+  refundNeedsIdempotencyKey,
+} from './admin-documents.js';
+import { appendNoteLine, GATEWAY_REFUND_TAG, refundMarker, refundNote } from './admin-notes.js';
+import {
   isOrderId,
   isPaidStatus,
   legacyId,
@@ -48,7 +55,6 @@ import {
   type UserError,
 } from './admin-wire.js';
 import { type AdminGraphql, createAdminGraphql, type FetchLike } from './graphql.js';
-
 export interface ShopifyAdminPlatformOptions {
   /** `example-shop.myshopify.com`. */
   readonly shop: string;
@@ -67,9 +73,6 @@ export interface ShopifyAdminPlatformOptions {
   readonly onVersionServed?: (requested: string, served: string) => void;
 }
 
-/** Where the gateway payment uuid is kept on the order. */
-export const PAYMENT_UUID_NAMESPACE = 'gateway';
-export const PAYMENT_UUID_KEY = 'payment_uuid';
 /** Where the manual bridge keeps the gateway checkout link (`{{ order.metafields.gateway.checkout_url }}`). */
 export const CHECKOUT_URL_KEY = 'checkout_url';
 
@@ -79,99 +82,9 @@ export interface ShopifyAdminPlatform extends StorePlatform {
   /** Sets the order's `gateway.checkout_url` metafield (type `url`); safe to repeat. */
   setCheckoutUrl(orderId: string, url: string): Promise<void>;
 }
-/** The tag on an order whose gateway refund was written down as a note instead of a Shopify refund. */
-export const GATEWAY_REFUND_TAG = 'gateway-refund';
-/**
- * The longest order note written. Shopify's limit on `Order.note` is not in the Admin API reference;
- * 5000 characters is the limit apps report, so the driver stays under it.
- */
-export const MAX_NOTE_LENGTH = 5000;
-
 const PAGE_SIZE = 100;
 /** A bound on pages followed in one listing (100 000 orders). */
 const MAX_PAGES = 1000;
-/** Refunds and transactions read per order when recording a refund (an order has a handful). */
-const ORDER_LIST_LIMIT = 100;
-
-const ORDER_FIELDS = `
-  id
-  legacyResourceId
-  name
-  createdAt
-  displayFinancialStatus
-  paymentGatewayNames
-  totalPriceSet { shopMoney { amount currencyCode } }
-  totalRefundedSet { shopMoney { amount currencyCode } }
-  email
-  customer { firstName lastName }
-  note
-  tags
-  paymentUuid: metafield(namespace: "${PAYMENT_UUID_NAMESPACE}", key: "${PAYMENT_UUID_KEY}") { value }
-`;
-
-const REFUND_SELECTION = '{ refund { id legacyResourceId note } userErrors { field message } }';
-/**
- * Every GraphQL document the driver sends, by operation name. Exported so that the tests validate each
- * one against Shopify's published Admin schema of every supported API version
- * (test/plugins/shopify/graphql-documents.test.ts); `RecordGatewayRefundIdempotent` is sent instead of
- * `RecordGatewayRefund` from API 2026-01 (see {@link refundNeedsIdempotencyKey}).
- */
-export const ADMIN_DOCUMENTS = {
-  ShopAccess: 'query ShopAccess { shop { name } }',
-  OrderForConnector: `query OrderForConnector($id: ID!) { order(id: $id) { ${ORDER_FIELDS} } }`,
-  OrdersForConnector: `query OrdersForConnector($first: Int!, $after: String, $query: String!) {
-  orders(first: $first, after: $after, query: $query, sortKey: CREATED_AT) {
-    nodes { ${ORDER_FIELDS} }
-    pageInfo { hasNextPage endCursor }
-  }
-}`,
-  SetGatewayPaymentUuid: `mutation SetGatewayPaymentUuid($metafields: [MetafieldsSetInput!]!) {
-  metafieldsSet(metafields: $metafields) { metafields { key namespace value } userErrors { field message code } }
-}`,
-  MarkOrderPaid: `mutation MarkOrderPaid($input: OrderMarkAsPaidInput!) {
-  orderMarkAsPaid(input: $input) { order { id displayFinancialStatus } userErrors { field message } }
-}`,
-  UpdateOrderNote: `mutation UpdateOrderNote($input: OrderInput!) {
-  orderUpdate(input: $input) { order { id note } userErrors { field message } }
-}`,
-  OrderRefundsForConnector: `query OrderRefundsForConnector($id: ID!) {
-  order(id: $id) {
-    ${ORDER_FIELDS}
-    transactions(first: ${ORDER_LIST_LIMIT}) {
-      id kind status gateway manualPaymentGateway amountSet { shopMoney { amount currencyCode } }
-    }
-    refunds(first: ${ORDER_LIST_LIMIT}) { id legacyResourceId note }
-  }
-}`,
-  RecordGatewayRefund: `mutation RecordGatewayRefund($input: RefundInput!) {
-  refundCreate(input: $input) ${REFUND_SELECTION}
-}`,
-  RecordGatewayRefundIdempotent: `mutation RecordGatewayRefund($input: RefundInput!, $idempotencyKey: String!) {
-  refundCreate(input: $input) @idempotent(key: $idempotencyKey) ${REFUND_SELECTION}
-}`,
-  TagOrder: `mutation TagOrder($id: ID!, $tags: [String!]!) {
-  tagsAdd(id: $id, tags: $tags) { userErrors { field message } }
-}`,
-} as const;
-
-/**
- * `@idempotent(key:)` exists on refundCreate from 2026-01 and is required from 2026-04
- * (shopify.dev changelog "Making idempotency mandatory for inventory adjustments and refund
- * mutations"); an older version refuses the unknown directive, so it is sent from 2026-01 on.
- * `apiVersion` is the version Shopify executes the call with: the one it answered the order read
- * with (`X-Shopify-API-Version`), which is not the one asked for when that one is out of support.
- */
-export function refundNeedsIdempotencyKey(apiVersion: string): boolean {
-  return apiVersion === 'unstable' || apiVersion >= '2026-01';
-}
-
-/** The documents the driver sends to a shop whose Admin API answers with `servedVersion`. */
-export function adminDocumentsServedAt(servedVersion: string): Record<string, string> {
-  const { RecordGatewayRefund, RecordGatewayRefundIdempotent, ...always } = ADMIN_DOCUMENTS;
-  return refundNeedsIdempotencyKey(servedVersion)
-    ? { ...always, RecordGatewayRefundIdempotent }
-    : { ...always, RecordGatewayRefund };
-}
 
 /** `2024-05-01T10:00:00Z` as Shopify's search syntax takes a date-time. */
 function searchInstant(epochMs: number): string {
@@ -187,31 +100,6 @@ function userErrorText(errors: readonly UserError[]): string {
   return errors
     .map((error) => (error.field?.length ? `${error.field.join('.')}: ${error.message}` : error.message))
     .join('; ');
-}
-
-/** The text naming a gateway refund in a Shopify refund's note (or the order note). */
-function refundMarker(uuid: string): string {
-  return `gateway refund ${uuid}`;
-}
-
-function refundNote(refund: GatewayRefund): string {
-  const reason = refund.reason?.trim() ?? '';
-  return reason === ''
-    ? `Refunded at the gateway (${refundMarker(refund.uuid)})`
-    : `${reason} (${refundMarker(refund.uuid)})`;
-}
-
-/**
- * The order note with `line` appended. When the result would pass {@link MAX_NOTE_LENGTH}, the
- * oldest lines are dropped first (the newest say most about the order now); a single line longer
- * than the limit is cut.
- */
-export function appendNoteLine(existing: string | null | undefined, line: string): string {
-  const clean = line.replace(/\s*\n\s*/g, ' ').trim();
-  const lines = (existing ?? '').split('\n').filter((entry) => entry.trim() !== '');
-  lines.push(clean.slice(0, MAX_NOTE_LENGTH));
-  while (lines.length > 1 && lines.join('\n').length > MAX_NOTE_LENGTH) lines.shift();
-  return lines.join('\n');
 }
 
 export function createShopifyAdminPlatform(options: ShopifyAdminPlatformOptions): ShopifyAdminPlatform {

@@ -21,7 +21,7 @@ import { type OrderSnapshot, wholeAmountOf } from '../../connector/orders/order-
 import { refundFromStore } from '../../connector/refunds/refund.service.js';
 import type { ConnectorDeps } from '../../connector/runtime/deps.js';
 import { findConnection, type StoreConnection } from '../../connector/storage/connection.repository.js';
-import { connectionEnded } from '../../connector/storage/database.js';
+import { connectionEnded } from '../../connector/storage/connection.table.js';
 import { findLink } from '../../connector/storage/order-link.repository.js';
 import { refundsOfLink } from '../../connector/storage/refund-record.repository.js';
 import { findShopifyShop } from '../../connector/storage/shopify-shop.repository.js';

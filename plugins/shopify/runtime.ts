@@ -4,6 +4,7 @@
  */
 import type { Logger } from 'pino';
 import type { ShopifyConfig } from '../../connector/config.js';
+import { ConnectorError } from '../../connector/errors.js';
 import type { ConnectorDb } from '../../connector/storage/database.js';
 import type { Clock } from '../../gateway/domain/clock.js';
 import { DAY_MS } from '../../gateway/domain/clock.js';
@@ -59,4 +60,10 @@ export function createShopifyRuntime(options: {
       logger[level]({ api_version: version, ...fields }, message);
     },
   };
+}
+
+/** The connector's Shopify app; a route of it answers 404 when Shopify is not configured. */
+export function configuredShopify(deps: { readonly shopify?: ShopifyRuntime }): ShopifyRuntime {
+  if (deps.shopify === undefined) throw new ConnectorError(404, 'not_found', 'The Shopify app is not configured.');
+  return deps.shopify;
 }

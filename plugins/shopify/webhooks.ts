@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { removeConnection } from '../../connector/connections/connection.service.js';
 import type { ConnectorDeps } from '../../connector/runtime/deps.js';
 import { findConnection } from '../../connector/storage/connection.repository.js';
-import { connectionEnded } from '../../connector/storage/database.js';
+import { connectionEnded } from '../../connector/storage/connection.table.js';
 import { deleteShopifySessionsOfShop } from '../../connector/storage/shopify-session.repository.js';
 import {
   findShopifyShop,

@@ -2,7 +2,7 @@
  * Screenshots of business verification: the empty form, the form with its problems, the request
  * being checked, and a rejection with its reason (made as the operator's `business reject` does).
  */
-import { rejectBusinessVerification } from '../../gateway/merchants/business-verification.service.js';
+import { rejectBusinessVerification } from '../../gateway/merchants/business-review.js';
 import { samplePdf } from '../../test/dashboard/business-support.js';
 import type { SectionShots } from './shot.js';
 

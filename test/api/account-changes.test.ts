@@ -7,13 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnectToken } from '../../gateway/connect/connect-token.service.js';
-import {
-  addDomain,
-  createApiKey,
-  revokeApiKey,
-  setProcessorEnabled,
-  setRateLimit,
-} from '../../gateway/merchants/merchant.service.js';
+import { createApiKey, revokeApiKey } from '../../gateway/merchants/api-keys.service.js';
+import { setProcessorEnabled } from '../../gateway/merchants/domain-processors.service.js';
+import { addDomain } from '../../gateway/merchants/domains.service.js';
+import { setRateLimit } from '../../gateway/merchants/merchant.service.js';
 import { CLI_TEST_TIMEOUT_MS, gateway } from '../support/cli.js';
 import { DIALECTS } from '../support/databases.js';
 import {

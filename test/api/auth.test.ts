@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayState } from '../../gateway/api/context.js';
 import { requireAuth } from '../../gateway/api/middleware/auth.js';
 import { OPERATIONS } from '../../gateway/domain/access.js';
-import { createApiKey, revokeApiKey, verifyBusiness } from '../../gateway/merchants/merchant.service.js';
+import { createApiKey, revokeApiKey } from '../../gateway/merchants/api-keys.service.js';
+import { verifyBusiness } from '../../gateway/merchants/merchant.service.js';
 import { DIALECTS } from '../support/databases.js';
 import { PUBLIC_URL, paymentBody, startTestGateway, type TestGateway } from '../support/gateway.js';
 

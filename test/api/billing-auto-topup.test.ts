@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { afterBalanceChange } from '../../gateway/billing/auto-topup.service.js';
-import { addDomain } from '../../gateway/merchants/merchant.service.js';
+import { addDomain } from '../../gateway/merchants/domains.service.js';
 import { DIALECTS } from '../support/databases.js';
 import {
   enableLiveProcessor,

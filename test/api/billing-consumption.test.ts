@@ -9,7 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consumeForReceipt } from '../../gateway/billing/consumption.js';
-import { addDomain, createApiKey, setProcessorEnabled } from '../../gateway/merchants/merchant.service.js';
+import { createApiKey } from '../../gateway/merchants/api-keys.service.js';
+import { setProcessorEnabled } from '../../gateway/merchants/domain-processors.service.js';
+import { addDomain } from '../../gateway/merchants/domains.service.js';
 import { payWithTestCard } from '../../gateway/payments/test-card.service.js';
 import { findPaymentRow, rowToPayment } from '../../storage/payment.repository.js';
 import type { LedgerEntry, LedgerPage } from '../support/billing-shape.js';

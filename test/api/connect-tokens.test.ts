@@ -19,12 +19,9 @@ import { connectTokenKey } from '../../gateway/connect/connect-token.jwt.js';
 import { createConnectToken, revokeConnectToken } from '../../gateway/connect/connect-token.service.js';
 import { OPERATIONS } from '../../gateway/domain/access.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../gateway/domain/clock.js';
-import {
-  addDomain,
-  rotateWebhookSecret,
-  setProcessorEnabled,
-  setRateLimit,
-} from '../../gateway/merchants/merchant.service.js';
+import { setProcessorEnabled } from '../../gateway/merchants/domain-processors.service.js';
+import { addDomain, rotateWebhookSecret } from '../../gateway/merchants/domains.service.js';
+import { setRateLimit } from '../../gateway/merchants/merchant.service.js';
 import { findMerchantDomain } from '../../storage/domain.repository.js';
 import { findPaymentRow } from '../../storage/payment.repository.js';
 import { gateway } from '../support/cli.js';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnectToken } from '../../gateway/connect/connect-token.service.js';
-import { addDomain } from '../../gateway/merchants/merchant.service.js';
+import { addDomain } from '../../gateway/merchants/domains.service.js';
 import { DIALECTS } from '../support/databases.js';
 import { type CallOptions, paymentBody, startTestGateway, type TestGateway, uniqueHost } from '../support/gateway.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';

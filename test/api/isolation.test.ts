@@ -11,9 +11,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../gateway/domain/clock.js';
-import { addDomain, createApiKey, setProcessorEnabled } from '../../gateway/merchants/merchant.service.js';
+import { createApiKey } from '../../gateway/merchants/api-keys.service.js';
+import { setProcessorEnabled } from '../../gateway/merchants/domain-processors.service.js';
+import { addDomain } from '../../gateway/merchants/domains.service.js';
 import { createProcessorHttp, type ProcessorHttp } from '../../gateway/processors/http.js';
-import { SEARCH_AFTER_MS } from '../../gateway/receipts/issuer.js';
+import { SEARCH_AFTER_MS } from '../../gateway/receipts/issuing-schedule.js';
 import { RECEIPT_WAIT_MS } from '../../gateway/receipts/receipts.service.js';
 import { enableReceipts } from '../../gateway/receipts/receipts-admin.service.js';
 import { DIALECTS } from '../support/databases.js';

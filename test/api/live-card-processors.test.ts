@@ -13,14 +13,12 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../gateway/domain/clock.js';
-import {
-  addDomain,
-  createApiKey,
-  OperatorError,
-  setProcessorEnabled,
-} from '../../gateway/merchants/merchant.service.js';
-import { POLL_AFTER_MS } from '../../gateway/payments/processor-payments.service.js';
-import { refundCheckDelayMs } from '../../gateway/refunds/refund.service.js';
+import { createApiKey } from '../../gateway/merchants/api-keys.service.js';
+import { setProcessorEnabled } from '../../gateway/merchants/domain-processors.service.js';
+import { addDomain } from '../../gateway/merchants/domains.service.js';
+import { OperatorError } from '../../gateway/merchants/operator.js';
+import { POLL_AFTER_MS } from '../../gateway/payments/processor-polls.js';
+import { refundCheckDelayMs } from '../../gateway/refunds/check-schedule.js';
 import { DIALECTS } from '../support/databases.js';
 import { paymentBody, type TestGateway, uniqueHost } from '../support/gateway.js';
 import { FakeAmeria } from '../support/processors/fake-ameria.js';

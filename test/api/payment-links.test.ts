@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, MINUTE_MS, toStoredInstant } from '../../gateway/domain/clock.js';
-import { LINK_PAYMENTS_PER_MINUTE } from '../../gateway/payment-links/payment-link.service.js';
+import { LINK_PAYMENTS_PER_MINUTE } from '../../gateway/payment-links/buyer-link.service.js';
 import { IDEMPOTENCY_LOCK_MS } from '../../gateway/payments/idempotency.js';
 import { canonicalJson, sha256Hex } from '../../gateway/runtime/hashing.js';
 import { claimIdempotencyKey } from '../../storage/idempotency-key.repository.js';

@@ -4,7 +4,8 @@
  * methods, and that a refused request leaves nothing behind.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDomain, setProcessorEnabled } from '../../gateway/merchants/merchant.service.js';
+import { setProcessorEnabled } from '../../gateway/merchants/domain-processors.service.js';
+import { addDomain } from '../../gateway/merchants/domains.service.js';
 import { DIALECTS } from '../support/databases.js';
 import {
   type ApiResponse,

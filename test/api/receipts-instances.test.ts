@@ -8,8 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS, toStoredInstant } from '../../gateway/domain/clock.js';
-import { addDomain, createApiKey, setProcessorEnabled } from '../../gateway/merchants/merchant.service.js';
-import { issueDueReceipts, TRY_LEASE_MS } from '../../gateway/receipts/issuer.js';
+import { createApiKey } from '../../gateway/merchants/api-keys.service.js';
+import { setProcessorEnabled } from '../../gateway/merchants/domain-processors.service.js';
+import { addDomain } from '../../gateway/merchants/domains.service.js';
+import { issueDueReceipts } from '../../gateway/receipts/issuer.js';
+import { TRY_LEASE_MS } from '../../gateway/receipts/issuing-schedule.js';
 import { enableReceipts } from '../../gateway/receipts/receipts-admin.service.js';
 import { paymentBody, type TestGateway, uniqueHost } from '../support/gateway.js';
 import { FakeAmeria } from '../support/processors/fake-ameria.js';

@@ -9,11 +9,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS, toStoredInstant } from '../../gateway/domain/clock.js';
-import { addDomain, createApiKey, setProcessorEnabled } from '../../gateway/merchants/merchant.service.js';
+import { createApiKey } from '../../gateway/merchants/api-keys.service.js';
+import { setProcessorEnabled } from '../../gateway/merchants/domain-processors.service.js';
+import { addDomain } from '../../gateway/merchants/domains.service.js';
 import { createProcessorHttp, type ProcessorHttp } from '../../gateway/processors/http.js';
-import { RECEIPTS_ALERT_KIND, SEARCH_AFTER_MS } from '../../gateway/receipts/issuer.js';
+import { SEARCH_AFTER_MS } from '../../gateway/receipts/issuing-schedule.js';
 import { RECEIPT_WAIT_MS } from '../../gateway/receipts/receipts.service.js';
 import { disableReceipts, enableReceipts } from '../../gateway/receipts/receipts-admin.service.js';
+import { RECEIPTS_ALERT_KIND } from '../../gateway/receipts/receipts-alert.js';
 import { recordLedgerEntry } from '../../storage/billing.repository.js';
 import { DIALECTS } from '../support/databases.js';
 import { paymentBody, type TestGateway, uniqueHost } from '../support/gateway.js';

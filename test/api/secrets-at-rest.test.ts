@@ -10,7 +10,7 @@ import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectTokenKey } from '../../gateway/connect/connect-token.jwt.js';
 import { createConnectToken } from '../../gateway/connect/connect-token.service.js';
-import { rotateWebhookSecret } from '../../gateway/merchants/merchant.service.js';
+import { rotateWebhookSecret } from '../../gateway/merchants/domains.service.js';
 import { openDatabase } from '../../storage/connect.js';
 import { gatewayWith } from '../support/cli.js';
 import { DIALECTS } from '../support/databases.js';

@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, MINUTE_MS, toApiInstant, toStoredInstant } from '../../gateway/domain/clock.js';
-import { addDomain, rotateWebhookSecret } from '../../gateway/merchants/merchant.service.js';
+import { addDomain, rotateWebhookSecret } from '../../gateway/merchants/domains.service.js';
 import { openWebhookSecrets } from '../../gateway/webhooks/secrets.js';
 import { DIALECTS } from '../support/databases.js';
 import { paymentBody, startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway.js';

@@ -9,7 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDomain, createApiKey, setProcessorEnabled } from '../../gateway/merchants/merchant.service.js';
+import { createApiKey } from '../../gateway/merchants/api-keys.service.js';
+import { setProcessorEnabled } from '../../gateway/merchants/domain-processors.service.js';
+import { addDomain } from '../../gateway/merchants/domains.service.js';
 import {
   BROWSER_TIMEOUT_MS,
   type LocalServer,

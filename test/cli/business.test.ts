@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../gateway/merchants/merchant.service.js';
+import { createApiKey } from '../../gateway/merchants/api-keys.service.js';
 import { GOOD_BUSINESS, postBusiness, samplePdf, samplePng } from '../dashboard/business-support.js';
 import {
   type DashboardClient,

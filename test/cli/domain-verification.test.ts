@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../connector/gateway-client/webhook-verification.js';
-import { addDomain } from '../../gateway/merchants/merchant.service.js';
+import { addDomain } from '../../gateway/merchants/domains.service.js';
 import { CLI_TEST_TIMEOUT_MS, type CliResult, gatewayWith } from '../support/cli-in-process.js';
 import { DIALECTS } from '../support/databases.js';
 import { TestDnsServer } from '../support/dns-server.js';

@@ -8,13 +8,11 @@
 import type { Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findConnectionOrAlias } from '../../connector/storage/connection.repository.js';
-import type {
-  ConnectorDatabase,
-  OrderLinkTable,
-  RefundRecordTable,
-  StoreConnectionTable,
-} from '../../connector/storage/database.js';
+import type { StoreConnectionTable } from '../../connector/storage/connection.table.js';
+import type { ConnectorDatabase } from '../../connector/storage/database.js';
 import { CONNECTOR_MIGRATIONS, migrateConnector } from '../../connector/storage/migrate.js';
+import type { OrderLinkTable } from '../../connector/storage/order-link.table.js';
+import type { RefundRecordTable } from '../../connector/storage/refund-record.table.js';
 import { type DatabaseHandle, openDatabase } from '../../storage/connect.js';
 import { runMigrations } from '../../storage/migrate.js';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';

@@ -10,7 +10,7 @@ import { webhookSecretsOf } from '../../connector/connections/connection-access.
 import type { OrderPaymentResponse } from '../../connector/orders/order.service.js';
 import { findConnection } from '../../connector/storage/connection.repository.js';
 import { createConnectToken } from '../../gateway/connect/connect-token.service.js';
-import { rotateWebhookSecret } from '../../gateway/merchants/merchant.service.js';
+import { rotateWebhookSecret } from '../../gateway/merchants/domains.service.js';
 import { signatureHeaders } from '../../gateway/webhooks/signer.js';
 import { connector as connectorCli } from '../support/cli.js';
 import { startTestConnector, type TestConnector } from '../support/connector.js';

@@ -4,10 +4,7 @@
  * neither see nor change it), and the business decision emails are written in it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  rejectBusinessVerification,
-  verifyBusinessVerification,
-} from '../../gateway/merchants/business-verification.service.js';
+import { rejectBusinessVerification, verifyBusinessVerification } from '../../gateway/merchants/business-review.js';
 import { visibleText } from '../checkout/support.js';
 import { DIALECTS } from '../support/databases.js';
 import { GOOD_BUSINESS, postBusiness, samplePdf } from './business-support.js';

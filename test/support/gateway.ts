@@ -9,14 +9,11 @@ import type { GatewayState } from '../../gateway/api/context.js';
 import { type Config, loadConfig } from '../../gateway/config.js';
 import { ManualClock } from '../../gateway/domain/clock.js';
 import type { RateLimiter } from '../../gateway/limits/rate-limiter.js';
+import { createApiKey } from '../../gateway/merchants/api-keys.service.js';
+import { setProcessorEnabled } from '../../gateway/merchants/domain-processors.service.js';
 import type { VerificationOptions } from '../../gateway/merchants/domain-verification.service.js';
-import {
-  addDomain,
-  type CreateMerchantInput,
-  createApiKey,
-  createMerchant,
-  setProcessorEnabled,
-} from '../../gateway/merchants/merchant.service.js';
+import { addDomain } from '../../gateway/merchants/domains.service.js';
+import { type CreateMerchantInput, createMerchant } from '../../gateway/merchants/merchant.service.js';
 import type { CounterpartLimits } from '../../gateway/processors/counterparts.js';
 import type { ProcessorHttp } from '../../gateway/processors/http.js';
 import type { Deps } from '../../gateway/runtime/deps.js';

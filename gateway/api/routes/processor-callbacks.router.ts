@@ -13,7 +13,7 @@
  */
 import { Router } from '@koa/router';
 import { ApiError } from '../../domain/errors.js';
-import { handleProcessorCallback, paymentOfReturn } from '../../payments/processor-payments.service.js';
+import { handleProcessorCallback, paymentOfReturn } from '../../payments/processor-callbacks.js';
 import type { CallbackRequest } from '../../processors/processor.js';
 import type { Deps } from '../../runtime/deps.js';
 import type { GatewayContext, GatewayState } from '../context.js';

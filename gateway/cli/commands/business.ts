@@ -1,6 +1,6 @@
 /**
  * `gateway business verify|reject|list|show|document`: the operator's side of business
- * verification (gateway/merchants/business-verification.service.ts). `--json` shapes (README "CLI"):
+ * verification (gateway/merchants/business-review.ts). `--json` shapes (README "CLI"):
  *
  * - `business verify`: `{merchant_id, business_verified: true, status: "verified", verification_id,
  *   reason: null, decided_at, emails: [{to, status}]}` (`verification_id` null when the merchant had
@@ -19,12 +19,11 @@ import { writeFile } from 'node:fs/promises';
 import {
   type BusinessDecision,
   listPendingBusiness,
-  readBusinessDocument,
-  readBusinessState,
   rejectBusinessVerification,
   verifyBusinessVerification,
-} from '../../merchants/business-verification.service.js';
-import { OperatorError } from '../../merchants/merchant.service.js';
+} from '../../merchants/business-review.js';
+import { readBusinessDocument, readBusinessState } from '../../merchants/business-verification.service.js';
+import { OperatorError } from '../../merchants/operator.js';
 import { createMailer } from '../../notifications/mailer.js';
 import { sendMerchantEmailsNow } from '../../notifications/merchant-emails.js';
 import type { Deps } from '../../runtime/deps.js';

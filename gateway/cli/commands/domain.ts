@@ -6,7 +6,7 @@
  * as the operator's.
  */
 import { VERIFICATION_METHODS } from '../../domain/domain-verification.js';
-import { addDomain, rotateWebhookSecret } from '../../merchants/merchant.service.js';
+import { addDomain, rotateWebhookSecret } from '../../merchants/domains.service.js';
 import type { CommandTable } from '../command.js';
 import { operatorAudit } from '../operator-audit.js';
 import { oneOf, required } from '../options.js';

@@ -11,7 +11,7 @@
  * Creating and revoking are written to the account's audit log as the operator's.
  */
 import { keyHint, keyLabel } from '../../domain/api-keys.js';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../merchants/merchant.service.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../merchants/api-keys.service.js';
 import type { CommandTable } from '../command.js';
 import { operatorAudit } from '../operator-audit.js';
 import { oneOf, required } from '../options.js';

@@ -4,7 +4,7 @@
  * stored sealed and never printed back. `--json` prints `{merchant_id, host, processor, enabled,
  * position}`. Written to the account's audit log as the operator's.
  */
-import { setProcessorEnabled } from '../../merchants/merchant.service.js';
+import { setProcessorEnabled } from '../../merchants/domain-processors.service.js';
 import type { Command, CommandTable } from '../command.js';
 import { operatorAudit } from '../operator-audit.js';
 import { required, UsageError } from '../options.js';

@@ -7,7 +7,8 @@ import { findActiveKeyByHash } from '../../../storage/api-key.repository.js';
 import { findMerchant } from '../../../storage/merchant.repository.js';
 import type { ApiKeyPrincipal } from '../../auth/principal.js';
 import { keyEnvironment } from '../../domain/api-keys.js';
-import { OperatorError, requireDomain } from '../../merchants/merchant.service.js';
+import { requireDomain } from '../../merchants/domains.service.js';
+import { OperatorError } from '../../merchants/operator.js';
 import type { Deps } from '../../runtime/deps.js';
 import { sha256Hex } from '../../runtime/hashing.js';
 

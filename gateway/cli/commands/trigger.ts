@@ -8,7 +8,7 @@
  * "events": [{"event_id", "event"}]}`.
  */
 import { ApiError } from '../../domain/errors.js';
-import { OperatorError } from '../../merchants/merchant.service.js';
+import { OperatorError } from '../../merchants/operator.js';
 import { TRIGGER_EVENTS, type TriggerEvent, type TriggerResult, triggerEvent } from '../../payments/trigger.service.js';
 import type { Deps } from '../../runtime/deps.js';
 import { type AccountFlags, type AccountValues, accountFlags, findTestAccount } from './test-account.js';

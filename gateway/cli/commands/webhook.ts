@@ -9,7 +9,7 @@
  *   `{event_id, delivery_id, url, status, attempts, next_attempt_at, created_at}`.
  */
 import { ApiError } from '../../domain/errors.js';
-import { OperatorError } from '../../merchants/merchant.service.js';
+import { OperatorError } from '../../merchants/operator.js';
 import { resendEvent } from '../../webhooks/resend.service.js';
 import { sendTestEvent } from '../../webhooks/test-event.service.js';
 import type { CommandTable } from '../command.js';

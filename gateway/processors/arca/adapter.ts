@@ -9,130 +9,49 @@
  * says, the outcome is read back with `getOrderStatusExtended.do` and decided from `orderStatus`
  * alone (deposited: paid), never from `errorCode`. Refunds go through `refund.do` (partial and
  * repeated up to the payment), and a refund without an answer is settled by reading the order's
- * refunded total back. See docs/processors.md "ArCa".
+ * refunded total back (refunds.ts). See docs/processors.md "ArCa".
  *
  * Holds: a payment with `capture_method: manual` is registered with `registerPreAuth.do` (the same
  * parameters): paid, its order is approved (`orderStatus` 1, held) and the payment authorized.
  * `deposit.do` captures all or part of it, `reverse.do` releases it; an unanswered one is settled by
- * reading the order back.
+ * reading the order back (holds.ts).
  */
 import { z } from 'zod';
-import { DAY_MS } from '../../domain/clock.js';
-import { type Payment, registeredAmount } from '../../domain/payment.js';
+import type { Payment } from '../../domain/payment.js';
 import type { ProviderResult } from '../../domain/payment-lifecycle.js';
-import { ProcessorCallError, type ProcessorReply } from '../http.js';
-import type {
-  HoldAttempt,
-  HoldFinding,
-  HoldRequest,
-  Processor,
-  ProcessorCall,
-  ProcessorSession,
-  RefundAttempt,
-  RefundRequest,
-  RefundStatusRequest,
-  StartAnswer,
-  StatusAnswer,
-} from '../processor.js';
+import type { Processor, ProcessorCall, ProcessorSession, StartAnswer, StatusAnswer } from '../processor.js';
 import { arcaCallback } from './callback.js';
+import { credentials, logText, post, readOrder } from './client.js';
 import { type ArcaConfig, arcaConfigSchema } from './config.js';
+import { ARCA_HOLD_MS, holdCall, holdStatus } from './holds.js';
 import {
   actionCodeClass,
   arcaDescription,
   arcaLanguage,
   cardLast4FromMask,
   declineFailureCode,
-  holdCallError,
   holdStateOf,
-  isAmountOf,
   orderStatusOf,
   paymentOutcome,
-  refundError,
-  refundedMinorUnits,
-  refundFinding,
   registerError,
   toMinorUnits,
 } from './map.js';
+import { refund, refundStatus } from './refunds.js';
 import {
   AMD_CURRENCY,
-  type ArcaOperation,
   arcaOrderId,
-  depositRequest,
   mdOrderOf,
   type OrderStatusAnswer,
-  orderStatusAnswer,
-  orderStatusRequest,
-  refundAnswer,
-  refundRequest,
   registerAnswer,
   registerRequest,
-  reverseRequest,
 } from './wire.js';
 
 /** How long each call waits for the whole answer. */
 export const START_TIMEOUT_MS = 15_000;
 export const STATUS_TIMEOUT_MS = 10_000;
-export const REFUND_TIMEOUT_MS = 20_000;
-export const REFUND_STATUS_TIMEOUT_MS = 10_000;
-export const CAPTURE_TIMEOUT_MS = 20_000;
-export const RELEASE_TIMEOUT_MS = 20_000;
-export const HOLD_STATUS_TIMEOUT_MS = 10_000;
-
-/**
- * How long a hold may be captured: 7 days, the usual life of an e-commerce card hold (the issuer's,
- * not documented for ArCa). `reverse.do` works only until the end of the bank day of the payment
- * (BPC): a release later is refused and the hold lapses at the issuer.
- */
-export const ARCA_HOLD_MS = 7 * DAY_MS;
 
 /** BPC's default (and the gateway's own) time to enter the card: the bank page never outlives the payment. */
 export const MAX_SESSION_SECONDS = 1200;
-
-type Reply =
-  | { readonly kind: 'answer'; readonly json: unknown }
-  | { readonly kind: 'failed'; readonly reached: boolean; readonly detail: string };
-
-/** Text from the bank for the log: without the merchant's login or password, and short. */
-function logText(config: ArcaConfig, text: string | null | undefined): string {
-  if (text === null || text === undefined || text === '') return '';
-  const clean = text.replaceAll(config.password, '***').replaceAll(config.username, '***');
-  return ` (${clean.length > 200 ? `${clean.slice(0, 200)}...` : clean})`;
-}
-
-/** One call: a form-encoded POST; the answer's JSON whatever its content type says. */
-async function post(
-  call: ProcessorCall<ArcaConfig>,
-  operation: ArcaOperation,
-  fields: Readonly<Record<string, string>>,
-  timeoutMs: number,
-): Promise<Reply> {
-  let reply: ProcessorReply;
-  try {
-    reply = await call.http.request({
-      method: 'POST',
-      url: `${call.config.base_url}${operation}.do`,
-      // Some hosts answer 406 to `Accept: application/json` alone: their JSON is served as text/plain.
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: '*/*' },
-      body: new URLSearchParams(fields).toString(),
-      timeoutMs,
-    });
-  } catch (error) {
-    if (error instanceof ProcessorCallError) {
-      return { kind: 'failed', reached: error.reached, detail: `${operation}.do: ${error.message}` };
-    }
-    throw error;
-  }
-  if (reply.status !== 200) return { kind: 'failed', reached: true, detail: `${operation}.do: HTTP ${reply.status}` };
-  try {
-    return { kind: 'answer', json: JSON.parse(reply.body) };
-  } catch {
-    return { kind: 'failed', reached: true, detail: `${operation}.do: the answer is not JSON` };
-  }
-}
-
-function credentials(config: ArcaConfig): { userName: string; password: string } {
-  return { userName: config.username, password: config.password };
-}
 
 /** The bank's payment page of a registered order, as the host builds it (`formUrl`). */
 export function paymentPageUrl(
@@ -151,69 +70,6 @@ export function returnWithOrderId(returnUrl: string, orderId: string): string {
   const base = hash === -1 ? returnUrl : returnUrl.slice(0, hash);
   const fragment = hash === -1 ? '' : returnUrl.slice(hash);
   return `${base}${base.includes('?') ? '&' : '?'}orderId=${encodeURIComponent(orderId)}${fragment}`;
-}
-
-type OrderRead =
-  | { readonly kind: 'order'; readonly answer: OrderStatusAnswer; readonly orderStatus: number }
-  | { readonly kind: 'unreadable'; readonly detail: string };
-
-/**
- * The order as the bank has it (`getOrderStatusExtended.do`, by BPC's orderId when we have it,
- * else by our order number), checked to be ours: its order number, amount, currency and orderId
- * must be the payment's, or nothing is concluded from it.
- */
-async function readOrder(
-  call: ProcessorCall<ArcaConfig>,
-  payment: Payment,
-  session: ProcessorSession,
-  timeoutMs: number,
-): Promise<OrderRead> {
-  const key = session.reference === null ? { orderNumber: session.orderNumber } : { orderId: session.reference };
-  const request = orderStatusRequest.safeParse({ ...credentials(call.config), ...key });
-  if (!request.success)
-    return { kind: 'unreadable', detail: 'getOrderStatusExtended.do: the session has no valid key' };
-  const reply = await post(call, 'getOrderStatusExtended', request.data, timeoutMs);
-  if (reply.kind === 'failed') return { kind: 'unreadable', detail: reply.detail };
-  const parsed = orderStatusAnswer.safeParse(reply.json);
-  if (!parsed.success) return { kind: 'unreadable', detail: 'getOrderStatusExtended.do: the answer is not understood' };
-  const answer = parsed.data;
-  const orderStatus = answer.orderStatus;
-  if (orderStatus === null || orderStatus === undefined) {
-    return {
-      kind: 'unreadable',
-      detail: `getOrderStatusExtended.do: errorCode ${answer.errorCode} without orderStatus${logText(call.config, answer.errorMessage)}`,
-    };
-  }
-  // errorCode 0: no error. 2 ("order declined") comes with a declined order on some hosts; it
-  // never vouches for a paid one.
-  const usable =
-    answer.errorCode === '0' || (answer.errorCode === '2' && paymentOutcome(orderStatusOf(orderStatus)) !== 'paid');
-  if (!usable) {
-    return {
-      kind: 'unreadable',
-      detail: `getOrderStatusExtended.do: errorCode ${answer.errorCode}${logText(call.config, answer.errorMessage)}`,
-    };
-  }
-  const mismatch = mismatchOf(answer, payment, session);
-  if (mismatch !== null) return { kind: 'unreadable', detail: `getOrderStatusExtended.do: ${mismatch}` };
-  return { kind: 'order', answer, orderStatus };
-}
-
-/** Why an answer is not about this payment's order, or null when it is. */
-function mismatchOf(answer: OrderStatusAnswer, payment: Payment, session: ProcessorSession): string | null {
-  if (answer.orderNumber !== session.orderNumber) return 'the answer names another order number';
-  // The order keeps the amount registered (held): a partial capture does not change it.
-  if (answer.amount === null || answer.amount === undefined || !isAmountOf(answer.amount, registeredAmount(payment))) {
-    return 'the answer has another amount';
-  }
-  if (answer.currency !== null && answer.currency !== undefined && answer.currency !== AMD_CURRENCY) {
-    return 'the answer has another currency';
-  }
-  const mdOrder = mdOrderOf(answer);
-  if (mdOrder !== null && session.reference !== null && mdOrder.toLowerCase() !== session.reference.toLowerCase()) {
-    return 'the answer names another orderId';
-  }
-  return null;
 }
 
 /** The payment's result from an order that passed `readOrder`. */
@@ -365,117 +221,6 @@ async function status(
   const read = await readOrder(call, payment, session, STATUS_TIMEOUT_MS);
   if (read.kind === 'unreadable') return { kind: 'unavailable', detail: read.detail };
   return resultOf(read.answer, read.orderStatus, session.reference ?? mdOrderOf(read.answer), payment);
-}
-
-async function refund(call: ProcessorCall<ArcaConfig>, request: RefundRequest): Promise<RefundAttempt> {
-  const orderId = request.session?.reference ?? null;
-  // Without BPC's orderId nothing can be refunded (and nothing was sent).
-  if (orderId === null) return { kind: 'declined', code: 'arca_no_order_id' };
-  if (!Number.isSafeInteger(request.amount) || request.amount < 1)
-    return { kind: 'declined', code: 'arca_amount_invalid' };
-  const fields = refundRequest.safeParse({
-    ...credentials(call.config),
-    orderId,
-    amount: toMinorUnits(request.amount),
-  });
-  if (!fields.success) return { kind: 'declined', code: 'arca_request_invalid' };
-  const reply = await post(call, 'refund', fields.data, REFUND_TIMEOUT_MS);
-  if (reply.kind === 'failed') return { kind: reply.reached ? 'unknown' : 'unavailable' };
-  const parsed = refundAnswer.safeParse(reply.json);
-  if (!parsed.success) return { kind: 'unknown' };
-  switch (refundError(parsed.data.errorCode)) {
-    case 'ok':
-      // refund.do answers no id of its own: the refund is found under the order's orderId.
-      return { kind: 'refunded', reference: orderId };
-    case 'refused':
-      return { kind: 'declined', code: `arca_error_${parsed.data.errorCode}` };
-    case 'unknown':
-      return { kind: 'unknown' };
-  }
-}
-
-/**
- * What became of a refund that got no answer: the order's refunded total at the bank, against the
- * ledger's (the payment's refunded amount, which does not include this refund) plus this refund.
- */
-async function refundStatus(call: ProcessorCall<ArcaConfig>, request: RefundStatusRequest): Promise<RefundAttempt> {
-  const session = request.session;
-  if (session === null || session.reference === null) return { kind: 'declined', code: 'arca_no_order_id' };
-  const read = await readOrder(call, request.payment, session, REFUND_STATUS_TIMEOUT_MS);
-  if (read.kind === 'unreadable') return { kind: 'unavailable' };
-  const refunded = refundedMinorUnits(read.answer);
-  if (refunded === null) return { kind: 'unknown' };
-  switch (refundFinding(refunded, request.payment.refundedAmount * 100, request.amount * 100)) {
-    case 'refunded':
-      return { kind: 'refunded', reference: session.reference };
-    case 'not_refunded':
-      return { kind: 'declined', code: 'arca_not_refunded' };
-    case 'unknown':
-      return { kind: 'unknown' };
-  }
-}
-
-/** Sends `deposit.do` (a capture, of `amount`) or `reverse.do` (a release) once; never retried. */
-async function holdCall(call: ProcessorCall<ArcaConfig>, request: HoldRequest): Promise<HoldAttempt> {
-  const orderId = request.session?.reference ?? null;
-  // Without BPC's orderId there is no order to capture or release (and nothing is sent).
-  if (orderId === null) return { kind: 'declined', code: 'arca_no_order_id' };
-  const capture = request.kind === 'capture';
-  const fields = capture
-    ? depositRequest.safeParse({ ...credentials(call.config), orderId, amount: toMinorUnits(request.amount) })
-    : reverseRequest.safeParse({ ...credentials(call.config), orderId });
-  if (!fields.success) return { kind: 'declined', code: 'arca_request_invalid' };
-  const reply = await post(
-    call,
-    capture ? 'deposit' : 'reverse',
-    fields.data,
-    capture ? CAPTURE_TIMEOUT_MS : RELEASE_TIMEOUT_MS,
-  );
-  if (reply.kind === 'failed') return { kind: reply.reached ? 'unknown' : 'unavailable' };
-  const parsed = refundAnswer.safeParse(reply.json);
-  if (!parsed.success) return { kind: 'unknown' };
-  switch (holdCallError(parsed.data.errorCode)) {
-    case 'ok':
-      // Neither answers an id of its own: the operation is found under the order's orderId.
-      return { kind: 'done', reference: orderId };
-    case 'refused':
-      return { kind: 'declined', code: `arca_error_${parsed.data.errorCode}` };
-    case 'unknown':
-      return { kind: 'unknown' };
-  }
-}
-
-/**
- * What became of a hold whose deposit or reversal got no answer: the order read back. Held
- * (`orderStatus` 1); captured (2, or 4 once refunded: `paymentAmountInfo.depositedAmount` plus the
- * refunded total, else the amount asked); released (3 reversed, 6 declined).
- */
-async function holdStatus(call: ProcessorCall<ArcaConfig>, request: HoldRequest): Promise<HoldFinding> {
-  const session = request.session;
-  if (session === null || session.reference === null) return { kind: 'unavailable', detail: 'no orderId' };
-  const read = await readOrder(call, request.payment, session, HOLD_STATUS_TIMEOUT_MS);
-  if (read.kind === 'unreadable') return { kind: 'unavailable', detail: read.detail };
-  switch (holdStateOf(orderStatusOf(read.orderStatus))) {
-    case 'held':
-      return { kind: 'held' };
-    case 'captured': {
-      const deposited = read.answer.paymentAmountInfo?.depositedAmount;
-      const minor =
-        deposited === null || deposited === undefined ? null : deposited + (refundedMinorUnits(read.answer) ?? 0);
-      return {
-        kind: 'captured',
-        amount: minor === null || minor <= 0 ? request.amount : Math.floor(minor / 100),
-        reference: session.reference,
-      };
-    }
-    case 'released':
-      return { kind: 'released' };
-    case 'unknown':
-      return {
-        kind: 'unavailable',
-        detail: `getOrderStatusExtended.do: orderStatus ${read.orderStatus} is not a hold`,
-      };
-  }
 }
 
 /** A card with an arch over it, for ArCa (Armenian Card). */

@@ -7,7 +7,7 @@
  * shown in the Payments section of the Shopify admin).
  *
  * - `ready: true` with the gateway account as external handle once the merchant saved the settings
- *   with the payments app as the way buyers pay (embedded-api.ts `saveSettings`);
+ *   with the payments app as the way buyers pay (embedded-api/settings.ts `saveSettings`);
  * - `ready: false` when that shop's connection is removed (`DELETE /v1/connection`,
  *   `bin/connector connection remove`) or its settings move to the manual bridge. An uninstall needs
  *   nothing: Shopify removes the app's payment method itself, and the token is gone.

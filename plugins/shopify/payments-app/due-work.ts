@@ -12,8 +12,9 @@ import {
 } from '../../../connector/storage/shopify-payment-session.repository.js';
 import { toStoredInstant } from '../../../gateway/domain/clock.js';
 import { sendDueConfigurations } from './configuration.js';
-import { readBackSession, sendDecision } from './payment-sessions.js';
+import { readBackSession } from './payment-sessions.js';
 import { driveRefund } from './refund-sessions.js';
+import { sendDecision } from './session-decisions.js';
 
 const BATCH = 50;
 

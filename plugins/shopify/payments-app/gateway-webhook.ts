@@ -7,7 +7,7 @@
  */
 import { gatewayOf } from '../../../connector/connections/connection-access.js';
 import { errorDetail } from '../../../connector/errors.js';
-import type { WebhookHeaders } from '../../../connector/gateway-client/webhook-verification.js';
+import type { WebhookHeaders } from '../../../connector/gateway-client/signatures.js';
 import type { ConnectorDeps } from '../../../connector/runtime/deps.js';
 import { updateConnection } from '../../../connector/storage/connection.repository.js';
 import { recordDelivery } from '../../../connector/storage/receipt.repository.js';

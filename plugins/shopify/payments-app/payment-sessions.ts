@@ -11,17 +11,15 @@
  *    it and is resolved; a later paid session of the same group is rejected and flagged
  *    `refund_needed`; a failed or expired payment is rejected with the reason mapped from its
  *    `failure_code` (./reasons.ts). Every move is conditional on the state read, so it happens once.
- * 3. The decision is sent to Shopify (`paymentSessionResolve` / `paymentSessionReject`) from the row,
- *    retried on the schedule of ./queue.ts until Shopify takes it; Shopify's `nextAction` URL is kept
- *    for the buyer's return page.
+ * 3. The decision is sent to Shopify from the row (./session-decisions.ts), retried until Shopify
+ *    takes it; the buyer's way back through the storefront is ./buyer-return.ts.
  */
 
 import { gatewayOf } from '../../../connector/connections/connection-access.js';
-import { ConnectorError, errorDetail } from '../../../connector/errors.js';
+import { ConnectorError } from '../../../connector/errors.js';
 import { GatewayError, type GatewayPayment } from '../../../connector/gateway-client/client.js';
 import type { ConnectorDeps } from '../../../connector/runtime/deps.js';
 import { findConnection } from '../../../connector/storage/connection.repository.js';
-import type { ShopifyPaymentSessionState } from '../../../connector/storage/database.js';
 import {
   attachGatewayPayment,
   claimPaymentGroup,
@@ -30,15 +28,14 @@ import {
   movePaymentSession,
   type ShopifyPaymentSession,
 } from '../../../connector/storage/shopify-payment-session.repository.js';
+import type { ShopifyPaymentSessionState } from '../../../connector/storage/shopify-payment-session.table.js';
 import { DAY_MS, MINUTE_MS, toStoredInstant } from '../../../gateway/domain/clock.js';
-import { shopDomainOf } from '../graphql.js';
 import type { ShopifyRuntime } from '../runtime.js';
-import { connectionOfShop, noteSessionVersion, paymentsAppsOf, sessionApiVersion } from './access.js';
+import { connectionOfShop, noteSessionVersion } from './access.js';
 import { wholeAmd } from './amount.js';
 import { storefrontUrl } from './app-proxy.js';
-import { PaymentsAppsError } from './client.js';
-import { ALERT_AFTER_ATTEMPTS, CLAIM_LEASE_MS, decisionRetryDelayMs, FINALIZE_FOR_MS, retryDelayMs } from './queue.js';
 import { merchantMessageOf, rejectReasonOf } from './reasons.js';
+import { parseBody, type SessionHeaders } from './session-request.js';
 import { type PaymentSessionRequest, paymentSessionRequest } from './wire.js';
 
 export const PAYMENTS_PATH = '/shopify/payments';
@@ -46,56 +43,8 @@ export const PAYMENTS_PATH = '/shopify/payments';
 export const POLL_EVERY_MS = 2 * MINUTE_MS;
 /** And for this long; the gateway's payment has expired well before. */
 export const POLL_FOR_MS = DAY_MS;
-/** `pendingExpiresAt` of a `paymentSessionPending` (Shopify recommends within 3 days). */
-export const PENDING_FOR_MS = DAY_MS;
 
 export type Resolution = { action: 'resolve' } | { action: 'reject'; code: string; message: string };
-
-export interface SessionHeaders {
-  shop: string;
-  requestId: string;
-  apiVersion: string;
-}
-
-/** The three headers Shopify sends (all required); the shop exactly `<name>.myshopify.com`. */
-export function sessionHeaders(get: (name: string) => string): SessionHeaders {
-  const raw = {
-    shop: get('shopify-shop-domain'),
-    requestId: get('shopify-request-id'),
-    apiVersion: get('shopify-api-version'),
-  };
-  const missing = Object.entries({
-    'Shopify-Shop-Domain': raw.shop,
-    'Shopify-Request-Id': raw.requestId,
-    'Shopify-Api-Version': raw.apiVersion,
-  })
-    .filter(([, value]) => value.trim() === '')
-    .map(([name]) => name);
-  if (missing.length > 0) {
-    throw new ConnectorError(400, 'missing_headers', `Shopify's headers are missing: ${missing.join(', ')}.`);
-  }
-  const shop = shopDomainOf(raw.shop.trim());
-  if (shop === null) throw new ConnectorError(400, 'invalid_shop', 'Shopify-Shop-Domain is not a shop domain.');
-  return { shop, requestId: raw.requestId.trim(), apiVersion: raw.apiVersion.trim() };
-}
-
-export function parseBody<T>(
-  schema: {
-    safeParse(
-      value: unknown,
-    ): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
-  },
-  value: unknown,
-): T {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const errors: Record<string, string[]> = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path.length > 0 ? issue.path.map(String).join('.') : 'body';
-    errors[field] = [...(errors[field] ?? []), issue.message];
-  }
-  throw new ConnectorError(400, 'invalid_request', 'The request is not shaped as Shopify sends it.', { errors });
-}
 
 /** `POST /shopify/payments/sessions`: answers `{redirect_url}` (the gateway checkout). */
 export async function startPaymentSession(
@@ -298,232 +247,4 @@ export async function readBackSession(
   const payment = await gatewayOf(deps, connection).getPayment(session.gateway_payment_uuid);
   await applyGatewayPayment(deps, session, payment);
   return payment;
-}
-
-/**
- * Sends the session's decision to Shopify if one is due now. Answers the session as it is afterwards.
- * A failed call is retried later (./queue.ts); `userErrors` mean Shopify will not take it: reported.
- */
-export async function sendDecision(
-  deps: ConnectorDeps,
-  shopify: ShopifyRuntime,
-  sessionId: string,
-): Promise<ShopifyPaymentSession | undefined> {
-  const session = await findPaymentSession(deps.db, sessionId);
-  if (session === undefined || (session.state !== 'resolve_due' && session.state !== 'reject_due')) return session;
-  const nowMs = deps.clock.nowMs();
-  if (session.next_attempt_at === null || Date.parse(session.next_attempt_at) > nowMs) return session;
-  const due = session.state;
-  const claimed = await movePaymentSession(deps.db, session.id, [due], {
-    next_attempt_at: toStoredInstant(nowMs + CLAIM_LEASE_MS),
-  });
-  if (!claimed) return findPaymentSession(deps.db, session.id);
-  const resolution = JSON.parse(session.resolution ?? '{}') as Resolution;
-  const attempts = session.attempts + 1;
-  const done = (changes: Parameters<typeof movePaymentSession>[3]) =>
-    movePaymentSession(deps.db, session.id, [due], {
-      attempts,
-      updated_at: toStoredInstant(deps.clock.nowMs()),
-      ...changes,
-    });
-  try {
-    const client = await paymentsAppsOf(shopify, session.shop, sessionApiVersion(shopify, session.api_version));
-    const result =
-      resolution.action === 'resolve'
-        ? await client.mutate('paymentSessionResolve', { id: session.gid })
-        : await client.mutate('paymentSessionReject', {
-            id: session.gid,
-            reason: { code: resolution.code, merchantMessage: resolution.message },
-          });
-    if (result.ok) {
-      await done({
-        state: resolution.action === 'resolve' ? 'resolved' : 'rejected',
-        next_action_url: result.payload.paymentSession?.nextAction?.context.redirectUrl ?? null,
-        next_attempt_at: null,
-        last_error: null,
-      });
-      deps.logger.info(
-        { shop: session.shop, session: session.id, action: resolution.action },
-        'Shopify payment session finalized',
-      );
-    } else {
-      const message = result.userErrors.map((e) => e.message).join('; ');
-      await done({ state: 'failed', next_attempt_at: null, last_error: message.slice(0, 500) });
-      deps.logger.error(
-        { shop: session.shop, session: session.id, action: resolution.action, user_errors: message },
-        'Shopify refused to finalize the payment session',
-      );
-    }
-  } catch (error) {
-    // Not taken (or not known to be): the same decision is sent again later, until Shopify takes it.
-    const decidedMs = Date.parse(session.decided_at ?? session.updated_at);
-    await failedDecision(deps, session, attempts, error, decidedMs + FINALIZE_FOR_MS, (changes) => done(changes));
-  }
-  return findPaymentSession(deps.db, session.id);
-}
-
-/**
- * Schedules the next try of a call that failed, or reports it as failed once the schedule is used up
- * (or at once when the error is not retryable). For a refund's gateway step; a session's decision
- * uses {@link failedDecision}.
- */
-export async function failedAttempt(
-  deps: ConnectorDeps,
-  session: { id: string; shop: string },
-  attempts: number,
-  error: unknown,
-  save: (changes: { state?: 'failed'; next_attempt_at: string | null; last_error: string }) => Promise<unknown>,
-): Promise<void> {
-  const message = errorDetail(error).slice(0, 500);
-  const retryable = !(error instanceof PaymentsAppsError) || error.retryable;
-  const delay = retryable ? retryDelayMs(attempts) : null;
-  if (delay === null) {
-    await save({ state: 'failed', next_attempt_at: null, last_error: message });
-    deps.logger.error(
-      { shop: session.shop, session: session.id, attempts, err: message },
-      'Shopify session call failed for good',
-    );
-    return;
-  }
-  const retryAt = toStoredInstant(deps.clock.nowMs() + delay);
-  await save({ next_attempt_at: retryAt, last_error: message });
-  deps.logger.warn(
-    { shop: session.shop, session: session.id, attempts, retry_at: retryAt, err: message },
-    'Shopify session call failed; retried later',
-  );
-}
-
-/**
- * A session's decision (resolve or reject) that Shopify did not take: sent again on the schedule of
- * ./queue.ts, then every 6 hours, until `untilMs` (a week after the decision); only then `failed`.
- * Whatever the error (no answer, throttled, a 5xx, even a refusal without `userErrors`, which a fix or
- * a new token may cure), the decision stands and the same call is made again: Shopify documents that
- * a repeated resolve or reject succeeds. Errors that no retry will cure by itself are logged as errors
- * at once, and every failure from the {@link ALERT_AFTER_ATTEMPTS}th.
- */
-export async function failedDecision(
-  deps: ConnectorDeps,
-  session: { id: string; shop: string },
-  attempts: number,
-  error: unknown,
-  untilMs: number,
-  save: (changes: { state?: 'failed'; next_attempt_at: string | null; last_error: string }) => Promise<unknown>,
-): Promise<void> {
-  const message = errorDetail(error).slice(0, 500);
-  const retryable = !(error instanceof PaymentsAppsError) || error.retryable;
-  const nextMs = deps.clock.nowMs() + decisionRetryDelayMs(attempts);
-  if (nextMs > untilMs) {
-    await save({ state: 'failed', next_attempt_at: null, last_error: message });
-    deps.logger.error(
-      { shop: session.shop, session: session.id, attempts, err: message },
-      'Shopify session call failed for good',
-    );
-    return;
-  }
-  const retryAt = toStoredInstant(nextMs);
-  await save({ next_attempt_at: retryAt, last_error: message });
-  const fields = { shop: session.shop, session: session.id, attempts, retry_at: retryAt, err: message };
-  if (retryable && attempts < ALERT_AFTER_ATTEMPTS) {
-    deps.logger.warn(fields, 'Shopify session call failed; retried later');
-  } else {
-    deps.logger.error(fields, 'Shopify has not taken the session decision; sent again later');
-  }
-}
-
-/** What the buyer coming back through the storefront is answered. */
-export type BuyerAnswer =
-  /** To Shopify (its `nextAction`, or the checkout's `cancel_url`). */
-  | { kind: 'redirect'; url: string }
-  /** Nothing known yet: a page that checks again in a few seconds (the `next` check). */
-  | { kind: 'waiting'; locale: string | null; next: number }
-  /**
-   * A final page with the way back to the shop: `paid` when the buyer paid and Shopify has not taken
-   * the resolve yet (it is sent again on its schedule), else the outcome is still not known.
-   */
-  | { kind: 'final'; paid: boolean; locale: string | null };
-
-/** How many times the waiting page checks again (every 3 s) before it gives the final page. */
-export const RETURN_CHECKS = 20;
-
-/**
- * Where the buyer goes from the storefront's return or cancel page (`GET /shopify/proxy/return/:id`
- * and `/cancel/:id`, ./app-proxy.ts), for a session of the shop the proxy signed for. The payment
- * is read back and the decision sent now if it can be; the buyer goes to Shopify's `nextAction` URL
- * (after resolve, reject or pending), or to the checkout's `cancel_url` after a reject without one.
- * A payment still processing is reported with `paymentSessionPending` (Shopify then sends the buyer
- * on). A buyer who paid while Shopify has not taken the resolve gets the final page at once (never
- * the checkout, where they could pay twice). Nothing known yet: the return page checks again every
- * 3 s, {@link RETURN_CHECKS} times (`checks` is how many it did), then gives the final page; the
- * cancel page sends the buyer back to Shopify's checkout, where another way to pay can be chosen (the
- * gateway payment then expires and the session is rejected).
- */
-export async function buyerTarget(
-  deps: ConnectorDeps,
-  shopify: ShopifyRuntime,
-  shop: string,
-  sessionId: string,
-  page: 'return' | 'cancel',
-  checks = 0,
-): Promise<BuyerAnswer> {
-  let session = await findPaymentSession(deps.db, sessionId);
-  if (session === undefined || session.shop !== shop) {
-    throw new ConnectorError(404, 'not_found', 'No such payment session in this shop.');
-  }
-  let payment: GatewayPayment | null = null;
-  if (session.state === 'open' || session.state === 'pending') {
-    payment = await readBackSession(deps, session).catch(() => null);
-    session = (await findPaymentSession(deps.db, sessionId)) ?? session;
-  }
-  if (session.state === 'resolve_due' || session.state === 'reject_due') {
-    session = (await sendDecision(deps, shopify, sessionId).catch(() => undefined)) ?? session;
-  }
-  const { locale } = session;
-  if (session.next_action_url !== null) return { kind: 'redirect', url: session.next_action_url };
-  const resolution = session.resolution === null ? null : (JSON.parse(session.resolution) as Resolution);
-  // Paid, and Shopify has not taken the resolve (yet): the final page, whatever the page asked.
-  if (resolution?.action === 'resolve') return { kind: 'final', paid: true, locale };
-  if (resolution?.action === 'reject' || page === 'cancel') return { kind: 'redirect', url: session.cancel_url };
-  if (
-    session.state === 'open' &&
-    payment !== null &&
-    (payment.status === 'pending' || payment.status === 'processing')
-  ) {
-    const url = await reportPending(deps, shopify, session, payment);
-    if (url !== null) return { kind: 'redirect', url };
-  }
-  if (checks >= RETURN_CHECKS) return { kind: 'final', paid: false, locale };
-  return { kind: 'waiting', locale, next: checks + 1 };
-}
-
-async function reportPending(
-  deps: ConnectorDeps,
-  shopify: ShopifyRuntime,
-  session: ShopifyPaymentSession,
-  payment: GatewayPayment,
-): Promise<string | null> {
-  try {
-    const client = await paymentsAppsOf(shopify, session.shop, sessionApiVersion(shopify, session.api_version));
-    const result = await client.mutate('paymentSessionPending', {
-      id: session.gid,
-      pendingExpiresAt: toStoredInstant(deps.clock.nowMs() + PENDING_FOR_MS),
-      reason: payment.status === 'processing' ? 'NETWORK_ACTION_REQUIRED' : 'BUYER_ACTION_REQUIRED',
-    });
-    if (!result.ok) {
-      deps.logger.warn(
-        { session: session.id, user_errors: result.userErrors.map((e) => e.message).join('; ') },
-        'pending refused',
-      );
-      return null;
-    }
-    const url = result.payload.paymentSession?.nextAction?.context.redirectUrl ?? null;
-    await movePaymentSession(deps.db, session.id, ['open'], {
-      state: 'pending',
-      next_action_url: url,
-      updated_at: toStoredInstant(deps.clock.nowMs()),
-    });
-    return url;
-  } catch (error) {
-    deps.logger.warn({ session: session.id, err: errorDetail(error) }, 'pending not reported');
-    return null;
-  }
 }

@@ -12,7 +12,6 @@ import { ConnectorError } from '../../../connector/errors.js';
 import { GatewayError } from '../../../connector/gateway-client/client.js';
 import type { ConnectorDeps } from '../../../connector/runtime/deps.js';
 import { findConnection } from '../../../connector/storage/connection.repository.js';
-import type { ShopifyRefundSessionState } from '../../../connector/storage/database.js';
 import {
   findPaymentSession,
   findRefundSession,
@@ -20,13 +19,16 @@ import {
   moveRefundSession,
   type ShopifyRefundSession,
 } from '../../../connector/storage/shopify-payment-session.repository.js';
+import type { ShopifyRefundSessionState } from '../../../connector/storage/shopify-payment-session.table.js';
 import { findShopifyShop } from '../../../connector/storage/shopify-shop.repository.js';
 import { toStoredInstant } from '../../../gateway/domain/clock.js';
 import type { ShopifyRuntime } from '../runtime.js';
 import { noteSessionVersion, paymentsAppsOf, sessionApiVersion } from './access.js';
 import { wholeAmd } from './amount.js';
-import { failedAttempt, failedDecision, parseBody, type Resolution, type SessionHeaders } from './payment-sessions.js';
+import { failedAttempt, failedDecision } from './call-failures.js';
+import type { Resolution } from './payment-sessions.js';
 import { CLAIM_LEASE_MS, FINALIZE_FOR_MS } from './queue.js';
+import { parseBody, type SessionHeaders } from './session-request.js';
 import { refundSessionRequest } from './wire.js';
 
 const PAYMENT_GID = 'gid://shopify/PaymentSession/';

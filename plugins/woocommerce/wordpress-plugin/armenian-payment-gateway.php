@@ -34,19 +34,24 @@ function armenian_gateway_load() {
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-response.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-connector.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-connection-settings.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-return.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-refunds.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-admin-format.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-health.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-connection-actions.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-order-panel.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-reconciliation-page.php';
 	add_filter( 'woocommerce_payment_gateways', 'armenian_gateway_register' );
-	add_action( Armenian_Gateway::RESEND_REFUND_HOOK, array( 'Armenian_Gateway', 'resend_refund' ), 10, 3 );
-	add_action( 'woocommerce_order_status_cancelled', array( 'Armenian_Gateway', 'cancel_order_payment' ), 10, 1 );
+	add_action( Armenian_Gateway_Refunds::RESEND_REFUND_HOOK, array( 'Armenian_Gateway_Refunds', 'resend_refund' ), 10, 3 );
+	add_action( 'woocommerce_order_status_cancelled', array( 'Armenian_Gateway_Refunds', 'cancel_order_payment' ), 10, 1 );
 	Armenian_Gateway_Health::schedule_refresh();
-	add_action( Armenian_Gateway::CANCEL_PAYMENT_HOOK, array( 'Armenian_Gateway', 'cancel_order_payment' ), 10, 2 );
+	add_action( Armenian_Gateway_Refunds::CANCEL_PAYMENT_HOOK, array( 'Armenian_Gateway_Refunds', 'cancel_order_payment' ), 10, 2 );
 	add_filter( 'plugin_action_links_' . plugin_basename( ARMENIAN_GATEWAY_FILE ), 'armenian_gateway_action_links' );
 	if ( is_admin() ) {
 		add_action( 'admin_init', 'armenian_gateway_privacy_policy_content' );
 		Armenian_Gateway_Health::register();
+		Armenian_Gateway_Connection_Actions::register();
 		Armenian_Gateway_Order_Panel::register();
 		Armenian_Gateway_Reconciliation_Page::register();
 	}

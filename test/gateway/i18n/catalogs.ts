@@ -25,7 +25,7 @@ import '../../../gateway/dashboard/processors/messages.js';
 import '../../../gateway/dashboard/team/messages.js';
 import '../../../gateway/dashboard/two-factor/messages.js';
 import '../../../gateway/i18n/method-names.js';
-import '../../../gateway/notifications/merchant-emails.js';
+import '../../../gateway/notifications/delivery-failure-email.js';
 import '../../../gateway/payment-links/buyer-messages.js';
 import '../../../gateway/receipts/receipt-page.js';
 

@@ -10,7 +10,8 @@ import {
   type VerificationOptions,
   verifyDomain,
 } from '../../../gateway/merchants/domain-verification.service.js';
-import { addDomain, OperatorError } from '../../../gateway/merchants/merchant.service.js';
+import { addDomain } from '../../../gateway/merchants/domains.service.js';
+import { OperatorError } from '../../../gateway/merchants/operator.js';
 import type { Deps } from '../../../gateway/runtime/deps.js';
 import { DIALECTS } from '../../support/databases.js';
 import { TestDnsServer } from '../../support/dns-server.js';

@@ -4,7 +4,7 @@
  * prints the legal name that way.
  */
 import { describe, expect, it } from 'vitest';
-import { decisionEmail } from '../../../gateway/merchants/business-verification.service.js';
+import { decisionEmail } from '../../../gateway/merchants/business-decision-email.js';
 import { nameInMail } from '../../../gateway/notifications/mail-names.js';
 
 const HOSTILE = '<a href="http://evil.test/x">CLICK</a>';

@@ -10,14 +10,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../gateway/config.js';
 import { HOUR_MS, MINUTE_MS, toStoredInstant } from '../../../gateway/domain/clock.js';
 import { sendMerchantEmailsWork } from '../../../gateway/jobs/send-merchant-emails.js';
-import { addDomain } from '../../../gateway/merchants/merchant.service.js';
-import { createMailer, type Mailer } from '../../../gateway/notifications/mailer.js';
+import { addDomain } from '../../../gateway/merchants/domains.service.js';
 import {
   type DeliveryFailure,
   deliveryFailureEmail,
   queueDeliveryFailureEmail,
-  sendMerchantEmails,
-} from '../../../gateway/notifications/merchant-emails.js';
+} from '../../../gateway/notifications/delivery-failure-email.js';
+import { createMailer, type Mailer } from '../../../gateway/notifications/mailer.js';
+import { sendMerchantEmails } from '../../../gateway/notifications/merchant-emails.js';
 import type { Deps } from '../../../gateway/runtime/deps.js';
 import { createLogger } from '../../../gateway/runtime/logger.js';
 import { findMerchantDomain } from '../../../storage/domain.repository.js';

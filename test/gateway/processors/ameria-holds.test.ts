@@ -9,12 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../../../gateway/domain/clock.js';
 import type { Payment } from '../../../gateway/domain/payment.js';
-import {
-  AMERIA_HOLD_MS,
-  type AmeriaConfig,
-  ameriaConfigSchema,
-  ameriaProcessor,
-} from '../../../gateway/processors/ameria/adapter.js';
+import { ameriaProcessor } from '../../../gateway/processors/ameria/adapter.js';
+import { type AmeriaConfig, ameriaConfigSchema } from '../../../gateway/processors/ameria/config.js';
+import { AMERIA_HOLD_MS } from '../../../gateway/processors/ameria/holds.js';
 import type { ProcessorHttp } from '../../../gateway/processors/http.js';
 import type { HoldRequest, ProcessorCall, ProcessorSession } from '../../../gateway/processors/processor.js';
 import { freePort } from '../../support/ports.js';

@@ -7,27 +7,29 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Payment } from '../../../gateway/domain/payment.js';
 import {
-  AMERIA_PRODUCTION_URL,
-  type AmeriaConfig,
-  ameriaConfigSchema,
   ameriaProcessor,
-  ameriaRefundReference,
   nextOrderId,
-  REFUND_STATUS_TIMEOUT_MS,
-  REFUND_TIMEOUT_MS,
   START_TIMEOUT_MS,
   STATUS_TIMEOUT_MS,
 } from '../../../gateway/processors/ameria/adapter.js';
 import {
   AMERIA_CODES,
   ameriaCode,
-  cardLast4FromMask,
   declineFailureCode,
   failureCodeOf,
-  orderOutcome,
   refundOutcome,
-  refundReadBack,
-} from '../../../gateway/processors/ameria/map.js';
+} from '../../../gateway/processors/ameria/codes.js';
+import {
+  AMERIA_PRODUCTION_URL,
+  type AmeriaConfig,
+  ameriaConfigSchema,
+} from '../../../gateway/processors/ameria/config.js';
+import { cardLast4FromMask, orderOutcome, refundReadBack } from '../../../gateway/processors/ameria/map.js';
+import {
+  ameriaRefundReference,
+  REFUND_STATUS_TIMEOUT_MS,
+  REFUND_TIMEOUT_MS,
+} from '../../../gateway/processors/ameria/refunds.js';
 import {
   initPaymentRequest,
   paymentDetailsRequest,

@@ -9,8 +9,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../../gateway/domain/clock.js';
 import type { Payment } from '../../../gateway/domain/payment.js';
-import { ARCA_HOLD_MS, arcaProcessor } from '../../../gateway/processors/arca/adapter.js';
+import { arcaProcessor } from '../../../gateway/processors/arca/adapter.js';
 import type { ArcaConfig } from '../../../gateway/processors/arca/config.js';
+import { ARCA_HOLD_MS } from '../../../gateway/processors/arca/holds.js';
 import type { ProcessorHttp } from '../../../gateway/processors/http.js';
 import type { HoldRequest, ProcessorCall, ProcessorSession } from '../../../gateway/processors/processor.js';
 import { freePort } from '../../support/ports.js';

@@ -9,16 +9,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Payment } from '../../../gateway/domain/payment.js';
-import {
-  arcaProcessor,
-  REFUND_STATUS_TIMEOUT_MS,
-  REFUND_TIMEOUT_MS,
-  START_TIMEOUT_MS,
-  STATUS_TIMEOUT_MS,
-} from '../../../gateway/processors/arca/adapter.js';
+import { arcaProcessor, START_TIMEOUT_MS, STATUS_TIMEOUT_MS } from '../../../gateway/processors/arca/adapter.js';
 import { callbackChecksum, checksumSource } from '../../../gateway/processors/arca/callback.js';
 import { type ArcaConfig, arcaConfigSchema } from '../../../gateway/processors/arca/config.js';
 import { actionCodeClass, arcaDescription, declineFailureCode } from '../../../gateway/processors/arca/map.js';
+import { REFUND_STATUS_TIMEOUT_MS, REFUND_TIMEOUT_MS } from '../../../gateway/processors/arca/refunds.js';
 import type { ProcessorHttp, ProcessorRequest } from '../../../gateway/processors/http.js';
 import type {
   CallbackRequest,

@@ -8,7 +8,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Clock, HOUR_MS, SECOND_MS, toStoredInstant } from '../../../gateway/domain/clock.js';
-import { addDomain, rotateWebhookSecret } from '../../../gateway/merchants/merchant.service.js';
+import { addDomain, rotateWebhookSecret } from '../../../gateway/merchants/domains.service.js';
 import { statusUpdatedEvent } from '../../../gateway/webhooks/events.js';
 import { forwardEvent, signingSecretsOf, TestEventTail } from '../../../gateway/webhooks/listen.service.js';
 import { createWebhookSender, type WebhookSender } from '../../../gateway/webhooks/sender.js';

@@ -8,7 +8,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { verifyStandardWebhook, verifyWebhook } from '../../../connector/gateway-client/webhook-verification.js';
 import { HOUR_MS } from '../../../gateway/domain/clock.js';
-import { addDomain, OperatorError, rotateWebhookSecret } from '../../../gateway/merchants/merchant.service.js';
+import { addDomain, rotateWebhookSecret } from '../../../gateway/merchants/domains.service.js';
+import { OperatorError } from '../../../gateway/merchants/operator.js';
 import type { Deps } from '../../../gateway/runtime/deps.js';
 import { TEST_EVENT_PAYMENT_UUID } from '../../../gateway/webhooks/events.js';
 import { sendTestEvent, TEST_EVENT_ANSWER_BYTES } from '../../../gateway/webhooks/test-event.service.js';

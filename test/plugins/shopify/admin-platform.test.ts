@@ -6,13 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PlatformError, type StorePlatform } from '../../../connector/platforms/platform.js';
-import {
-  appendNoteLine,
-  createShopifyAdminPlatform,
-  GATEWAY_REFUND_TAG,
-  MAX_NOTE_LENGTH,
-  refundNeedsIdempotencyKey,
-} from '../../../plugins/shopify/admin-platform.js';
+import { refundNeedsIdempotencyKey } from '../../../plugins/shopify/admin-documents.js';
+import { appendNoteLine, GATEWAY_REFUND_TAG, MAX_NOTE_LENGTH } from '../../../plugins/shopify/admin-notes.js';
+import { createShopifyAdminPlatform } from '../../../plugins/shopify/admin-platform.js';
 import {
   graphqlAnswerSchema,
   isPaidStatus,

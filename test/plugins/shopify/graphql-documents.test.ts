@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_DOCUMENTS, adminDocumentsServedAt } from '../../../plugins/shopify/admin-platform.js';
+import { ADMIN_DOCUMENTS, adminDocumentsServedAt } from '../../../plugins/shopify/admin-documents.js';
 import { SUPPORTED_API_VERSIONS } from '../../../plugins/shopify/api-versions.js';
 import { MUTATIONS } from '../../../plugins/shopify/payments-app/wire.js';
 import { documentErrors, shopifySchema } from '../../support/shopify-schemas.js';

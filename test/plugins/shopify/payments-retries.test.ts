@@ -10,7 +10,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findPaymentSession } from '../../../connector/storage/shopify-payment-session.repository.js';
 import { HOUR_MS, MINUTE_MS } from '../../../gateway/domain/clock.js';
-import { RETURN_CHECKS } from '../../../plugins/shopify/payments-app/payment-sessions.js';
+import { RETURN_CHECKS } from '../../../plugins/shopify/payments-app/buyer-return.js';
 import { FINALIZE_FOR_MS, RETRY_DELAYS_MS } from '../../../plugins/shopify/payments-app/queue.js';
 import { DIALECTS } from '../../support/databases.js';
 import { eventually } from '../../support/eventually.js';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDomainVerification, verifyDomain } from '../../../gateway/merchants/domain-verification.service.js';
-import { addDomain } from '../../../gateway/merchants/merchant.service.js';
+import { addDomain } from '../../../gateway/merchants/domains.service.js';
 import { DIALECTS } from '../../support/databases.js';
 import { TestDnsServer } from '../../support/dns-server.js';
 import { makeTestPki, type TestPki } from '../../support/fake-shopify-payments.js';

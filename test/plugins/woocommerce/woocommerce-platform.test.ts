@@ -9,11 +9,9 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { refundedAmd, wholeAmd } from '../../../connector/platforms/money.js';
 import { PlatformError, type StorePlatform } from '../../../connector/platforms/platform.js';
 import { createGuardedAgents } from '../../../gateway/outbound/guarded-agents.js';
+import { MAX_STORE_ANSWER_BYTES } from '../../../plugins/woocommerce/rest-client.js';
 import { errorDataStatus, errorSchema, formatAmd } from '../../../plugins/woocommerce/wire.js';
-import {
-  createWooCommercePlatform,
-  MAX_STORE_ANSWER_BYTES,
-} from '../../../plugins/woocommerce/woocommerce-platform.js';
+import { createWooCommercePlatform } from '../../../plugins/woocommerce/woocommerce-platform.js';
 import { type FakeKeys, type FakeWooCommerce, startFakeWooCommerce } from '../../support/fake-woocommerce.js';
 import { freePort } from '../../support/ports.js';
 
