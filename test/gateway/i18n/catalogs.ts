@@ -6,6 +6,7 @@
 import { LANGUAGES, type Language } from '../../../gateway/i18n/languages.js';
 import { compileMessage, recordedCatalogs } from '../../../gateway/i18n/messages.js';
 // Each module below defines its catalogs when imported.
+import '../../../gateway/billing/auto-topup.service.js';
 import '../../../gateway/checkout/i18n/index.js';
 import '../../../gateway/dashboard/i18n/index.js';
 import '../../../gateway/dashboard/api-keys/messages.js';
