@@ -28,25 +28,57 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+interface RunDatabases {
+  readonly adminUrl: string;
+  readonly templates: DatabaseTemplates;
+  stop(): Promise<void>;
+}
+
+/**
+ * The run's databases, shared by every project of the run (vitest calls the global setup once for
+ * the root and once per project, all in its one main process): started by the first call, stopped
+ * after the last one's teardown.
+ */
+const SHARED = Symbol.for('gateway.tests.runDatabases');
+type Shared = { databases: Promise<RunDatabases>; users: number };
+const shared = globalThis as typeof globalThis & { [SHARED]?: Shared };
+
+async function startRunDatabases(): Promise<RunDatabases> {
   const external = process.env.TEST_DATABASE_URL;
   const server = external !== undefined && external !== '' ? undefined : await startEmbeddedPostgres();
   const adminUrl = server?.adminUrl ?? (external as string);
-  project.provide('postgresAdminUrl', adminUrl);
   try {
     const { templates, remove } = await prepareDatabaseTemplates(
       mkdtempSync(join(tmpdir(), 'gateway-templates-')),
       adminUrl,
     );
-    project.provide('databaseTemplates', templates);
-    return async () => {
-      await remove();
-      await server?.stop();
+    return {
+      adminUrl,
+      templates,
+      stop: async () => {
+        await remove();
+        await server?.stop();
+      },
     };
   } catch (error) {
     await server?.stop();
     throw error;
   }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const entry = shared[SHARED] ?? { databases: startRunDatabases(), users: 0 };
+  shared[SHARED] = entry;
+  entry.users += 1;
+  const databases = await entry.databases;
+  project.provide('postgresAdminUrl', databases.adminUrl);
+  project.provide('databaseTemplates', databases.templates);
+  return async () => {
+    entry.users -= 1;
+    if (entry.users > 0) return;
+    delete shared[SHARED];
+    await databases.stop();
+  };
 }
 
 /**
