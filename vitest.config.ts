@@ -1,8 +1,17 @@
 import { defineConfig } from 'vitest/config';
+import LongFilesFirst from './test/support/long-files-first.js';
+
+/**
+ * Test files that replace a module for themselves (`vi.mock`): each runs in a module graph of its
+ * own, so the replacement never reaches another file.
+ */
+const OWN_MODULES = [
+  'test/connector/gateway-client/webhook-verification.test.ts',
+  'test/api/idempotency-prune-race.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/postgres-global-setup.ts'],
     setupFiles: ['test/support/contract-setup.ts'],
     pool: 'forks',
@@ -13,5 +22,16 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    sequence: { sequencer: LongFilesFirst },
+    projects: [
+      {
+        extends: true,
+        // The other files share each worker's modules: the gateway, the connector and the contract
+        // check's compiled schemas are loaded once per worker instead of once per file (a few
+        // seconds of CPU a file). Every file starts and stops its own servers and databases.
+        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: OWN_MODULES, isolate: false },
+      },
+      { extends: true, test: { name: 'own-modules', include: OWN_MODULES, isolate: true } },
+    ],
   },
 });

@@ -273,7 +273,7 @@ describe.each(DIALECTS)('payment expiry on %s', (dialect) => {
     });
 
     it('due work survives a restart: the next instance on the database expires the payment', async () => {
-      const database: TestDatabase = await freshDatabase(dialect);
+      const database: TestDatabase = await freshDatabase(dialect, 'gateway');
       try {
         const first = await startTestGateway(dialect, { databaseUrl: database.url, env: ENV });
         const merchant = await first.merchant();

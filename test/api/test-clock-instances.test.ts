@@ -69,7 +69,7 @@ describe.each(DIALECTS)('one test clock for every instance and the CLI (%s)', (d
   };
 
   beforeAll(async () => {
-    database = await freshDatabase(dialect);
+    database = await freshDatabase(dialect, 'gateway');
     a = await start();
     b = await start();
     outside = openDatabase(database.url);

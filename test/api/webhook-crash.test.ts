@@ -68,7 +68,7 @@ describe.each(DIALECTS)('webhook delivery across a crash (%s)', (dialect) => {
   const running: Serve[] = [];
 
   beforeAll(async () => {
-    database = await freshDatabase(dialect);
+    database = await freshDatabase(dialect, 'gateway');
     receiver = await WebhookReceiver.start();
   });
   afterAll(async () => {

@@ -26,7 +26,7 @@ describe.each(DIALECTS)('webhooks with GATEWAY_CLOCK=manual (%s)', (dialect) => 
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    database = await freshDatabase(dialect);
+    database = await freshDatabase(dialect, 'gateway');
     const config = loadConfig({
       PORT: '0',
       HOST: '127.0.0.1',

@@ -38,7 +38,7 @@ describe.each(DIALECTS)('operator actions in the audit log (%s)', { timeout: CLI
   let database: TestDatabase;
 
   beforeAll(async () => {
-    database = await freshDatabase(dialect);
+    database = await freshDatabase(dialect, 'gateway');
   });
   afterAll(async () => database?.drop());
 

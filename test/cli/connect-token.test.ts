@@ -28,7 +28,7 @@ describe.each(DIALECTS)('gateway connect-token on %s', { timeout: CLI_TEST_TIMEO
   }
 
   beforeAll(async () => {
-    database = await freshDatabase(dialect);
+    database = await freshDatabase(dialect, 'gateway');
     url = database.url;
     const created = await json<{ merchant_id: string; hosted_domain: string }>(
       'merchant',

@@ -34,7 +34,7 @@ describe.each(DIALECTS)('the hosted domain in bin/gateway on %s', (dialect) => {
   let database: TestDatabase;
 
   beforeAll(async () => {
-    database = await freshDatabase(dialect);
+    database = await freshDatabase(dialect, 'gateway');
   });
   afterAll(async () => database?.drop());
 
@@ -103,7 +103,7 @@ describe('bin/gateway --host beside the hosted domain', () => {
   let database: TestDatabase;
 
   beforeAll(async () => {
-    database = await freshDatabase('sqlite');
+    database = await freshDatabase('sqlite', 'gateway');
   });
   afterAll(async () => database?.drop());
 

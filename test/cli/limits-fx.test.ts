@@ -25,7 +25,7 @@ describe.each(DIALECTS)('limits and rates from bin/gateway on %s', { timeout: CL
   const cli = (...args: string[]) => gatewayWith({ DATABASE_URL: database.url }, ...args);
 
   beforeAll(async () => {
-    database = await freshDatabase(dialect);
+    database = await freshDatabase(dialect, 'gateway');
     t = await startTestGateway(dialect, {
       databaseUrl: database.url,
       env: { GATEWAY_RATE_LIMIT_PER_MINUTE: '100000' },

@@ -33,7 +33,7 @@ describe.each(DIALECTS)('merchant list and key list on %s', { timeout: CLI_TEST_
   const cli = (...args: string[]) => gatewayWith({ DATABASE_URL: database.url }, ...args);
 
   beforeAll(async () => {
-    database = await freshDatabase(dialect);
+    database = await freshDatabase(dialect, 'gateway');
     t = await startTestGateway(dialect, { databaseUrl: database.url });
   });
   afterAll(async () => {
@@ -194,7 +194,7 @@ describe('runs of the command line side by side', { timeout: CLI_TEST_TIMEOUT_MS
   let databases: TestDatabase[] = [];
 
   beforeAll(async () => {
-    databases = await Promise.all([freshDatabase('sqlite'), freshDatabase('sqlite')]);
+    databases = await Promise.all([freshDatabase('sqlite', 'gateway'), freshDatabase('sqlite', 'gateway')]);
   });
   afterAll(async () => {
     await Promise.all(databases.map((d) => d.drop()));

@@ -33,7 +33,7 @@ describe('receipts from bin/gateway', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     gatewayWith({ DATABASE_URL: database.url, GATEWAY_ALLOW_PRIVATE_WEBHOOKS: '1' }, ...args);
 
   beforeAll(async () => {
-    database = await freshDatabase('sqlite');
+    database = await freshDatabase('sqlite', 'gateway');
     t = await startTestGateway('sqlite', { databaseUrl: database.url });
     ehdm = await FakeEhdm.start();
   });

@@ -126,7 +126,7 @@ describe.each(DIALECTS)('connection health (%s)', (dialect) => {
       env: { GATEWAY_ALLOW_PRIVATE_WEBHOOKS: '1', GATEWAY_CLOCK: 'manual', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000' },
     });
     merchant = await gw.merchant();
-    database = await freshDatabase(dialect);
+    database = await freshDatabase(dialect, 'connector');
     const port = await freePort();
     env = {
       CONNECTOR_PORT: String(port),

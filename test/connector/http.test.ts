@@ -21,7 +21,7 @@ describe.each(DIALECTS)('connector HTTP (%s)', (dialect) => {
   let connector: Connector;
 
   beforeAll(async () => {
-    database = await freshDatabase(dialect);
+    database = await freshDatabase(dialect, 'connector');
     // No CONNECTOR_HOST: the default applies.
     const config = loadConnectorConfig({
       CONNECTOR_PORT: '0',

@@ -54,7 +54,7 @@ export async function startTestConnector(
   gateway: TestGateway,
   options: TestConnectorOptions = {},
 ): Promise<TestConnector> {
-  const database: TestDatabase = await freshDatabase(dialect);
+  const database: TestDatabase = await freshDatabase(dialect, 'connector');
   const port = await freePort();
   const env = {
     CONNECTOR_PORT: String(port),

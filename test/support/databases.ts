@@ -1,14 +1,16 @@
 /**
- * A fresh, empty database of either dialect for one test file. Tests loop over `DIALECTS` so
- * every storage and API test runs on SQLite and on a real PostgreSQL.
+ * A fresh database of either dialect for one test file: empty, or already migrated to the gateway's
+ * or the connector's schema (a copy of the run's template, see `database-templates.ts`). Tests loop
+ * over `DIALECTS` so every storage and API test runs on SQLite and on a real PostgreSQL.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { DialectName } from '../../storage/database.js';
+import type { Schema } from './database-templates.js';
 
 export const DIALECTS: readonly DialectName[] = ['sqlite', 'postgres'];
 
@@ -17,11 +19,17 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function freshDatabase(dialect: DialectName): Promise<TestDatabase> {
+/**
+ * `schema`: `empty` (the default) has no tables; `gateway` and `connector` are migrated to that
+ * service's latest schema, as the service would migrate an empty one at start.
+ */
+export async function freshDatabase(dialect: DialectName, schema: Schema = 'empty'): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'gateway-sqlite-'));
+    const path = join(dir, 'gateway.sqlite');
+    if (schema !== 'empty') copyFileSync(inject('databaseTemplates').sqlite[schema], path);
     return {
-      url: `sqlite:${join(dir, 'gateway.sqlite')}`,
+      url: `sqlite:${path}`,
       drop: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
@@ -30,7 +38,11 @@ export async function freshDatabase(dialect: DialectName): Promise<TestDatabase>
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(
+      schema === 'empty'
+        ? `CREATE DATABASE ${name}`
+        : `CREATE DATABASE ${name} TEMPLATE ${inject('databaseTemplates').postgres[schema]}`,
+    );
   } finally {
     await admin.end();
   }

