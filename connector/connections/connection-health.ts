@@ -125,6 +125,8 @@ export function watchGateway(deps: ConnectorDeps, connectionId: string, client: 
     getOrderPayment: (orderId) => observe(() => client.getOrderPayment(orderId)),
     refundPayment: (uuid, input, options) => observe(() => client.refundPayment(uuid, input, options)),
     listRefunds: (uuid) => observe(() => client.listRefunds(uuid)),
+    capturePayment: (uuid, input, options) => observe(() => client.capturePayment(uuid, input, options)),
+    voidPayment: (uuid, options) => observe(() => client.voidPayment(uuid, options)),
     connectToken: () => observe(() => client.connectToken()),
   };
 }

@@ -34,6 +34,11 @@ export interface CreatePaymentInput {
   customer_email?: string;
   customer_name?: string;
   description?: string;
+  /**
+   * `manual`: the buyer's card is only held (status `authorized`) until {@link GatewayClient.capturePayment}
+   * or {@link GatewayClient.voidPayment}; `automatic` (the default) takes the money at once.
+   */
+  capture_method?: 'automatic' | 'manual';
 }
 
 export interface GatewayRefund {
@@ -112,6 +117,22 @@ export interface GatewayClient {
     options?: { idempotencyKey?: string },
   ): Promise<RefundResult>;
   listRefunds(paymentUuid: string): Promise<GatewayRefund[]>;
+  /**
+   * Captures an `authorized` payment (`POST /api/v1/payments/{uuid}/capture`): all of the hold, or
+   * `amount` of it, once; it is then `completed` for what was captured. A capture whose outcome the
+   * processor left unknown is a 409 `capture_outcome_unknown`: ask again with the same idempotency
+   * key (or read the payment) later, never a new capture.
+   */
+  capturePayment(
+    uuid: string,
+    input?: { amount?: number },
+    options?: { idempotencyKey?: string },
+  ): Promise<GatewayPayment>;
+  /**
+   * Releases the hold of an `authorized` payment (`POST /api/v1/payments/{uuid}/void`): it ends
+   * `expired` with `failure_code` `voided`. An unknown outcome is a 409 `void_outcome_unknown`.
+   */
+  voidPayment(uuid: string, options?: { idempotencyKey?: string }): Promise<GatewayPayment>;
   /** Only with a connect token. */
   connectToken(): Promise<ConnectTokenInfo>;
 }
@@ -203,6 +224,10 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       const answer = await call<{ data: GatewayRefund[] }>('GET', `/api/v1/payments/${segment(paymentUuid)}/refunds`);
       return answer.data;
     },
+    capturePayment: (uuid, input = {}, opts = {}) =>
+      call('POST', `/api/v1/payments/${segment(uuid)}/capture`, input, idempotency(opts.idempotencyKey)),
+    voidPayment: (uuid, opts = {}) =>
+      call('POST', `/api/v1/payments/${segment(uuid)}/void`, undefined, idempotency(opts.idempotencyKey)),
     connectToken: () => call('GET', '/api/v1/connect_token'),
   };
 }

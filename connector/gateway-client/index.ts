@@ -17,6 +17,7 @@ export {
 } from './client.js';
 export type { SignatureHeader, WebhookHeaders } from './signatures.js';
 export type {
+  PaymentAuthorizedEvent,
   PaymentRefundedEvent,
   TransactionStatusUpdatedEvent,
   WebhookEvent,

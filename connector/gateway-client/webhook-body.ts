@@ -7,7 +7,7 @@ import type { WebhookEvent } from './webhook-event.js';
 /** Why an authentic body is not accepted (a reason of `VerificationFailure`). */
 export type BodyProblem = 'invalid_json' | 'not_a_webhook' | 'unsupported_event';
 
-const EVENT_NAMES: readonly string[] = ['transaction.status.updated', 'payment.refunded'];
+const EVENT_NAMES: readonly string[] = ['transaction.status.updated', 'payment.refunded', 'payment.authorized'];
 
 type Parsed = { ok: true; event: WebhookEvent } | { ok: false; reason: BodyProblem; message: string };
 
@@ -33,8 +33,8 @@ export function parseEvent(rawBody: Uint8Array | string, bytes: Uint8Array): Par
   const refund = (value as { refund: unknown }).refund;
   if (event === 'payment.refunded' && refund === null)
     return reject('not_a_webhook', 'payment.refunded without refund.');
-  if (event === 'transaction.status.updated' && refund !== null) {
-    return reject('not_a_webhook', 'transaction.status.updated with a refund.');
+  if (event !== 'payment.refunded' && refund !== null) {
+    return reject('not_a_webhook', `${event} with a refund.`);
   }
   return { ok: true, event: value as WebhookEvent };
 }

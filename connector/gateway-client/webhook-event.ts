@@ -4,13 +4,13 @@
  */
 
 /** The events the gateway emits (spec "Events"). */
-export type WebhookEventName = 'transaction.status.updated' | 'payment.refunded';
+export type WebhookEventName = 'transaction.status.updated' | 'payment.refunded' | 'payment.authorized';
 
 /** The payment as it was when the event was emitted. Read it back before acting on it. */
 export interface WebhookTransaction {
   uuid: string;
   order_id: string;
-  /** `pending`, `processing`, `completed`, `failed`, `expired` or `refunded`. */
+  /** `pending`, `processing`, `authorized`, `completed`, `failed`, `expired` or `refunded`. */
   status: string;
   /** Whole AMD. */
   amount: number;
@@ -58,7 +58,17 @@ export interface PaymentRefundedEvent extends WebhookEventBase {
 }
 
 /**
+ * A payment created with `capture_method: "manual"` is `authorized`: its amount is held on the card
+ * until it is captured or released (both then arrive as `transaction.status.updated`). The
+ * `transaction` also carries `capture_method`, `authorized_amount` and `capture_before`.
+ */
+export interface PaymentAuthorizedEvent extends WebhookEventBase {
+  event: 'payment.authorized';
+  refund: null;
+}
+
+/**
  * The delivery body (spec "Webhook delivery body"). Keys the gateway adds later are kept on the object
  * at run time; they are not in this type.
  */
-export type WebhookEvent = TransactionStatusUpdatedEvent | PaymentRefundedEvent;
+export type WebhookEvent = TransactionStatusUpdatedEvent | PaymentRefundedEvent | PaymentAuthorizedEvent;

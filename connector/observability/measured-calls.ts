@@ -59,8 +59,10 @@ const GATEWAY_OPERATIONS = [
   'getOrderPayment',
   'refundPayment',
   'listRefunds',
+  'capturePayment',
+  'voidPayment',
   'connectToken',
-] as const;
+] as const satisfies readonly (keyof GatewayClient)[];
 
 export function measuredGatewayClient(client: GatewayClient, metrics: ConnectorMetrics): GatewayClient {
   const wrapped: Record<string, unknown> = {};

@@ -46,6 +46,47 @@ describe('gateway client', () => {
     ]);
   });
 
+  it('holds, captures part of a hold once, and releases another', async () => {
+    const held = await client.createPayment({
+      amount: 9000,
+      order_id: 'client-hold-1',
+      return_url: 'https://shop.example/done',
+      capture_method: 'manual',
+    });
+    expect(held).toMatchObject({ capture_method: 'manual', status: 'pending', authorized_amount: null });
+    const paid = await gw.call('POST', `/api/v1/test_helpers/payments/${held.uuid}/pay`, {
+      key: merchant.testKey,
+      body: { card_number: '4111111111111111' },
+    });
+    expect(paid.body).toMatchObject({ status: 'authorized', authorized_amount: 9000 });
+    const captured = await client.capturePayment(held.uuid, { amount: 6000 }, { idempotencyKey: 'capture-hold-1' });
+    expect(captured).toMatchObject({ status: 'completed', amount: 6000, authorized_amount: 9000 });
+    // The same key answers the same capture; nothing more is taken.
+    expect(
+      await client.capturePayment(held.uuid, { amount: 6000 }, { idempotencyKey: 'capture-hold-1' }),
+    ).toMatchObject({ status: 'completed', amount: 6000 });
+    await expect(client.capturePayment(held.uuid)).rejects.toMatchObject({
+      status: 409,
+      code: 'payment_not_authorized',
+      retryable: false,
+    });
+
+    const other = await client.createPayment({
+      amount: 3000,
+      order_id: 'client-hold-2',
+      return_url: 'https://shop.example/done',
+      capture_method: 'manual',
+    });
+    await gw.call('POST', `/api/v1/test_helpers/payments/${other.uuid}/pay`, {
+      key: merchant.testKey,
+      body: { card_number: '4111111111111111' },
+    });
+    expect(await client.voidPayment(other.uuid, { idempotencyKey: 'void-hold-2' })).toMatchObject({
+      status: 'expired',
+      failure_code: 'voided',
+    });
+  });
+
   it('turns a refusal into a GatewayError with the API code and body', async () => {
     const invalid = await client
       .createPayment({ amount: -5, order_id: 'bad', return_url: 'nope' })

@@ -12,6 +12,7 @@ import {
   verifyStandardWebhook,
   verifyWebhook,
 } from '../../../connector/gateway-client/index.js';
+import { authorizedDelivery } from '../../../gateway/api/openapi/examples/holds.js';
 
 /** Counts the module's constant-time comparisons; the real function still answers. */
 const comparisons = vi.hoisted(() => ({ count: 0 }));
@@ -167,6 +168,24 @@ describe('verifyWebhook: success', () => {
       uuid: '0192b7c4-0000-7000-8000-0000000000aa',
       amount: 15000,
       reason: 'customer request',
+    });
+  });
+
+  it("answers payment.authorized as the gateway's document shows it, the hold on its transaction", () => {
+    const body = JSON.stringify(authorizedDelivery);
+    const result = expectOk(
+      verifyWebhook({
+        rawBody: body,
+        headers: { 'x-service-signature': serviceSignature(CURRENT, body) },
+        secrets: CURRENT,
+      }),
+    );
+    expect(result.event.event).toBe('payment.authorized');
+    expect(result.event.refund).toBeNull();
+    expect(result.event.transaction).toMatchObject({
+      status: 'authorized',
+      capture_method: 'manual',
+      authorized_amount: authorizedDelivery.transaction.authorized_amount,
     });
   });
 
@@ -392,6 +411,7 @@ describe('verifyWebhook: one failure per reason', () => {
     ['timestamp not a number', statusEvent({ timestamp: '1780000000' })],
     ['payment.refunded without refund', statusEvent({ event: 'payment.refunded' })],
     ['transaction.status.updated with a refund', { ...refundEvent(), event: 'transaction.status.updated' }],
+    ['payment.authorized with a refund', { ...refundEvent(), event: 'payment.authorized' }],
   ])('not_a_webhook: %s', (_name, value) => {
     const body = JSON.stringify(value);
     expectReason(
