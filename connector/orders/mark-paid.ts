@@ -79,9 +79,14 @@ async function markPaidInStore(
     try {
       await storeOf(deps, connection).markPaid(link.store_order_id, paidWith);
     } catch (error) {
-      if (!(error instanceof OrderNotPayable && error.orderStatus === 'cancelled')) throw error;
-      await holdPaidCancelledOrder(deps, connection, link, paidWith);
-      return;
+      if (!(error instanceof OrderNotPayable)) throw error;
+      if (error.orderStatus === 'cancelled' || link.flag === PAID_AFTER_CANCEL) {
+        // Cancelled, or cancelled earlier and since set to another status that takes no payment
+        // (Refunded by the owner's refund): still the shop owner's to decide, noted once.
+        await holdPaidCancelledOrder(deps, connection, link, paidWith, error.orderStatus);
+        return;
+      }
+      throw error;
     }
     await updateLink(deps.db, link.id, {
       store_sync: 'done',
@@ -145,19 +150,21 @@ function awaitingKeys(error: unknown): error is ConnectorError {
  * cancelled, or paid a link opened before): the store takes no payment for a cancelled order, so it
  * is not marked paid and not retried. It is flagged `paid_after_cancel` with one note saying what
  * to do: refund the payment, or set the order back to pending payment, after which reconciliation
- * (or "Check now") marks it paid.
+ * (or "Check now") marks it paid. An order flagged so and since moved to another status that takes
+ * no payment (Refunded) stays held, without a second note: the store is never asked to mark it paid.
  */
 async function holdPaidCancelledOrder(
   deps: ConnectorDeps,
   connection: StoreConnection,
   link: OrderLink,
   payment: PaidWith,
+  orderStatus: string,
 ): Promise<void> {
   const now = toStoredInstant(deps.clock.nowMs());
   await updateLink(deps.db, link.id, {
     store_sync: 'failed',
     next_sync_at: null,
-    last_sync_error: 'The store order is cancelled.',
+    last_sync_error: `The store order is ${orderStatus.slice(0, 60)}: it takes no payment.`,
     updated_at: now,
   });
   if (await raiseFlag(deps.db, link.id, PAID_AFTER_CANCEL, now)) {

@@ -9,7 +9,7 @@ import type { gatewayOf } from '../connections/connection-access.js';
 import type { GatewayPayment } from '../gateway-client/client.js';
 import { applyPayment } from '../orders/apply-payment.js';
 import { gatewayCall } from '../orders/calls.js';
-import { syncStorePaid } from '../orders/mark-paid.js';
+import { PAID_AFTER_CANCEL, syncStorePaid } from '../orders/mark-paid.js';
 import { linkOrder } from '../orders/order-map.js';
 import type { StoreOrder } from '../platforms/platform.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
@@ -59,6 +59,14 @@ export async function reconcileOrder(
     const detail = `Payment ${payment.uuid} completed at the gateway but order ${order.number} is unpaid in the store.`;
     if (repair && (await repairPaid(deps, connection, link.id, payment))) {
       found('paid_at_gateway_unpaid_in_store', payment.uuid, `${detail} Marked paid.`, 'repaired');
+    } else if (await heldAfterCancel(deps, link.id, payment)) {
+      // Paid after the order was cancelled, and the order since moved to a status that takes no
+      // payment either (Refunded): the store was not asked to mark it paid, a person decides.
+      flag(
+        'paid_after_cancel',
+        payment.uuid,
+        `Payment ${payment.uuid} completed at the gateway for order ${order.number}, which was cancelled in the store and is now ${order.status}.`,
+      );
     } else {
       flag(
         'paid_at_gateway_unpaid_in_store',
@@ -111,6 +119,12 @@ export async function reconcileOrder(
     if (waiting.status === 'processing' && listed !== undefined) noteLater(listed);
   }
   return findings;
+}
+
+/** Whether the order's payment is held as paid after the order was cancelled (mark-paid.ts). */
+async function heldAfterCancel(deps: ConnectorDeps, linkId: string, payment: GatewayPayment): Promise<boolean> {
+  const link = await findLinkById(deps.db, linkId);
+  return link?.paid_payment_uuid === payment.uuid && link.flag === PAID_AFTER_CANCEL && link.store_sync === 'failed';
 }
 
 /** Marks the order paid; answers true when the store now has it paid. */

@@ -15,8 +15,16 @@ import { refundCheckDelayMs } from './check-backoff.js';
 
 export type GatewayOutcome =
   | { readonly kind: 'succeeded'; readonly refund: RefundResult }
-  | { readonly kind: 'refused'; readonly error: unknown }
+  | {
+      readonly kind: 'refused';
+      readonly error: unknown;
+      /** Who refused it: the gateway itself (nothing left to refund, ...) or the processor (declined). */
+      readonly by: 'gateway' | 'processor';
+    }
   | { readonly kind: 'unknown'; readonly uuid: string | null; readonly refundedAmount: number };
+
+/** The gateway's refusals that are the processor's answer; the others are the gateway's own rules. */
+const PROCESSOR_REFUSALS: ReadonlySet<string> = new Set(['refund_declined', 'processor_unavailable']);
 
 /**
  * Sends a store refund to the gateway (the same request under the same idempotency key every time,
@@ -41,7 +49,8 @@ export async function askGateway(
     const unknownRefund = error instanceof GatewayError ? unknownOutcome(error) : null;
     if (unknownRefund === null) {
       // A refusal (declined, processor unavailable, nothing left...): known to have refunded nothing.
-      return { kind: 'refused', error: fromGatewayError(error) };
+      const by = error instanceof GatewayError && PROCESSOR_REFUSALS.has(error.code) ? 'processor' : 'gateway';
+      return { kind: 'refused', error: fromGatewayError(error), by };
     }
     await markUnknown(deps, record, unknownRefund.uuid, nowMs);
     return {
@@ -53,6 +62,7 @@ export async function askGateway(
   if (result.status === 'failed') {
     return {
       kind: 'refused',
+      by: 'processor',
       error: new ConnectorError(
         422,
         result.failure_code ?? 'refund_failed',

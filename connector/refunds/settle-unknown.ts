@@ -46,9 +46,12 @@ async function settleRefund(
   const paymentUuid = link.paid_payment_uuid as string;
   const nowMs = deps.clock.nowMs();
   let status: string;
+  // Who refused it, for the owner's note: a refund the gateway has as failed was declined by the processor.
+  let refusal = 'the payment processor refused it';
   if (record.gateway_refund_uuid === null) {
     const outcome = await askGateway(deps, connection, paymentUuid, record);
     status = outcome.kind === 'succeeded' ? 'succeeded' : outcome.kind === 'refused' ? 'failed' : 'unknown';
+    if (outcome.kind === 'refused' && outcome.by === 'gateway') refusal = gatewayRefusal(outcome.error);
   } else {
     const refunds = await gatewayOf(deps, connection).listRefunds(paymentUuid);
     status = refunds.find((r) => r.uuid === record.gateway_refund_uuid)?.status ?? 'unknown';
@@ -63,8 +66,14 @@ async function settleRefund(
     });
     return false;
   }
-  await takeBackStoreRefund(deps, connection, link, record);
+  await takeBackStoreRefund(deps, connection, link, record, refusal);
   return true;
+}
+
+/** The gateway's own refusal, in the owner's words: what it said (more than was left to refund, ...). */
+function gatewayRefusal(error: unknown): string {
+  const said = error instanceof Error ? error.message.trim().replace(/\.$/, '') : '';
+  return said === '' ? 'the gateway refused it' : `the gateway refused it (${said.slice(0, 200)})`;
 }
 
 /** A store refund the gateway did not make: out of the store again, and the owner told. */
@@ -73,6 +82,7 @@ async function takeBackStoreRefund(
   connection: StoreConnection,
   link: OrderLink,
   record: RefundRecord,
+  refusal: string,
 ): Promise<void> {
   const store = storeOf(deps, connection);
   const now = toStoredInstant(deps.clock.nowMs());
@@ -92,8 +102,8 @@ async function takeBackStoreRefund(
   await store.addNote(
     link.store_order_id,
     deleted
-      ? `The refund of ${amount} did not go through: the payment processor refused it, and no money was returned to the buyer. The refund was removed from this order; you can refund again.`
-      : `The refund of ${amount} did not go through: the payment processor refused it, and no money was returned to the buyer, though this order still shows it. Refund the buyer again from the gateway dashboard, or correct the order.`,
+      ? `The refund of ${amount} did not go through: ${refusal}, and no money was returned to the buyer. The refund was removed from this order; you can refund again.`
+      : `The refund of ${amount} did not go through: ${refusal}, and no money was returned to the buyer, though this order still shows it. Refund the buyer again from the gateway dashboard, or correct the order.`,
   );
   deps.logger.info(
     { connection_id: connection.id, order: link.store_order_id, deleted },

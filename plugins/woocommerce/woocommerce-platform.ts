@@ -44,6 +44,12 @@ import {
   type WooOrder,
 } from './wire.js';
 
+/**
+ * The statuses in which WooCommerce takes a payment (`WC_Order::needs_payment()`, the filter
+ * `woocommerce_valid_order_statuses_for_payment`): `set_paid` on an order in any other is ignored.
+ */
+const PAYABLE_STATUSES: ReadonlySet<string> = new Set(['pending', 'failed']);
+
 export function createWooCommercePlatform(options: WooCommercePlatformOptions): StorePlatform {
   const { client, failure, callFailure, call, parse, allPages } = createWooRestClient(options);
 
@@ -132,9 +138,11 @@ export function createWooCommercePlatform(options: WooCommercePlatformOptions): 
         return;
       }
 
-      if (order.status === 'cancelled') {
-        // Left as the shop owner set it: the connector flags the payment for a person.
-        throw new OrderNotPayable('cancelled', `WooCommerce order ${orderId} is cancelled: it takes no payment`);
+      if (!PAYABLE_STATUSES.has(order.status)) {
+        // WooCommerce's `set_paid` completes payment only for an order that needs it (pending or
+        // failed): any other status (cancelled, refunded, on-hold, ...) is left as the shop owner set
+        // it, without asking, and the connector holds the payment for a person.
+        throw new OrderNotPayable(order.status, `WooCommerce order ${orderId} is ${order.status}: it takes no payment`);
       }
       const action = `PUT orders/${orderId}`;
       const answer = await call(action, () =>

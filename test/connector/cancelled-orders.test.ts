@@ -20,7 +20,7 @@ import type { FakeWooCommerce } from '../support/fake-woocommerce.js';
 import type { TestGateway, TestMerchant } from '../support/gateway.js';
 
 type Json = Record<string, unknown>;
-type Finding = { kind: string; store_order_id: string; action: string; repairable: boolean };
+type Finding = { kind: string; store_order_id: string; action: string; repairable: boolean; detail: string };
 const APPROVED = '4111 1111 1111 1111';
 
 describe.each(DIALECTS)('cancelled orders (%s)', (dialect) => {
@@ -170,6 +170,44 @@ describe.each(DIALECTS)('cancelled orders (%s)', (dialect) => {
     expect(setPaidCalls(order.id)).toBe(0);
     expect(store.notes(order.id).filter((n) => n.note.startsWith('Reconciliation:'))).toEqual([]);
   });
+  it('never asks the store to mark paid a cancelled order paid anyway that the owner then set Refunded', async () => {
+    const from = new Date(Date.now() - 60_000).toISOString();
+    const order = store.addOrder({ total: '2600.00' });
+    const payment = await checkout(order.id);
+    (store.order(order.id) as { status: string }).status = 'cancelled';
+    await pay(payment.payment_uuid);
+    await eventually(
+      () => notesWith(order.id, 'completed for it: the buyer paid').length === 1,
+      'the paid-after-cancel note',
+    );
+    // The owner refunds part at the gateway and sets the order Refunded: not a status that takes a payment.
+    (store.order(order.id) as { status: string }).status = 'refunded';
+    const direct = await gw.call<Json>('POST', `/api/v1/payments/${payment.payment_uuid}/refund`, {
+      key: merchant.testKey,
+      body: { amount: 600, reason: 'part returned' },
+      headers: { 'Idempotency-Key': `part-${order.id}` },
+    });
+    expect(direct.status, direct.text).toBe(201);
+    // The refund's webhook, the read-backs and a reconciliation with repair: none of them asks the
+    // store to mark it paid, and the order keeps its one note and its flag.
+    await eventually(() => store.refunds(order.id).length === 1, 'the gateway refund recorded in the store');
+    await plugin('GET', `/v1/orders/${order.id}/payment`);
+    for (let hour = 0; hour < 2; hour++) {
+      gw.clock.advance(60 * 60_000);
+      await connector.runDueWork();
+    }
+    const findings = (await reconcile(from)).filter((f) => f.store_order_id === String(order.id));
+    expect(findings).toEqual([
+      expect.objectContaining({ kind: 'paid_after_cancel', action: 'flagged', repairable: false }),
+    ]);
+    expect(findings[0]?.detail).toContain('which was cancelled in the store and is now refunded');
+    expect(setPaidCalls(order.id)).toBe(0);
+    expect(store.requests.filter((r) => r.method === 'PUT' && r.route === `orders/${order.id}`)).toEqual([]);
+    expect(notesWith(order.id, 'completed for it: the buyer paid')).toHaveLength(1);
+    const panel = await plugin<Json>('GET', `/v1/orders/${order.id}/payment`);
+    expect(panel.body).toMatchObject({ flag: 'paid_after_cancel', refunded_amount: 600 });
+  });
+
   it('refunds an order whose payment completed while its news was lost, instead of calling it unpaid', async () => {
     const order = store.addOrder({ total: '2300.00' });
     const payment = await checkout(order.id);

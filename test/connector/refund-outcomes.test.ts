@@ -215,6 +215,7 @@ describe.each(DIALECTS)('store refunds whose outcome is unknown (%s)', (dialect)
     const notes = store.notes(orderId).filter((n) => n.note.includes('did not go through'));
     expect(notes).toHaveLength(1);
     expect(notes[0]?.note).toContain('700 AMD');
+    expect(notes[0]?.note).toContain('the payment processor refused it');
     // Checked again, nothing more happens.
     gw.clock.advance(60 * 60_000);
     await connector.runDueWork();
@@ -257,6 +258,40 @@ describe.each(DIALECTS)('store refunds whose outcome is unknown (%s)', (dialect)
     expect(atGateway.body.refunded_amount).toBe(500);
   });
 
+  it('says the gateway refused a store refund in doubt that was more than the payment had left', async () => {
+    const { orderId, payment } = await paidOrder(2000, APPROVED);
+    // The owner refunds 1500 at the gateway itself while the connector is down: the store does not know yet.
+    await connector.stop();
+    const direct = await gw.call<Json>('POST', `/api/v1/payments/${payment}/refund`, {
+      key: merchant.testKey,
+      body: { amount: 1500, reason: 'damaged' },
+      headers: { 'Idempotency-Key': `direct-${orderId}` },
+    });
+    expect(direct.status, direct.text).toBe(201);
+    await gw.gateway.scheduler.runDueNow();
+    await connector.start();
+    // Then refunds 1000 in the store, whose request never reaches the gateway.
+    onRefund = async () => {
+      throw new TypeError('fetch failed');
+    };
+    const { answer } = await ownerRefunds(orderId, 1000);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+    // Asked again, it is more than is left: the gateway refuses it (not the processor), and the store
+    // refund is taken back with a note saying so.
+    gw.clock.advance(60_000);
+    await connector.runDueWork();
+    await eventually(async () => (await refundRecords(payment))[0]?.status === 'failed', 'the refund settled failed');
+    const notes = store.notes(orderId).filter((n) => n.note.includes('did not go through'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]?.note).toContain('The refund of 1000 AMD did not go through: the gateway refused it (');
+    expect(notes[0]?.note).not.toContain('processor');
+    expect(await gatewayRefunds(payment)).toEqual([expect.objectContaining({ amount: 1500, status: 'succeeded' })]);
+    // The gateway's own refund reaches the store when its webhook is retried.
+    gw.clock.advance(60 * 60_000);
+    await gw.gateway.scheduler.runDueNow();
+    await eventually(() => storeRefunded(orderId) === 1500, 'the gateway refund recorded in the store');
+  });
+
   it('records a later gateway refund of the same amount as a store refund that failed', async () => {
     const { orderId, payment } = await paidOrder(2000, APPROVED);
     onRefund = async () => {
@@ -280,6 +315,9 @@ describe.each(DIALECTS)('store refunds whose outcome is unknown (%s)', (dialect)
     await connector.runDueWork();
     await eventually(async () => (await refundRecords(payment))[0]?.status === 'failed', 'the refund settled failed');
     expect(storeRefunded(orderId)).toBe(0);
+    expect(store.notes(orderId).filter((n) => n.note.includes('did not go through'))).toEqual([
+      expect.objectContaining({ note: expect.stringContaining('the payment processor refused it') }),
+    ]);
 
     // The owner then refunds 700 at the gateway itself: the store records it.
     const direct = await gw.call<Json>('POST', `/api/v1/payments/${payment}/refund`, {
