@@ -10,6 +10,13 @@ const OWN_MODULES = [
   'test/api/idempotency-prune-race.test.ts',
 ];
 
+/**
+ * Test files that drive Chromium through whole journeys: each test may take longer than the others'
+ * 30 s on a machine whose two cores the other files share (its waits are bounded on their own,
+ * test/support/browser.ts).
+ */
+const BROWSER = ['test/**/*-browser.test.ts', 'test/plugins/browser-sdk/sdk-*.test.ts'];
+
 export default defineConfig({
   test: {
     globalSetup: ['test/support/postgres-global-setup.ts'],
@@ -29,8 +36,14 @@ export default defineConfig({
         // The other files share each worker's modules: the gateway, the connector and the contract
         // check's compiled schemas are loaded once per worker instead of once per file (a few
         // seconds of CPU a file). Every file starts and stops its own servers and databases.
-        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: OWN_MODULES, isolate: false },
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          exclude: [...OWN_MODULES, ...BROWSER],
+          isolate: false,
+        },
       },
+      { extends: true, test: { name: 'browser', include: BROWSER, isolate: false, testTimeout: 90_000 } },
       { extends: true, test: { name: 'own-modules', include: OWN_MODULES, isolate: true } },
     ],
   },

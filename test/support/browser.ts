@@ -29,8 +29,12 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--no-first-run',
 ];
 
-/** How long one wait or action in a browser test may take (ms). */
-export const BROWSER_TIMEOUT_MS = 5_000;
+/**
+ * How long one wait or action in a browser test may take (ms). A wait ends as soon as what it waits
+ * for holds, so this only bounds a failure: generous, because the browser shares two cores with
+ * the other test files (a heavy page such as the API reference takes seconds to load then).
+ */
+export const BROWSER_TIMEOUT_MS = 15_000;
 
 /** `extraArgs`: more flags, e.g. `--host-resolver-rules=MAP shop.example 127.0.0.1` for a named shop. */
 export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
