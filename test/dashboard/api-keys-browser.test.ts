@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDomain } from '../../gateway/merchants/merchant.service.js';
-import { DIALECTS } from '../support/databases.js';
+import { BROWSER_DIALECTS } from '../support/databases.js';
 import { paymentBody, uniqueHost } from '../support/gateway.js';
 import {
   type DashboardBrowser,
@@ -17,7 +17,7 @@ import {
 } from './browser-support.js';
 import { type DashboardGateway, signUpAndConfirm, uniqueEmail } from './support.js';
 
-describe.each(DIALECTS)('API keys and connect tokens in the browser (%s)', (dialect) => {
+describe.each(BROWSER_DIALECTS)('API keys and connect tokens in the browser (%s)', (dialect) => {
   let b: DashboardBrowser;
   let g: DashboardGateway;
 

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBusiness } from '../../gateway/merchants/merchant.service.js';
 import { CLI_TEST_TIMEOUT_MS, gateway } from '../support/cli.js';
-import { DIALECTS } from '../support/databases.js';
+import { BROWSER_DIALECTS } from '../support/databases.js';
 import {
   type DashboardBrowser,
   expectAccessible,
@@ -18,7 +18,7 @@ import {
 } from './browser-support.js';
 import { type DashboardGateway, signUpAndConfirm, uniqueEmail } from './support.js';
 
-describe.each(DIALECTS)('billing in the browser (%s)', (dialect) => {
+describe.each(BROWSER_DIALECTS)('billing in the browser (%s)', (dialect) => {
   let b: DashboardBrowser;
   let g: DashboardGateway;
 

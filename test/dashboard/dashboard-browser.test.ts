@@ -10,7 +10,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAV } from '../../gateway/dashboard/nav.js';
-import { DIALECTS } from '../support/databases.js';
+import { BROWSER_DIALECTS } from '../support/databases.js';
 import {
   type DashboardBrowser,
   expectAccessible,
@@ -27,7 +27,7 @@ import {
   uniqueEmail,
 } from './support.js';
 
-describe.each(DIALECTS)('dashboard in the browser (%s)', (dialect) => {
+describe.each(BROWSER_DIALECTS)('dashboard in the browser (%s)', (dialect) => {
   let b: DashboardBrowser;
   let g: DashboardGateway;
 

@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../support/databases.js';
+import { BROWSER_DIALECTS } from '../support/databases.js';
 import {
   type DashboardBrowser,
   expectAccessible,
@@ -16,7 +16,7 @@ import {
 import { payWith } from './sandbox-payments.js';
 import { type DashboardGateway, signUpAndConfirm, uniqueEmail } from './support.js';
 
-describe.each(DIALECTS)('overview and customers in the browser (%s)', (dialect) => {
+describe.each(BROWSER_DIALECTS)('overview and customers in the browser (%s)', (dialect) => {
   let b: DashboardBrowser;
   let g: DashboardGateway;
 

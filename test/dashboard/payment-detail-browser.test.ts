@@ -12,7 +12,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../gateway/domain/clock.js';
-import { DIALECTS } from '../support/databases.js';
+import { BROWSER_DIALECTS } from '../support/databases.js';
 import { paymentBody, type TestMerchant } from '../support/gateway.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import {
@@ -28,7 +28,7 @@ type Json = Record<string, any>;
 
 const TIMEOUT = 180_000;
 
-describe.each(DIALECTS)('a payment in the dashboard (%s)', { timeout: TIMEOUT }, (dialect) => {
+describe.each(BROWSER_DIALECTS)('a payment in the dashboard (%s)', { timeout: TIMEOUT }, (dialect) => {
   let b: DashboardBrowser;
   let g: DashboardGateway;
   let receiver: WebhookReceiver;

@@ -7,7 +7,7 @@
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../support/databases.js';
+import { BROWSER_DIALECTS } from '../support/databases.js';
 import {
   type DashboardBrowser,
   expectAccessible,
@@ -18,7 +18,7 @@ import { type DashboardGateway, PASSWORD, signUpAndConfirm, uniqueEmail } from '
 
 const STEP_MS = 30_000;
 
-describe.each(DIALECTS)('two-step sign-in in the browser (%s)', (dialect) => {
+describe.each(BROWSER_DIALECTS)('two-step sign-in in the browser (%s)', (dialect) => {
   let b: DashboardBrowser;
   let g: DashboardGateway;
 

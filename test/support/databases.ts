@@ -14,6 +14,14 @@ import type { Schema } from './database-templates.js';
 
 export const DIALECTS: readonly DialectName[] = ['sqlite', 'postgres'];
 
+/**
+ * The database the browser tests' servers run on. A page's server side (its queries, forms and
+ * answers) is tested on both dialects by the HTTP tests beside it (`payment-detail.test.ts` for
+ * `payment-detail-browser.test.ts`, ...); what a browser test adds (rendering, script, focus,
+ * accessibility) is the same whatever stores the rows, so it runs once.
+ */
+export const BROWSER_DIALECTS: readonly DialectName[] = ['sqlite'];
+
 export interface TestDatabase {
   readonly url: string;
   drop(): Promise<void>;

@@ -24,7 +24,7 @@ import { toStoredInstant } from '../../../gateway/domain/clock.js';
 import { APP_BRIDGE_URL } from '../../../plugins/shopify/admin-page.js';
 import { type LocalServer, launchBrowser, newPage, startLocalServer, type TestPage } from '../../support/browser.js';
 import { startTestConnector } from '../../support/connector.js';
-import { DIALECTS } from '../../support/databases.js';
+import { BROWSER_DIALECTS } from '../../support/databases.js';
 import { eventually } from '../../support/eventually.js';
 import { type FakeShopifyAdmin, startFakeShopifyAdmin } from '../../support/fake-shopify-admin.js';
 import { type FakeShopifyApp, signShopifyQuery, startFakeShopifyOAuth } from '../../support/fake-shopify-oauth.js';
@@ -78,7 +78,7 @@ function adminPage(appUrl: string): string {
 </body></html>`;
 }
 
-describe.each(DIALECTS)('The Shopify app page in the admin (%s)', (dialect) => {
+describe.each(BROWSER_DIALECTS)('The Shopify app page in the admin (%s)', (dialect) => {
   let gw: TestGateway;
   let h: ShopifyHarness;
   let admin: FakeShopifyAdmin;
