@@ -2,9 +2,10 @@
  * A buyer pays a live payment in real headless Chromium through the hosted checkout with a card
  * processor (Ameriabank, a redirect and a return read back) and with a wallet (Idram, a form post
  * and a signed confirmation), each against its local fake; lands back on the shop's `return_url`;
- * and the merchant's endpoint receives the signed webhook. The shop has a name (a live payment's
- * return address lies on a verified domain, which an IP address cannot be): Chromium resolves it
- * to 127.0.0.1.
+ * and the merchant's endpoint receives the signed webhook. A held payment (`capture_method:
+ * manual`) on a shop with a two-stage Ameriabank terminal and Idram is offered the card only, and
+ * the buyer's card is held, not charged. The shops have names (a live payment's return address lies
+ * on a verified domain, which an IP address cannot be): Chromium resolves them to 127.0.0.1.
  */
 import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
@@ -27,6 +28,8 @@ import { startLiveGateway } from '../support/processors/live-gateway.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 const SHOP_HOST = 'ararat-tea.example';
+/** A shop that rents things: its Ameriabank terminal holds (two-stage), and Idram is enabled beside it. */
+const RENT_HOST = 'ararat-rent.example';
 const IDRAM_ACCOUNT = '110000601';
 const IDRAM_SECRET = 'idram-secret-for-the-browser-test';
 /** The completed page goes back to the shop after 3 seconds. */
@@ -35,6 +38,7 @@ const LEAVE_TIMEOUT_MS = 10_000;
 let t: TestGateway;
 let shop: LocalServer;
 let ameria: FakeAmeria;
+let twoStage: FakeAmeria;
 let idram: FakeIdram;
 let receiver: WebhookReceiver;
 let browser: Browser;
@@ -52,6 +56,15 @@ beforeAll(async () => {
   );
   receiver = await WebhookReceiver.start();
   ameria = await FakeAmeria.start({ testAmountRule: false, now: () => t.clock.nowMs() });
+  // A terminal of its own (the bank sets a terminal up for one-stage or two-stage payments).
+  twoStage = await FakeAmeria.start({
+    twoStage: true,
+    clientId: '5c1e9a07-8d2b-4f3e-a6c4-2b7d90e1f4a8',
+    orderIdMin: 2360301,
+    orderIdMax: 2360400,
+    testAmountRule: false,
+    now: () => t.clock.nowMs(),
+  });
   idram = await FakeIdram.start({
     recAccount: IDRAM_ACCOUNT,
     secretKey: IDRAM_SECRET,
@@ -83,14 +96,31 @@ beforeAll(async () => {
     config: JSON.stringify({ rec_account: IDRAM_ACCOUNT, secret_key: IDRAM_SECRET, form_url: idram.formUrl }),
     position: 2,
   });
+  await addDomain(deps, { merchantId: merchant.merchantId, host: RENT_HOST, verified: true });
+  await setProcessorEnabled(deps, {
+    merchantId: merchant.merchantId,
+    host: RENT_HOST,
+    processor: 'idram',
+    enabled: true,
+    config: JSON.stringify({ rec_account: IDRAM_ACCOUNT, secret_key: IDRAM_SECRET, form_url: idram.formUrl }),
+    position: 1,
+  });
+  await setProcessorEnabled(deps, {
+    merchantId: merchant.merchantId,
+    host: RENT_HOST,
+    processor: 'ameria',
+    enabled: true,
+    config: JSON.stringify(twoStage.settings()),
+    position: 2,
+  });
   liveKey = (await createApiKey(deps, { merchantId: merchant.merchantId, environment: 'live', access: 'full' })).key;
-  browser = await launchBrowser([`--host-resolver-rules=MAP ${SHOP_HOST} 127.0.0.1`]);
+  browser = await launchBrowser([`--host-resolver-rules=MAP ${SHOP_HOST} 127.0.0.1, MAP ${RENT_HOST} 127.0.0.1`]);
 });
 
 afterAll(async () => {
   await Promise.allSettled(pages.map((p) => p.close()));
   await browser?.close().catch(() => {});
-  await Promise.allSettled([shop?.close(), ameria?.close(), idram?.close(), receiver?.close()]);
+  await Promise.allSettled([shop?.close(), ameria?.close(), twoStage?.close(), idram?.close(), receiver?.close()]);
   await t?.close();
 });
 
@@ -169,5 +199,51 @@ describe('a buyer pays a live payment at a processor', () => {
     const hook = await webhookFor(payment.uuid);
     expect(hook.json).toMatchObject({ transaction: { status: 'completed', processor: 'idram' } });
     expect(hook.headers['x-service-signature']).toEqual(expect.any(String));
+  });
+
+  it('a held payment: offered the card only (Idram cannot hold), the card held at the bank, the buyer back at the shop', async () => {
+    const rentUrl = `http://${RENT_HOST}:${new URL(shop.url).port}`;
+    const created = await t.call('POST', '/api/v1/payments', {
+      key: liveKey,
+      body: {
+        amount: 40000,
+        order_id: `rent-${randomUUID()}`,
+        return_url: `${rentUrl}/done`,
+        description: 'A tent for a week',
+        capture_method: 'manual',
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const payment = created.body;
+    const buyer = await newPage(browser);
+    pages.push(buyer);
+    const { page } = buyer;
+    await page.goto(String(payment.checkout_url));
+    // Idram cannot hold: Ameriabank's two-stage terminal is the one method offered.
+    const offered = page.locator('input[name="processor"]');
+    await offered.first().waitFor();
+    expect(await offered.evaluateAll((inputs) => inputs.map((input) => input.getAttribute('value')))).toEqual([
+      'ameria',
+    ]);
+    await page.locator('form button[type="submit"]').click();
+    await page.waitForURL((url) => url.href.startsWith(`${twoStage.baseUrl}Payments/Pay`), {
+      timeout: BROWSER_TIMEOUT_MS,
+    });
+    await page.locator('#pay').click();
+    await page.waitForURL((url) => url.hostname === RENT_HOST && url.pathname === '/done', {
+      timeout: LEAVE_TIMEOUT_MS,
+    });
+    expect(new URL(page.url()).searchParams.get('payment_uuid')).toBe(payment.uuid);
+    expect(buyer.errors).toEqual([]);
+    expect(buyer.console.filter((line) => /Content Security Policy|Refused to/i.test(line))).toEqual([]);
+    const read = await t.call('GET', `/api/v1/payments/${String(payment.uuid)}`, { key: liveKey });
+    expect(read.body).toMatchObject({
+      status: 'authorized',
+      processor: 'ameria',
+      capture_method: 'manual',
+      authorized_amount: 40000,
+      completed_at: null,
+    });
+    expect(read.body.capture_before).toEqual(expect.any(String));
   });
 });
