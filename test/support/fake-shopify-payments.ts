@@ -10,7 +10,8 @@
  *   variable outside the version's types (a reject reason the version does not have) is answered
  *   HTTP 200 with `errors` and no `data`, and the answer holds exactly what the document selected;
  * - the session mutations keep each session's state: as the Payments Apps reference documents for
- *   `paymentSessionResolve` / `paymentSessionReject` (and the refund session mutations), a repeated
+ *   `paymentSessionResolve` / `paymentSessionReject` (and the refund, capture and void session
+ *   mutations; a payment session keeps its `authorizationExpiresAt`), a repeated
  *   resolve (or reject) succeeds and answers the session as it is, while rejecting a resolved session
  *   or resolving a rejected one is refused (userErrors), as is an unknown session (docs/shopify.md
  *   "Finalizing a session twice"); `repeats('user_error')` makes a repeat refused instead, for the
@@ -69,12 +70,24 @@ export interface PaymentsCall {
 }
 
 interface SessionState {
-  kind: 'payment' | 'refund';
+  kind: SessionKind;
   shop: string;
   state: 'initiated' | 'pending' | 'resolved' | 'rejected';
   // biome-ignore lint/suspicious/noExplicitAny: the reject reason as sent
   reason?: any;
+  /** `authorizationExpiresAt` of a resolved payment session (null when not given). */
+  authorizationExpiresAt?: string | null;
 }
+
+type SessionKind = 'payment' | 'refund' | 'capture' | 'void';
+
+/** The gid prefix of each kind of session (`gid://shopify/CaptureSession/<id>` ...). */
+const GID_PREFIX: Record<SessionKind, string> = {
+  payment: 'gid://shopify/PaymentSession/',
+  refund: 'gid://shopify/RefundSession/',
+  capture: 'gid://shopify/CaptureSession/',
+  void: 'gid://shopify/VoidSession/',
+};
 
 export interface PaymentsAppConfiguration {
   ready: boolean;
@@ -242,7 +255,7 @@ export async function startFakeShopifyPayments(options: {
     };
     const paymentSessionJson = (gid: string, session: SessionState) => ({
       id: gid,
-      authorizationExpiresAt: null,
+      authorizationExpiresAt: session.authorizationExpiresAt ?? null,
       pendingExpiresAt: null,
       state:
         session.state === 'rejected'
@@ -262,21 +275,70 @@ export async function startFakeShopifyPayments(options: {
       },
     });
     /** The session `id` names, of `kind`, in this shop; or the refusal to answer. */
-    const find = (id: unknown, kind: 'payment' | 'refund') => {
+    const find = (id: unknown, kind: SessionKind) => {
       const gid = String(id ?? '');
-      const prefix = kind === 'refund' ? 'gid://shopify/RefundSession/' : 'gid://shopify/PaymentSession/';
-      if (!gid.startsWith(prefix)) return { gid, error: 'Id is not a valid global id of the session type' };
+      if (!gid.startsWith(GID_PREFIX[kind])) return { gid, error: 'Id is not a valid global id of the session type' };
       const session = sessions.get(gid);
-      if (session === undefined || session.shop !== shop) {
-        return { gid, error: `${kind === 'refund' ? 'Refund' : 'Payment'} session not found` };
+      if (session === undefined || session.shop !== shop || session.kind !== kind) {
+        return { gid, error: `${kind[0]?.toUpperCase()}${kind.slice(1)} session not found` };
       }
       return { gid, session };
     };
+    /**
+     * A capture or void session's resolve and reject, as documented for `captureSessionResolve` /
+     * `captureSessionReject` (and the void's): a repeated resolve (or reject) succeeds, the other
+     * decision fails with `<KIND>_SESSION_INVALID_STATE`; an unknown session is `<KIND>_SESSION_NOT_FOUND`.
+     */
+    const holdMutations = (kind: 'capture' | 'void') => {
+      const key = `${kind}Session`;
+      const typeName = kind === 'capture' ? 'CaptureSession' : 'VoidSession';
+      const prefix = kind.toUpperCase();
+      const answer = (gid: string, session: SessionState) => ({
+        [key]: {
+          id: gid,
+          state:
+            session.state === 'rejected'
+              ? {
+                  __typename: `${typeName}StateRejected`,
+                  code: 'REJECTED',
+                  reason: session.reason?.code,
+                  merchantMessage: session.reason?.merchantMessage ?? null,
+                }
+              : { __typename: `${typeName}StateResolved`, code: 'RESOLVED' },
+        },
+        userErrors: [],
+      });
+      return {
+        resolve: ({ id }: Json) => {
+          const found = find(id, kind);
+          if (found.session === undefined) return refuse(key, found.error, `${prefix}_SESSION_NOT_FOUND`);
+          const { session } = found;
+          if (session.state === 'rejected' || (session.state === 'resolved' && repeated === 'user_error')) {
+            return refuse(key, `${typeName} has already been finalized`, `${prefix}_SESSION_INVALID_STATE`);
+          }
+          session.state = 'resolved';
+          return answer(found.gid, session);
+        },
+        reject: ({ id, reason }: Json) => {
+          const found = find(id, kind);
+          if (found.session === undefined) return refuse(key, found.error, `${prefix}_SESSION_NOT_FOUND`);
+          const { session } = found;
+          if (session.state === 'resolved' || (session.state === 'rejected' && repeated === 'user_error')) {
+            return refuse(key, `${typeName} has already been finalized`, `${prefix}_SESSION_INVALID_STATE`);
+          }
+          if (session.state !== 'rejected') session.reason = { ...reason };
+          session.state = 'rejected';
+          return answer(found.gid, session);
+        },
+      };
+    };
+    const capture = holdMutations('capture');
+    const voids = holdMutations('void');
     // "Subsequent [resolve|reject] mutation attempts will succeed, but the [details|reason] argument
     // will be ignored"; the other decision fails (shopify.dev Payments Apps API, paymentSessionResolve
     // and paymentSessionReject).
     return {
-      paymentSessionResolve: ({ id }: Json) => {
+      paymentSessionResolve: ({ id, authorizationExpiresAt }: Json) => {
         const found = find(id, 'payment');
         if (found.session === undefined) return refuse('paymentSession', found.error);
         const { session } = found;
@@ -284,6 +346,8 @@ export async function startFakeShopifyPayments(options: {
           return refuse('paymentSession', 'Session has already been resolved');
         if (session.state === 'rejected')
           return refuse('paymentSession', 'Session has already been rejected and cannot be resolved');
+        // "Subsequent resolve attempts will succeed, but the details will be ignored".
+        if (session.state !== 'resolved') session.authorizationExpiresAt = authorizationExpiresAt ?? null;
         session.state = 'resolved';
         return { paymentSession: paymentSessionJson(found.gid, session), userErrors: [] };
       },
@@ -345,6 +409,10 @@ export async function startFakeShopifyPayments(options: {
           userErrors: [],
         };
       },
+      captureSessionResolve: capture.resolve,
+      captureSessionReject: capture.reject,
+      voidSessionResolve: voids.resolve,
+      voidSessionReject: voids.reject,
       paymentsAppConfigure: ({ externalHandle, ready }: Json) => {
         if (configurationRefusal !== null) {
           call.userErrors.push(configurationRefusal);
@@ -362,7 +430,8 @@ export async function startFakeShopifyPayments(options: {
     calls,
     nextActionUrl,
     openSession(shop, gid) {
-      sessions.set(gid, { kind: gid.includes('RefundSession') ? 'refund' : 'payment', shop, state: 'initiated' });
+      const kind = (Object.keys(GID_PREFIX) as SessionKind[]).find((k) => gid.startsWith(GID_PREFIX[k])) ?? 'payment';
+      sessions.set(gid, { kind, shop, state: 'initiated' });
     },
     state: (gid) => sessions.get(gid),
     configuration: (shop) => configurations.get(shop),
