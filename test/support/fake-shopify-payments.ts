@@ -43,6 +43,7 @@ import { linkShopConnection } from '../../connector/storage/shopify-shop.reposit
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { sha256Hex } from '../../gateway/runtime/hashing.js';
 import { SUPPORTED_API_VERSIONS } from '../../plugins/shopify/api-versions.js';
+import { holdSessionMutations, type SessionKind, type SessionState } from './fake-shopify-hold-sessions.js';
 import { rootFieldsOf, runShopifyGraphql, shopifySchema } from './shopify-schemas.js';
 
 /** The versions this Shopify serves by default (each with its published schema), oldest first. */
@@ -68,18 +69,6 @@ export interface PaymentsCall {
   /** The mutation was applied but the app never got the answer. */
   answerLost?: boolean;
 }
-
-interface SessionState {
-  kind: SessionKind;
-  shop: string;
-  state: 'initiated' | 'pending' | 'resolved' | 'rejected';
-  // biome-ignore lint/suspicious/noExplicitAny: the reject reason as sent
-  reason?: any;
-  /** `authorizationExpiresAt` of a resolved payment session (null when not given). */
-  authorizationExpiresAt?: string | null;
-}
-
-type SessionKind = 'payment' | 'refund' | 'capture' | 'void';
 
 /** The gid prefix of each kind of session (`gid://shopify/CaptureSession/<id>` ...). */
 const GID_PREFIX: Record<SessionKind, string> = {
@@ -284,56 +273,9 @@ export async function startFakeShopifyPayments(options: {
       }
       return { gid, session };
     };
-    /**
-     * A capture or void session's resolve and reject, as documented for `captureSessionResolve` /
-     * `captureSessionReject` (and the void's): a repeated resolve (or reject) succeeds, the other
-     * decision fails with `<KIND>_SESSION_INVALID_STATE`; an unknown session is `<KIND>_SESSION_NOT_FOUND`.
-     */
-    const holdMutations = (kind: 'capture' | 'void') => {
-      const key = `${kind}Session`;
-      const typeName = kind === 'capture' ? 'CaptureSession' : 'VoidSession';
-      const prefix = kind.toUpperCase();
-      const answer = (gid: string, session: SessionState) => ({
-        [key]: {
-          id: gid,
-          state:
-            session.state === 'rejected'
-              ? {
-                  __typename: `${typeName}StateRejected`,
-                  code: 'REJECTED',
-                  reason: session.reason?.code,
-                  merchantMessage: session.reason?.merchantMessage ?? null,
-                }
-              : { __typename: `${typeName}StateResolved`, code: 'RESOLVED' },
-        },
-        userErrors: [],
-      });
-      return {
-        resolve: ({ id }: Json) => {
-          const found = find(id, kind);
-          if (found.session === undefined) return refuse(key, found.error, `${prefix}_SESSION_NOT_FOUND`);
-          const { session } = found;
-          if (session.state === 'rejected' || (session.state === 'resolved' && repeated === 'user_error')) {
-            return refuse(key, `${typeName} has already been finalized`, `${prefix}_SESSION_INVALID_STATE`);
-          }
-          session.state = 'resolved';
-          return answer(found.gid, session);
-        },
-        reject: ({ id, reason }: Json) => {
-          const found = find(id, kind);
-          if (found.session === undefined) return refuse(key, found.error, `${prefix}_SESSION_NOT_FOUND`);
-          const { session } = found;
-          if (session.state === 'resolved' || (session.state === 'rejected' && repeated === 'user_error')) {
-            return refuse(key, `${typeName} has already been finalized`, `${prefix}_SESSION_INVALID_STATE`);
-          }
-          if (session.state !== 'rejected') session.reason = { ...reason };
-          session.state = 'rejected';
-          return answer(found.gid, session);
-        },
-      };
-    };
-    const capture = holdMutations('capture');
-    const voids = holdMutations('void');
+    const holds = { find, refuse, repeated: () => repeated };
+    const capture = holdSessionMutations('capture', holds);
+    const voids = holdSessionMutations('void', holds);
     // "Subsequent [resolve|reject] mutation attempts will succeed, but the [details|reason] argument
     // will be ignored"; the other decision fails (shopify.dev Payments Apps API, paymentSessionResolve
     // and paymentSessionReject).

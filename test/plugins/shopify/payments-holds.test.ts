@@ -342,6 +342,20 @@ describe.each(DIALECTS)('Shopify payments app: authorizations, captures and void
     expect(h.payments.state(voided.body.gid)?.state).toBe('resolved');
   });
 
+  it('an authorization on a domain whose live methods cannot hold (wallets only): 422 authorization_not_supported', async () => {
+    const liveShop = `live-hold-shop-${dialect}.myshopify.com`;
+    const owner = await gw.liveMerchant(liveShop);
+    await h.connectShop(liveShop, 'live', { merchantId: owner.merchantId, domain: liveShop });
+    const hold = await h.postSession(liveShop, { test: false, kind: 'authorization' });
+    expect(hold.response.status, hold.response.text).toBe(422);
+    expect(hold.response.body.error).toBe('authorization_not_supported');
+    expect(hold.response.body.message).toContain('wallets cannot');
+    expect((await session(hold.body.id)).gateway_payment_uuid).toBeNull();
+    // The same shop's sale sessions still pay (through Idram).
+    const sale = await h.postSession(liveShop, { test: false });
+    expect(sale.response.status, sale.response.text).toBe(200);
+  });
+
   // Last: it moves the clock past every hold made so far.
   it('capture of a hold past capture_before: rejected with AUTHORIZATION_EXPIRED, nothing captured', async () => {
     const auth = await authorized();

@@ -397,14 +397,6 @@ describe.each(DIALECTS)('Shopify payments app (%s)', (dialect) => {
     expect(payment).toMatchObject({ status: 'pending', livemode: true });
     const cancel = await checkoutPage(row.checkout_url as string, '/cancel');
     expect(new URL(cancel.headers.get('location') ?? '').host).toBe(liveShop);
-
-    // An authorization there: the domain's live methods are wallets (Idram), which cannot hold.
-    const hold = await h.postSession(liveShop, { test: false, kind: 'authorization' });
-    expect(hold.response.status, hold.response.text).toBe(422);
-    expect(hold.response.body.error).toBe('authorization_not_supported');
-    expect(hold.response.body.message).toContain('wallets cannot');
-    expect((await session(hold.body.id)).gateway_payment_uuid).toBeNull();
-    expect(await gatewayPayments(`shopify-${hold.body.id}`)).toBe(0);
   });
 
   it('mTLS: refuses a client without a certificate or with one of another CA; the plain listener refuses the route', async () => {
