@@ -75,3 +75,31 @@ export async function holdSessionsDue(
     .limit(limit)
     .execute();
 }
+
+/**
+ * The shop's capture and void sessions a person should know of: `failed`, a decision Shopify has not
+ * taken after `minAttempts` calls, or a gateway outcome still unknown after `minAttempts` calls;
+ * oldest first.
+ */
+export async function unsettledHoldSessions(
+  db: ConnectorExecutor,
+  shop: string,
+  minAttempts: number,
+  limit: number,
+): Promise<ShopifyHoldSession[]> {
+  return db
+    .selectFrom('shopify_hold_sessions')
+    .selectAll()
+    .where('shop', '=', shop)
+    .where((eb) =>
+      eb.or([
+        eb('state', '=', 'failed'),
+        eb.and([eb('state', 'in', ['resolve_due', 'reject_due']), eb('attempts', '>=', minAttempts)]),
+        eb.and([eb('state', '=', 'call_due'), eb('gateway_calls', '>=', minAttempts)]),
+      ]),
+    )
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}

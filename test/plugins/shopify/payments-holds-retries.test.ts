@@ -5,11 +5,13 @@
  * gateway and one decision at Shopify.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findConnection } from '../../../connector/storage/connection.repository.js';
 import { findHoldSession } from '../../../connector/storage/shopify-hold-session.repository.js';
 import { findPaymentSession } from '../../../connector/storage/shopify-payment-session.repository.js';
 import { MINUTE_MS } from '../../../gateway/domain/clock.js';
 import { checkHoldsWork } from '../../../gateway/jobs/check-holds.js';
 import { SANDBOX_HOLD_MS } from '../../../gateway/processors/sandbox/adapter.js';
+import { paymentsAppProblems } from '../../../plugins/shopify/payments-app/health.js';
 import { listPaymentHoldOperations } from '../../../storage/hold-operation.repository.js';
 import { DIALECTS } from '../../support/databases.js';
 import { eventually } from '../../support/eventually.js';
@@ -27,6 +29,7 @@ describe.each(DIALECTS)('Shopify capture and void sessions, retried (%s)', (dial
   let gw: TestGateway;
   let h: PaymentsHarness;
   let shop: string;
+  let connectionId: string;
 
   beforeAll(async () => {
     gw = await startTestGateway(dialect, {
@@ -34,7 +37,7 @@ describe.each(DIALECTS)('Shopify capture and void sessions, retried (%s)', (dial
     });
     h = await startPaymentsHarness(dialect, gw);
     shop = `hold-retry-shop-${dialect}.myshopify.com`;
-    await h.connectShop(shop);
+    connectionId = await h.connectShop(shop);
   }, 60_000);
   afterAll(async () => {
     await h?.close();
@@ -117,6 +120,34 @@ describe.each(DIALECTS)('Shopify capture and void sessions, retried (%s)', (dial
       ['captureSessionResolve', 200],
     ]);
     expect((await operations(auth.uuid)).map((o) => o.kind)).toEqual(['capture']);
+  });
+
+  it("a capture Shopify has not taken after 3 calls is on the connection's health until it is", async () => {
+    const problems = async () => {
+      const connection = await findConnection(db(), connectionId);
+      if (connection === undefined) throw new Error('no connection');
+      return (await paymentsAppProblems(h.connector.current().deps, connection)).filter(
+        (p) => p.code === 'shopify_holds_unsettled',
+      );
+    };
+    const auth = await authorized();
+    h.payments.failNext(3);
+    const capture = await h.postCapture(shop, { payment_id: auth.id });
+    await eventually(async () => (await holdSession(capture.body.id)).attempts === 1, 'the first resolve');
+    await idle();
+    gw.clock.advance(MINUTE_MS);
+    await h.connector.runDueWork();
+    expect(await problems()).toEqual([]);
+    gw.clock.advance(5 * MINUTE_MS);
+    await h.connector.runDueWork();
+    expect((await holdSession(capture.body.id)).attempts).toBe(3);
+    expect(await problems()).toEqual([
+      expect.objectContaining({ code: 'shopify_holds_unsettled', count: 1, since: expect.any(String) }),
+    ]);
+    gw.clock.advance(30 * MINUTE_MS);
+    await h.connector.runDueWork();
+    expect((await holdSession(capture.body.id)).state).toBe('resolved');
+    expect(await problems()).toEqual([]);
   });
 
   it('a void whose outcome the processor leaves unknown: asked again with the same key, resolved once', async () => {
