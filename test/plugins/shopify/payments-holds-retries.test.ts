@@ -169,6 +169,28 @@ describe.each(DIALECTS)('Shopify capture and void sessions, retried (%s)', (dial
     expect(await payment(auth.uuid)).toMatchObject({ status: 'expired', failure_code: 'voided' });
   });
 
+  it('two held sessions of one checkout: the first resolved, the second rejected and its hold released at once', async () => {
+    const group = `hold-group-${dialect}=`;
+    const first = await h.postSession(shop, { kind: 'authorization', group });
+    const second = await h.postSession(shop, { kind: 'authorization', group });
+    const uuidOf = async (id: string) => (await findPaymentSession(db(), id))?.gateway_payment_uuid as string;
+    const [a, b] = [await uuidOf(first.body.id), await uuidOf(second.body.id)];
+    for (const uuid of [a, b]) {
+      await gw.call('POST', `/api/v1/test_helpers/payments/${uuid}/pay`, {
+        key: h.merchant.testKey,
+        body: { card_number: APPROVED },
+      });
+    }
+    await eventually(async () => (await findPaymentSession(db(), second.body.id))?.state === 'rejected', 'rejected');
+    await idle();
+    expect((await findPaymentSession(db(), first.body.id))?.state).toBe('resolved');
+    expect((await findPaymentSession(db(), second.body.id))?.flag).toBeNull();
+    expect(await payment(a)).toMatchObject({ status: 'authorized' });
+    expect(await payment(b)).toMatchObject({ status: 'expired', failure_code: 'voided' });
+    expect((await operations(b)).map((o) => [o.kind, o.status])).toEqual([['release', 'succeeded']]);
+    expect(callsFor(second.body.gid).map((c) => c.mutation)).toEqual(['paymentSessionReject']);
+  });
+
   // Last: it moves the clock past every hold made so far.
   it('a void after the hold ran out: resolved (nothing is held any more), no capture ever made', async () => {
     const auth = await authorized();
