@@ -15,6 +15,7 @@ import type {
   ReconciliationRunTable,
 } from './reconciliation.table.js';
 import type { RefundRecordTable } from './refund-record.table.js';
+import type { ShopifyHoldSessionTable } from './shopify-hold-session.table.js';
 import type {
   ShopifyPaymentGroupTable,
   ShopifyPaymentSessionTable,
@@ -44,6 +45,7 @@ export interface ConnectorDatabase {
   shopify_payment_sessions: ShopifyPaymentSessionTable;
   shopify_payment_groups: ShopifyPaymentGroupTable;
   shopify_refund_sessions: ShopifyRefundSessionTable;
+  shopify_hold_sessions: ShopifyHoldSessionTable;
   shopify_payments_configurations: ShopifyPaymentsConfigurationTable;
 }
 

@@ -16,6 +16,7 @@ import * as storeIdentity from './migrations/0008-store-identity.js';
 import * as refundOutcomes from './migrations/0009-refund-outcomes.js';
 import * as storeSyncLease from './migrations/0010-store-sync-lease.js';
 import * as storeKeyChecks from './migrations/0011-store-key-checks.js';
+import * as shopifyHoldSessions from './migrations/0012-shopify-hold-sessions.js';
 
 export const CONNECTOR_MIGRATIONS: Record<string, Migration> = {
   '0001-connector': connector,
@@ -29,6 +30,7 @@ export const CONNECTOR_MIGRATIONS: Record<string, Migration> = {
   '0009-refund-outcomes': refundOutcomes,
   '0010-store-sync-lease': storeSyncLease,
   '0011-store-key-checks': storeKeyChecks,
+  '0012-shopify-hold-sessions': shopifyHoldSessions,
 };
 
 const MIGRATION_TABLE = 'connector_migration';

@@ -31,7 +31,7 @@ export interface ShopifyPaymentSessionTable {
   amount_amd: number;
   currency: string;
   test: number;
-  /** `sale` (`authorization` is refused before a row is written). */
+  /** `sale`, or `authorization` (a held gateway payment, captured or voided by Shopify's capture and void sessions). */
   kind: string;
   cancel_url: string;
   gateway_payment_uuid: string | null;

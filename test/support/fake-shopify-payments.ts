@@ -10,7 +10,8 @@
  *   variable outside the version's types (a reject reason the version does not have) is answered
  *   HTTP 200 with `errors` and no `data`, and the answer holds exactly what the document selected;
  * - the session mutations keep each session's state: as the Payments Apps reference documents for
- *   `paymentSessionResolve` / `paymentSessionReject` (and the refund session mutations), a repeated
+ *   `paymentSessionResolve` / `paymentSessionReject` (and the refund, capture and void session
+ *   mutations; a payment session keeps its `authorizationExpiresAt`), a repeated
  *   resolve (or reject) succeeds and answers the session as it is, while rejecting a resolved session
  *   or resolving a rejected one is refused (userErrors), as is an unknown session (docs/shopify.md
  *   "Finalizing a session twice"); `repeats('user_error')` makes a repeat refused instead, for the
@@ -42,6 +43,7 @@ import { linkShopConnection } from '../../connector/storage/shopify-shop.reposit
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { sha256Hex } from '../../gateway/runtime/hashing.js';
 import { SUPPORTED_API_VERSIONS } from '../../plugins/shopify/api-versions.js';
+import { holdSessionMutations, type SessionKind, type SessionState } from './fake-shopify-hold-sessions.js';
 import { rootFieldsOf, runShopifyGraphql, shopifySchema } from './shopify-schemas.js';
 
 /** The versions this Shopify serves by default (each with its published schema), oldest first. */
@@ -68,13 +70,13 @@ export interface PaymentsCall {
   answerLost?: boolean;
 }
 
-interface SessionState {
-  kind: 'payment' | 'refund';
-  shop: string;
-  state: 'initiated' | 'pending' | 'resolved' | 'rejected';
-  // biome-ignore lint/suspicious/noExplicitAny: the reject reason as sent
-  reason?: any;
-}
+/** The gid prefix of each kind of session (`gid://shopify/CaptureSession/<id>` ...). */
+const GID_PREFIX: Record<SessionKind, string> = {
+  payment: 'gid://shopify/PaymentSession/',
+  refund: 'gid://shopify/RefundSession/',
+  capture: 'gid://shopify/CaptureSession/',
+  void: 'gid://shopify/VoidSession/',
+};
 
 export interface PaymentsAppConfiguration {
   ready: boolean;
@@ -242,7 +244,7 @@ export async function startFakeShopifyPayments(options: {
     };
     const paymentSessionJson = (gid: string, session: SessionState) => ({
       id: gid,
-      authorizationExpiresAt: null,
+      authorizationExpiresAt: session.authorizationExpiresAt ?? null,
       pendingExpiresAt: null,
       state:
         session.state === 'rejected'
@@ -262,21 +264,23 @@ export async function startFakeShopifyPayments(options: {
       },
     });
     /** The session `id` names, of `kind`, in this shop; or the refusal to answer. */
-    const find = (id: unknown, kind: 'payment' | 'refund') => {
+    const find = (id: unknown, kind: SessionKind) => {
       const gid = String(id ?? '');
-      const prefix = kind === 'refund' ? 'gid://shopify/RefundSession/' : 'gid://shopify/PaymentSession/';
-      if (!gid.startsWith(prefix)) return { gid, error: 'Id is not a valid global id of the session type' };
+      if (!gid.startsWith(GID_PREFIX[kind])) return { gid, error: 'Id is not a valid global id of the session type' };
       const session = sessions.get(gid);
-      if (session === undefined || session.shop !== shop) {
-        return { gid, error: `${kind === 'refund' ? 'Refund' : 'Payment'} session not found` };
+      if (session === undefined || session.shop !== shop || session.kind !== kind) {
+        return { gid, error: `${kind[0]?.toUpperCase()}${kind.slice(1)} session not found` };
       }
       return { gid, session };
     };
+    const holds = { find, refuse, repeated: () => repeated };
+    const capture = holdSessionMutations('capture', holds);
+    const voids = holdSessionMutations('void', holds);
     // "Subsequent [resolve|reject] mutation attempts will succeed, but the [details|reason] argument
     // will be ignored"; the other decision fails (shopify.dev Payments Apps API, paymentSessionResolve
     // and paymentSessionReject).
     return {
-      paymentSessionResolve: ({ id }: Json) => {
+      paymentSessionResolve: ({ id, authorizationExpiresAt }: Json) => {
         const found = find(id, 'payment');
         if (found.session === undefined) return refuse('paymentSession', found.error);
         const { session } = found;
@@ -284,6 +288,8 @@ export async function startFakeShopifyPayments(options: {
           return refuse('paymentSession', 'Session has already been resolved');
         if (session.state === 'rejected')
           return refuse('paymentSession', 'Session has already been rejected and cannot be resolved');
+        // "Subsequent resolve attempts will succeed, but the details will be ignored".
+        if (session.state !== 'resolved') session.authorizationExpiresAt = authorizationExpiresAt ?? null;
         session.state = 'resolved';
         return { paymentSession: paymentSessionJson(found.gid, session), userErrors: [] };
       },
@@ -345,6 +351,10 @@ export async function startFakeShopifyPayments(options: {
           userErrors: [],
         };
       },
+      captureSessionResolve: capture.resolve,
+      captureSessionReject: capture.reject,
+      voidSessionResolve: voids.resolve,
+      voidSessionReject: voids.reject,
       paymentsAppConfigure: ({ externalHandle, ready }: Json) => {
         if (configurationRefusal !== null) {
           call.userErrors.push(configurationRefusal);
@@ -362,7 +372,8 @@ export async function startFakeShopifyPayments(options: {
     calls,
     nextActionUrl,
     openSession(shop, gid) {
-      sessions.set(gid, { kind: gid.includes('RefundSession') ? 'refund' : 'payment', shop, state: 'initiated' });
+      const kind = (Object.keys(GID_PREFIX) as SessionKind[]).find((k) => gid.startsWith(GID_PREFIX[k])) ?? 'payment';
+      sessions.set(gid, { kind, shop, state: 'initiated' });
     },
     state: (gid) => sessions.get(gid),
     configuration: (shop) => configurations.get(shop),

@@ -58,7 +58,7 @@ export function sessionApiVersion(shopify: ShopifyRuntime, sent: string | null):
 export function noteSessionVersion(
   deps: ConnectorDeps,
   shopify: ShopifyRuntime,
-  session: { shop: string; id: string; kind: 'payment' | 'refund'; sent: string },
+  session: { shop: string; id: string; kind: 'payment' | 'refund' | 'capture' | 'void'; sent: string },
 ): void {
   const configured = shopify.app.config.apiVersion;
   if (session.sent === configured) return;

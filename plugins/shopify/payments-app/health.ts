@@ -2,11 +2,14 @@
  * What the payments app tells the shop owner through the connection's health (`GET /v1/connection`
  * `health.problems`, shown on the app's page): payment decisions Shopify has not taken after
  * {@link ALERT_AFTER_ATTEMPTS} calls (still sent again on their schedule), decisions it never took
- * (`failed`: a person settles them), and a `paymentsAppConfigure` Shopify refused.
+ * (`failed`: a person settles them), captures and voids not settled yet (the gateway's outcome still
+ * unknown, or Shopify not taking the decision, after as many calls; or `failed`), and a
+ * `paymentsAppConfigure` Shopify refused.
  */
 import type { ConnectionProblem } from '../../../connector/connections/problems.js';
 import type { ConnectorDeps } from '../../../connector/runtime/deps.js';
 import type { StoreConnection } from '../../../connector/storage/connection.repository.js';
+import { unsettledHoldSessions } from '../../../connector/storage/shopify-hold-session.repository.js';
 import { unconfirmedPaymentSessions } from '../../../connector/storage/shopify-payment-session.repository.js';
 import { findPaymentsConfiguration } from '../../../connector/storage/shopify-payments-configuration.repository.js';
 import { findShopOfConnection } from '../../../connector/storage/shopify-shop.repository.js';
@@ -49,6 +52,16 @@ export async function paymentsAppProblems(
     });
   }
   const shop = await findShopOfConnection(deps.db, connection.id);
+  const holds =
+    shop === undefined ? [] : await unsettledHoldSessions(deps.db, shop.shop, ALERT_AFTER_ATTEMPTS, COUNTED);
+  if (holds.length > 0) {
+    problems.push({
+      code: 'shopify_holds_unsettled',
+      message: `${plural(holds.length, 'capture or void', 'captures or voids')} of held payments ${holds.length === 1 ? 'is' : 'are'} not settled yet (the gateway's outcome not known, or Shopify not taking it); the connector keeps asking and never captures twice. Check ${holds.some((h) => h.state === 'failed') ? 'the failed ones ' : ''}in the Shopify admin and the gateway dashboard.`,
+      count: holds.length,
+      since: holds[0]?.created_at ?? null,
+    });
+  }
   const configuration = shop === undefined ? undefined : await findPaymentsConfiguration(deps.db, shop.shop);
   if (configuration?.state === 'failed') {
     problems.push({

@@ -2,15 +2,19 @@
  * Payment sessions (`POST /shopify/payments/sessions`) and what follows them:
  *
  * 1. Shopify's POST is checked (headers, body, shop installed and linked, environment), refused with
- *    422 for `kind: authorization`, another currency or a fractional AMD amount; then the row is
- *    inserted with ON CONFLICT DO NOTHING and read back, so a repeated POST of the same `id` finds it.
- *    The gateway payment is created with the shop's connect token and the session `id` as the
- *    idempotency key: a repeat (even a racing one) gets the same payment and the same `redirect_url`.
- * 2. When the gateway's payment is final (its webhook, read back; the job's polling; the buyer's
- *    return), the decision is written to the row first: the first paid session of a `group` claims
- *    it and is resolved; a later paid session of the same group is rejected and flagged
- *    `refund_needed`; a failed or expired payment is rejected with the reason mapped from its
- *    `failure_code` (./reasons.ts). Every move is conditional on the state read, so it happens once.
+ *    422 for another currency or a fractional AMD amount; then the row is inserted with ON CONFLICT
+ *    DO NOTHING and read back, so a repeated POST of the same `id` finds it. The gateway payment is
+ *    created with the shop's connect token and the session `id` as the idempotency key: a repeat
+ *    (even a racing one) gets the same payment and the same `redirect_url`. A `kind: authorization`
+ *    session makes a `capture_method: manual` payment (only held on the card); a domain whose
+ *    methods cannot hold one makes the gateway refuse it, answered 422 `authorization_not_supported`.
+ * 2. When the gateway's payment is final, or `authorized` for an authorization (its webhook, read
+ *    back; the job's polling; the buyer's return), the decision is written to the row first: the
+ *    first paid session of a `group` claims it and is resolved (an authorization with
+ *    `authorizationExpiresAt`, the payment's `capture_before`); a later paid session of the same
+ *    group is rejected and flagged `refund_needed` (a later hold is released at the gateway instead);
+ *    a failed or expired payment is rejected with the reason mapped from its `failure_code`
+ *    (./reasons.ts). Every move is conditional on the state read, so it happens once.
  * 3. The decision is sent to Shopify from the row (./session-decisions.ts), retried until Shopify
  *    takes it; the buyer's way back through the storefront is ./buyer-return.ts.
  */
@@ -44,7 +48,13 @@ export const POLL_EVERY_MS = 2 * MINUTE_MS;
 /** And for this long; the gateway's payment has expired well before. */
 export const POLL_FOR_MS = DAY_MS;
 
-export type Resolution = { action: 'resolve' } | { action: 'reject'; code: string; message: string };
+/**
+ * A decision as stored (JSON) and sent: `authorizationExpiresAt` only for an authorized payment
+ * session (until when its hold may be captured).
+ */
+export type Resolution =
+  | { action: 'resolve'; authorizationExpiresAt?: string }
+  | { action: 'reject'; code: string; message: string };
 
 /** `POST /shopify/payments/sessions`: answers `{redirect_url}` (the gateway checkout). */
 export async function startPaymentSession(
@@ -56,13 +66,6 @@ export async function startPaymentSession(
   const body = parseBody(paymentSessionRequest, rawBody);
   const connection = await connectionOfShop(deps, headers.shop, body.test);
   noteSessionVersion(deps, shopify, { shop: headers.shop, id: body.id, kind: 'payment', sent: headers.apiVersion });
-  if (body.kind === 'authorization') {
-    throw new ConnectorError(
-      422,
-      'authorization_not_supported',
-      'The gateway captures at once: this app takes sale payments only (set the store to capture payments automatically).',
-    );
-  }
   const amount = wholeAmd(body.amount, body.currency);
   if (!amount.ok) throw new ConnectorError(422, amount.code, amount.message);
 
@@ -87,12 +90,21 @@ export async function startPaymentSession(
         callback_url: `${deps.config.publicUrl}${PAYMENTS_PATH}/webhooks/${connection.id}`,
         // The id "must be surfaced to the merchant": the hosted page and the gateway's records show it.
         description: `Shopify payment ${session.id}`,
+        // An authorization is only held on the card, until Shopify's capture or void session.
+        ...(session.kind === 'authorization' ? { capture_method: 'manual' as const } : {}),
       },
       { idempotencyKey: `shopify-payment-session:${session.id}` },
     );
   } catch (error) {
     if (error instanceof GatewayError) {
       deps.logger.warn({ shop: headers.shop, session: session.id, code: error.code }, 'gateway refused the payment');
+      if (session.kind === 'authorization' && refusesHolds(error)) {
+        throw new ConnectorError(
+          422,
+          'authorization_not_supported',
+          "None of this shop's payment methods can hold a payment (wallets cannot): set the store to capture payments automatically, or enable a card processor.",
+        );
+      }
       throw new ConnectorError(
         502,
         error.retryable ? 'gateway_unavailable' : 'gateway_refused',
@@ -117,6 +129,18 @@ export async function startPaymentSession(
     'Shopify payment session started',
   );
   return { redirect_url: stored?.checkout_url ?? payment.checkout_url };
+}
+
+/** The gateway's 422 `validation_failed` on `capture_method`: no method of the domain can hold a payment. */
+function refusesHolds(error: GatewayError): boolean {
+  const errors = error.body.errors;
+  return (
+    error.status === 422 &&
+    error.code === 'validation_failed' &&
+    typeof errors === 'object' &&
+    errors !== null &&
+    'capture_method' in errors
+  );
 }
 
 /** The buyer's locale as Shopify sends it (`customer.locale`, e.g. `hy` or `en-US`), or null. */
@@ -166,6 +190,11 @@ const UNDECIDED: readonly ShopifyPaymentSessionState[] = ['open', 'pending'];
 const PAID = new Set(['completed', 'refunded']);
 const NOT_PAID = new Set(['failed', 'expired']);
 
+/** Whether the payment is what the session asked for: paid, or (an authorization) held or paid. */
+function isPaidFor(session: ShopifyPaymentSession, payment: GatewayPayment): boolean {
+  return PAID.has(payment.status) || (session.kind === 'authorization' && payment.status === 'authorized');
+}
+
 /**
  * Applies the gateway's payment (read back, never a webhook body) to its session: writes the decision
  * once. Answers true when the session now has a decision to send.
@@ -190,9 +219,21 @@ export async function applyGatewayPayment(
       ...extra,
     });
 
-  if (PAID.has(payment.status)) {
+  if (isPaidFor(session, payment)) {
     const winner = await claimPaymentGroup(deps.db, session.payment_group, session.id, now);
-    if (winner === session.id) return decide({ action: 'resolve' });
+    if (winner === session.id) {
+      const held = payment.status === 'authorized' && payment.capture_before !== null;
+      return decide(
+        held ? { action: 'resolve', authorizationExpiresAt: payment.capture_before ?? '' } : { action: 'resolve' },
+      );
+    }
+    if (payment.status === 'authorized') {
+      // Nothing was taken: the second hold of one checkout is released, not refunded.
+      const message = `Duplicated group payment: session ${winner} of this checkout was paid first; the hold of gateway payment ${payment.uuid} is released.`;
+      const moved = await decide({ action: 'reject', code: 'PROCESSING_ERROR', message });
+      await releaseHold(deps, session, payment);
+      return moved;
+    }
     const message = `Duplicated group payment: session ${winner} of this checkout was paid first; gateway payment ${payment.uuid} is to be refunded.`;
     const moved = await decide({ action: 'reject', code: 'PROCESSING_ERROR', message }, { flag: 'refund_needed' });
     if (!moved) await flagPaidAfterDecision(deps, session, payment, now);
@@ -215,6 +256,29 @@ export async function applyGatewayPayment(
     updated_at: now,
   });
   return false;
+}
+
+/**
+ * Releases a hold no session will be resolved for (a second authorized session of one checkout),
+ * once, with the session's own key; should the call fail, the gateway releases it when it runs out.
+ */
+async function releaseHold(deps: ConnectorDeps, session: ShopifyPaymentSession, payment: GatewayPayment) {
+  const connection = await findConnection(deps.db, session.connection_id);
+  if (connection === undefined) return;
+  try {
+    await gatewayOf(deps, connection).voidPayment(payment.uuid, {
+      idempotencyKey: `shopify-release:${session.id}`,
+    });
+    deps.logger.warn(
+      { session: session.id, payment_uuid: payment.uuid },
+      'a second hold of one Shopify checkout: released',
+    );
+  } catch (error) {
+    deps.logger.warn(
+      { session: session.id, payment_uuid: payment.uuid, err: error instanceof Error ? error.message : String(error) },
+      'a second hold of one Shopify checkout was not released now; it runs out by itself',
+    );
+  }
 }
 
 /** A payment that completed after its session was rejected (a late confirmation): money to give back. */

@@ -17,6 +17,8 @@
  * | `processor_unavailable` | PROCESSING_ERROR     |
  * | `general_failure`       | PROCESSING_ERROR     |
  * | none (payment expired)  | PROCESSING_ERROR     |
+ * | `authorization_expired` | PROCESSING_ERROR     |
+ * | `voided`                | PROCESSING_ERROR     |
  */
 
 /** The values of `PaymentSessionStateRejectedReason` the app sends (in every supported version). */
@@ -43,6 +45,12 @@ export function rejectReasonOf(failureCode: string | null): RejectReason {
 
 /** What the merchant reads next to the rejected payment in the Shopify admin. */
 export function merchantMessageOf(status: string, failureCode: string | null): string {
+  // A hold (an authorization) that ran out or was released before its session was decided.
+  if (status === 'expired' && failureCode === 'authorization_expired') {
+    return 'The hold on the card ran out before it was confirmed; nothing was taken (authorization_expired).';
+  }
+  if (status === 'expired' && failureCode === 'voided')
+    return 'The hold on the card was released; nothing was taken (voided).';
   if (status === 'expired') return 'The buyer did not pay before the payment expired.';
   return failureCode === null
     ? `Payment ${status} at the gateway.`

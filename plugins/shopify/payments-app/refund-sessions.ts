@@ -5,7 +5,9 @@
  * PROCESSING_ERROR, the only one) retried on the schedule of ./queue.ts.
  *
  * `payment_id` names the payment session (its bare `id`; a gid is accepted too). A refund of an
- * unknown or unpaid session, of a fractional or non-AMD amount, or one the gateway refuses, is rejected.
+ * unknown or unpaid session, of a fractional or non-AMD amount, or one the gateway refuses, is rejected
+ * ({@link refundRefusal} says why: a captured authorization refunds at most what was
+ * captured); a refund the gateway may still be making is asked again.
  */
 import { gatewayOf } from '../../../connector/connections/connection-access.js';
 import { ConnectorError } from '../../../connector/errors.js';
@@ -114,6 +116,29 @@ async function decide(
 
 const reject = (message: string): Resolution => ({ action: 'reject', code: 'PROCESSING_ERROR', message });
 
+/** Gateway refusals that say a refund may be (or is being) made: asked again, never rejected. */
+const REFUND_NOT_KNOWN_YET = new Set(['refund_outcome_unknown', 'refund_in_progress', 'conflict']);
+
+/**
+ * The merchant's words for a gateway refusal. A captured authorization refunds at most what was
+ * captured (the gateway's `amount_exceeds_remaining`, with `remaining_amount`); one never captured
+ * has nothing to refund (`not_refundable`, the payment `authorized` or released).
+ */
+export function refundRefusal(error: GatewayError): string {
+  const remaining = error.body.remaining_amount;
+  if (error.code === 'amount_exceeds_remaining' && typeof remaining === 'number') {
+    return `The gateway refunds at most what was taken and not refunded yet: ${remaining} AMD (amount_exceeds_remaining).`;
+  }
+  const status = error.body.payment_status;
+  if (error.code === 'not_refundable' && status === 'authorized') {
+    return 'The payment is only held on the card, never captured: nothing was taken to refund; void it instead (not_refundable).';
+  }
+  if (error.code === 'not_refundable' && status === 'expired') {
+    return 'The hold was released and nothing was taken: there is nothing to refund (not_refundable).';
+  }
+  return `The gateway refused the refund: ${error.message} (${error.code})`;
+}
+
 async function refundAtGateway(deps: ConnectorDeps, row: ShopifyRefundSession): Promise<void> {
   if (!(await claim(deps, row))) return;
   const payment = await findPaymentSession(deps.db, row.payment_id);
@@ -149,8 +174,10 @@ async function refundAtGateway(deps: ConnectorDeps, row: ShopifyRefundSession): 
     // pending / unknown at the gateway: asked again later (the idempotency key answers the same refund).
     throw new Error(`gateway refund ${refund.uuid} is ${refund.status}`);
   } catch (error) {
-    if ((error instanceof GatewayError && !error.retryable) || error instanceof ConnectorError) {
+    if (error instanceof ConnectorError)
       return decide(deps, row, reject(`The gateway refused the refund: ${error.message}`));
+    if (error instanceof GatewayError && !error.retryable && !REFUND_NOT_KNOWN_YET.has(error.code)) {
+      return decide(deps, row, reject(refundRefusal(error)));
     }
     await failedAttempt(deps, { id: row.id, shop: row.shop }, attempts, error, (changes) =>
       moveRefundSession(deps.db, row.id, ['refund_due'], {

@@ -1,6 +1,6 @@
 /**
- * The Shopify payments app's routes (docs/shopify.md): Shopify's session calls (payment, refund;
- * only over its client certificate), the buyer's way back through the shop's storefront (the app
+ * The Shopify payments app's routes (docs/shopify.md): Shopify's session calls (payment, refund,
+ * capture, void; only over its client certificate), the buyer's way back through the shop's storefront (the app
  * proxy) and the gateway's webhooks for those payments.
  */
 
@@ -12,6 +12,7 @@ import { configuredShopify, type ShopifyRuntime } from '../runtime.js';
 import { PROXY_PATH, proxiedShop } from './app-proxy.js';
 import { buyerTarget } from './buyer-return.js';
 import { receivePaymentsWebhook } from './gateway-webhook.js';
+import { acceptHoldSession, driveHoldSession } from './hold-sessions.js';
 import { isShopifyCaller } from './mtls.js';
 import { buyerLanguage, finalPage, returnPage } from './pages.js';
 import { PAYMENTS_PATH, startPaymentSession } from './payment-sessions.js';
@@ -35,15 +36,16 @@ export function paymentsAppRoutes(router: ConnectorRouter, deps: ConnectorDeps):
     ctx.body = '';
   });
 
-  router.post([`${PAYMENTS_PATH}/captures`, `${PAYMENTS_PATH}/voids`], async (ctx) => {
-    shopifyCaller(deps, ctx);
-    sessionHeaders((name) => ctx.get(name));
-    throw new ConnectorError(
-      422,
-      'authorization_not_supported',
-      'This app takes sale payments only (captured at once): there is no authorization to capture or void.',
-    );
-  });
+  for (const kind of ['capture', 'void'] as const) {
+    router.post(`${PAYMENTS_PATH}/${kind}s`, async (ctx) => {
+      const shopify = shopifyCaller(deps, ctx);
+      const headers = sessionHeaders((name) => ctx.get(name));
+      const session = await acceptHoldSession(deps, shopify, headers, kind, await readJson(ctx));
+      deps.background.start(`Shopify ${kind} session`, () => driveHoldSession(deps, shopify, session.id));
+      ctx.status = 201;
+      ctx.body = '';
+    });
+  }
 
   // The buyer's way back from the gateway, through the shop's storefront (Shopify's app proxy).
   router.get([`${PROXY_PATH}/return/:id`, `${PROXY_PATH}/cancel/:id`], async (ctx) => {

@@ -1,6 +1,6 @@
 /**
- * Sending a session's decision to Shopify (`paymentSessionResolve` / `paymentSessionReject`) from
- * the row, retried on the schedule of ./queue.ts until Shopify takes it; Shopify's `nextAction` URL
+ * Sending a session's decision to Shopify (`paymentSessionResolve`, with `authorizationExpiresAt`
+ * for an authorization, / `paymentSessionReject`) from the row, retried on the schedule of ./queue.ts until Shopify takes it; Shopify's `nextAction` URL
  * is kept for the buyer's return page.
  */
 import type { ConnectorDeps } from '../../../connector/runtime/deps.js';
@@ -46,7 +46,11 @@ export async function sendDecision(
     const client = await paymentsAppsOf(shopify, session.shop, sessionApiVersion(shopify, session.api_version));
     const result =
       resolution.action === 'resolve'
-        ? await client.mutate('paymentSessionResolve', { id: session.gid })
+        ? await client.mutate('paymentSessionResolve', {
+            id: session.gid,
+            // An authorization: until when Shopify may ask to capture it (the gateway's capture_before).
+            ...(resolution.authorizationExpiresAt ? { authorizationExpiresAt: resolution.authorizationExpiresAt } : {}),
+          })
         : await client.mutate('paymentSessionReject', {
             id: session.gid,
             reason: { code: resolution.code, merchantMessage: resolution.message },

@@ -45,12 +45,32 @@ export const refundSessionRequest = z.object({
 });
 export type RefundSessionRequest = z.infer<typeof refundSessionRequest>;
 
-/** `POST capture_session_url` / `void_session_url` (body): only what the app reads. */
-export const authorizationSessionRequest = z.object({
+/**
+ * `POST capture_session_url` (body): the capture of an authorized payment session (`payment_id`),
+ * for `amount` (at most what was authorized; less is a partial capture).
+ */
+export const captureSessionRequest = z.object({
   id: z.string().min(1).max(255),
-  gid: z.string().min(1),
+  gid: z.string().startsWith('gid://shopify/CaptureSession/'),
   payment_id: z.string().min(1).max(255),
+  amount: decimal,
+  currency: z.string().regex(/^[A-Z]{3}$/, { error: 'must be an ISO 4217 code' }),
+  test: z.boolean(),
+  merchant_locale: z.string().max(35).optional(),
+  proposed_at: z.string().min(1),
 });
+export type CaptureSessionRequest = z.infer<typeof captureSessionRequest>;
+
+/** `POST void_session_url` (body): the release of an authorized payment session (`payment_id`). */
+export const voidSessionRequest = z.object({
+  id: z.string().min(1).max(255),
+  gid: z.string().startsWith('gid://shopify/VoidSession/'),
+  payment_id: z.string().min(1).max(255),
+  test: z.boolean().optional(),
+  merchant_locale: z.string().max(35).optional(),
+  proposed_at: z.string().min(1),
+});
+export type VoidSessionRequest = z.infer<typeof voidSessionRequest>;
 
 /** The headers Shopify sends with every session request (all three required). */
 export const SESSION_HEADERS = ['shopify-shop-domain', 'shopify-request-id', 'shopify-api-version'] as const;
@@ -84,6 +104,14 @@ const refundSessionPayload = z.object({
   refundSession: z.object({ id: z.string() }).nullable(),
   userErrors: z.array(userError.extend({ code: z.string().nullable().optional() })),
 });
+const captureSessionPayload = z.object({
+  captureSession: z.object({ id: z.string() }).nullable(),
+  userErrors: z.array(userError.extend({ code: z.string().nullable().optional() })),
+});
+const voidSessionPayload = z.object({
+  voidSession: z.object({ id: z.string() }).nullable(),
+  userErrors: z.array(userError.extend({ code: z.string().nullable().optional() })),
+});
 
 /**
  * The payment session as each mutation reads it back: its id, its state and Shopify's next action.
@@ -95,6 +123,7 @@ const refundSessionPayload = z.object({
  */
 const PAYMENT_SESSION_SELECTION = `paymentSession {
       id
+      authorizationExpiresAt
       state {
         __typename
         ... on PaymentSessionStateResolved { code }
@@ -107,8 +136,8 @@ const PAYMENT_SESSION_SELECTION = `paymentSession {
 /** The mutations the app sends, each with its payload's schema. */
 export const MUTATIONS = {
   paymentSessionResolve: {
-    query: `mutation PaymentSessionResolve($id: ID!) {
-  paymentSessionResolve(id: $id) {
+    query: `mutation PaymentSessionResolve($id: ID!, $authorizationExpiresAt: DateTime) {
+  paymentSessionResolve(id: $id, authorizationExpiresAt: $authorizationExpiresAt) {
     ${PAYMENT_SESSION_SELECTION}
     userErrors { field message }
   }
@@ -159,6 +188,42 @@ export const MUTATIONS = {
   }
 }`,
     payload: refundSessionPayload,
+  },
+  captureSessionResolve: {
+    query: `mutation CaptureSessionResolve($id: ID!) {
+  captureSessionResolve(id: $id) {
+    captureSession { id state { ... on CaptureSessionStateResolved { code } } }
+    userErrors { field message code }
+  }
+}`,
+    payload: captureSessionPayload,
+  },
+  captureSessionReject: {
+    query: `mutation CaptureSessionReject($id: ID!, $reason: CaptureSessionRejectionReasonInput!) {
+  captureSessionReject(id: $id, reason: $reason) {
+    captureSession { id state { ... on CaptureSessionStateRejected { code reason merchantMessage } } }
+    userErrors { field message code }
+  }
+}`,
+    payload: captureSessionPayload,
+  },
+  voidSessionResolve: {
+    query: `mutation VoidSessionResolve($id: ID!) {
+  voidSessionResolve(id: $id) {
+    voidSession { id state { ... on VoidSessionStateResolved { code } } }
+    userErrors { field message code }
+  }
+}`,
+    payload: voidSessionPayload,
+  },
+  voidSessionReject: {
+    query: `mutation VoidSessionReject($id: ID!, $reason: VoidSessionRejectionReasonInput!) {
+  voidSessionReject(id: $id, reason: $reason) {
+    voidSession { id state { ... on VoidSessionStateRejected { code reason merchantMessage } } }
+    userErrors { field message code }
+  }
+}`,
+    payload: voidSessionPayload,
   },
 } as const;
 

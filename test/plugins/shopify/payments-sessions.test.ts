@@ -302,11 +302,11 @@ describe.each(DIALECTS)('Shopify payments app (%s)', (dialect) => {
     }
   });
 
-  it('refuses another currency, a fractional AMD amount and authorizations with a clear 422, creating nothing', async () => {
+  it('refuses another currency and a fractional AMD amount (sale or authorization) with a clear 422, creating nothing', async () => {
     for (const [overrides, code] of [
       [{ currency: 'CAD', amount: '123.00' }, 'unsupported_currency'],
       [{ amount: '1500.50' }, 'fractional_amount'],
-      [{ kind: 'authorization' }, 'authorization_not_supported'],
+      [{ kind: 'authorization', amount: '1500.50' }, 'fractional_amount'],
     ] as const) {
       const { response, body } = await h.postSession(shop, overrides);
       expect(response.status, response.text).toBe(422);

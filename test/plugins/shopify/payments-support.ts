@@ -46,6 +46,10 @@ export interface PaymentsHarness {
   /** Shopify opens a payment session and POSTs it to the app (with `Shopify-Api-Version: apiVersion`). */
   postSession(shop: string, overrides?: Json, apiVersion?: string): Promise<{ response: ShopifyPost; body: Json }>;
   postRefund(shop: string, overrides?: Json, apiVersion?: string): Promise<{ response: ShopifyPost; body: Json }>;
+  /** Shopify opens a capture session of `payment_id` (a payment session id) and POSTs it, shaped as documented. */
+  postCapture(shop: string, overrides?: Json): Promise<{ response: ShopifyPost; body: Json }>;
+  /** Shopify opens a void session of `payment_id` and POSTs it, shaped as documented. */
+  postVoid(shop: string, overrides?: Json): Promise<{ response: ShopifyPost; body: Json }>;
   close(): Promise<void>;
 }
 
@@ -152,6 +156,36 @@ export async function startPaymentsHarness(dialect: DialectName, gw: TestGateway
         response: await shopifyPost(`${mtlsUrl}/shopify/payments/refunds`, shop, body, tls, apiVersion),
         body,
       };
+    },
+    async postCapture(shop, overrides = {}) {
+      const id = overrides.id ?? `cs${unique()}`;
+      const body = {
+        id,
+        gid: `gid://shopify/CaptureSession/${id}`,
+        payment_id: 'unset',
+        amount: '1500.00',
+        currency: 'AMD',
+        test: true,
+        merchant_locale: 'en',
+        proposed_at: '2026-11-21T10:00:00Z',
+        ...overrides,
+      };
+      payments.openSession(shop, body.gid);
+      return { response: await shopifyPost(`${mtlsUrl}/shopify/payments/captures`, shop, body, tls), body };
+    },
+    async postVoid(shop, overrides = {}) {
+      const id = overrides.id ?? `vs${unique()}`;
+      const body = {
+        id,
+        gid: `gid://shopify/VoidSession/${id}`,
+        payment_id: 'unset',
+        test: true,
+        merchant_locale: 'en',
+        proposed_at: '2026-11-21T10:00:00Z',
+        ...overrides,
+      };
+      payments.openSession(shop, body.gid);
+      return { response: await shopifyPost(`${mtlsUrl}/shopify/payments/voids`, shop, body, tls), body };
     },
     async close() {
       await connector.close();

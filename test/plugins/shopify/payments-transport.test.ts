@@ -141,10 +141,12 @@ describe.each(DIALECTS)('payments app transport over HTTP from 127.0.0.1 (%s)', 
     expect(answer.status, answer.text).toBe(200);
     expect(Object.keys(answer.body)).toEqual(['redirect_url']);
     expect(answer.body.redirect_url).toMatch(/\/checkout\//);
-    // The other session routes let the caller in too (and answer for themselves).
+    // The other session routes let the caller in too (and answer for themselves: a payment
+    // session's body is not a capture session's).
     const capture = await post(proxied, 'captures');
-    expect(capture.status).toBe(422);
-    expect(capture.body.error).toBe('authorization_not_supported');
+    expect(capture.status, capture.text).toBe(400);
+    expect(capture.body.error).toBe('invalid_request');
+    expect(Object.keys(capture.body.errors)).toContain('gid');
   });
 
   it('without the option and without mTLS, refuses every session route with 401 client_certificate_required', async () => {
