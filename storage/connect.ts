@@ -101,6 +101,11 @@ export function openDatabase<DB = Database>(url: string, options: { poolSize?: n
     // as a pool 'error'; unhandled, that would crash the process. The pool discards that
     // connection and opens a new one when next needed, so there is nothing else to do.
     pool.on('error', () => {});
+    // A connection the server drops while it is checked out between two statements (a transaction
+    // waiting on the code that runs it) emits 'error' on its client, where the pool does not
+    // listen: unhandled, that would crash the process too. The next statement on it fails, the
+    // work that ran it fails (and is retried as any failure is), and the pool discards it.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     const names = new Map<string, string>();
     const readFirstValue = async (text: string): Promise<unknown> => {

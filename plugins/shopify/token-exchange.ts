@@ -32,6 +32,17 @@ export type OfflineAccess =
   | 'refused';
 
 const exchanging = new WeakMap<ShopifyRuntime, Map<string, Promise<OfflineAccess>>>();
+/** Exchanges finished, per shop: a call that read the token before one finished reads it again. */
+const finished = new WeakMap<ShopifyRuntime, Map<string, number>>();
+
+function finishedFor(shopify: ShopifyRuntime): Map<string, number> {
+  let counts = finished.get(shopify);
+  if (counts === undefined) {
+    counts = new Map();
+    finished.set(shopify, counts);
+  }
+  return counts;
+}
 
 /** Makes sure the connector holds a usable offline token for `shop`, exchanging `sessionToken` if not. */
 export async function ensureOfflineAccess(
@@ -42,12 +53,17 @@ export async function ensureOfflineAccess(
 ): Promise<OfflineAccess> {
   const row = await findShopifyShop(deps.db, shop);
   if (row?.status !== 'installed') return 'not_installed';
+  const counts = finishedFor(shopify);
+  const finishedBefore = counts.get(shop) ?? 0;
   try {
     const session = await shopify.offline.offlineSession(shop);
     if (session?.accessToken !== undefined) return 'present';
   } catch (error) {
     if (!(error instanceof ConnectorError && error.code === 'shopify_reauthorization_needed')) throw error;
   }
+  // An exchange for the shop ended while the token was being read: what was read may be from
+  // before it stored its token, so read again rather than exchange a second time.
+  if ((counts.get(shop) ?? 0) !== finishedBefore) return ensureOfflineAccess(deps, shopify, shop, sessionToken);
   let pending = exchanging.get(shopify);
   if (pending === undefined) {
     pending = new Map();
@@ -55,7 +71,10 @@ export async function ensureOfflineAccess(
   }
   const shared = pending.get(shop);
   if (shared !== undefined) return shared;
-  const running = exchange(deps, shopify, shop, sessionToken).finally(() => pending.delete(shop));
+  const running = exchange(deps, shopify, shop, sessionToken).finally(() => {
+    pending.delete(shop);
+    counts.set(shop, (counts.get(shop) ?? 0) + 1);
+  });
   pending.set(shop, running);
   return running;
 }

@@ -40,4 +40,34 @@ describe('gateway on PostgreSQL when the server drops its connections', () => {
     const ready = await t.call('GET', '/health/ready');
     expect(ready.body).toEqual({ status: 'ok', database: 'postgres' });
   });
+
+  it('fails the work of a connection dropped between two statements of its transaction, without crashing', async () => {
+    const terminateOthers = async () => {
+      const admin = new pg.Client({ connectionString: inject('postgresAdminUrl') });
+      await admin.connect();
+      try {
+        const idle = await admin.query<{ name: string }>(
+          "SELECT datname AS name FROM pg_stat_activity WHERE state = 'idle in transaction' AND pid <> pg_backend_pid()",
+        );
+        expect(idle.rows.length).toBeGreaterThan(0);
+        await admin.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE state = 'idle in transaction' AND pid <> pg_backend_pid()",
+        );
+      } finally {
+        await admin.end();
+      }
+    };
+    // The connection is checked out (a transaction waiting on the code that runs it) when the server
+    // drops it: its client's 'error' must not reach the process as an uncaught exception.
+    const work = t.gateway.deps.db.transaction().execute(async (trx) => {
+      await trx.selectNoFrom((eb) => eb.val(1).as('one')).execute();
+      await terminateOthers();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await trx.selectNoFrom((eb) => eb.val(2).as('two')).execute();
+    });
+    await expect(work).rejects.toThrow();
+    const m = await t.merchant();
+    const after = await t.call('POST', '/api/v1/payments', { key: m.testKey, body: paymentBody() });
+    expect(after.status).toBe(201);
+  });
 });
