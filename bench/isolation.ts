@@ -31,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../gateway/config.js';
 import { MINUTE_MS, toStoredInstant } from '../gateway/domain/clock.js';
 import { addDomain, createMerchant, setProcessorEnabled, setRateLimit } from '../gateway/merchants/merchant.service.js';
-import { newPaymentRow } from '../gateway/payments/payment.service.js';
+import { newPaymentRow } from '../gateway/payments/new-payment-row.js';
 import { createLogger } from '../gateway/runtime/logger.js';
 import { startGateway } from '../gateway/runtime/start.js';
 import { systemClock } from '../gateway/runtime/system.js';

@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../gateway/config.js';
 import { toStoredInstant } from '../gateway/domain/clock.js';
 import { createMerchant } from '../gateway/merchants/merchant.service.js';
-import { newPaymentRow } from '../gateway/payments/payment.service.js';
+import { newPaymentRow } from '../gateway/payments/new-payment-row.js';
 import { createLogger } from '../gateway/runtime/logger.js';
 import { openServices } from '../gateway/runtime/start.js';
 import { systemClock } from '../gateway/runtime/system.js';

@@ -25,7 +25,7 @@ import { type Counter, purchaseAmount } from '../domain/billing.js';
 import { toApiInstant, toStoredInstant } from '../domain/clock.js';
 import { checkoutUrl } from '../domain/payment.js';
 import { createMerchant } from '../merchants/merchant.service.js';
-import { newPaymentRow } from '../payments/payment.service.js';
+import { newPaymentRow } from '../payments/new-payment-row.js';
 import type { Deps } from '../runtime/deps.js';
 
 export const HOUSE_ACCOUNT_NAME = 'Payment Gateway (house account)';

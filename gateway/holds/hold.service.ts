@@ -30,7 +30,7 @@ import { isUuid } from '../domain/ids.js';
 import type { PaymentResponse } from '../domain/payment.js';
 import { paymentAnswer } from '../payments/awaiting-reference.js';
 import { type CompleteKey, type IdempotencyScope, runIdempotent } from '../payments/idempotency.js';
-import { idempotencyScopeOf, scopeOf } from '../payments/payment.service.js';
+import { idempotencyScopeOf, scopeOf } from '../payments/payment-scope.js';
 import type { Deps } from '../runtime/deps.js';
 import { callHoldProcessor, holdingProcessor } from './hold-calls.js';
 import { boundKeyBody, holdCheckDelayMs, settleHold } from './hold-settlement.js';

@@ -24,7 +24,7 @@ import { assertBalanceAllowsPayment } from '../billing/billing.service.js';
 import { BASE_CURRENCY } from '../domain/fx.js';
 import { checkoutUrl, type Payment } from '../domain/payment.js';
 import { expireIfDueNow } from '../payments/lifecycle.service.js';
-import { newPaymentRow } from '../payments/payment.service.js';
+import { newPaymentRow } from '../payments/new-payment-row.js';
 import type { Deps } from '../runtime/deps.js';
 import { linkStatus, linkUrl, NO_STATS, type PaymentLinkStatus } from './payment-link.service.js';
 

@@ -22,7 +22,7 @@ import { ApiError, validationFailed } from '../domain/errors.js';
 import { BASE_CURRENCY } from '../domain/fx.js';
 import { type Paginated, paginate } from '../domain/pagination.js';
 import { runIdempotent, type StoredResponse } from '../payments/idempotency.js';
-import { idempotencyScopeOf } from '../payments/payment.service.js';
+import { idempotencyScopeOf } from '../payments/payment-scope.js';
 import type { Deps } from '../runtime/deps.js';
 
 export const PAYMENT_LINK_STATUSES = ['active', 'inactive', 'expired', 'completed'] as const;

@@ -14,7 +14,7 @@ import type { PaymentResponse } from '../domain/payment.js';
 import type { Deps } from '../runtime/deps.js';
 import { paymentAnswer } from './awaiting-reference.js';
 import { cancelOpenPayment } from './lifecycle.service.js';
-import { scopeOf } from './payment.service.js';
+import { scopeOf } from './payment-scope.js';
 
 export async function cancelPayment(deps: Deps, principal: Principal, uuid: string): Promise<PaymentResponse> {
   const payment = isUuid(uuid) ? await findPayment(deps.db, scopeOf(principal), uuid) : undefined;

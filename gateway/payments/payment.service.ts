@@ -1,6 +1,7 @@
 /**
- * Creating and reading payments (spec "Payments"). Creation resolves the request's domain, checks
- * what the domain may take, and writes the payment and its idempotency record in one transaction.
+ * Creating payments (spec "Payments"; reading them is ./payment-reads.service.ts). Creation resolves
+ * the request's domain, checks what the domain may take, and writes the payment and its
+ * idempotency record in one transaction.
  *
  * Order of the checks at creation (docs/decisions.md, "Payment limits"): the body (with the
  * currency's exchange rate) → the service-wide largest amount → the domain → the domain's payment
@@ -13,23 +14,12 @@ import {
   rowToDomainLimits,
 } from '../../storage/domain.repository.js';
 import { isUniqueViolation, violatedConstraint } from '../../storage/errors.js';
-import {
-  findPayment,
-  findPaymentForOrder,
-  insertPayment,
-  listPayments,
-  type PaymentListFilter,
-  type PaymentScope,
-  paymentItemsToStored,
-  rowToPayment,
-} from '../../storage/payment.repository.js';
+import { insertPayment, rowToPayment } from '../../storage/payment.repository.js';
 import type { PaymentRow } from '../../storage/payment.table.js';
-import { CONTROL_CHARS } from '../api/schemas/fields.js';
-import { type CreatePaymentBody, createPaymentSchema, type ListPaymentsQuery } from '../api/schemas/payment.schema.js';
+import { type CreatePaymentBody, createPaymentSchema } from '../api/schemas/payment.schema.js';
 import { parseOr422 } from '../api/schemas/validation.js';
 import type { Principal } from '../auth/principal.js';
 import { assertBalanceAllowsPayment } from '../billing/billing.service.js';
-import { MINUTE_MS, toStoredInstant } from '../domain/clock.js';
 import {
   type DomainSignals,
   type MerchantDomain,
@@ -38,45 +28,17 @@ import {
   resolveTestDomain,
 } from '../domain/domain-resolution.js';
 import { ApiError, validationFailed } from '../domain/errors.js';
-import { BASE_CURRENCY, CURRENCY_CODE, convertToAmd, lockedCharge } from '../domain/fx.js';
-import { isUuid } from '../domain/ids.js';
-import { type Paginated, paginate } from '../domain/pagination.js';
-import { type CaptureMethod, type PaymentItem, type PaymentResponse, toPaymentResponse } from '../domain/payment.js';
+import { BASE_CURRENCY, CURRENCY_CODE, convertToAmd } from '../domain/fx.js';
+import { toPaymentResponse } from '../domain/payment.js';
 import { buyerKey, type DomainLimitSettings, effectiveLimits } from '../domain/payment-limits.js';
 import { domainProcessors } from '../processors/registry.js';
 import type { Deps } from '../runtime/deps.js';
-import { paymentAnswer, paymentAnswers } from './awaiting-reference.js';
 import { assertCaptureMethodTaken } from './capture-methods.js';
 import { currenciesWithRate, rateInForce } from './fx-rates.service.js';
-import { type IdempotencyScope, runIdempotent, type StoredResponse } from './idempotency.js';
+import { runIdempotent, type StoredResponse } from './idempotency.js';
+import { newPaymentRow } from './new-payment-row.js';
+import { idempotencyScopeOf } from './payment-scope.js';
 import { assertVelocityAllows, type VelocityCheck } from './velocity.js';
-
-/** A payment is payable for 20 minutes; after that it expires. */
-export const PAYMENT_TTL_MS = 20 * MINUTE_MS;
-
-/**
- * What the caller may see: its merchant's payments of its environment (a live API key also reads
- * back, one at a time, the sandbox payments it made with `processor: sandbox`); a connect token's,
- * of its domain and its environment only.
- */
-export function scopeOf(principal: Principal): PaymentScope {
-  const scope = { merchantId: principal.merchantId, environment: principal.environment };
-  return principal.kind === 'connect_token'
-    ? { ...scope, domainId: principal.domain.id }
-    : { ...scope, readsOwnSandbox: true };
-}
-
-/**
- * The `Idempotency-Key` scope of an operation: a connect token's keys are its domain's own, so a
- * key can never replay an answer about another domain's payment.
- */
-export function idempotencyScopeOf(principal: Principal, operation: string): IdempotencyScope {
-  return {
-    merchantId: principal.merchantId,
-    environment: principal.environment,
-    scope: principal.kind === 'connect_token' ? `${operation}@${principal.domain.id}` : operation,
-  };
-}
 
 interface DomainChoice extends MerchantDomain {
   readonly processors: readonly string[];
@@ -333,142 +295,4 @@ async function preparePayment(
           windowMinutes: limits.velocityWindowMinutes,
         };
   return { row, velocity };
-}
-
-/** What the creator of a payment decides; everything else starts as `newPaymentRow` sets it. */
-export type NewPaymentFields = Pick<
-  PaymentRow,
-  | 'merchant_id'
-  | 'key_environment'
-  | 'sandbox'
-  | 'domain_id'
-  | 'order_id'
-  | 'active_order_id'
-  | 'amount'
-  | 'currency'
-  | 'processor'
-  | 'redirect_mode'
-  | 'customer_id'
-  | 'customer_email'
-  | 'customer_name'
-  | 'description'
-  | 'return_url'
-  | 'cancel_url'
-  | 'callback_url'
->;
-
-/** A payment priced in another currency: its price as sent and the rate that converts it into `amount` (AMD). */
-export interface PaymentConversion {
-  readonly amount: number;
-  readonly currency: string;
-  readonly rate: string;
-}
-
-/**
- * A new pending payment: a fresh id and checkout token, nothing paid or refunded yet, payable for
- * `PAYMENT_TTL_MS`. Used for merchants' payments and the house account's purchase payments alike.
- * Its environment is its livemode (a sandbox payment is a test payment, listed, counted and
- * exported with the test ones, whichever key made it). A conversion locks its rate at this instant
- * into `charge`; `items` are the order lines sent.
- */
-export function newPaymentRow(
-  deps: Deps,
-  fields: NewPaymentFields,
-  extra: {
-    buyerKey?: string | null;
-    conversion?: PaymentConversion | null;
-    items?: readonly PaymentItem[] | null;
-    captureMethod?: CaptureMethod;
-  } = {},
-): PaymentRow {
-  const nowMs = deps.clock.nowMs();
-  const now = toStoredInstant(nowMs);
-  const conversion = extra.conversion ?? null;
-  return {
-    id: deps.ids.uuid(nowMs),
-    ...fields,
-    environment: fields.sandbox === 1 ? 'test' : 'live',
-    refunded_amount: 0,
-    refund_reserved_amount: 0,
-    price_amount: conversion?.amount ?? null,
-    price_currency: conversion?.currency ?? null,
-    charge: conversion === null ? null : JSON.stringify(lockedCharge(fields.amount, conversion.rate, now)),
-    buyer_key: extra.buyerKey ?? null,
-    items: paymentItemsToStored(extra.items ?? null),
-    status: 'pending',
-    capture_method: extra.captureMethod ?? 'automatic',
-    authorized_amount: null,
-    authorized_at: null,
-    capture_before: null,
-    hold_operation_id: null,
-    payment_flow: 'redirect',
-    qr_code: null,
-    rrn: null,
-    failure_code: null,
-    checkout_token: deps.ids.token(24),
-    card_last4: null,
-    reconciliation_flag: null,
-    created_at: now,
-    updated_at: now,
-    expires_at: toStoredInstant(nowMs + PAYMENT_TTL_MS),
-    completed_at: null,
-    refunded_at: null,
-  };
-}
-
-export async function getPayment(deps: Deps, principal: Principal, uuid: string): Promise<PaymentResponse> {
-  const payment = isUuid(uuid) ? await findPayment(deps.db, scopeOf(principal), uuid) : undefined;
-  if (payment === undefined) throw new ApiError('not_found', `No payment ${uuid} for this key.`);
-  return paymentAnswer(deps, payment);
-}
-
-export async function getOrderPayment(deps: Deps, principal: Principal, orderId: string): Promise<PaymentResponse> {
-  const payment =
-    // No order id is empty, longer than 255 or holds control characters (creation refuses them).
-    orderId.length > 0 && orderId.length <= 255 && !CONTROL_CHARS.test(orderId)
-      ? await findPaymentForOrder(deps.db, scopeOf(principal), orderId)
-      : undefined;
-  if (payment === undefined) throw new ApiError('order_not_found', `No payment for order ${orderId} with this key.`);
-  return paymentAnswer(deps, payment);
-}
-
-const DAY = 24 * 60 * MINUTE_MS;
-/** 9999-12-31T23:59:59.999Z: later instants have no four-digit-year stored form to compare with. */
-const LAST_STORED_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-
-/** The repository's filter of the list's query (`from`/`to` are whole UTC days): the API's and the dashboard's. */
-export function paymentListFilter(
-  query: Pick<ListPaymentsQuery, 'status' | 'processor' | 'order_id' | 'customer_id' | 'from' | 'to'>,
-): PaymentListFilter {
-  const dayStart = (date: string): number => Date.parse(`${date}T00:00:00.000Z`);
-  return {
-    status: query.status,
-    processor: query.processor,
-    orderId: query.order_id,
-    customerId: query.customer_id,
-    createdFrom: query.from === undefined ? undefined : toStoredInstant(dayStart(query.from)),
-    // `to=9999-12-31` ends after the last storable instant: it bounds nothing.
-    createdBefore:
-      query.to === undefined || dayStart(query.to) + DAY > LAST_STORED_MS
-        ? undefined
-        : toStoredInstant(dayStart(query.to) + DAY),
-  };
-}
-
-export async function listPaymentsPage(
-  deps: Deps,
-  principal: Principal,
-  query: ListPaymentsQuery,
-  link: { path: string; query: ReadonlyArray<readonly [string, string]> },
-): Promise<Paginated<PaymentResponse>> {
-  const { payments, total } = await listPayments(deps.db, scopeOf(principal), paymentListFilter(query), {
-    offset: (query.page - 1) * query.per_page,
-    limit: query.per_page,
-  });
-  return paginate(await paymentAnswers(deps, payments), total, {
-    path: link.path,
-    query: link.query,
-    page: query.page,
-    perPage: query.per_page,
-  });
 }

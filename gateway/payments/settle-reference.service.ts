@@ -28,7 +28,7 @@ import { ProcessorNotConfigured, processorCall } from '../processors/settings.js
 import type { Deps } from '../runtime/deps.js';
 import { paymentAnswer, SETTLEABLE_STATUSES } from './awaiting-reference.js';
 import { applyProviderResult, expireIfDueNow } from './lifecycle.service.js';
-import { scopeOf } from './payment.service.js';
+import { scopeOf } from './payment-scope.js';
 
 /** `POST /api/v1/payments/{uuid}/processor_reference`: the body is read as every other write's (422 naming each field). */
 export async function settleWithProcessorReference(

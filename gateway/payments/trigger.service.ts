@@ -12,7 +12,8 @@ import type { PaymentResponse } from '../domain/payment.js';
 import { OperatorError } from '../merchants/operator.js';
 import { createRefund } from '../refunds/refund.service.js';
 import type { Deps } from '../runtime/deps.js';
-import { createPayment, scopeOf } from './payment.service.js';
+import { createPayment } from './payment.service.js';
+import { scopeOf } from './payment-scope.js';
 import { payWithTestCard } from './test-card.service.js';
 
 /** What each event name makes: the card that pays the payment, and whether it is then refunded. */

@@ -21,7 +21,7 @@ import { ApiError } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
 import type { PaymentStatus } from '../domain/payment.js';
 import { type IdempotencyScope, runIdempotent } from '../payments/idempotency.js';
-import { idempotencyScopeOf, scopeOf } from '../payments/payment.service.js';
+import { idempotencyScopeOf, scopeOf } from '../payments/payment-scope.js';
 import type { RefundAttempt } from '../processors/processor.js';
 import { paymentSession } from '../processors/sessions.js';
 import type { Deps } from '../runtime/deps.js';

@@ -20,7 +20,7 @@ import { toApiInstant } from '../domain/clock.js';
 import { ApiError } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
 import { webhookUrlShownTo } from '../domain/masked-url.js';
-import { scopeOf } from '../payments/payment.service.js';
+import { scopeOf } from '../payments/payment-scope.js';
 import type { Deps } from '../runtime/deps.js';
 import type { EventBody } from './events.js';
 

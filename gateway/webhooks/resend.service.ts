@@ -25,7 +25,7 @@ import type { Principal } from '../auth/principal.js';
 import { toApiInstant, toStoredInstant } from '../domain/clock.js';
 import { ApiError } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
-import { scopeOf } from '../payments/payment.service.js';
+import { scopeOf } from '../payments/payment-scope.js';
 import type { Deps } from '../runtime/deps.js';
 import { newDelivery } from './outbox.js';
 

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUSE_ACCOUNT_NAME, HOUSE_SETTING } from '../../gateway/billing/house-account.js';
 import { applyProviderResult, expireIfDueNow, startProcessing } from '../../gateway/payments/lifecycle.service.js';
-import { PAYMENT_TTL_MS } from '../../gateway/payments/payment.service.js';
+import { PAYMENT_TTL_MS } from '../../gateway/payments/new-payment-row.js';
 import { DIALECTS } from '../support/databases.js';
 import { expectErrorBody, PUBLIC_URL, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { completeLivePayment, livePaymentsRouter } from '../support/live-payments.js';

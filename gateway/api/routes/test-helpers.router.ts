@@ -20,7 +20,7 @@ import type { Payment } from '../../domain/payment.js';
 import type { Scheduler } from '../../jobs/scheduler.js';
 import { paymentAnswer } from '../../payments/awaiting-reference.js';
 import { applyProviderResult, expireIfDueNow, startProcessing } from '../../payments/lifecycle.service.js';
-import { scopeOf } from '../../payments/payment.service.js';
+import { scopeOf } from '../../payments/payment-scope.js';
 import { payWithTestCard } from '../../payments/test-card.service.js';
 import { SANDBOX_HOLD_MS, sandboxRrn } from '../../processors/sandbox/adapter.js';
 import type { GatewayContext, GatewayState } from '../context.js';

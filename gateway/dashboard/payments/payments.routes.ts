@@ -25,7 +25,7 @@ import type { GatewayContext } from '../../api/context.js';
 import { listPaymentsSchema } from '../../api/schemas/payment.schema.js';
 import { newNonce, setPageHeaders } from '../../checkout/security.js';
 import type { Environment } from '../../domain/payment.js';
-import { paymentListFilter } from '../../payments/payment.service.js';
+import { paymentListFilter } from '../../payments/payment-reads.service.js';
 import { PROCESSOR_SLUGS } from '../../processors/registry.js';
 import { parseAuditCursor } from '../audit/audit.routes.js';
 import type { SectionRoutes, SignedInVisit } from '../kit.js';
