@@ -21,7 +21,7 @@
  */
 import { hashPassword } from '../gateway/dashboard/passwords.js';
 import { toStoredInstant } from '../gateway/domain/clock.js';
-import { keysetIdsQuery, type PaymentListFilter } from '../storage/payment.repository.js';
+import { keysetIdsQuery, type PaymentListFilter } from '../storage/payment-list.repository.js';
 import type { PaymentSearch } from '../storage/payment-search.js';
 import {
   DAY_MS,

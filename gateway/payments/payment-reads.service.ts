@@ -2,12 +2,8 @@
  * Reading payments (spec "Payments": retrieve by uuid, by order, and the list): each within what
  * its caller may see (./payment-scope.ts), answered as the API shows a payment.
  */
-import {
-  findPayment,
-  findPaymentForOrder,
-  listPayments,
-  type PaymentListFilter,
-} from '../../storage/payment.repository.js';
+import { findPayment, findPaymentForOrder } from '../../storage/payment.repository.js';
+import { listPayments, type PaymentListFilter } from '../../storage/payment-list.repository.js';
 import { CONTROL_CHARS } from '../api/schemas/fields.js';
 import type { ListPaymentsQuery } from '../api/schemas/payment.schema.js';
 import type { Principal } from '../auth/principal.js';

@@ -5,7 +5,8 @@
  */
 
 import type { Executor } from '../../../storage/database.js';
-import { eachPayment, type PaymentListFilter, type PaymentScope } from '../../../storage/payment.repository.js';
+import type { PaymentScope } from '../../../storage/payment.repository.js';
+import { eachPayment, type PaymentListFilter } from '../../../storage/payment-list.repository.js';
 import { type Payment, toPaymentResponse } from '../../domain/payment.js';
 
 export const CSV_COLUMNS = [

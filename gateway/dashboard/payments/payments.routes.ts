@@ -14,13 +14,13 @@
  */
 import { Readable } from 'node:stream';
 import type { DialectName } from '../../../storage/database.js';
+import { hasPayments } from '../../../storage/payment.repository.js';
 import {
   countPayments,
-  hasPayments,
   listPaymentsByKey,
   type PaymentCursor,
   type PaymentListFilter,
-} from '../../../storage/payment.repository.js';
+} from '../../../storage/payment-list.repository.js';
 import type { GatewayContext } from '../../api/context.js';
 import { listPaymentsSchema } from '../../api/schemas/payment.schema.js';
 import { newNonce, setPageHeaders } from '../../checkout/security.js';
