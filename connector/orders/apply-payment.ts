@@ -166,13 +166,21 @@ export async function applyPayment(
  * hold captured in part, a hold of the order's amount of which at most that much was taken.
  */
 function matchesOrder(link: OrderLink, payment: GatewayPayment): boolean {
-  if (payment.currency !== link.currency) return false;
-  if (payment.amount === link.amount) return true;
+  return payment.currency === link.currency && paysAmount(payment, link.amount);
+}
+
+/**
+ * Whether a completed payment pays an order of `amount`: it is that amount, or it is a card hold of
+ * that amount of which part was captured (the rest released: the shop owner chose to take less).
+ */
+export function paysAmount(payment: GatewayPayment, amount: number | null): boolean {
+  if (payment.amount === amount) return true;
   return (
+    amount !== null &&
     payment.capture_method === 'manual' &&
-    payment.authorized_amount === link.amount &&
+    payment.authorized_amount === amount &&
     payment.amount > 0 &&
-    payment.amount <= link.amount
+    payment.amount <= amount
   );
 }
 
