@@ -65,8 +65,24 @@ describe.each(DIALECTS)('WooCommerce card holds (%s)', (dialect) => {
     return { order, uuid: payment.payment_uuid, paid };
   };
 
+  /**
+   * When set, the gateway's answer to the connector's next payment creation: the gateway refuses a
+   * hold on a live domain whose only method is a wallet, which a test connection cannot reach (its
+   * payments are sandbox payments, which hold), so its real refusal is taken from a live merchant.
+   */
+  let creationAnswer: { status: number; body: unknown } | null = null;
+  const gatewayFetch: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    if (request.method === 'POST' && new URL(request.url).pathname === '/api/v1/payments' && creationAnswer) {
+      const { status, body } = creationAnswer;
+      creationAnswer = null;
+      return Response.json(body, { status });
+    }
+    return fetch(input, init);
+  };
+
   beforeAll(async () => {
-    ({ gw, store, connector, merchant, token } = await startConnectedWooStore(dialect));
+    ({ gw, store, connector, merchant, token } = await startConnectedWooStore(dialect, { gatewayFetch }));
   }, 60_000);
 
   afterAll(async () => closeConnectedWooStore({ connector, store, gw }));
@@ -246,6 +262,43 @@ describe.each(DIALECTS)('WooCommerce card holds (%s)', (dialect) => {
     const refund = await plugin<Json>('POST', `/v1/orders/${order.id}/refunds`, { amount: 100, store_refund_id: 51 });
     expect(refund.status).toBe(409);
     expect(notesWith(order.id, 'Paid with')).toHaveLength(0);
+  });
+
+  it('tells the plugin that no method can hold when the gateway refuses a hold for a wallets-only domain', async () => {
+    const host = `wallets-${dialect}.example.am`;
+    const live = await gw.liveMerchant(host);
+    const refused = await gw.call<Json>('POST', '/api/v1/payments', {
+      key: live.liveKey,
+      body: {
+        amount: 5000,
+        order_id: `wallets-${dialect}`,
+        return_url: `https://${host}/done`,
+        capture_method: 'manual',
+      },
+    });
+    expect(refused.status, refused.text).toBe(422);
+    creationAnswer = { status: refused.status, body: refused.body };
+    const order = store.addOrder({ total: '5000.00' });
+    const created = await plugin<Json>('POST', `/v1/orders/${order.id}/payment`, {
+      return_url: `${store.url}/?wc-api=wc_armenian_gateway&order_id=${order.id}`,
+      cancel_url: `${store.url}/cart/`,
+      capture_method: 'manual',
+    });
+    expect(created.status).toBe(422);
+    expect(created.body).toMatchObject({ error: 'hold_not_supported', errors: { capture_method: expect.any(Array) } });
+    expect(String(created.body.message)).toContain('wallets cannot');
+    // Nothing half-made: no payment at the gateway, the order untouched.
+    expect((await panel(order.id)).payment_uuid).toBeNull();
+    expect(store.order(order.id)?.status).toBe('pending');
+    expect(store.notes(order.id)).toEqual([]);
+    // A payment method the field does not know is the connector's validation error.
+    const unknown = await plugin<Json>('POST', `/v1/orders/${order.id}/payment`, {
+      return_url: `${store.url}/done`,
+      cancel_url: `${store.url}/cart/`,
+      capture_method: 'later',
+    });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body).toMatchObject({ error: 'validation_failed', errors: { capture_method: expect.any(Array) } });
   });
 
   it('refuses to capture an order without a card hold', async () => {
