@@ -22,6 +22,7 @@ const APPROVED = '4111 1111 1111 1111';
 /** The sandbox's hold cards (docs/api.md "Test cards for holds"). */
 const HOLD_RUNS_OUT = '4000 0000 0000 6025';
 const CAPTURE_UNANSWERED = '4000 0000 0000 6033';
+const CAPTURE_DECLINED = '4000 0000 0000 6017';
 
 describe.each(DIALECTS)('WooCommerce card holds (%s)', (dialect) => {
   let gw: TestGateway;
@@ -237,6 +238,28 @@ describe.each(DIALECTS)('WooCommerce card holds (%s)', (dialect) => {
     expect(ops[0]).toMatchObject({ status: 'succeeded', amount: 20000 });
     expect(notesWith(order.id, 'Paid with')).toHaveLength(1);
     expect(await panel(order.id)).toMatchObject({ status: 'completed', paid: true, hold: { state: 'captured' } });
+  });
+
+  it('keeps the hold when the bank declines the capture; the next capture is a capture of its own', async () => {
+    const { order, uuid } = await heldOrder('7000.00', CAPTURE_DECLINED);
+    const declined = await plugin<Json>('POST', `/v1/orders/${order.id}/capture`, {});
+    expect(declined.status).toBe(409);
+    expect(declined.body).toMatchObject({ error: 'capture_declined' });
+    expect((await panel(order.id)).hold).toMatchObject({ state: 'authorized', capture_amount: null });
+    // Pressed again: a new capture (the first one's key is bound to the declined operation).
+    const again = await plugin<Json>('POST', `/v1/orders/${order.id}/capture`, { amount: 5000 });
+    expect(again.body).toMatchObject({ error: 'capture_declined' });
+    const ops = await captures(uuid);
+    expect(ops.map((op) => [op.status, op.amount])).toEqual([
+      ['failed', 7000],
+      ['failed', 5000],
+    ]);
+    expect(notesWith(order.id, 'Paid with')).toHaveLength(0);
+    expect(store.order(order.id)?.status).toBe('on-hold');
+    // Still held: cancelling the order releases it.
+    store.adminSetStatus(order.id, 'cancelled');
+    const cancelled = await plugin<Json>('POST', `/v1/orders/${order.id}/cancel`);
+    expect(cancelled.body).toMatchObject({ status: 'expired', cancelled: true });
   });
 
   it('leaves an order whose hold ran out to its owner: one note, not paid, the panel says so', async () => {
