@@ -85,9 +85,14 @@ export async function captureOrderHold(
   switch (current.hold_state) {
     case 'capturing':
     case 'capture_unknown':
-    case 'captured':
-      // The same capture, asked again: answered as it is now (sent again with its key and amount).
+      // The same capture, asked again: sent again with its key and amount, answered as it is now.
       return answer(await sendCapture(deps, connection, current.id, storeWork));
+    case 'captured': {
+      // Captured already (by this route, or at the gateway itself): answered from the gateway, not sent.
+      const payment = await gatewayCall(() => gatewayOf(deps, connection).getPayment(uuid));
+      await applyPayment(deps, connection, current, payment, storeWork);
+      return answer({ kind: 'captured', link: (await findLinkById(deps.db, current.id)) ?? current, payment });
+    }
     case 'voided':
     case 'expired':
       throw new ConnectorError(

@@ -324,6 +324,25 @@ describe.each(DIALECTS)('WooCommerce card holds (%s)', (dialect) => {
     expect(unknown.body).toMatchObject({ error: 'validation_failed', errors: { capture_method: expect.any(Array) } });
   });
 
+  it('marks paid a hold captured at the gateway itself, and answers the plugin’s capture after it without a second one', async () => {
+    const { order, uuid } = await heldOrder('6000.00');
+    const direct = await gw.call<Json>('POST', `/api/v1/payments/${uuid}/capture`, {
+      key: merchant.testKey,
+      body: { amount: 5500 },
+      headers: { 'Idempotency-Key': `dashboard-${order.id}` },
+    });
+    expect(direct.status, direct.text).toBe(200);
+    await eventually(() => notesWith(order.id, 'Paid with').length === 1, 'the paid note');
+    expect(store.order(order.id)?.status).toBe('processing');
+    // The owner then sets it Completed: the hook's capture answers the capture made.
+    store.adminSetStatus(order.id, 'completed');
+    const captured = await plugin<Json>('POST', `/v1/orders/${order.id}/capture`, {});
+    expect(captured.status, JSON.stringify(captured.body)).toBe(200);
+    expect(captured.body).toMatchObject({ capture: 'captured', captured_amount: 5500, status: 'completed' });
+    expect(await captures(uuid)).toHaveLength(1);
+    expect(notesWith(order.id, 'Paid with')).toHaveLength(1);
+  });
+
   it('refuses to capture an order without a card hold', async () => {
     const order = store.addOrder({ total: '1000.00' });
     const capture = await plugin<Json>('POST', `/v1/orders/${order.id}/capture`, {});
