@@ -17,7 +17,7 @@ import { type DatabaseHandle, openDatabase } from '../../storage/connect.js';
 import { runMigrations } from '../../storage/migrate.js';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';
 
-/** The columns migration 0012 adds to the order links. */
+/** The columns migration 0013 adds to the order links. */
 type OrderHoldColumns = Pick<
   OrderLinkTable,
   | 'hold_payment_uuid'
