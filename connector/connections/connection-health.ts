@@ -57,6 +57,12 @@ export function watchStore(deps: ConnectorDeps, connection: StoreConnection, sto
     getOrder: (orderId) => observe(() => store.getOrder(orderId)),
     listOrders: (range, method) => observe(() => store.listOrders(range, method)),
     markPaid: (orderId, payment) => observe(() => store.markPaid(orderId, payment)),
+    ...(store.placeOnHold === undefined
+      ? {}
+      : {
+          placeOnHold: (orderId: string) =>
+            observe(() => (store.placeOnHold as NonNullable<StorePlatform['placeOnHold']>)(orderId)),
+        }),
     addNote: (orderId, note) => observe(() => store.addNote(orderId, note)),
     recordRefund: (orderId, refund) => observe(() => store.recordRefund(orderId, refund)),
     ...(store.deleteRefund === undefined

@@ -16,6 +16,9 @@
  *   revoked in the store shows (`store_unauthorized`) before a buyer is affected;
  * - refund outcomes: store refunds the gateway left unknown are checked again, each wait longer
  *   (connector/refunds/settle-unknown.ts), until they are known to have succeeded or failed.
+ * - capture outcomes: captures of card holds the gateway left unknown are asked about again with
+ *   their idempotency key and amount (connector/orders/capture-hold.ts), after 1, 5 and 30 minutes,
+ *   then every 6 hours: never a second capture.
  * - Shopify shops uninstalled more than 48 hours ago whose data is still here (`shop/redact` never
  *   came) have it deleted (plugins/shopify/compliance.ts).
  * - Shopify payments app: undecided payment sessions read back, resolve/reject calls and refund
@@ -31,6 +34,7 @@ import { gatewayOf, storeOf } from '../connections/connection-access.js';
 import { errorDetail } from '../errors.js';
 import { GatewayError } from '../gateway-client/client.js';
 import { applyPayment } from '../orders/apply-payment.js';
+import { settleUnknownCaptures } from '../orders/capture-hold.js';
 import { syncStorePaid } from '../orders/mark-paid.js';
 import { POLL_FOR_MS, POLL_INTERVAL_MS, pollRetryDelayMs } from '../orders/polling.js';
 import { reconcile } from '../reconciliation/reconcile.service.js';
@@ -77,6 +81,8 @@ export interface DueWorkResult {
   refundsSettled: number;
   /** Active connections whose store key was checked. */
   keysChecked: number;
+  /** Captures of card holds whose unknown outcome became known. */
+  capturesSettled: number;
 }
 
 export async function runDueWork(deps: ConnectorDeps): Promise<DueWorkResult> {
@@ -93,6 +99,7 @@ export async function runDueWork(deps: ConnectorDeps): Promise<DueWorkResult> {
     redacted: 0,
     refundsSettled: 0,
     keysChecked: 0,
+    capturesSettled: 0,
   };
 
   for (const link of await linksDueForSync(deps.db, now, BATCH)) {
@@ -127,6 +134,9 @@ export async function runDueWork(deps: ConnectorDeps): Promise<DueWorkResult> {
   });
   await guarded(deps, 'refund outcomes', async () => {
     result.refundsSettled = await settleUnknownRefunds(deps, BATCH);
+  });
+  await guarded(deps, 'capture outcomes', async () => {
+    result.capturesSettled = await settleUnknownCaptures(deps, connectionOf, BATCH);
   });
   await guarded(deps, 'Shopify payments app', () => runPaymentsAppWork(deps));
   deps.shopify?.checkApiVersion();

@@ -32,6 +32,7 @@ const STORE_OPERATIONS = [
   'getOrder',
   'listOrders',
   'markPaid',
+  'placeOnHold',
   'addNote',
   'recordRefund',
   'deleteRefund',

@@ -11,6 +11,7 @@ import { storeOf } from '../connections/connection-access.js';
 import type { GatewayPayment } from '../gateway-client/client.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import type { StoreConnection } from '../storage/connection.repository.js';
+import { moveHold, OPEN_HOLD_STATES, recordHold } from '../storage/order-hold.repository.js';
 import {
   claimNote,
   claimPaid,
@@ -21,6 +22,7 @@ import {
   updateLink,
 } from '../storage/order-link.repository.js';
 import { noteQuietly } from './calls.js';
+import { applyHold } from './hold-placed.js';
 import { PAID_AFTER_CANCEL, syncStorePaid } from './mark-paid.js';
 import { rememberPayment } from './order-map.js';
 import { POLL_FOR_MS, POLL_INTERVAL_MS } from './polling.js';
@@ -28,6 +30,8 @@ import { type StoreWork, storeNow } from './store-work.js';
 import { unconfirmedExpiry } from './unconfirmed-payments.js';
 
 const FINAL_UNPAID: ReadonlySet<string> = new Set(['failed', 'expired']);
+/** The failure codes of a card hold that ended uncaptured: released with the order, or ran out. */
+const RELEASED: ReadonlySet<string> = new Set(['voided', 'authorization_expired']);
 /** The statuses of a payment that took the money. */
 export const PAID: ReadonlySet<string> = new Set(['completed', 'refunded']);
 
@@ -53,8 +57,17 @@ export async function applyPayment(
   const nowMs = deps.clock.nowMs();
   const now = toStoredInstant(nowMs);
 
+  if (payment.status === 'authorized') {
+    // A card held for the order: on hold until captured (hold-placed.ts), never marked paid yet.
+    if (link.paid_payment_uuid === null) await applyHold(deps, connection, link, payment, storeWork);
+    return { paid: link.paid_payment_uuid !== null, claimed: false };
+  }
+
   if (PAID.has(payment.status)) {
-    if (payment.amount !== link.amount || payment.currency !== link.currency) {
+    if (link.hold_payment_uuid === payment.uuid) {
+      await moveHold(deps.db, link.id, payment.uuid, OPEN_HOLD_STATES, 'captured', { hold_check_at: null });
+    }
+    if (!matchesOrder(link, payment)) {
       if (await raiseFlag(deps.db, link.id, 'amount_mismatch', now)) {
         await storeWork('an amount mismatch note', () =>
           noteQuietly(
@@ -113,18 +126,32 @@ export async function applyPayment(
       updated_at: now,
     });
   }
+  if (payment.status === 'expired' && payment.capture_method === 'manual' && RELEASED.has(payment.failure_code ?? '')) {
+    // A hold released before the connector heard of it is remembered too, so the panel says so.
+    if (link.hold_payment_uuid === null) await recordReleasedHold(deps, link, payment, now);
+    const released = payment.failure_code === 'authorization_expired' ? 'expired' : 'voided';
+    await moveHold(deps.db, link.id, payment.uuid, OPEN_HOLD_STATES, released, { hold_check_at: null });
+  }
   if (FINAL_UNPAID.has(payment.status) && !paid && (await claimNote(deps.db, payment.uuid, payment.status))) {
     const why =
       payment.status === 'failed'
         ? `failed${payment.failure_code ? ` (${payment.failure_code})` : ''}. The buyer can try again from the order's payment page.`
         : payment.failure_code === 'cancelled'
           ? 'was cancelled with the order: its checkout can no longer be paid.'
-          : payment.awaiting_processor_reference === true
-            ? unconfirmedExpiry(payment)
-            : "expired unpaid. The buyer can try again from the order's payment page.";
+          : payment.failure_code === 'voided'
+            ? `released the card hold of ${heldAmount(payment)} with the cancelled order: nothing was taken from the buyer.`
+            : payment.failure_code === 'authorization_expired'
+              ? `: the card hold of ${heldAmount(payment)} ran out before it was captured, and nothing was taken from the buyer. The order was left as it is: ask the buyer to pay again, or cancel it.`
+              : payment.awaiting_processor_reference === true
+                ? unconfirmedExpiry(payment)
+                : "expired unpaid. The buyer can try again from the order's payment page.";
     await storeWork('a payment outcome note', async () => {
       try {
-        await storeOf(deps, connection).addNote(link.store_order_id, `Gateway payment ${payment.uuid} ${why}`);
+        const subject = `Gateway payment ${payment.uuid}`;
+        await storeOf(deps, connection).addNote(
+          link.store_order_id,
+          why.startsWith(':') ? `${subject}${why}` : `${subject} ${why}`,
+        );
       } catch (error) {
         await releaseNote(deps.db, payment.uuid);
         throw error;
@@ -132,4 +159,50 @@ export async function applyPayment(
     });
   }
   return { paid, claimed: false };
+}
+
+/**
+ * Whether a completed payment is for the order as linked: its amount and currency, or, for a card
+ * hold captured in part, a hold of the order's amount of which at most that much was taken.
+ */
+function matchesOrder(link: OrderLink, payment: GatewayPayment): boolean {
+  return payment.currency === link.currency && paysAmount(payment, link.amount);
+}
+
+/**
+ * Whether a completed payment pays an order of `amount`: it is that amount, or it is a card hold of
+ * that amount of which part was captured (the rest released: the shop owner chose to take less).
+ */
+export function paysAmount(payment: GatewayPayment, amount: number | null): boolean {
+  if (payment.amount === amount) return true;
+  return (
+    amount !== null &&
+    payment.capture_method === 'manual' &&
+    payment.authorized_amount === amount &&
+    payment.amount > 0 &&
+    payment.amount <= amount
+  );
+}
+
+/** The amount a released hold held, as a note says it. */
+function heldAmount(payment: GatewayPayment): string {
+  return `${payment.authorized_amount ?? payment.amount} ${payment.currency}`;
+}
+
+async function recordReleasedHold(
+  deps: ConnectorDeps,
+  link: OrderLink,
+  payment: GatewayPayment,
+  now: string,
+): Promise<void> {
+  await recordHold(
+    deps.db,
+    link.id,
+    {
+      uuid: payment.uuid,
+      authorizedAmount: payment.authorized_amount ?? payment.amount,
+      captureBefore: payment.capture_before === null ? null : toStoredInstant(Date.parse(payment.capture_before)),
+    },
+    now,
+  );
 }

@@ -1,8 +1,11 @@
 /**
- * The store cancelled an order: its open payment is cancelled at the gateway.
+ * The store cancelled an order: its open payment is cancelled at the gateway, and a card held for
+ * it is released (voided).
  */
 import { gatewayOf } from '../connections/connection-access.js';
+import { fromGatewayError } from '../connections/plugin-auth.js';
 import { ConnectorError } from '../errors.js';
+import { GatewayError } from '../gateway-client/client.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import type { StoreConnection } from '../storage/connection.repository.js';
 import { findLink } from '../storage/order-link.repository.js';
@@ -39,6 +42,24 @@ export async function cancelOrderPayment(
       throw error;
     });
     cancelled = payment.failure_code === 'cancelled';
+  } else if (payment.status === 'authorized' && link !== undefined) {
+    // A card held for the order: released (voided) once, under the link's key; nothing was taken.
+    const held = payment;
+    payment = await gateway
+      .voidPayment(held.uuid, { idempotencyKey: `store-void:${link.id}` })
+      .catch((error: unknown) => {
+        // Its outcome not known yet (or released or captured meanwhile): the gateway settles it and
+        // its webhook brings the outcome; the order is answered as the gateway has it now.
+        if (error instanceof GatewayError && (error.retryable || error.status === 409)) {
+          deps.logger.warn(
+            { connection_id: connection.id, order: storeOrderId, payment_uuid: held.uuid, err: error.code },
+            'releasing the card hold of a cancelled order has no known outcome yet',
+          );
+          return gatewayCall(() => gateway.getPayment(held.uuid));
+        }
+        throw fromGatewayError(error);
+      });
+    cancelled = payment.status === 'expired';
   }
   if (link !== undefined) await applyPayment(deps, connection, link, payment, storeWork);
   return { order_id: storeOrderId, payment_uuid: payment.uuid, status: payment.status, cancelled };

@@ -75,6 +75,7 @@ async function markPaidInStore(
       currency: payment.currency,
       processor: payment.processor,
       sandbox: !payment.livemode,
+      ...(payment.capture_method === 'manual' ? { captured: true } : {}),
     };
     try {
       await storeOf(deps, connection).markPaid(link.store_order_id, paidWith);

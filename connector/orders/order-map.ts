@@ -58,6 +58,15 @@ export async function linkOrder(
     poll_failures: 0,
     last_webhook_at: null,
     sync_lease_until: null,
+    hold_payment_uuid: null,
+    authorized_amount: null,
+    capture_before: null,
+    hold_state: null,
+    capture_amount: null,
+    capture_attempt: 1,
+    hold_check_at: null,
+    hold_checks: 0,
+    hold_noted_at: null,
   });
 }
 

@@ -6,10 +6,16 @@
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import { gatewayOf, paymentMethodOf, requireStoreAccess, storeOf } from '../connections/connection-access.js';
 import { ConnectorError } from '../errors.js';
-import type { GatewayPayment } from '../gateway-client/client.js';
+import { GatewayError, type GatewayPayment } from '../gateway-client/client.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import type { StoreConnection } from '../storage/connection.repository.js';
-import { findLink, findLinkById, paymentsOfLink, updateLink } from '../storage/order-link.repository.js';
+import {
+  findLink,
+  findLinkById,
+  type OrderLink,
+  paymentsOfLink,
+  updateLink,
+} from '../storage/order-link.repository.js';
 import { type ApplyOutcome, applyPayment, PAID } from './apply-payment.js';
 import { gatewayCall, loadStoreOrder } from './calls.js';
 import { gatewayOrderId, linkOrder, rememberPayment } from './order-map.js';
@@ -54,6 +60,31 @@ export interface ReadBackResponse {
   last_webhook_at: string | null;
   /** This call claimed the order (completed at the gateway, not yet marked paid by the connector). */
   repaired: boolean;
+  /** The card held for the order (a payment to capture later), as the connector last knew it; else null. */
+  hold: PanelHold | null;
+}
+
+/** A card hold in the order panel. */
+export interface PanelHold {
+  /** `authorized`, `capturing`, `capture_unknown`, `captured`, `voided` or `expired` (ran out uncaptured). */
+  state: string;
+  payment_uuid: string;
+  authorized_amount: number | null;
+  /** Until when it may be captured, ISO 8601 UTC. */
+  capture_before: string | null;
+  /** What was captured, or is being captured; null before a capture. */
+  capture_amount: number | null;
+}
+
+function panelHold(link: OrderLink | undefined): PanelHold | null {
+  if (link === undefined || link.hold_payment_uuid === null || link.hold_state === null) return null;
+  return {
+    state: link.hold_state,
+    payment_uuid: link.hold_payment_uuid,
+    authorized_amount: link.authorized_amount,
+    capture_before: link.capture_before,
+    capture_amount: link.capture_amount,
+  };
 }
 
 /**
@@ -66,7 +97,12 @@ export async function payForOrder(
   deps: ConnectorDeps,
   connection: StoreConnection,
   storeOrderId: string,
-  input: { return_url: string; cancel_url: string; order?: OrderSnapshot | undefined },
+  input: {
+    return_url: string;
+    cancel_url: string;
+    order?: OrderSnapshot | undefined;
+    capture_method?: 'automatic' | 'manual' | undefined;
+  },
   storeWork: StoreWork = storeNow,
 ): Promise<{ status: 200 | 201; body: OrderPaymentResponse }> {
   requireStoreAccess(connection);
@@ -100,6 +136,11 @@ export async function payForOrder(
     await applyPayment(deps, connection, { ...link, amount: order.amount }, current, storeWork);
     throw new ConnectorError(409, 'order_already_paid', `Order ${storeOrderId} is already paid.`);
   }
+  if (current !== null && current.status === 'authorized') {
+    // The buyer's card is held for the order already: captured or released from the order, not paid again.
+    await applyPayment(deps, connection, { ...link, amount: order.amount }, current, storeWork);
+    throw new ConnectorError(409, 'order_on_hold', `The buyer's card is already held for order ${storeOrderId}.`);
+  }
   if (current !== null && (current.status === 'pending' || current.status === 'processing')) {
     if (current.amount === order.amount && current.currency === order.currency) {
       return { status: 200, body: paymentBody(order.id, current) };
@@ -112,7 +153,7 @@ export async function payForOrder(
   }
 
   const attempt = (await paymentsOfLink(deps.db, link.id)).length + 1;
-  const payment = await gatewayCall(() =>
+  const payment = await holdAware(() =>
     gateway.createPayment(
       {
         amount: order.amount as number,
@@ -125,6 +166,7 @@ export async function payForOrder(
         description: `Order #${order.number}`,
         ...(order.customerEmail ? { customer_email: order.customerEmail } : {}),
         ...(order.customerName ? { customer_name: order.customerName.slice(0, 255) } : {}),
+        ...(input.capture_method === 'manual' ? { capture_method: 'manual' as const } : {}),
       },
       { idempotencyKey: `${link.gateway_order_id}:${attempt}` },
     ),
@@ -178,6 +220,7 @@ export async function readBackOrder(
       refunded_amount: 0,
       refunds: [],
       repaired: false,
+      hold: panelHold(link),
     };
   }
   let outcome: ApplyOutcome = { paid: false, claimed: false };
@@ -212,7 +255,31 @@ export async function readBackOrder(
       created_at: r.created_at,
     })),
     repaired: outcome.claimed,
+    hold: panelHold(current),
   };
+}
+
+/**
+ * Creates the payment; the gateway's refusal of a card hold (`capture_method: manual` on a domain
+ * whose methods cannot hold a payment: wallets only) becomes `hold_not_supported`, for the buyer's
+ * message. Nothing was created at the gateway then.
+ */
+async function holdAware(create: () => Promise<GatewayPayment>): Promise<GatewayPayment> {
+  try {
+    return await create();
+  } catch (error) {
+    const errors =
+      error instanceof GatewayError ? (error.body.errors as Record<string, unknown> | undefined) : undefined;
+    if (error instanceof GatewayError && error.code === 'validation_failed' && errors?.capture_method !== undefined) {
+      throw new ConnectorError(
+        422,
+        'hold_not_supported',
+        'This store takes payments to capture later, but none of its payment methods can hold a card payment (wallets cannot). Turn off "Authorize only, capture later", or enable a card processor.',
+        { errors: { capture_method: errors.capture_method } },
+      );
+    }
+    return gatewayCall(() => Promise.reject(error));
+  }
 }
 
 function paymentBody(storeOrderId: string, payment: GatewayPayment): OrderPaymentResponse {

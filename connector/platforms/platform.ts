@@ -46,6 +46,11 @@ export interface PaidWith {
   /** The processor slug (sandbox, idram, ...). */
   readonly processor: string | null;
   readonly sandbox: boolean;
+  /**
+   * The payment was a card hold captured later (`capture_method: manual`): the order may be on hold,
+   * or already set Processing or Completed by the shop owner, when it is marked paid.
+   */
+  readonly captured?: boolean;
 }
 
 /** A refund made at the gateway, to be recorded in the store without refunding again. */
@@ -92,6 +97,12 @@ export interface StorePlatform {
    * the payment uuid and rrn. Safe to repeat: an order already paid with this transaction id is left as is.
    */
   markPaid(orderId: string, payment: PaidWith): Promise<void>;
+  /**
+   * The buyer's card is held for the order (a payment to capture later): the order is put on hold
+   * if it is still waiting for its payment, else left as the shop owner set it. Absent where the
+   * platform has no such status: the order's note alone tells.
+   */
+  placeOnHold?(orderId: string): Promise<void>;
   /** Adds a private order note (failure, expiry, a flag from reconciliation). */
   addNote(orderId: string, note: string): Promise<void>;
   /**

@@ -7,7 +7,7 @@
 import { toStoredInstant } from '../../gateway/domain/clock.js';
 import type { gatewayOf } from '../connections/connection-access.js';
 import type { GatewayPayment } from '../gateway-client/client.js';
-import { applyPayment } from '../orders/apply-payment.js';
+import { applyPayment, paysAmount } from '../orders/apply-payment.js';
 import { gatewayCall } from '../orders/calls.js';
 import { PAID_AFTER_CANCEL, syncStorePaid } from '../orders/mark-paid.js';
 import { linkOrder } from '../orders/order-map.js';
@@ -82,7 +82,7 @@ export async function reconcileOrder(
       `Order ${order.number} is paid in the store, but the gateway has no completed payment for it (${payment === null ? 'no payment' : payment.status}).`,
     );
   }
-  if (paidAtGateway && (payment.amount !== order.amount || payment.currency !== order.currency)) {
+  if (paidAtGateway && (!paysAmount(payment, order.amount) || payment.currency !== order.currency)) {
     flag(
       'amount_mismatch',
       payment.uuid,

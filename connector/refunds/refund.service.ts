@@ -17,6 +17,8 @@ import { ConnectorError } from '../errors.js';
 import { refreshUnpaidLink } from '../orders/unpaid-link.js';
 import type { ConnectorDeps } from '../runtime/deps.js';
 import type { StoreConnection } from '../storage/connection.repository.js';
+import { OPEN_HOLD_STATES } from '../storage/order-hold.repository.js';
+import type { HoldState } from '../storage/order-link.table.js';
 import { deleteRefund, findStoreRefund, insertRefund, type RefundRecord } from '../storage/refund-record.repository.js';
 import { askGateway } from './gateway-refund-call.js';
 
@@ -53,6 +55,25 @@ export async function refundFromStore(
   requireStoreAccess(connection);
   // Asks the gateway before refusing: the payment's news may not have reached the connector yet.
   const link = await refreshUnpaidLink(deps, connection, storeOrderId);
+  if (link !== undefined && link.paid_payment_uuid === null && isOpenHold(link.hold_state)) {
+    throw new ConnectorError(
+      409,
+      'payment_not_captured',
+      `The buyer's card is only held for order ${storeOrderId}: nothing was taken yet, so there is nothing to refund. Capture the payment first, or cancel the order to release the hold.`,
+    );
+  }
+  if (
+    link !== undefined &&
+    link.hold_state === 'captured' &&
+    link.capture_amount !== null &&
+    input.amount > link.capture_amount
+  ) {
+    throw new ConnectorError(
+      422,
+      'refund_exceeds_captured',
+      `Only ${link.capture_amount} ${link.currency} was captured for order ${storeOrderId}: refund at most that.`,
+    );
+  }
   if (link === undefined || link.paid_payment_uuid === null) {
     throw new ConnectorError(
       409,
@@ -117,4 +138,8 @@ export async function refundFromStore(
         },
       };
   }
+}
+
+function isOpenHold(state: HoldState | null): boolean {
+  return state !== null && OPEN_HOLD_STATES.includes(state);
 }

@@ -17,6 +17,7 @@ import * as refundOutcomes from './migrations/0009-refund-outcomes.js';
 import * as storeSyncLease from './migrations/0010-store-sync-lease.js';
 import * as storeKeyChecks from './migrations/0011-store-key-checks.js';
 import * as shopifyHoldSessions from './migrations/0012-shopify-hold-sessions.js';
+import * as orderHolds from './migrations/0013-order-holds.js';
 
 export const CONNECTOR_MIGRATIONS: Record<string, Migration> = {
   '0001-connector': connector,
@@ -31,6 +32,7 @@ export const CONNECTOR_MIGRATIONS: Record<string, Migration> = {
   '0010-store-sync-lease': storeSyncLease,
   '0011-store-key-checks': storeKeyChecks,
   '0012-shopify-hold-sessions': shopifyHoldSessions,
+  '0013-order-holds': orderHolds,
 };
 
 const MIGRATION_TABLE = 'connector_migration';

@@ -6,7 +6,9 @@
  * Calls made:
  * - GET  orders/{id}                 read an order
  * - GET  orders?after&before&...     list orders for reconciliation (every page)
- * - PUT  orders/{id}                 `set_paid` + `transaction_id` (the gateway payment uuid)
+ * - PUT  orders/{id}                 `set_paid` + `transaction_id` (the gateway payment uuid); for a
+ *                                     captured card hold `status` + `transaction_id` (hold-payment.ts);
+ *                                     `status: on-hold` when a card is held for a pending order
  * - GET  orders/{id}/notes           find the payment note again when marking paid is repeated
  * - POST orders/{id}/notes           private notes
  * - GET  orders/{id}/refunds         find a refund recorded before, so recording is safe to repeat
@@ -30,6 +32,7 @@ import {
   type StoreOrder,
   type StorePlatform,
 } from '../../connector/platforms/platform.js';
+import { capturedHoldUpdate, HOLDABLE_STATUSES } from './hold-payment.js';
 import { GATEWAY_REFUND_META_KEY, gmtSeconds, isGatewayRefund, isOrderId, refundReason, toStoreOrder } from './map.js';
 import { createWooRestClient, errorCode, isAxiosLikeError, type WooCommercePlatformOptions } from './rest-client.js';
 import {
@@ -126,6 +129,19 @@ export function createWooCommercePlatform(options: WooCommercePlatformOptions): 
       if (order === null) throw failure(`WooCommerce has no order ${orderId}`, false, 404);
       const note = paymentNote(payment);
 
+      const holdUpdate = payment.captured === true ? capturedHoldUpdate(order, payment.uuid) : null;
+      if (holdUpdate !== null) {
+        // A captured card hold: `set_paid` would be ignored (the order does not need payment any more).
+        const action = `PUT orders/${orderId}`;
+        const answer = await call(action, () => client.put(`orders/${orderId}`, holdUpdate));
+        const updated = parse(action, orderSchema, answer);
+        if (updated.transaction_id !== payment.uuid) {
+          throw failure(`WooCommerce did not record payment ${payment.uuid} on order ${orderId}`, false);
+        }
+        await addNote(orderId, note);
+        return;
+      }
+
       if (order.date_paid_gmt !== null) {
         // Paid by something else: left as it is (the connector compares the transaction id).
         if (order.transaction_id !== payment.uuid) return;
@@ -157,6 +173,16 @@ export function createWooCommercePlatform(options: WooCommercePlatformOptions): 
         );
       }
       await addNote(orderId, note);
+    },
+
+    async placeOnHold(orderId: string) {
+      requireOrderId('put on hold', orderId);
+      const order = await readOrder(orderId);
+      if (order === null) throw failure(`WooCommerce has no order ${orderId}`, false, 404);
+      // Only an order still waiting for its payment: any other status is the shop owner's.
+      if (!HOLDABLE_STATUSES.has(order.status)) return;
+      const action = `PUT orders/${orderId}`;
+      parse(action, orderSchema, await call(action, () => client.put(`orders/${orderId}`, { status: 'on-hold' })));
     },
 
     addNote,

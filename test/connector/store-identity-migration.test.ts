@@ -17,10 +17,24 @@ import { type DatabaseHandle, openDatabase } from '../../storage/connect.js';
 import { runMigrations } from '../../storage/migrate.js';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';
 
+/** The columns migration 0013 adds to the order links. */
+type OrderHoldColumns = Pick<
+  OrderLinkTable,
+  | 'hold_payment_uuid'
+  | 'authorized_amount'
+  | 'capture_before'
+  | 'hold_state'
+  | 'capture_amount'
+  | 'capture_attempt'
+  | 'hold_check_at'
+  | 'hold_checks'
+  | 'hold_noted_at'
+>;
+
 /** The tables as they are before migration 0008 (later migrations add columns). */
 type BeforeStoreIdentity = Omit<ConnectorDatabase, 'store_connections' | 'order_links' | 'refund_records'> & {
   store_connections: Omit<StoreConnectionTable, 'store_checked_at'>;
-  order_links: Omit<OrderLinkTable, 'sync_lease_until'>;
+  order_links: Omit<OrderLinkTable, 'sync_lease_until' | keyof OrderHoldColumns>;
   refund_records: Omit<RefundRecordTable, 'status' | 'reason' | 'next_check_at' | 'checks'>;
 };
 

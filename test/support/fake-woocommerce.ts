@@ -4,8 +4,10 @@
  * a real store (WordPress 6.8, WooCommerce 9.9) answered differently from the documentation, like
  * the real store:
  *
- * - GET/PUT orders/{id}, GET orders (after/before/dates_are_gmt/page/per_page/orderby/order/status,
- *   with `X-WP-Total` and `X-WP-TotalPages`); `status=any` lists `checkout-draft` orders too (the
+ * - GET/PUT orders/{id} (`set_paid` only when the order needs payment; a status change sets the
+ *   date paid on reaching Processing or Completed, as `WC_Order::maybe_set_date_paid()`), GET
+ *   orders (after/before/dates_are_gmt/page/per_page/orderby/order/status, with `X-WP-Total` and
+ *   `X-WP-TotalPages`); `status=any` lists `checkout-draft` orders too (the
  *   block checkout's drafts, registered as an order status by WooCommerce Blocks)
  * - GET/POST orders/{id}/notes, GET/POST orders/{id}/refunds, GET/DELETE orders/{id}/refunds/{id}
  *   (DELETE with `force=true` only). `GET orders/{missing}/refunds` answers
@@ -215,6 +217,12 @@ export interface FakeWooCommerce {
    * with it; its status stays as it is. No REST request is involved.
    */
   deleteAdminRefund(id: number | string, refundId: number): void;
+  /**
+   * The shop owner changes the order's status in the WordPress admin (`WC_Order::set_status()`,
+   * then save): the status-change note, and the date paid set on reaching Processing or Completed
+   * as WooCommerce does. No REST request is involved (the plugin's status hooks are the caller's).
+   */
+  adminSetStatus(id: number | string, status: string): FakeOrder;
   /** The next `count` REST API requests are answered only after `ms` milliseconds. */
   delayNext(count: number, ms: number): void;
   /** A consumer key pair the store accepts. */
@@ -412,6 +420,14 @@ export async function startFakeWooCommerce(options: FakeWooCommerceOptions = {})
     const from = STATUS_NAMES[order.status] ?? order.status;
     const to = STATUS_NAMES[status] ?? status;
     order.status = status;
+    // WC_Order::maybe_set_date_paid(), run by set_status() on every change: reaching the
+    // payment-complete status (Processing: the fake's orders hold goods, so they need processing)
+    // or Completed sets the date paid when none is set yet.
+    if ((status === 'processing' || status === 'completed') && order.date_paid_gmt === null) {
+      const now = Date.now();
+      order.date_paid = siteDate(now);
+      order.date_paid_gmt = wooDate(now);
+    }
     if (status === 'completed' && order.date_completed_gmt === null) {
       const now = Date.now();
       order.date_completed = siteDate(now);
@@ -1051,6 +1067,14 @@ export async function startFakeWooCommerce(options: FakeWooCommerceOptions = {})
     order: findOrder,
     notes: (id) => [...(notes.get(Number(id)) ?? [])],
     refunds: (id) => [...(refunds.get(Number(id)) ?? [])],
+    adminSetStatus(id, status) {
+      const order = orders.get(Number(id));
+      if (order === undefined) throw new RangeError(`no order ${id}`);
+      if (!(status in STATUS_NAMES)) throw new RangeError(`not a WooCommerce order status: ${status}`);
+      setStatus(order, status);
+      touch(order);
+      return order;
+    },
     failNext(count, status, match = {}) {
       for (let i = 0; i < count; i += 1) failures.push({ status, match });
     },

@@ -1,11 +1,12 @@
 /**
  * The store order's routes (docs/connector.md, "Plugin-facing HTTP API"): paying it, reading its payment back,
- * cancelling the payment, and refunding it from the store.
+ * cancelling the payment, capturing its card hold, and refunding it from the store.
  */
 import { z } from 'zod';
 import { requireStoreAccess } from '../../connections/connection-access.js';
 import { validationFailed } from '../../errors.js';
 import { cancelOrderPayment } from '../../orders/cancel-payment.js';
+import { captureOrderHold } from '../../orders/capture-hold.js';
 import { payForOrder, readBackOrder } from '../../orders/order.service.js';
 import { deferStoreWork, type StoreWork } from '../../orders/store-work.js';
 import { refundFromStore } from '../../refunds/refund.service.js';
@@ -25,7 +26,17 @@ const orderSnapshot = z.object({
   payment_method: z.string().min(1).max(100),
 });
 
-const paymentSchema = z.object({ return_url: httpUrl, cancel_url: httpUrl, order: orderSnapshot.optional() });
+const paymentSchema = z.object({
+  return_url: httpUrl,
+  cancel_url: httpUrl,
+  order: orderSnapshot.optional(),
+  /** `manual`: the buyer's card is only held, captured later (`POST /v1/orders/{id}/capture`). */
+  capture_method: z.enum(['automatic', 'manual']).optional(),
+});
+
+const captureSchema = z.object({
+  amount: z.number().int({ error: 'must be whole AMD' }).positive({ error: 'must be at least 1' }).optional(),
+});
 
 const refundSchema = z.object({
   amount: z.number().int({ error: 'must be whole AMD' }).positive({ error: 'must be at least 1' }),
@@ -56,6 +67,16 @@ export function orderRoutes(router: ConnectorRouter, deps: ConnectorDeps, caller
     const conn = await connection(ctx);
     requireStoreAccess(conn);
     ctx.body = await afterAnswer(ctx, (storeWork) => cancelOrderPayment(deps, conn, orderIdParam(ctx), storeWork));
+  });
+
+  router.post('/v1/orders/:order_id/capture', async (ctx) => {
+    const conn = await connection(ctx);
+    const body = parse(captureSchema, await readJson(ctx));
+    const captured = await afterAnswer(ctx, (storeWork) =>
+      captureOrderHold(deps, conn, orderIdParam(ctx), body, storeWork),
+    );
+    ctx.status = captured.status;
+    ctx.body = captured.body;
   });
 
   router.post('/v1/orders/:order_id/refunds', async (ctx) => {

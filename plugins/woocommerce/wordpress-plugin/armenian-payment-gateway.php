@@ -41,10 +41,13 @@ function armenian_gateway_load() {
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-health.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-connection-actions.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-order-panel.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-holds.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-hold-panel.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-reconciliation-page.php';
 	add_filter( 'woocommerce_payment_gateways', 'armenian_gateway_register' );
 	add_action( Armenian_Gateway_Refunds::RESEND_REFUND_HOOK, array( 'Armenian_Gateway_Refunds', 'resend_refund' ), 10, 3 );
 	add_action( 'woocommerce_order_status_cancelled', array( 'Armenian_Gateway_Refunds', 'cancel_order_payment' ), 10, 1 );
+	Armenian_Gateway_Holds::register();
 	Armenian_Gateway_Health::schedule_refresh();
 	add_action( Armenian_Gateway_Refunds::CANCEL_PAYMENT_HOOK, array( 'Armenian_Gateway_Refunds', 'cancel_order_payment' ), 10, 2 );
 	add_filter( 'plugin_action_links_' . plugin_basename( ARMENIAN_GATEWAY_FILE ), 'armenian_gateway_action_links' );

@@ -239,7 +239,7 @@ export class RunBook {
 export function contractAnswer(method: string, path: string, body: unknown, runs = new RunBook()): Answer {
   const fields = (typeof body === 'object' && body !== null ? body : {}) as Json;
   const url = new URL(path, 'http://connector.test');
-  const order = /^\/v1\/orders\/([^/]+)\/(payment|refunds|cancel)$/.exec(url.pathname);
+  const order = /^\/v1\/orders\/([^/]+)\/(payment|refunds|cancel|capture)$/.exec(url.pathname);
   if (method === 'POST' && path === '/v1/connections') {
     if (!isHttpUrl(fields.store_url)) {
       return { status: 422, body: { error: 'validation_failed', message: 'Invalid', errors: { store_url: ['bad'] } } };
@@ -276,6 +276,9 @@ export function contractAnswer(method: string, path: string, body: unknown, runs
     const errors: Record<string, string[]> = { ...snapshotErrors(fields.order) };
     if (!isHttpUrl(fields.return_url)) errors.return_url = ['must be an http(s) URL'];
     if (!isHttpUrl(fields.cancel_url)) errors.cancel_url = ['must be an http(s) URL'];
+    if (fields.capture_method !== undefined && !['automatic', 'manual'].includes(fields.capture_method)) {
+      errors.capture_method = ['must be automatic or manual'];
+    }
     if (Object.keys(errors).length > 0) {
       return { status: 422, body: { error: 'validation_failed', message: 'Some fields are invalid.', errors } };
     }
@@ -297,6 +300,25 @@ export function contractAnswer(method: string, path: string, body: unknown, runs
     return {
       status: 200,
       body: { order_id: order[1], payment_uuid: PAYMENT_UUID, status: 'expired', cancelled: true },
+    };
+  }
+  if (order?.[2] === 'capture' && method === 'POST') {
+    if (fields.amount !== undefined && (!Number.isInteger(fields.amount) || (fields.amount as number) <= 0)) {
+      return {
+        status: 422,
+        body: { error: 'validation_failed', message: 'Invalid', errors: { amount: ['must be whole AMD'] } },
+      };
+    }
+    return {
+      status: 200,
+      body: {
+        order_id: order[1],
+        payment_uuid: PAYMENT_UUID,
+        capture: 'captured',
+        captured_amount: fields.amount ?? 1500,
+        authorized_amount: 1500,
+        status: 'completed',
+      },
     };
   }
   if (order?.[2] === 'refunds' && method === 'POST') {

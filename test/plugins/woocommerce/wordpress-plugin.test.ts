@@ -184,6 +184,8 @@ describe('the plugin folder', () => {
       'includes/class-armenian-gateway-connection-settings.php',
       'includes/class-armenian-gateway-connector.php',
       'includes/class-armenian-gateway-health.php',
+      'includes/class-armenian-gateway-hold-panel.php',
+      'includes/class-armenian-gateway-holds.php',
       'includes/class-armenian-gateway-order-panel.php',
       'includes/class-armenian-gateway-reconciliation-page.php',
       'includes/class-armenian-gateway-refunds.php',
@@ -406,7 +408,7 @@ describe('loading the plugin', () => {
       supports: ['products', 'refunds'],
       title: 'Bank card or wallet',
       available: true,
-      fields: ['enabled', 'title', 'description', 'connect_token', 'connector_url', 'test_mode'],
+      fields: ['enabled', 'title', 'description', 'connect_token', 'connector_url', 'capture_later', 'test_mode'],
     });
     expect(outcome.gateway?.field_type.connect_token).toBe('connect_token');
     expect(outcome.gateway?.field_type.test_mode).toBe('checkbox');

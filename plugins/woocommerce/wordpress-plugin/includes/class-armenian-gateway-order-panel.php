@@ -1,6 +1,7 @@
 <?php
 /**
- * The gateway payment panel on the order edit page, with its "Check now" button.
+ * The gateway payment panel on the order edit page, with its "Check now" button (and, for a card
+ * hold, its state and Capture button: class-armenian-gateway-hold-panel.php).
  *
  * @package ArmenianPaymentGateway
  */
@@ -98,6 +99,7 @@ final class Armenian_Gateway_Order_Panel {
 			echo '<p>' . esc_html__( 'The gateway has no payment for this order yet.', 'armenian-payment-gateway' ) . '</p>';
 		} else {
 			self::render_payment( $result->body );
+			Armenian_Gateway_Hold_Panel::render( $order, $result->body );
 		}
 
 		if ( current_user_can( Armenian_Gateway_Health::CAPABILITY ) ) {

@@ -109,6 +109,13 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 				'default'     => '',
 				'placeholder' => 'https://',
 			),
+			'capture_later' => array(
+				'title'       => __( 'Authorize only, capture later', 'armenian-payment-gateway' ),
+				'type'        => 'checkbox',
+				'label'       => __( 'Hold the buyer\'s card when the order is placed, and take the money when you process the order', 'armenian-payment-gateway' ),
+				'description' => __( 'Cards only: wallets cannot hold a payment, so with this on buyers pay by card. A held order is On hold; setting it to Processing or Completed takes the money, or use Capture in the order\'s payment panel to take less. Cancelling the order releases the hold. A hold runs out after a few days (the panel says until when).', 'armenian-payment-gateway' ),
+				'default'     => 'no',
+			),
 			'test_mode'     => array(
 				'title'       => __( 'Test mode', 'armenian-payment-gateway' ),
 				'type'        => 'checkbox',
@@ -267,15 +274,15 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 			return array( 'result' => 'failure' );
 		}
 
-		$result = $this->call_connector(
-			'POST',
-			self::order_path( $order ) . '/payment',
-			array(
-				'return_url' => Armenian_Gateway_Return::url( $order ),
-				'cancel_url' => $order->get_cancel_order_url_raw(),
-				'order'      => $this->order_snapshot( $order ),
-			)
+		$request = array(
+			'return_url' => Armenian_Gateway_Return::url( $order ),
+			'cancel_url' => $order->get_cancel_order_url_raw(),
+			'order'      => $this->order_snapshot( $order ),
 		);
+		if ( $this->captures_later() ) {
+			$request['capture_method'] = 'manual';
+		}
+		$result = $this->call_connector( 'POST', self::order_path( $order ) . '/payment', $request );
 
 		if ( $result->is_error( 'order_already_paid' ) ) {
 			return array(
@@ -303,6 +310,9 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 		$payment_uuid = $result->field( 'payment_uuid' );
 		if ( 1 === preg_match( '/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/', $payment_uuid ) ) {
 			$order->update_meta_data( self::META_PAYMENT_UUID, $payment_uuid );
+			if ( $this->captures_later() ) {
+				$order->update_meta_data( Armenian_Gateway_Holds::META_CAPTURE_LATER, 'yes' );
+			}
 			// WooCommerce's own field for the gateway's payment id (shown on the order, searchable).
 			$order->set_transaction_id( $payment_uuid );
 			$order->save();
@@ -396,10 +406,22 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 	 * @return string
 	 */
 	private function buyer_payment_error( Armenian_Gateway_Response $result ) {
+		if ( $result->is_error( 'hold_not_supported' ) ) {
+			return __( 'Card payments are not available for this order right now, and this payment method takes cards only. Please choose another payment method.', 'armenian-payment-gateway' );
+		}
 		if ( $result->is_error( 'unsupported_amount' ) ) {
 			return __( 'This payment method accepts whole amounts in Armenian dram (AMD) only. Please choose another payment method.', 'armenian-payment-gateway' );
 		}
 		return __( 'We could not start the payment. Please try again in a moment, or choose another payment method.', 'armenian-payment-gateway' );
+	}
+
+	/**
+	 * True when "Authorize only, capture later" is on: payments hold the buyer's card.
+	 *
+	 * @return bool
+	 */
+	public function captures_later() {
+		return 'yes' === $this->get_option( 'capture_later', 'no' );
 	}
 
 	/**

@@ -6,7 +6,7 @@
  *
  *   HARNESS_CONNECTOR_URL=http://127.0.0.1:PORT HARNESS_CONNECT_TOKEN=... php harness.php <scenario> ['{"json":"options"}']
  *
- * Scenarios: bootstrap, payment, return, refund, resend_refund (WP-Cron's resend of a refund: `body`,
+ * Scenarios: bootstrap, payment, return, refund, status (the order's status changed to `to`), resend_refund (WP-Cron's resend of a refund: `body`,
  * `attempt`), settings (save then render), admin (render),
  * cancel (WooCommerce's own cancel handler on the cart URL), uninstall (uninstall.php; `direct: true`
  * without WP_UNINSTALL_PLUGIN), page (one admin request: `path`, `method`,
@@ -191,6 +191,18 @@ switch ( $scenario ) {
 				},
 				$gateway->form_fields
 			),
+			'field_default'     => array_map(
+				function ( $field ) {
+					return isset( $field['default'] ) ? $field['default'] : null;
+				},
+				$gateway->form_fields
+			),
+			'field_description' => array_map(
+				function ( $field ) {
+					return isset( $field['description'] ) ? $field['description'] : null;
+				},
+				$gateway->form_fields
+			),
 		);
 		$gateway->payment_fields();
 		break;
@@ -218,6 +230,11 @@ switch ( $scenario ) {
 	case 'thankyou':
 		// The order received page (classic or block theme) runs the method's thank-you hook.
 		do_action( 'woocommerce_thankyou_armenian_gateway', $order->get_id() );
+		break;
+
+	case 'status':
+		// The shop owner changes the order's status (WC_Order::update_status(): the status hooks fire).
+		$order->update_status( $options['to'] );
 		break;
 
 	case 'cron':
