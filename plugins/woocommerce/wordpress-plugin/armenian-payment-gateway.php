@@ -33,6 +33,8 @@ function armenian_gateway_load() {
 	}
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-response.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-connector.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-settings-fields.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-checkout.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-connection-settings.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-return.php';

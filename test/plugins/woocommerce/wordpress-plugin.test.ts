@@ -180,6 +180,7 @@ describe('the plugin folder', () => {
       'armenian-payment-gateway.php',
       'includes/class-armenian-gateway-admin-format.php',
       'includes/class-armenian-gateway-blocks.php',
+      'includes/class-armenian-gateway-checkout.php',
       'includes/class-armenian-gateway-connection-actions.php',
       'includes/class-armenian-gateway-connection-settings.php',
       'includes/class-armenian-gateway-connector.php',
@@ -191,6 +192,7 @@ describe('the plugin folder', () => {
       'includes/class-armenian-gateway-refunds.php',
       'includes/class-armenian-gateway-response.php',
       'includes/class-armenian-gateway-return.php',
+      'includes/class-armenian-gateway-settings-fields.php',
       'includes/class-armenian-gateway.php',
       'uninstall.php',
     ]);

@@ -1,7 +1,9 @@
 <?php
 /**
  * The WooCommerce payment gateway: its settings, and the buyer sent to the hosted checkout through
- * the connector. What follows is in classes of its own: the buyer's return
+ * the connector. What follows is in classes of its own: the settings form's fields
+ * (class-armenian-gateway-settings-fields.php), what a payment is started with and where the buyer
+ * may be sent (class-armenian-gateway-checkout.php), the buyer's return
  * (class-armenian-gateway-return.php), refunds and cancels (class-armenian-gateway-refunds.php), the
  * connection on the settings page (class-armenian-gateway-connection-settings.php).
  *
@@ -75,91 +77,29 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 	 * The settings the shop owner fills in.
 	 */
 	public function init_form_fields() {
-		$this->form_fields = array(
-			'enabled'       => array(
-				'title'   => __( 'Enable/Disable', 'armenian-payment-gateway' ),
-				'type'    => 'checkbox',
-				'label'   => __( 'Enable Armenian Payment Gateway', 'armenian-payment-gateway' ),
-				'default' => 'no',
-			),
-			'title'         => array(
-				'title'       => __( 'Title', 'armenian-payment-gateway' ),
-				'type'        => 'text',
-				'description' => __( 'The name of the payment method buyers see at checkout.', 'armenian-payment-gateway' ),
-				'default'     => __( 'Bank card or wallet', 'armenian-payment-gateway' ),
-				'desc_tip'    => true,
-			),
-			'description'   => array(
-				'title'       => __( 'Description', 'armenian-payment-gateway' ),
-				'type'        => 'textarea',
-				'description' => __( 'What buyers read under the payment method at checkout.', 'armenian-payment-gateway' ),
-				'default'     => __( 'Pay with an Armenian bank card or wallet on a secure payment page.', 'armenian-payment-gateway' ),
-				'desc_tip'    => true,
-			),
-			'connect_token' => array(
-				'title'       => __( 'Connect token', 'armenian-payment-gateway' ),
-				'type'        => 'connect_token',
-				'description' => __( 'The connect token issued for this store. A test token takes test payments only; a live token takes real payments. The saved token is never shown: leave the field empty to keep it.', 'armenian-payment-gateway' ),
-				'default'     => '',
-			),
-			'connector_url' => array(
-				'title'       => __( 'Connector URL', 'armenian-payment-gateway' ),
-				'type'        => 'text',
-				'description' => __( 'The address of the connector, given with your connect token (for example https://connector.example.am).', 'armenian-payment-gateway' ),
-				'default'     => '',
-				'placeholder' => 'https://',
-			),
-			'capture_later' => array(
-				'title'       => __( 'Authorize only, capture later', 'armenian-payment-gateway' ),
-				'type'        => 'checkbox',
-				'label'       => __( 'Hold the buyer\'s card when the order is placed, and take the money when you process the order', 'armenian-payment-gateway' ),
-				'description' => __( 'Cards only: wallets cannot hold a payment, so with this on buyers pay by card. A held order is On hold; setting it to Processing or Completed takes the money, or use Capture in the order\'s payment panel to take less. Cancelling the order releases the hold. A hold runs out after a few days (the panel says until when).', 'armenian-payment-gateway' ),
-				'default'     => 'no',
-			),
-			'test_mode'     => array(
-				'title'       => __( 'Test mode', 'armenian-payment-gateway' ),
-				'type'        => 'checkbox',
-				'label'       => __( 'Show buyers that payments are test payments', 'armenian-payment-gateway' ),
-				'description' => __( 'Keep this on while you use a test connect token, and turn it off when you switch to a live token.', 'armenian-payment-gateway' ),
-				'default'     => 'yes',
-			),
-		);
+		$this->form_fields = Armenian_Gateway_Settings_Fields::fields();
 	}
 
 	/**
-	 * Cleans the connect token: a pasted token may carry spaces or line breaks.
+	 * Cleans the connect token (Armenian_Gateway_Settings_Fields::clean_connect_token).
 	 *
 	 * @param string $key   Field key.
 	 * @param string $value Posted value.
 	 * @return string
 	 */
 	public function validate_connect_token_field( $key, $value ) {
-		$token = (string) preg_replace( '/\s+/', '', wp_unslash( is_scalar( $value ) ? (string) $value : '' ) );
-		// The field is always shown empty: empty means "keep the saved token".
-		$token = '' === $token ? Armenian_Gateway_Connector::saved_token() : $token;
-		if ( '' !== $token ) {
-			update_option( Armenian_Gateway_Connector::TOKEN_OPTION, $token, false );
-		}
-		// The settings are autoloaded on every request: they never hold the token.
-		return '';
+		return Armenian_Gateway_Settings_Fields::clean_connect_token( $value );
 	}
 
 	/**
-	 * The connect token's field: a password input that never carries the saved token (WooCommerce's
-	 * `password` type prints it in the page source as its value), with a placeholder saying one is saved.
+	 * The connect token's field, never carrying the saved token.
 	 *
 	 * @param string $key  Field key.
 	 * @param array  $data Field definition.
 	 * @return string
 	 */
 	public function generate_connect_token_html( $key, $data ) {
-		$field = $this->get_field_key( $key );
-		$saved = '' !== $this->connect_token();
-		ob_start();
-		echo '<tr valign="top"><th scope="row" class="titledesc"><label for="' . esc_attr( $field ) . '">' . esc_html( $data['title'] ) . '</label></th><td class="forminp"><fieldset>';
-		echo '<input class="input-text regular-input" type="password" name="' . esc_attr( $field ) . '" id="' . esc_attr( $field ) . '" value="" autocomplete="new-password" placeholder="' . esc_attr( $saved ? __( 'Saved (hidden). Paste a new token to replace it.', 'armenian-payment-gateway' ) : '' ) . '" />';
-		echo '<p class="description">' . esc_html( $data['description'] ) . '</p></fieldset></td></tr>';
-		return (string) ob_get_clean();
+		return Armenian_Gateway_Settings_Fields::connect_token_html( $this->get_field_key( $key ), $data, '' !== $this->connect_token() );
 	}
 
 	/**
@@ -170,31 +110,7 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 	 * @return string
 	 */
 	public function validate_connector_url_field( $key, $value ) {
-		$value = trim( wp_unslash( is_scalar( $value ) ? (string) $value : '' ) );
-		if ( '' === $value ) {
-			return '';
-		}
-		// A bare host is an https address (esc_url_raw would make it http://).
-		if ( ! preg_match( '#^[a-z][a-z0-9+.-]*:#i', $value ) ) {
-			$value = 'https://' . $value;
-		}
-		$url     = esc_url_raw( $value, array( 'http', 'https' ) );
-		$problem = '' === $url ? __( 'The connector URL must be a full address starting with https://.', 'armenian-payment-gateway' ) : Armenian_Gateway_Connector::url_problem( $url );
-		if ( '' !== $problem ) {
-			$message  = $problem;
-			$previous = (string) $this->get_option( 'connector_url', '' );
-			if ( '' !== $previous ) {
-				/* translators: %s: the connector URL kept. */
-				$message .= ' ' . sprintf( __( 'The previous connector URL (%s) is kept.', 'armenian-payment-gateway' ), $previous );
-			}
-			if ( class_exists( 'WC_Admin_Settings' ) ) {
-				WC_Admin_Settings::add_error( $message );
-			} else {
-				$this->add_error( $message );
-			}
-			return $previous;
-		}
-		return untrailingslashit( $url );
+		return Armenian_Gateway_Settings_Fields::clean_connector_url( $this, $value );
 	}
 
 	/**
@@ -277,7 +193,7 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 		$request = array(
 			'return_url' => Armenian_Gateway_Return::url( $order ),
 			'cancel_url' => $order->get_cancel_order_url_raw(),
-			'order'      => $this->order_snapshot( $order ),
+			'order'      => Armenian_Gateway_Checkout::order_snapshot( $order ),
 		);
 		if ( $this->captures_later() ) {
 			$request['capture_method'] = 'manual';
@@ -292,7 +208,7 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 		}
 
 		$checkout_url = $result->is_ok() ? $result->field( 'checkout_url' ) : '';
-		if ( $result->is_ok() && ! self::checkout_url_allowed( $checkout_url ) ) {
+		if ( $result->is_ok() && ! Armenian_Gateway_Checkout::checkout_url_allowed( $checkout_url ) ) {
 			$result = Armenian_Gateway_Response::failure( $result->status, Armenian_Gateway_Response::INVALID_RESPONSE, 'The connector answered a checkout_url that is not the gateway\'s https payment page: ' . $checkout_url );
 		}
 		if ( ! $result->is_ok() ) {
@@ -303,7 +219,7 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 			} elseif ( $result->is_error( 'invalid_connect_token' ) ) {
 				Armenian_Gateway_Health::block_payments( 'token_revoked' );
 			}
-			wc_add_notice( $this->buyer_payment_error( $result ), 'error' );
+			wc_add_notice( Armenian_Gateway_Checkout::buyer_payment_error( $result ), 'error' );
 			return array( 'result' => 'failure' );
 		}
 
@@ -321,59 +237,6 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 		return array(
 			'result'   => 'success',
 			'redirect' => $checkout_url,
-		);
-	}
-
-	/**
-	 * True for a checkout URL the buyer may be sent to: an https URL (http only with
-	 * ARMENIAN_GATEWAY_ALLOW_LOCAL_CONNECTOR, for a development gateway) of the gateway's payment page
-	 * (`/checkout/...`), on the origin of the first one this store accepted since its connect token or
-	 * connector URL last changed (kept in CHECKOUT_ORIGIN_OPTION and shown on the settings page).
-	 *
-	 * @param string $url The connector's `checkout_url`.
-	 * @return bool
-	 */
-	public static function checkout_url_allowed( $url ) {
-		$parts = wp_parse_url( (string) $url );
-		if ( ! is_array( $parts ) || empty( $parts['host'] ) || empty( $parts['scheme'] ) || isset( $parts['user'] ) || isset( $parts['pass'] ) ) {
-			return false;
-		}
-		$scheme = strtolower( (string) $parts['scheme'] );
-		if ( 'https' !== $scheme && ! ( 'http' === $scheme && Armenian_Gateway_Connector::local_connector_allowed() ) ) {
-			return false;
-		}
-		if ( ! isset( $parts['path'] ) || 0 !== strpos( (string) $parts['path'], '/checkout/' ) ) {
-			return false;
-		}
-		$origin = $scheme . '://' . strtolower( (string) $parts['host'] ) . ( isset( $parts['port'] ) ? ':' . (int) $parts['port'] : '' );
-		$pinned = get_option( self::CHECKOUT_ORIGIN_OPTION, '' );
-		if ( ! is_string( $pinned ) || '' === $pinned ) {
-			update_option( self::CHECKOUT_ORIGIN_OPTION, $origin, false );
-			return true;
-		}
-		return $pinned === $origin;
-	}
-
-	/**
-	 * What the connector needs of the order, sent with the payment so that it does not read the order
-	 * back from the store while this request holds the store's PHP worker.
-	 *
-	 * @param WC_Order $order The order.
-	 * @return array
-	 */
-	private function order_snapshot( $order ) {
-		$created = $order->get_date_created();
-		$name    = trim( $order->get_billing_first_name() . ' ' . $order->get_billing_last_name() );
-		$email   = (string) $order->get_billing_email();
-		return array(
-			'number'         => (string) $order->get_order_number(),
-			'total'          => number_format( (float) $order->get_total(), 2, '.', '' ),
-			'currency'       => (string) $order->get_currency(),
-			'status'         => (string) $order->get_status(),
-			'created_at'     => $created ? gmdate( 'Y-m-d\TH:i:s\Z', $created->getTimestamp() ) : null,
-			'customer_email' => '' !== $email ? $email : null,
-			'customer_name'  => '' !== $name ? $name : null,
-			'payment_method' => (string) $order->get_payment_method(),
 		);
 	}
 
@@ -397,22 +260,6 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 	 */
 	public static function order_path( $order ) {
 		return '/v1/orders/' . rawurlencode( (string) $order->get_id() );
-	}
-
-	/**
-	 * The message a buyer sees when the payment could not be started.
-	 *
-	 * @param Armenian_Gateway_Response $result The connector's answer.
-	 * @return string
-	 */
-	private function buyer_payment_error( Armenian_Gateway_Response $result ) {
-		if ( $result->is_error( 'hold_not_supported' ) ) {
-			return __( 'Card payments are not available for this order right now, and this payment method takes cards only. Please choose another payment method.', 'armenian-payment-gateway' );
-		}
-		if ( $result->is_error( 'unsupported_amount' ) ) {
-			return __( 'This payment method accepts whole amounts in Armenian dram (AMD) only. Please choose another payment method.', 'armenian-payment-gateway' );
-		}
-		return __( 'We could not start the payment. Please try again in a moment, or choose another payment method.', 'armenian-payment-gateway' );
 	}
 
 	/**
