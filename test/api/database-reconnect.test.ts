@@ -42,17 +42,19 @@ describe('gateway on PostgreSQL when the server drops its connections', () => {
   });
 
   it('fails the work of a connection dropped between two statements of its transaction, without crashing', async () => {
+    const database = await t.gateway.deps.db
+      .selectNoFrom((eb) => eb.fn<string>('current_database', []).as('name'))
+      .executeTakeFirstOrThrow();
+    // Only this gateway's own database: other test files share the server.
     const terminateOthers = async () => {
       const admin = new pg.Client({ connectionString: inject('postgresAdminUrl') });
       await admin.connect();
       try {
-        const idle = await admin.query<{ name: string }>(
-          "SELECT datname AS name FROM pg_stat_activity WHERE state = 'idle in transaction' AND pid <> pg_backend_pid()",
+        const idle = await admin.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND state = 'idle in transaction' AND pid <> pg_backend_pid()",
+          [database.name],
         );
-        expect(idle.rows.length).toBeGreaterThan(0);
-        await admin.query(
-          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE state = 'idle in transaction' AND pid <> pg_backend_pid()",
-        );
+        expect(idle.rowCount).toBeGreaterThan(0);
       } finally {
         await admin.end();
       }

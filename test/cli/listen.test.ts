@@ -174,7 +174,9 @@ describe('bin/gateway listen and trigger', { timeout: CLI_TEST_TIMEOUT_MS }, () 
       created_at: toStoredInstant(t.clock.nowMs()),
     });
     await paidThroughApi(other);
-    // The running gateway writes the next one, as the developer's app paying through the API makes it.
+    // The triggered events are forwarded first (each in the order written)...
+    await receiver.waitFor(2, START_MS);
+    // ...then the running gateway writes the next one, as the developer's app paying through the API makes it.
     const viaApi = await paidThroughApi(m);
 
     const received = await receiver.waitFor(3, START_MS);
