@@ -32,6 +32,7 @@ function armenian_gateway_load() {
 		return;
 	}
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-response.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-connector-url.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-connector.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-settings-fields.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-checkout.php';
@@ -45,6 +46,7 @@ function armenian_gateway_load() {
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-order-panel.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-holds.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-hold-panel.php';
+	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-reconciliation-view.php';
 	require_once ARMENIAN_GATEWAY_DIR . 'includes/class-armenian-gateway-reconciliation-page.php';
 	add_filter( 'woocommerce_payment_gateways', 'armenian_gateway_register' );
 	add_action( Armenian_Gateway_Refunds::RESEND_REFUND_HOOK, array( 'Armenian_Gateway_Refunds', 'resend_refund' ), 10, 3 );

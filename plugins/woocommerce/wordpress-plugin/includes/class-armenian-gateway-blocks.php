@@ -47,7 +47,7 @@ final class Armenian_Gateway_Blocks extends AbstractPaymentMethodType {
 			return false;
 		}
 		$connector = Armenian_Gateway_Connector::from_settings();
-		if ( ! $connector->is_configured() || '' !== Armenian_Gateway_Connector::url_problem( (string) $this->get_setting( 'connector_url', '' ) ) ) {
+		if ( ! $connector->is_configured() || '' !== Armenian_Gateway_Connector_Url::problem( (string) $this->get_setting( 'connector_url', '' ) ) ) {
 			return false;
 		}
 		return function_exists( 'get_woocommerce_currency' ) && 'AMD' === get_woocommerce_currency();

@@ -29,7 +29,7 @@ final class Armenian_Gateway_Checkout {
 			return false;
 		}
 		$scheme = strtolower( (string) $parts['scheme'] );
-		if ( 'https' !== $scheme && ! ( 'http' === $scheme && Armenian_Gateway_Connector::local_connector_allowed() ) ) {
+		if ( 'https' !== $scheme && ! ( 'http' === $scheme && Armenian_Gateway_Connector_Url::local_allowed() ) ) {
 			return false;
 		}
 		if ( ! isset( $parts['path'] ) || 0 !== strpos( (string) $parts['path'], '/checkout/' ) ) {

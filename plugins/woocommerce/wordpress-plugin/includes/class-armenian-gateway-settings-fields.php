@@ -124,7 +124,7 @@ final class Armenian_Gateway_Settings_Fields {
 			$value = 'https://' . $value;
 		}
 		$url     = esc_url_raw( $value, array( 'http', 'https' ) );
-		$problem = '' === $url ? __( 'The connector URL must be a full address starting with https://.', 'armenian-payment-gateway' ) : Armenian_Gateway_Connector::url_problem( $url );
+		$problem = '' === $url ? __( 'The connector URL must be a full address starting with https://.', 'armenian-payment-gateway' ) : Armenian_Gateway_Connector_Url::problem( $url );
 		if ( '' !== $problem ) {
 			$message  = $problem;
 			$previous = (string) $gateway->get_option( 'connector_url', '' );

@@ -167,7 +167,7 @@ class Armenian_Gateway extends WC_Payment_Gateway {
 	 * @return bool
 	 */
 	public function is_available() {
-		if ( ! parent::is_available() || ! $this->is_configured() || '' !== Armenian_Gateway_Connector::url_problem( $this->connector_url() ) ) {
+		if ( ! parent::is_available() || ! $this->is_configured() || '' !== Armenian_Gateway_Connector_Url::problem( $this->connector_url() ) ) {
 			return false;
 		}
 		// A revoked token or a refused store key: every try would leave a pending order nobody can pay.
