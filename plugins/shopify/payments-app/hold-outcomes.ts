@@ -10,7 +10,12 @@ import { ConnectorError } from '../../../connector/errors.js';
 import { GatewayError, type GatewayPayment } from '../../../connector/gateway-client/client.js';
 import type { Resolution } from './payment-sessions.js';
 
-export type HoldStep = { decide: Resolution } | { later: string };
+/**
+ * `decide`: tell Shopify; `later`: ask the gateway again with the same key; `person`: neither answer
+ * would be true (the money taken is not what Shopify asks about), so the session is left for a
+ * person, on the connection's health.
+ */
+export type HoldStep = { decide: Resolution } | { later: string } | { person: string };
 
 /** What the gateway said: the payment after the call, or the error (with the payment read back, if it was). */
 export type HoldAnswer = { payment: GatewayPayment } | { error: unknown; readBack?: GatewayPayment };
@@ -61,6 +66,12 @@ export function captureStep(answer: HoldAnswer, amountAmd: number): HoldStep {
     case 'payment_not_authorized': {
       // Captured already (from the gateway's dashboard, or by an earlier call): the money Shopify asks for is taken.
       if (readBack?.status === 'completed' && readBack.amount === amountAmd) return RESOLVE;
+      if ((readBack?.status === 'completed' || readBack?.status === 'refunded') && readBack.amount !== amountAmd) {
+        // Money was taken, but not what Shopify asks for: rejecting would say nothing was taken.
+        return {
+          person: `The gateway payment was captured for ${readBack.amount} AMD elsewhere (the gateway's dashboard?), not the ${amountAmd} AMD of this capture: settle the order in Shopify by hand.`,
+        };
+      }
       const status = readBack?.status ?? 'not authorized';
       if (readBack?.status === 'expired' && readBack.failure_code === 'authorization_expired') {
         return reject('The hold ran out before it was captured; nothing was taken.', 'AUTHORIZATION_EXPIRED');

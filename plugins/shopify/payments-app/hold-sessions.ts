@@ -179,7 +179,23 @@ async function callGateway(deps: ConnectorDeps, row: ShopifyHoldSession): Promis
   }
   const step: HoldStep = row.kind === 'capture' ? captureStep(answer, amountAmd) : voidStep(answer);
   if ('decide' in step) return decide(deps, row, step.decide, calls);
+  if ('person' in step) return leaveForPerson(deps, row, calls, step.person);
   await askAgainLater(deps, row, calls, step.later);
+}
+
+/** Neither resolving nor rejecting would be true: `failed`, on the connection's health for a person. */
+async function leaveForPerson(deps: ConnectorDeps, row: ShopifyHoldSession, calls: number, why: string) {
+  await moveHoldSession(deps.db, row.id, ['call_due'], {
+    gateway_calls: calls,
+    state: 'failed',
+    next_attempt_at: null,
+    last_error: why.slice(0, 500),
+    updated_at: toStoredInstant(deps.clock.nowMs()),
+  });
+  deps.logger.error(
+    { shop: row.shop, session: row.id, kind: row.kind, err: why },
+    `the ${row.kind} is left for a person`,
+  );
 }
 
 /**
