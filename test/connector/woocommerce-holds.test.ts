@@ -210,6 +210,38 @@ describe.each(DIALECTS)('WooCommerce card holds (%s)', (dialect) => {
     expect((await panel(order.id)).hold).toMatchObject({ state: 'voided' });
   });
 
+  it('releases once a hold whose release the processor left unanswered: one release at the gateway, one note', async () => {
+    const { order, uuid } = await heldOrder('12000.00', CAPTURE_UNANSWERED);
+    store.adminSetStatus(order.id, 'cancelled');
+    const cancelled = await plugin<Json>('POST', `/v1/orders/${order.id}/cancel`);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    // The release is in doubt: the payment is still held as far as anyone knows.
+    expect(cancelled.body).toMatchObject({ order_id: String(order.id), payment_uuid: uuid, status: 'authorized' });
+    // Asked again while the outcome is unknown: nothing sent as a second release.
+    await plugin<Json>('POST', `/v1/orders/${order.id}/cancel`);
+    const releases = async () =>
+      (await listPaymentHoldOperations(gw.gateway.deps.db, uuid)).filter((op) => op.kind === 'release');
+    expect(await releases()).toHaveLength(1);
+    expect(notesWith(order.id, 'released the card hold')).toHaveLength(0);
+
+    // The gateway's status check a minute later finds it released; its webhook reaches the order once.
+    for (let i = 0; i < 3; i++) {
+      gw.clock.advance(2 * 60_000);
+      await gw.gateway.scheduler.runDueNow();
+      await connector.runDueWork();
+    }
+    await eventually(() => notesWith(order.id, 'released the card hold').length === 1, 'the release note');
+    const atGateway = await gw.call<Json>('GET', `/api/v1/payments/${uuid}`, { key: merchant.testKey });
+    expect(atGateway.body).toMatchObject({ status: 'expired', failure_code: 'voided' });
+    const ops = await releases();
+    expect(ops).toHaveLength(1);
+    expect(ops[0]).toMatchObject({ status: 'succeeded' });
+    expect(await captures(uuid)).toHaveLength(0);
+    expect((await panel(order.id)).hold).toMatchObject({ state: 'voided' });
+    expect(notesWith(order.id, 'released the card hold')).toHaveLength(1);
+    expect(notesWith(order.id, 'Paid with')).toHaveLength(0);
+  });
+
   it('settles a capture the gateway left unknown once, with the same key: one capture at the gateway, paid once', async () => {
     const { order, uuid } = await heldOrder('20000.00', CAPTURE_UNANSWERED);
     store.adminSetStatus(order.id, 'completed');
