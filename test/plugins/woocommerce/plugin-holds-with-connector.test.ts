@@ -5,19 +5,15 @@
  * status hook and the panel's Capture button capture it through the real connector, which marks
  * the order paid once. A refund before the capture is refused with the connector's message.
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnectToken } from '../../../gateway/connect/connect-token.service.js';
 import { startTestConnector, type TestConnector } from '../../support/connector.js';
 import { eventually } from '../../support/eventually.js';
 import { type FakeWooCommerce, LOOPBACK_TEST_CALLBACKS, startFakeWooCommerce } from '../../support/fake-woocommerce.js';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../../support/gateway.js';
+import { runPluginScenario } from './harness-with-connector.js';
 
-const run = promisify(execFile);
-const HARNESS = fileURLToPath(new URL('./php/harness.php', import.meta.url));
 const ORDER_KEY = 'wc_order_hold';
 const APPROVED = '4111 1111 1111 1111';
 const CAPTURE_LATER = { capture_later: 'yes' };
@@ -38,23 +34,8 @@ describe('"Authorize only, capture later" with the real connector', () => {
   let merchant: TestMerchant;
   let token: string;
 
-  async function plugin(scenario: string, options: Record<string, unknown> = {}): Promise<HarnessRun> {
-    const { stdout, stderr } = await run('php', [HARNESS, scenario, JSON.stringify(options)], {
-      env: {
-        ...process.env,
-        HARNESS_CONNECTOR_URL: connector.url,
-        HARNESS_CONNECT_TOKEN: token,
-        HARNESS_SITE_URL: store.url,
-      },
-      timeout: 20_000,
-    });
-    expect(stderr).toBe('');
-    expect(stdout).not.toContain(token);
-    const lines = stdout.trim().split('\n');
-    const outcome = JSON.parse(lines[lines.length - 1] ?? 'null') as HarnessRun;
-    expect(outcome.errors).toEqual([]);
-    return outcome;
-  }
+  const plugin = (scenario: string, options: Record<string, unknown> = {}) =>
+    runPluginScenario<HarnessRun>({ connectorUrl: connector.url, token, siteUrl: store.url }, scenario, options);
 
   /** The store's order as the plugin sees it inside WordPress. */
   const order = (id: number, status: string, meta: Record<string, string> = {}) => ({

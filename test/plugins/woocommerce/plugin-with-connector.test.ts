@@ -7,10 +7,7 @@
  * plugin waits), the buyer's return with the exact URL the gateway builds, the order panel, the
  * reconciliation page, and the health notice once the connect token is revoked.
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shopUrl } from '../../../gateway/checkout/links.js';
 import { createConnectToken, revokeConnectToken } from '../../../gateway/connect/connect-token.service.js';
@@ -18,9 +15,8 @@ import { startTestConnector, type TestConnector } from '../../support/connector.
 import { eventually } from '../../support/eventually.js';
 import { type FakeWooCommerce, LOOPBACK_TEST_CALLBACKS, startFakeWooCommerce } from '../../support/fake-woocommerce.js';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../../support/gateway.js';
+import { runPluginScenario } from './harness-with-connector.js';
 
-const run = promisify(execFile);
-const HARNESS = fileURLToPath(new URL('./php/harness.php', import.meta.url));
 const ORDER_KEY = 'wc_order_e2e';
 const APPROVED = '4111 1111 1111 1111';
 
@@ -44,23 +40,8 @@ describe('the WordPress plugin with the real connector', () => {
   let paymentUuid: string;
 
   /** One plugin request, in the store's WordPress (its home URL is the fake store's). */
-  async function plugin(scenario: string, options: Record<string, unknown> = {}): Promise<HarnessRun> {
-    const { stdout, stderr } = await run('php', [HARNESS, scenario, JSON.stringify(options)], {
-      env: {
-        ...process.env,
-        HARNESS_CONNECTOR_URL: connector.url,
-        HARNESS_CONNECT_TOKEN: token,
-        HARNESS_SITE_URL: store.url,
-      },
-      timeout: 20_000,
-    });
-    expect(stderr).toBe('');
-    expect(stdout).not.toContain(token);
-    const lines = stdout.trim().split('\n');
-    const outcome = JSON.parse(lines[lines.length - 1] ?? 'null') as HarnessRun;
-    expect(outcome.errors).toEqual([]);
-    return outcome;
-  }
+  const plugin = (scenario: string, options: Record<string, unknown> = {}) =>
+    runPluginScenario<HarnessRun>({ connectorUrl: connector.url, token, siteUrl: store.url }, scenario, options);
 
   /** The store's order as the plugin sees it inside WordPress. */
   const order = (id = orderId, uuid: string | undefined = paymentUuid) => ({
