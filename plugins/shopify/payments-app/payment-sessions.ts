@@ -195,6 +195,13 @@ function isPaidFor(session: ShopifyPaymentSession, payment: GatewayPayment): boo
   return PAID.has(payment.status) || (session.kind === 'authorization' && payment.status === 'authorized');
 }
 
+/** An authorization whose hold ended (`capture_before`) by the time it was read. */
+function holdRanOut(payment: GatewayPayment, nowMs: number): boolean {
+  return (
+    payment.status === 'authorized' && payment.capture_before !== null && Date.parse(payment.capture_before) <= nowMs
+  );
+}
+
 /**
  * Applies the gateway's payment (read back, never a webhook body) to its session: writes the decision
  * once. Answers true when the session now has a decision to send.
@@ -219,6 +226,16 @@ export async function applyGatewayPayment(
       ...extra,
     });
 
+  if (session.kind === 'authorization' && holdRanOut(payment, nowMs)) {
+    // Held, but the hold had already ended when it was read: the gateway releases it and reports the
+    // payment expired, which decides the session then. Shopify is never told it may capture a hold
+    // that is gone.
+    await movePaymentSession(deps.db, session.id, UNDECIDED, {
+      next_poll_at: toStoredInstant(nowMs + POLL_EVERY_MS),
+      updated_at: now,
+    });
+    return false;
+  }
   if (isPaidFor(session, payment)) {
     const winner = await claimPaymentGroup(deps.db, session.payment_group, session.id, now);
     if (winner === session.id) {
