@@ -348,9 +348,13 @@ export async function expireIfDueNow(deps: Deps, paymentId: string): Promise<Pay
 export async function expireDuePayments(deps: Deps, limit = 100): Promise<number> {
   const now = toStoredInstant(deps.clock.nowMs());
   if (deps.dialect === 'sqlite') {
+    // Read first, outside a transaction: an idle gateway takes no write lock and wakes nobody.
+    // Each payment is expired only if it is still open past its expiry when the transaction runs.
+    const due = await listDuePayments(deps.db, now, limit);
+    if (due.length === 0) return 0;
     return transactEmitting(deps, async (trx) => {
       let expired = 0;
-      for (const id of await listDuePayments(trx, now, limit)) {
+      for (const id of due) {
         if ((await expireIfDue(deps, trx, id)) !== undefined) expired += 1;
       }
       return expired;
