@@ -31,6 +31,7 @@ import * as sandboxPaymentsAreTest from './migrations/0025-sandbox-payments-are-
 import * as testClock from './migrations/0026-test-clock.js';
 import * as paymentPrefixSearch from './migrations/0027-payment-prefix-search.js';
 import * as paymentHolds from './migrations/0028-payment-holds.js';
+import * as paymentCountShards from './migrations/0029-payment-count-shards.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-core': core,
@@ -61,6 +62,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0026-test-clock': testClock,
   '0027-payment-prefix-search': paymentPrefixSearch,
   '0028-payment-holds': paymentHolds,
+  '0029-payment-count-shards': paymentCountShards,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

@@ -80,11 +80,15 @@ export async function createPayment(
       // A new payment has reached no processor: it waits for no processor's reference.
       const response = toPaymentResponse(rowToPayment(row), deps.config.publicUrl, false);
       try {
-        await deps.transact(async (trx) => {
-          if (velocity !== null) await assertVelocityAllows(deps, trx, velocity, Date.parse(row.created_at));
-          await insertPayment(trx, row);
-          await complete(trx, { status: 201, body: response });
-        });
+        await deps.transact(
+          async (trx) => {
+            if (velocity !== null) await assertVelocityAllows(deps, trx, velocity, Date.parse(row.created_at));
+            await insertPayment(trx, row);
+            await complete(trx, { status: 201, body: response });
+          },
+          // Without a velocity limit or a key to complete, the insert is the whole write.
+          { oneStatement: velocity === null && request.idempotencyKey === undefined },
+        );
       } catch (error) {
         if (isUniqueViolation(error) && (violatedConstraint(error) ?? '').includes('active_order')) {
           throw validationFailed(

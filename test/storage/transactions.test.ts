@@ -2,7 +2,8 @@
  * The transaction runner on both databases: units that arrive together on SQLite share one
  * commit, yet each unit is all-or-nothing and only its own caller sees its failure; on PostgreSQL a
  * unit the server aborts for a deadlock runs again; on SQLite a transaction holds the write lock
- * from its BEGIN, so another process writing the same file waits instead of breaking it.
+ * from its BEGIN, so another process writing the same file waits instead of breaking it. A unit of
+ * one statement is sent alone on PostgreSQL.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -55,6 +56,23 @@ describe.each(DIALECTS)('transactions on %s', (dialect) => {
     );
     expect(values).toEqual(Array.from({ length: 30 }, (_, i) => i * 2));
     expect(await names('ok-')).toHaveLength(30);
+  });
+
+  it('a unit of one statement runs alone on PostgreSQL (no BEGIN and COMMIT around it), in the commit queue on SQLite', async () => {
+    const inTransaction = await transact(
+      async (trx) => {
+        await insertMerchant(trx, merchantRow('one-statement'));
+        return trx.isTransaction;
+      },
+      { oneStatement: true },
+    );
+    expect(inTransaction).toBe(dialect === 'sqlite');
+    expect(await names('one-statement')).toEqual(['one-statement']);
+    // A failing statement leaves nothing behind either way.
+    await expect(
+      transact((trx) => insertMerchant(trx, merchantRow('one-statement')), { oneStatement: true }),
+    ).rejects.toThrow();
+    expect(await names('one-statement')).toHaveLength(1);
   });
 
   it('rolls back a failing unit entirely while the units beside it commit', async () => {
