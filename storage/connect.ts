@@ -57,6 +57,12 @@ export interface DatabaseHandle<DB = Database> {
    * made on every request, which must cost next to nothing.
    */
   readFirstValue(sql: string): Promise<unknown>;
+  /**
+   * Runs one statement with `params` (`$1`, `$2`… on PostgreSQL, `?` on SQLite: callers pass the
+   * text of their dialect) and answers its first row as an array of columns (undefined when there
+   * is none), the statement prepared once per connection: for work done on every request.
+   */
+  readFirstRow(sql: string, params: readonly unknown[]): Promise<unknown[] | undefined>;
   /** The connections of the PostgreSQL pool (for the metrics); absent on SQLite. */
   readonly poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -108,17 +114,18 @@ export function openDatabase<DB = Database>(url: string, options: { poolSize?: n
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     const names = new Map<string, string>();
-    const readFirstValue = async (text: string): Promise<unknown> => {
+    const readFirstRow = async (text: string, params: readonly unknown[]): Promise<unknown[] | undefined> => {
       let name = names.get(text);
       if (name === undefined) {
-        name = `first_value_${names.size + 1}`;
+        name = `prepared_${names.size + 1}`;
         names.set(text, name);
       }
-      const result = await pool.query({ name, text, rowMode: 'array' });
-      return (result.rows[0] as unknown[] | undefined)?.[0];
+      const result = await pool.query({ name, text, values: [...params], rowMode: 'array' });
+      return result.rows[0] as unknown[] | undefined;
     };
+    const readFirstValue = async (text: string): Promise<unknown> => (await readFirstRow(text, []))?.[0];
     const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
-    return { db, dialect, readFirstValue, poolStats, close: () => db.destroy() };
+    return { db, dialect, readFirstValue, readFirstRow, poolStats, close: () => db.destroy() };
   }
   const path = url.slice('sqlite:'.length);
   if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
@@ -129,13 +136,24 @@ export function openDatabase<DB = Database>(url: string, options: { poolSize?: n
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   const statements = new Map<string, SQLite.Statement>();
-  const readFirstValue = async (text: string): Promise<unknown> => {
+  const prepared = (text: string): SQLite.Statement => {
     let statement = statements.get(text);
     if (statement === undefined) {
-      statement = sqlite.prepare(text).pluck();
+      statement = sqlite.prepare(text);
+      if (statement.reader) statement.raw();
       statements.set(text, statement);
     }
-    return statement.get();
+    return statement;
   };
-  return { db, dialect, readFirstValue, close: () => db.destroy() };
+  const readFirstRow = async (text: string, params: readonly unknown[]): Promise<unknown[] | undefined> => {
+    const statement = prepared(text);
+    // A statement that returns no rows (an UPDATE without RETURNING) cannot be read: it is run.
+    if (!statement.reader) {
+      statement.run(...params);
+      return undefined;
+    }
+    return statement.get(...params) as unknown[] | undefined;
+  };
+  const readFirstValue = async (text: string): Promise<unknown> => (await readFirstRow(text, []))?.[0];
+  return { db, dialect, readFirstValue, readFirstRow, close: () => db.destroy() };
 }

@@ -32,6 +32,7 @@ import * as testClock from './migrations/0026-test-clock.js';
 import * as paymentPrefixSearch from './migrations/0027-payment-prefix-search.js';
 import * as paymentHolds from './migrations/0028-payment-holds.js';
 import * as paymentCountShards from './migrations/0029-payment-count-shards.js';
+import * as unloggedRateLimits from './migrations/0030-unlogged-rate-limits.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-core': core,
@@ -63,6 +64,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0027-payment-prefix-search': paymentPrefixSearch,
   '0028-payment-holds': paymentHolds,
   '0029-payment-count-shards': paymentCountShards,
+  '0030-unlogged-rate-limits': unloggedRateLimits,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

@@ -26,3 +26,46 @@ export async function readCounter(db: Executor, bucket: string, windowMinute: nu
 export async function deleteCountersBefore(db: Executor, windowMinute: number): Promise<void> {
   await db.deleteFrom('rate_limit_counters').where('window_minute', '<', windowMinute).execute();
 }
+
+/** What the start of an authenticated request reads and counts in one statement (PostgreSQL). */
+export interface AdmissionCounts {
+  /** The hit bucket's count in the window, this hit included. */
+  readonly hits: number;
+  /** The peeked bucket's count in the window (not counted). */
+  readonly peeked: number;
+  /** The account version (storage/account-version.repository.ts). */
+  readonly accountVersion: string;
+}
+
+type RowReader = (sql: string, params: readonly unknown[]) => Promise<unknown[] | undefined>;
+
+// One round trip: the count of $1 goes up, $2's is read, and the account version with them. The
+// reads see the table as it was when the statement began (the count of another bucket: unaffected).
+const ADMIT = `with hit as (
+  insert into rate_limit_counters (bucket, window_minute, hits) values ($1, $3, 1)
+  on conflict (bucket, window_minute) do update set hits = rate_limit_counters.hits + 1
+  returning hits
+)
+select (select hits from hit),
+  coalesce((select hits from rate_limit_counters where bucket = $2 and window_minute = $3), 0),
+  (select version from account_version where id = 1)`;
+
+const TAKE_BACK =
+  'update rate_limit_counters set hits = hits - 1 where bucket = $1 and window_minute = $2 and hits > 0';
+
+/** Counts one hit on `hitBucket`, reads `peekBucket` and the account version: one PostgreSQL statement. */
+export async function admitCounting(
+  read: RowReader,
+  hitBucket: string,
+  peekBucket: string,
+  windowMinute: number,
+): Promise<AdmissionCounts> {
+  const row = await read(ADMIT, [hitBucket, peekBucket, windowMinute]);
+  if (row === undefined) throw new Error('the admission read answered no row');
+  return { hits: Number(row[0]), peeked: Number(row[1]), accountVersion: String(row[2]) };
+}
+
+/** Takes back one hit counted by `admitCounting` in `windowMinute` (PostgreSQL). */
+export async function takeBackHit(read: RowReader, bucket: string, windowMinute: number): Promise<void> {
+  await read(TAKE_BACK, [bucket, windowMinute]);
+}

@@ -5,15 +5,15 @@
  * rest of the minute. A live key or live connect token of an unverified business is refused before
  * anything else runs. An accepted credential's last use is recorded on the side (last-use.ts).
  */
-import { findActiveKeyByHash } from '../../storage/api-key.repository.js';
+import { findActiveKeyByHash, type KeyWithMerchant } from '../../storage/api-key.repository.js';
 import { verifyConnectToken } from '../connect/connect-token.service.js';
 import { keyEnvironment } from '../domain/api-keys.js';
 import { ApiError } from '../domain/errors.js';
-import type { RateLimiter } from '../limits/rate-limiter.js';
+import type { RateLimiter, WindowCount } from '../limits/rate-limiter.js';
 import type { Deps } from '../runtime/deps.js';
 import { safeEqual, sha256Hex } from '../runtime/hashing.js';
 import { recordLastUse } from './last-use.js';
-import type { Principal } from './principal.js';
+import type { ApiKeyPrincipal, Principal } from './principal.js';
 
 export interface CredentialHeaders {
   readonly serviceKey: string | undefined;
@@ -41,13 +41,12 @@ export function readCredential(headers: CredentialHeaders): Credential {
 }
 
 export async function authenticate(deps: AuthDeps, headers: CredentialHeaders, clientIp: string): Promise<Principal> {
-  const failureBucket = `auth-failures:${clientIp}`;
-  const failures = await deps.limiter.peek(failureBucket);
+  const failures = await deps.limiter.peek(failureBucket(clientIp));
   if (failures.hits >= deps.config.authFailuresPerMinute) {
     throw tooManyAttempts(failures.resetSeconds);
   }
   const fail = async (error: ApiError): Promise<never> => {
-    const counted = await deps.limiter.hit(failureBucket);
+    const counted = await deps.limiter.hit(failureBucket(clientIp));
     if (counted.hits > deps.config.authFailuresPerMinute) throw tooManyAttempts(counted.resetSeconds);
     throw error;
   };
@@ -92,6 +91,11 @@ export async function authenticate(deps: AuthDeps, headers: CredentialHeaders, c
   }
   if (key.environment === 'live' && key.business_verified !== 1)
     throw verificationRequired(deps, 'Live keys need a verified business. Use a test key until then.');
+  return acceptedKey(deps, key);
+}
+
+/** The principal of an active key that matched and may be used; its last use recorded on the side. */
+export function acceptedKey(deps: AuthDeps, key: KeyWithMerchant): ApiKeyPrincipal {
   void recordLastUse(deps, 'api_key', key.id);
   return {
     kind: 'api_key',
@@ -117,12 +121,24 @@ function tooManyAttempts(resetSeconds: number): ApiError {
   );
 }
 
-/** Counts the request against the account's per-minute limit; throws `rate_limited` past it. */
-export async function enforceAccountLimit(
-  deps: AuthDeps,
-  principal: Principal,
-): Promise<{ limit: number; remaining: number; resetSeconds: number }> {
-  const counted = await deps.limiter.hit(`account:${principal.merchantId}`);
+export interface AccountLimit {
+  readonly limit: number;
+  readonly remaining: number;
+  readonly resetSeconds: number;
+}
+
+/** The bucket of an account's per-minute limit. */
+export function accountBucket(merchantId: string): string {
+  return `account:${merchantId}`;
+}
+
+/** The failed authentications from one client address. */
+export function failureBucket(clientIp: string): string {
+  return `auth-failures:${clientIp}`;
+}
+
+/** The limit's answer to a request counted `counted`: its headers' figures, or `rate_limited`. */
+export function checkAccountLimit(principal: Principal, counted: WindowCount): AccountLimit {
   const limit = principal.rateLimitPerMinute;
   if (counted.hits > limit) {
     throw new ApiError(

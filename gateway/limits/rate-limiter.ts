@@ -4,8 +4,15 @@
  * service is one process, so the counters live in its memory. Both answer the same questions.
  */
 
+import type { DatabaseHandle } from '../../storage/connect.js';
 import type { Db } from '../../storage/database.js';
-import { deleteCountersBefore, hitCounter, readCounter } from '../../storage/rate-limit.repository.js';
+import {
+  admitCounting,
+  deleteCountersBefore,
+  hitCounter,
+  readCounter,
+  takeBackHit,
+} from '../../storage/rate-limit.repository.js';
 import type { Clock } from '../domain/clock.js';
 import { MINUTE_MS } from '../domain/clock.js';
 
@@ -21,6 +28,24 @@ export interface RateLimiter {
   hit(bucket: string): Promise<WindowCount>;
   /** Answers the window's count without counting. */
   peek(bucket: string): Promise<WindowCount>;
+  /**
+   * Where the counters live in the database: the start of an authenticated request in one round
+   * trip. Counts a hit on `hitBucket` and answers it with `peekBucket`'s count and the account
+   * version, read in the same statement (gateway/auth/admission.ts). Absent: the caller asks `peek`,
+   * the account cache and `hit` one after the other.
+   */
+  admit?(hitBucket: string, peekBucket: string): Promise<Admission>;
+  /** Undoes the hit of an `admit` whose request is then decided the longer way. */
+  takeBack?(admission: Admission): Promise<void>;
+}
+
+export interface Admission {
+  readonly hitBucket: string;
+  readonly hit: WindowCount;
+  readonly peeked: WindowCount;
+  readonly accountVersion: string;
+  /** The window the hit was counted in. */
+  readonly windowMinute: number;
 }
 
 function windowOf(clock: Clock): { minute: number; resetSeconds: number } {
@@ -63,23 +88,46 @@ export class MemoryRateLimiter implements RateLimiter {
 
 export class DatabaseRateLimiter implements RateLimiter {
   readonly #db: Db;
+  readonly #readFirstRow: DatabaseHandle['readFirstRow'];
   readonly #clock: Clock;
   #prunedMinute = -1;
 
-  constructor(db: Db, clock: Clock) {
-    this.#db = db;
+  constructor(database: Pick<DatabaseHandle, 'db' | 'readFirstRow'>, clock: Clock) {
+    this.#db = database.db;
+    this.#readFirstRow = database.readFirstRow;
     this.#clock = clock;
   }
 
-  async hit(bucket: string): Promise<WindowCount> {
+  /** The current window, once a minute per instance forgetting windows that can no longer matter. */
+  async #window(): Promise<{ minute: number; resetSeconds: number }> {
     const window = windowOf(this.#clock);
     if (window.minute !== this.#prunedMinute) {
-      // Once a minute per instance, forget windows that can no longer matter.
       this.#prunedMinute = window.minute;
       await deleteCountersBefore(this.#db, window.minute - 1);
     }
+    return window;
+  }
+
+  async hit(bucket: string): Promise<WindowCount> {
+    const window = await this.#window();
     const hits = await hitCounter(this.#db, bucket, window.minute);
     return { hits, resetSeconds: window.resetSeconds };
+  }
+
+  async admit(hitBucket: string, peekBucket: string): Promise<Admission> {
+    const window = await this.#window();
+    const counted = await admitCounting(this.#readFirstRow, hitBucket, peekBucket, window.minute);
+    return {
+      hitBucket,
+      hit: { hits: counted.hits, resetSeconds: window.resetSeconds },
+      peeked: { hits: counted.peeked, resetSeconds: window.resetSeconds },
+      accountVersion: counted.accountVersion,
+      windowMinute: window.minute,
+    };
+  }
+
+  async takeBack(admission: Admission): Promise<void> {
+    await takeBackHit(this.#readFirstRow, admission.hitBucket, admission.windowMinute);
   }
 
   async peek(bucket: string): Promise<WindowCount> {

@@ -87,10 +87,18 @@ export class AccountCache {
 
   /** Reads the account version and forgets everything when it moved since the last read. */
   async sync(): Promise<void> {
-    const version = await this.#readVersion();
-    if (version === this.#version) return;
+    this.syncTo(await this.#readVersion());
+  }
+
+  /**
+   * Takes `version`, read from the database by the caller (with other work, in one statement);
+   * forgets everything when it moved. Answers whether it moved.
+   */
+  syncTo(version: string): boolean {
+    if (version === this.#version) return false;
     this.#version = version;
     this.clear();
+    return true;
   }
 
   /** Forgets everything. */

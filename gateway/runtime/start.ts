@@ -120,7 +120,7 @@ export async function openServices(options: StartOptions): Promise<OpenedService
     await sealClearWebhookSecrets(database.db, sealer);
     const limiter =
       options.limiter ??
-      (database.dialect === 'postgres' ? new DatabaseRateLimiter(database.db, clock) : new MemoryRateLimiter(clock));
+      (database.dialect === 'postgres' ? new DatabaseRateLimiter(database, clock) : new MemoryRateLimiter(clock));
     const deps: AuthDeps = {
       db: database.db,
       dialect: database.dialect,

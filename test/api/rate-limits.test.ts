@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../gateway/domain/clock.js';
 import { DatabaseRateLimiter, MemoryRateLimiter } from '../../gateway/limits/rate-limiter.js';
+import { createApiKey, revokeApiKey } from '../../gateway/merchants/api-keys.service.js';
 import { setRateLimit } from '../../gateway/merchants/merchant.service.js';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../support/databases.js';
 import { type ApiResponse, paymentBody, startTestGateway, type TestGateway } from '../support/gateway.js';
@@ -113,6 +114,25 @@ describe.each(DIALECTS)('rate limits on %s', (dialect) => {
       const next = await t.call('GET', '/api/v1/payments', { key: m.testKey });
       expect(next.status).toBe(200);
       expect(rateHeaders(next)).toEqual({ limit: '60', remaining: '59', reset: '60' });
+    });
+
+    it('a known key revoked since is refused, and its refused requests are not counted', async () => {
+      const m = await t.merchant();
+      nextWindow(t);
+      const doomed = await createApiKey(t.gateway.deps, {
+        merchantId: m.merchantId,
+        environment: 'test',
+        access: 'full',
+      });
+      expect(rateHeaders(await t.call('GET', '/api/v1/payments', { key: doomed.key })).remaining).toBe('59');
+      expect(rateHeaders(await t.call('GET', '/api/v1/payments', { key: m.testKey })).remaining).toBe('58');
+      await revokeApiKey(t.gateway.deps, { merchantId: m.merchantId, keyId: doomed.key_id });
+      for (let i = 0; i < 3; i++) {
+        const refused = await t.call('GET', '/api/v1/payments', { key: doomed.key });
+        expect(refused.status).toBe(401);
+        expect(refused.body.error).toBe('invalid_api_key');
+      }
+      expect(rateHeaders(await t.call('GET', '/api/v1/payments', { key: m.testKey })).remaining).toBe('57');
     });
 
     it('counts all keys of the account together, live and test alike', async () => {
@@ -281,6 +301,22 @@ describe.each(DIALECTS)('rate limits on %s', (dialect) => {
         headers: { 'X-Forwarded-For': '198.51.100.7' },
       });
       expect(bystander.status).toBe(200);
+    });
+
+    it('a known key from a blocked address is refused before it is counted against its account', async () => {
+      const m = await t.merchant();
+      nextWindow(t);
+      const fromBystander = () =>
+        t.call('GET', '/api/v1/payments', { key: m.testKey, headers: { 'X-Forwarded-For': '198.51.100.8' } });
+      // The key is now known (cached): the quick way would count first.
+      expect(rateHeaders(await fromBystander()).remaining).toBe('59');
+      const attacker = { 'X-Forwarded-For': '203.0.113.67' };
+      expect(await failRepeatedly(t, 120, attacker)).toEqual(Array(120).fill(401));
+      for (let i = 0; i < 5; i++) {
+        const blocked = await t.call('GET', '/api/v1/payments', { key: m.testKey, headers: attacker });
+        expect(blocked.body.error).toBe('too_many_attempts');
+      }
+      expect(rateHeaders(await fromBystander()).remaining).toBe('58');
     });
   });
 });

@@ -63,6 +63,7 @@ describe.each(DIALECTS)('migrations out of number order on %s', (dialect) => {
       '0027-payment-prefix-search',
       '0028-payment-holds',
       '0029-payment-count-shards',
+      '0030-unlogged-rate-limits',
     ]);
     expect(await migrateToLatest(inService)).toEqual([]);
 

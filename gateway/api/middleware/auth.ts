@@ -3,7 +3,8 @@
  * that the credential may perform the route's operation.
  */
 import type { Next } from 'koa';
-import { type AuthDeps, authenticate, enforceAccountLimit } from '../../auth/authenticate.js';
+import { admitRequest } from '../../auth/admission.js';
+import { type AuthDeps, checkAccountLimit } from '../../auth/authenticate.js';
 import type { ConnectTokenPrincipal, Principal } from '../../auth/principal.js';
 import { type CredentialKind, mayPerform, type Operation } from '../../domain/access.js';
 import { ApiError } from '../../domain/errors.js';
@@ -11,7 +12,7 @@ import type { GatewayContext } from '../context.js';
 
 /** Authenticates the request and counts it against the account's per-minute limit. */
 async function admit(deps: AuthDeps, ctx: GatewayContext): Promise<Principal> {
-  const principal = await authenticate(
+  const { principal, counted } = await admitRequest(
     deps,
     {
       serviceKey: ctx.get('X-Service-Key') || undefined,
@@ -21,7 +22,7 @@ async function admit(deps: AuthDeps, ctx: GatewayContext): Promise<Principal> {
     ctx.ip,
   );
   ctx.state.principal = principal;
-  const limit = await enforceAccountLimit(deps, principal);
+  const limit = checkAccountLimit(principal, counted);
   ctx.set('X-RateLimit-Limit', String(limit.limit));
   ctx.set('X-RateLimit-Remaining', String(limit.remaining));
   ctx.set('X-RateLimit-Reset', String(limit.resetSeconds));

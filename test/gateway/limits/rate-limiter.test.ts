@@ -39,7 +39,7 @@ function databaseSubject(dialect: DialectName): Subject {
       const handle = openDatabase(database.url);
       await migrateToLatest(handle.db);
       opened.push({ handle, database });
-      return new DatabaseRateLimiter(handle.db, clock);
+      return new DatabaseRateLimiter(handle, clock);
     },
     async close() {
       for (const { handle, database } of opened) {
@@ -138,8 +138,8 @@ describe.each(DIALECTS)('DatabaseRateLimiter shared by two instances on %s', (di
   });
 
   it('adds up the hits of both instances in one window', async () => {
-    const a = new DatabaseRateLimiter(first.db, new ManualClock(START_MS));
-    const b = new DatabaseRateLimiter(second.db, new ManualClock(START_MS + 5_000));
+    const a = new DatabaseRateLimiter(first, new ManualClock(START_MS));
+    const b = new DatabaseRateLimiter(second, new ManualClock(START_MS + 5_000));
     expect((await a.hit('account:shared')).hits).toBe(1);
     expect((await b.hit('account:shared')).hits).toBe(2);
     expect((await a.hit('account:shared')).hits).toBe(3);
@@ -149,7 +149,7 @@ describe.each(DIALECTS)('DatabaseRateLimiter shared by two instances on %s', (di
 
   it('forgets windows older than the previous minute once a new minute is hit', async () => {
     const clock = new ManualClock(START_MS + 10 * MINUTE_MS);
-    const limiter = new DatabaseRateLimiter(first.db, clock);
+    const limiter = new DatabaseRateLimiter(first, clock);
     await limiter.hit('account:old');
     clock.advance(MINUTE_MS);
     await limiter.hit('account:old');

@@ -1,0 +1,67 @@
+/**
+ * The start of every authenticated request: who is calling (./authenticate.ts) and its count against
+ * the account's per-minute limit, which `requireAuth` answers in the X-RateLimit headers.
+ *
+ * The longer way asks the database three times: the failed attempts from the client's address, the
+ * account version (for the account cache), then the account's counter. Where the counters live in
+ * the database (PostgreSQL) and the key is one the cache already holds, the three are one
+ * statement (`RateLimiter.admit`): the account's counter goes up while the failures and the version
+ * are read. The request is then decided exactly as the longer way would: when the address is past
+ * its failure limit, or the account version moved (the cached key may be revoked or changed), the
+ * hit is taken back and the longer way decides, from the database. A request the longer way would
+ * count is counted once either way, a request it would refuse before counting is not counted.
+ */
+import { keyEnvironment } from '../domain/api-keys.js';
+import type { WindowCount } from '../limits/rate-limiter.js';
+import { safeEqual, sha256Hex } from '../runtime/hashing.js';
+import {
+  type AuthDeps,
+  acceptedKey,
+  accountBucket,
+  authenticate,
+  type CredentialHeaders,
+  failureBucket,
+  readCredential,
+} from './authenticate.js';
+import type { Principal } from './principal.js';
+
+export interface Admitted {
+  readonly principal: Principal;
+  /** The request's count in the account's window; `checkAccountLimit` says whether it may go on. */
+  readonly counted: WindowCount;
+}
+
+/** Authenticates the request and counts it against the account's limit. */
+export async function admitRequest(deps: AuthDeps, headers: CredentialHeaders, clientIp: string): Promise<Admitted> {
+  const quick = await admitCachedKey(deps, headers, clientIp);
+  if (quick !== undefined) return quick;
+  const principal = await authenticate(deps, headers, clientIp);
+  return { principal, counted: await deps.limiter.hit(accountBucket(principal.merchantId)) };
+}
+
+/** The one-statement way, for a key the cache holds; undefined when the longer way must decide. */
+async function admitCachedKey(
+  deps: AuthDeps,
+  headers: CredentialHeaders,
+  clientIp: string,
+): Promise<Admitted | undefined> {
+  const { limiter } = deps;
+  if (limiter.admit === undefined || limiter.takeBack === undefined) return undefined;
+  const credential = readCredential(headers);
+  if (credential?.kind !== 'api_key') return undefined;
+  const environment = keyEnvironment(credential.key);
+  if (environment === null) return undefined;
+  const presentedHash = sha256Hex(credential.key);
+  const key = deps.accountCache.keys.get(presentedHash);
+  if (key === undefined || !safeEqual(key.key_hash, presentedHash) || key.environment !== environment) return undefined;
+  // A live key of an unverified business is refused before anything is counted: the longer way says so.
+  if (key.environment === 'live' && key.business_verified !== 1) return undefined;
+
+  const admission = await limiter.admit(accountBucket(key.merchant_id), failureBucket(clientIp));
+  const moved = deps.accountCache.syncTo(admission.accountVersion);
+  if (moved || admission.peeked.hits >= deps.config.authFailuresPerMinute) {
+    await limiter.takeBack(admission);
+    return undefined;
+  }
+  return { principal: acceptedKey(deps, key), counted: admission.hit };
+}
