@@ -79,6 +79,72 @@ export function redactUrl(url: string): string {
   return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
 }
 
+/** Statements prepared by name, at most (the first ones seen: the hot ones); the rest are parsed each time. */
+const PREPARED_STATEMENTS = 200;
+
+/** The names of the statements the query builder sends, shared by the pool's connections. */
+class StatementNames {
+  readonly #names = new Map<string, string>();
+  #next = 0;
+
+  nameOf(text: string): string | undefined {
+    let name = this.#names.get(text);
+    if (name === undefined && this.#names.size < PREPARED_STATEMENTS) {
+      this.#next += 1;
+      name = `q${this.#next}`;
+      this.#names.set(text, name);
+    }
+    return name;
+  }
+
+  /** A prepared plan went stale: the statement is prepared again, under a new name, where next used. */
+  forget(text: string): void {
+    this.#names.delete(text);
+  }
+}
+
+/**
+ * PostgreSQL's refusal to run a prepared statement whose result columns changed since it was
+ * prepared (another instance's migration added a column to a `select *`): 0A000 "cached plan must
+ * not change result type". Nothing ran; the statement, prepared afresh, runs.
+ */
+export function isStalePlan(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === '0A000' && typeof message === 'string' && message.includes('cached plan');
+}
+
+/** BEGIN, COMMIT, ROLLBACK (also to a savepoint), SAVEPOINT, RELEASE. */
+const CONTROL = /^\s*(begin|commit|rollback|savepoint|release)\b/i;
+
+/**
+ * Names what the query builder sends (`client.query(text, values)`), so that PostgreSQL parses and
+ * plans each statement once per connection instead of on every call. A plan gone stale is
+ * forgotten: outside a transaction the statement is sent again at once; inside one, the
+ * transaction (aborted by the error) is run again by the transaction runner (storage/transactions.ts).
+ */
+function preparingStatements(client: pg.PoolClient, names: StatementNames): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  let inTransaction = false;
+  (client as { query: unknown }).query = (first: unknown, values?: unknown, ...rest: unknown[]) => {
+    if (typeof first !== 'string' || !Array.isArray(values) || rest.length > 0) return query(first, values, ...rest);
+    if (CONTROL.test(first)) {
+      // Transaction control is never prepared; it tells whether a statement runs inside one.
+      if (/^\s*begin\b/i.test(first)) inTransaction = true;
+      else if (/^\s*(commit|rollback)\s*$/i.test(first)) inTransaction = false;
+      return query(first, values);
+    }
+    const name = names.nameOf(first);
+    if (name === undefined) return query(first, values);
+    return query({ name, text: first, values }).catch((error: unknown) => {
+      if (!isStalePlan(error)) throw error;
+      names.forget(first);
+      if (inTransaction) throw error;
+      return query(first, values);
+    });
+  };
+}
+
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 
@@ -111,7 +177,11 @@ export function openDatabase<DB = Database>(url: string, options: { poolSize?: n
     // waiting on the code that runs it) emits 'error' on its client, where the pool does not
     // listen: unhandled, that would crash the process too. The next statement on it fails, the
     // work that ran it fails (and is retried as any failure is), and the pool discards it.
-    pool.on('connect', (client) => client.on('error', () => {}));
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+      preparingStatements(client, statementNames);
+    });
+    const statementNames = new StatementNames();
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     const names = new Map<string, string>();
     const readFirstRow = async (text: string, params: readonly unknown[]): Promise<unknown[] | undefined> => {

@@ -15,6 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { isStalePlan } from './connect.js';
 import type { Database, DialectName, Executor } from './database.js';
 
 export interface TransactionOptions {
@@ -78,7 +79,9 @@ async function retryingConflicts<T>(attempt: () => Promise<T>): Promise<T> {
     try {
       return await attempt();
     } catch (error) {
-      if (run >= MAX_ATTEMPTS || !isRetryableConflict(error)) throw error;
+      // A stale prepared plan aborted the transaction before anything of it could be kept: the
+      // statement is prepared afresh on the next run (storage/connect.ts).
+      if (run >= MAX_ATTEMPTS || !(isRetryableConflict(error) || isStalePlan(error))) throw error;
       // A short pause of growing, varied length, so the transactions that met do not meet again.
       await new Promise((resolve) => setTimeout(resolve, run * (5 + Math.floor(Math.random() * 20))));
     }

@@ -56,6 +56,8 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
         '0026-test-clock',
         '0027-payment-prefix-search',
         '0028-payment-holds',
+        '0029-payment-count-shards',
+        '0030-unlogged-rate-limits',
       ],
     });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });

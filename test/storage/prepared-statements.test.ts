@@ -1,0 +1,77 @@
+/**
+ * On PostgreSQL the statements the query builder sends are prepared once per connection, by name
+ * (storage/connect.ts): the server parses and plans them once. A plan that goes stale because
+ * another instance's migration added a column to a `select *` is prepared again: at once outside a
+ * transaction, by running the transaction again inside one. Transaction control is never prepared.
+ */
+import { type Kysely, sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DatabaseHandle, openDatabase } from '../../storage/connect.js';
+import { createTransactionRunner } from '../../storage/transactions.js';
+import { freshDatabase, type TestDatabase } from '../support/databases.js';
+
+interface Things {
+  things: { id: number; label: string; added?: string | null; more?: string | null };
+}
+
+describe('prepared statements on PostgreSQL', () => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle<Things>;
+  let db: Kysely<Things>;
+  /** Another instance's connection: its migrations change the table under the first one. */
+  let other: pg.Client;
+
+  beforeAll(async () => {
+    database = await freshDatabase('postgres');
+    // One connection: everything below runs on it, and it sees its own prepared statements.
+    handle = openDatabase<Things>(database.url, { poolSize: 1 });
+    db = handle.db;
+    await sql`create table things (id integer primary key, label text not null)`.execute(db);
+    await db.insertInto('things').values({ id: 1, label: 'one' }).execute();
+    other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+  });
+  afterAll(async () => {
+    await other?.end();
+    await handle?.close();
+    await database?.drop();
+  });
+
+  const prepared = async () =>
+    (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(db)).rows.map(
+      (r) => r.statement,
+    );
+
+  it('prepares each statement once, by name, and never BEGIN or COMMIT', async () => {
+    for (let i = 0; i < 3; i++) await db.selectFrom('things').select('label').where('id', '=', 1).execute();
+    await db
+      .transaction()
+      .execute((trx) => trx.updateTable('things').set({ label: 'one' }).where('id', '=', 1).execute());
+    const statements = await prepared();
+    expect(statements.filter((s) => s.startsWith('select "label" from "things"'))).toHaveLength(1);
+    expect(statements.some((s) => s.startsWith('update "things"'))).toBe(true);
+    expect(statements.some((s) => /^(begin|commit)/i.test(s))).toBe(false);
+  });
+
+  it('a select * whose table gained a column is prepared again and answers the new column', async () => {
+    const before = await db.selectFrom('things').selectAll().where('id', '=', 1).executeTakeFirst();
+    expect(before).toEqual({ id: 1, label: 'one' });
+    await other.query('alter table things add column added text');
+    const after = await db.selectFrom('things').selectAll().where('id', '=', 1).executeTakeFirst();
+    expect(after).toEqual({ id: 1, label: 'one', added: null });
+  });
+
+  it('inside a transaction, the transaction is run again', async () => {
+    const transact = createTransactionRunner(db as never, 'postgres');
+    const read = () =>
+      transact(async (trx) => {
+        const executor = trx as unknown as Kysely<Things>;
+        await executor.updateTable('things').set({ label: 'uno' }).where('id', '=', 1).execute();
+        return executor.selectFrom('things').selectAll().where('id', '=', 1).executeTakeFirst();
+      });
+    expect(await read()).toMatchObject({ id: 1, label: 'uno' });
+    await other.query('alter table things add column more text');
+    expect(await read()).toEqual({ id: 1, label: 'uno', added: null, more: null });
+  });
+});
