@@ -7,9 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import SQLite from 'better-sqlite3';
 import Koa from 'koa';
-import { announceReady, closeServer, stopOnSignal, tuneServer } from './common.js';
+import { announceReady, closeServer, readBody, stopOnSignal, tuneServer } from './common.js';
 
-const LIMIT = 64 * 1024;
 const url = process.env.DATABASE_URL ?? '';
 if (!url.startsWith('sqlite:')) throw new Error('DATABASE_URL must be sqlite:<path>');
 const sqlite = new SQLite(url.slice('sqlite:'.length));
@@ -31,18 +30,6 @@ const insert = sqlite.prepare(
   `INSERT INTO payments (id, merchant_id, order_id, amount, currency, status, return_url, created_at)
    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 );
-
-async function readBody(req: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > LIMIT) throw new Error('body too large');
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
-}
 
 const app = new Koa();
 app.use(async (ctx) => {

@@ -39,6 +39,19 @@ export function stopOnSignal(close: () => Promise<void>): void {
   process.once('disconnect', stop);
 }
 
+/** The request body as text, at most `limit` bytes (the gateway's body limit); used by the POST baselines. */
+export async function readBody(req: NodeJS.ReadableStream, limit = 64 * 1024): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > limit) throw new Error('body too large');
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
 /** Serves until stopped; used by the baselines. */
 export function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
