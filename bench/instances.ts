@@ -211,6 +211,18 @@ export async function runInstances(options: InstancesOptions): Promise<Instances
     // sent would let its 2-minute claim lapse (real time never does that: an attempt gives up
     // after 10 s), and another instance would rightly send it again.
     await receiver.waitFor(paid, timeoutMs);
+    // Received is not yet recorded: the sender writes the outcome after the answer. Wait for every
+    // delivery written so far to be recorded delivered, so none is under a claim when the clock moves.
+    const recordedBy = performance.now() + timeoutMs;
+    for (;;) {
+      const pending = await db.query<{ n: string }>(
+        `select count(*) as n from webhook_deliveries where merchant_id = $1 and status = 'pending'`,
+        [merchantId],
+      );
+      if (Number(pending.rows[0]?.n ?? 0) === 0) break;
+      if (performance.now() > recordedBy) throw new Error('completion deliveries not recorded in time');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
 
     // Expiry: the clock, one for the three, moves past the 20 minutes; the instance told expires
     // payments before answering, the other two join at their next tick.

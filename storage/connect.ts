@@ -105,8 +105,8 @@ class StatementNames {
 
 /**
  * PostgreSQL's refusal to run a prepared statement whose result columns changed since it was
- * prepared (another instance's migration added a column to a `select *`): 0A000 "cached plan must
- * not change result type". Nothing ran; the statement, prepared afresh, runs.
+ * prepared (another instance's migration changed a column's type): 0A000 "cached plan must not
+ * change result type". Nothing ran; the statement, prepared afresh, runs.
  */
 export function isStalePlan(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
@@ -123,6 +123,14 @@ const CONTROL = /^\s*(begin|commit|rollback|savepoint|release)\b/i;
  * forgotten: outside a transaction the statement is sent again at once; inside one, the
  * transaction (aborted by the error) is run again by the transaction runner (storage/transactions.ts).
  */
+/**
+ * Names what the query builder sends (`client.query(text, values)`), so that PostgreSQL parses and
+ * plans each statement once per connection instead of on every call. Statements that read `*` are
+ * left unnamed: another instance's migration adding a column would change what they answer. A plan
+ * that goes stale all the same (a column's type changed under a named statement) is forgotten:
+ * outside a transaction the statement is sent again at once; inside one, the transaction (aborted
+ * by the error) is run again by the transaction runner (storage/transactions.ts).
+ */
 function preparingStatements(client: pg.PoolClient, names: StatementNames): void {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
   let inTransaction = false;
@@ -134,7 +142,7 @@ function preparingStatements(client: pg.PoolClient, names: StatementNames): void
       else if (/^\s*(commit|rollback)\s*$/i.test(first)) inTransaction = false;
       return query(first, values);
     }
-    const name = names.nameOf(first);
+    const name = first.includes('*') ? undefined : names.nameOf(first);
     if (name === undefined) return query(first, values);
     return query({ name, text: first, values }).catch((error: unknown) => {
       if (!isStalePlan(error)) throw error;
