@@ -114,22 +114,20 @@ export function isStalePlan(error: unknown): boolean {
   return code === '0A000' && typeof message === 'string' && message.includes('cached plan');
 }
 
+/** What is worth preparing: reads and writes of rows (not the migrations' schema changes, run once). */
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+
 /** BEGIN, COMMIT, ROLLBACK (also to a savepoint), SAVEPOINT, RELEASE. */
 const CONTROL = /^\s*(begin|commit|rollback|savepoint|release)\b/i;
 
 /**
  * Names what the query builder sends (`client.query(text, values)`), so that PostgreSQL parses and
- * plans each statement once per connection instead of on every call. A plan gone stale is
- * forgotten: outside a transaction the statement is sent again at once; inside one, the
- * transaction (aborted by the error) is run again by the transaction runner (storage/transactions.ts).
- */
-/**
- * Names what the query builder sends (`client.query(text, values)`), so that PostgreSQL parses and
- * plans each statement once per connection instead of on every call. Statements that read `*` are
- * left unnamed: another instance's migration adding a column would change what they answer. A plan
- * that goes stale all the same (a column's type changed under a named statement) is forgotten:
- * outside a transaction the statement is sent again at once; inside one, the transaction (aborted
- * by the error) is run again by the transaction runner (storage/transactions.ts).
+ * plans each statement once per connection instead of on every call; the migrations' schema
+ * changes, run once, are not named. Nor are statements that read `*`: a column that another
+ * instance's migration adds would change what they answer. A plan that goes stale all the same (a
+ * column's type changed under a named statement) is forgotten: outside a transaction the statement
+ * is sent again at once; inside one, the transaction (aborted by the error) is run again by the
+ * transaction runner (storage/transactions.ts).
  */
 function preparingStatements(client: pg.PoolClient, names: StatementNames): void {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
@@ -142,7 +140,7 @@ function preparingStatements(client: pg.PoolClient, names: StatementNames): void
       else if (/^\s*(commit|rollback)\s*$/i.test(first)) inTransaction = false;
       return query(first, values);
     }
-    const name = first.includes('*') ? undefined : names.nameOf(first);
+    const name = PREPARABLE.test(first) && !first.includes('*') ? names.nameOf(first) : undefined;
     if (name === undefined) return query(first, values);
     return query({ name, text: first, values }).catch((error: unknown) => {
       if (!isStalePlan(error)) throw error;

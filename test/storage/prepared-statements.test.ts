@@ -55,6 +55,8 @@ describe('prepared statements on PostgreSQL', () => {
     expect(statements.some((s) => s.startsWith('update "things"'))).toBe(true);
     expect(statements.some((s) => /^(begin|commit)/i.test(s))).toBe(false);
     expect(statements.some((s) => s.includes('*'))).toBe(false);
+    // The schema change of beforeAll, made once, was not prepared either.
+    expect(statements.some((s) => s.startsWith('create table'))).toBe(false);
     // A column added meanwhile is in the next select *.
     await other.query('alter table things add column added text');
     expect(await db.selectFrom('things').selectAll().where('id', '=', 1).executeTakeFirst()).toEqual({
