@@ -2,9 +2,8 @@
  * Baseline 1: bare Koa answering a small JSON object on `GET /` (no router, no middleware, no
  * logging). The ceiling the gateway's GET-payment is compared with.
  */
-import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { announceReady, closeServer, stopOnSignal, tuneServer } from './common.js';
+import { serveBaseline } from './common.js';
 
 const app = new Koa();
 app.use((ctx) => {
@@ -13,10 +12,4 @@ app.use((ctx) => {
   }
 });
 
-const server = app.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1');
-tuneServer(server);
-server.once('listening', () => {
-  const { port } = server.address() as AddressInfo;
-  announceReady({ url: `http://127.0.0.1:${port}` });
-});
-stopOnSignal(() => closeServer(server));
+serveBaseline(app, () => {});

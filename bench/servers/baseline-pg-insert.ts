@@ -3,10 +3,8 @@
  * small payment-shaped row inserted, 201 with JSON), the insert a parameterised named prepared
  * statement through a `pg` Pool of 10. The ceiling for create-payment on PostgreSQL.
  */
-import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { announceReady, closeServer, readBody, stopOnSignal, tuneServer } from './common.js';
+import { insertPaymentRoute, serveBaseline } from './common.js';
 import { openBaselinePool } from './pg-pool.js';
 
 const pool = openBaselinePool();
@@ -29,45 +27,6 @@ const INSERT = {
 };
 
 const app = new Koa();
-app.use(async (ctx) => {
-  if (ctx.method !== 'POST' || ctx.path !== '/payments') return;
-  let body: { order_id?: unknown; amount?: unknown; return_url?: unknown };
-  try {
-    body = JSON.parse(await readBody(ctx.req)) as typeof body;
-  } catch {
-    ctx.status = 400;
-    ctx.body = { error: 'invalid_json' };
-    return;
-  }
-  if (typeof body.order_id !== 'string' || typeof body.amount !== 'number' || typeof body.return_url !== 'string') {
-    ctx.status = 422;
-    ctx.body = { error: 'validation_failed' };
-    return;
-  }
-  const id = randomUUID();
-  const createdAt = new Date().toISOString();
-  await pool.query({
-    ...INSERT,
-    values: [id, 'merchant-1', body.order_id, body.amount, 'AMD', 'pending', body.return_url, createdAt],
-  });
-  ctx.status = 201;
-  ctx.body = {
-    uuid: id,
-    order_id: body.order_id,
-    amount: body.amount,
-    currency: 'AMD',
-    status: 'pending',
-    created_at: createdAt,
-  };
-});
+app.use(insertPaymentRoute((values) => pool.query({ ...INSERT, values })));
 
-const server = app.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1');
-tuneServer(server);
-server.once('listening', () => {
-  const { port } = server.address() as AddressInfo;
-  announceReady({ url: `http://127.0.0.1:${port}` });
-});
-stopOnSignal(async () => {
-  await closeServer(server);
-  await pool.end();
-});
+serveBaseline(app, () => pool.end());

@@ -3,9 +3,8 @@
  * by its primary key, answered as JSON, 1,000 rows seeded first), the read a named prepared
  * statement through a `pg` Pool of 10. The ceiling for get-payment on PostgreSQL.
  */
-import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { announceReady, closeServer, stopOnSignal, tuneServer } from './common.js';
+import { READ_PREFIX, readPaymentRoute, serveBaseline } from './common.js';
 import { COLUMN_NAMES, CREATE_READ_TABLE, READ_ROW_INDEX, SEED_ROWS, seedRow } from './payment-row.js';
 import { openBaselinePool } from './pg-pool.js';
 
@@ -24,23 +23,11 @@ await pool.query('ANALYZE payments');
 const readId = rows[READ_ROW_INDEX]?.[0] as string;
 const READ = { name: 'read_payment', text: `SELECT ${COLUMN_NAMES.join(', ')} FROM payments WHERE id = $1` };
 
-const PREFIX = '/payments/';
 const app = new Koa();
-app.use(async (ctx) => {
-  if (ctx.method !== 'GET' || !ctx.path.startsWith(PREFIX)) return;
-  const result = await pool.query({ ...READ, values: [ctx.path.slice(PREFIX.length)] });
-  const row = result.rows[0] as Record<string, unknown> | undefined;
-  if (row === undefined) return;
-  ctx.body = row;
-});
+app.use(
+  readPaymentRoute(
+    async (id) => (await pool.query({ ...READ, values: [id] })).rows[0] as Record<string, unknown> | undefined,
+  ),
+);
 
-const server = app.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1');
-tuneServer(server);
-server.once('listening', () => {
-  const { port } = server.address() as AddressInfo;
-  announceReady({ url: `http://127.0.0.1:${port}`, path: `${PREFIX}${readId}` });
-});
-stopOnSignal(async () => {
-  await closeServer(server);
-  await pool.end();
-});
+serveBaseline(app, () => pool.end(), { path: `${READ_PREFIX}${readId}` });

@@ -5,17 +5,11 @@
  * connection) and answers it as JSON. 1,000 rows are seeded first; the ready line names the path of
  * the one to read. The ceiling for get-payment on SQLite.
  */
-import type { AddressInfo } from 'node:net';
-import SQLite from 'better-sqlite3';
 import Koa from 'koa';
-import { announceReady, closeServer, stopOnSignal, tuneServer } from './common.js';
+import { openBaselineSqlite, READ_PREFIX, readPaymentRoute, serveBaseline } from './common.js';
 import { COLUMN_NAMES, CREATE_READ_TABLE, READ_ROW_INDEX, SEED_ROWS, seedRow } from './payment-row.js';
 
-const url = process.env.DATABASE_URL ?? '';
-if (!url.startsWith('sqlite:')) throw new Error('DATABASE_URL must be sqlite:<path>');
-const sqlite = new SQLite(url.slice('sqlite:'.length));
-sqlite.pragma('journal_mode = WAL');
-sqlite.pragma('synchronous = NORMAL');
+const sqlite = openBaselineSqlite();
 sqlite.exec(CREATE_READ_TABLE);
 const seed = sqlite.prepare(
   `INSERT INTO payments (${COLUMN_NAMES.join(', ')}) VALUES (${COLUMN_NAMES.map(() => '?').join(', ')})`,
@@ -31,22 +25,7 @@ sqlite.transaction(() => {
 })();
 const read = sqlite.prepare(`SELECT ${COLUMN_NAMES.join(', ')} FROM payments WHERE id = ?`);
 
-const PREFIX = '/payments/';
 const app = new Koa();
-app.use((ctx) => {
-  if (ctx.method !== 'GET' || !ctx.path.startsWith(PREFIX)) return;
-  const row = read.get(ctx.path.slice(PREFIX.length));
-  if (row === undefined) return;
-  ctx.body = row;
-});
+app.use(readPaymentRoute((id) => read.get(id)));
 
-const server = app.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1');
-tuneServer(server);
-server.once('listening', () => {
-  const { port } = server.address() as AddressInfo;
-  announceReady({ url: `http://127.0.0.1:${port}`, path: `${PREFIX}${readId}` });
-});
-stopOnSignal(async () => {
-  await closeServer(server);
-  sqlite.close();
-});
+serveBaseline(app, () => sqlite.close(), { path: `${READ_PREFIX}${readId}` });
