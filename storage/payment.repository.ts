@@ -89,8 +89,12 @@ const insertTexts = new WeakMap<object, Map<string, string>>();
 
 export async function insertPayment(db: Executor, row: NewPaymentRow): Promise<void> {
   const columns = Object.keys(row).filter((column) => row[column as keyof NewPaymentRow] !== undefined);
-  const byColumns = insertTexts.get(db.getExecutor().adapter) ?? new Map<string, string>();
-  insertTexts.set(db.getExecutor().adapter, byColumns);
+  const { adapter } = db.getExecutor();
+  let byColumns = insertTexts.get(adapter);
+  if (byColumns === undefined) {
+    byColumns = new Map();
+    insertTexts.set(adapter, byColumns);
+  }
   const key = columns.join(',');
   const values = columns.map((column) => row[column as keyof NewPaymentRow]);
   let text = byColumns.get(key);

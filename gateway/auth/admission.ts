@@ -13,7 +13,7 @@
  */
 import { keyEnvironment } from '../domain/api-keys.js';
 import type { WindowCount } from '../limits/rate-limiter.js';
-import { safeEqual, sha256Hex } from '../runtime/hashing.js';
+import { sha256Hex } from '../runtime/hashing.js';
 import {
   type AuthDeps,
   acceptedKey,
@@ -21,6 +21,7 @@ import {
   authenticate,
   type CredentialHeaders,
   failureBucket,
+  keyMatches,
   readCredential,
 } from './authenticate.js';
 import type { Principal } from './principal.js';
@@ -53,7 +54,7 @@ async function admitCachedKey(
   if (environment === null) return undefined;
   const presentedHash = sha256Hex(credential.key);
   const key = deps.accountCache.keys.get(presentedHash);
-  if (key === undefined || !safeEqual(key.key_hash, presentedHash) || key.environment !== environment) return undefined;
+  if (!keyMatches(key, presentedHash, environment)) return undefined;
   // A live key of an unverified business is refused before anything is counted: the longer way says so.
   if (key.environment === 'live' && key.business_verified !== 1) return undefined;
 

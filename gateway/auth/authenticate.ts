@@ -86,12 +86,21 @@ export async function authenticate(deps: AuthDeps, headers: CredentialHeaders, c
   }
   const presentedHash = sha256Hex(credential.key);
   const key = await deps.accountCache.keys.getOrLoad(presentedHash, () => findActiveKeyByHash(deps.db, presentedHash));
-  if (key === undefined || !safeEqual(key.key_hash, presentedHash) || key.environment !== environment) {
+  if (!keyMatches(key, presentedHash, environment)) {
     return fail(new ApiError('invalid_api_key', 'The API key is not recognised or has been revoked.'));
   }
   if (key.environment === 'live' && key.business_verified !== 1)
     throw verificationRequired(deps, 'Live keys need a verified business. Use a test key until then.');
   return acceptedKey(deps, key);
+}
+
+/** Whether the stored key is the one presented (its hash, compared in constant time) for its environment. */
+export function keyMatches(
+  key: KeyWithMerchant | undefined,
+  presentedHash: string,
+  environment: string,
+): key is KeyWithMerchant {
+  return key !== undefined && safeEqual(key.key_hash, presentedHash) && key.environment === environment;
 }
 
 /** The principal of an active key that matched and may be used; its last use recorded on the side. */

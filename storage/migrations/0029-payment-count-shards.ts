@@ -12,6 +12,10 @@
  * of status moves it between two rows of one shard, in the same order as before (the lower key
  * first: no deadlock). Every reader already sums `n` over the rows of its filter. SQLite has one
  * writer at a time, so nothing waits on a row there: its payments all count in shard 0.
+ *
+ * The triggers are 0020's statements with the shard added; they are written again here rather than
+ * imported, so that a database migrated today gets exactly what it got yesterday whatever a later
+ * edit of 0020 does (`down` makes 0020's own triggers again from the same text, without the shard).
  */
 import { type Kysely, sql } from 'kysely';
 import { isSqlite } from './dialect.js';
