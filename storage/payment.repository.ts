@@ -3,9 +3,10 @@
  * caller may see (`PaymentScope`), moving one to its next status, and the reads the lifecycle and
  * the velocity limit make. Lists and counts: ./payment-list.repository.ts.
  */
-import { CompiledQuery, type Expression, type ExpressionBuilder, type SqlBool, sql, type Updateable } from 'kysely';
+import { type Expression, type ExpressionBuilder, type SqlBool, sql, type Updateable } from 'kysely';
 import type { Charge } from '../gateway/domain/fx.js';
 import type { Environment, Payment, PaymentItem, PaymentStatus } from '../gateway/domain/payment.js';
+import { compiledOnce } from './compiled-once.js';
 import type { Database, Executor } from './database.js';
 import type { NewPaymentRow, PaymentRow, PaymentTable, StoredPaymentItem } from './payment.table.js';
 
@@ -81,33 +82,13 @@ export function rowToPayment(row: PaymentRow): Payment {
   };
 }
 
-/**
- * The payment INSERT's text per set of columns, compiled once per database (the query builder's
- * work on a 40-column row cost about as much as the insert itself); its values are the row's.
- */
-const insertTexts = new WeakMap<object, Map<string, string>>();
-
+/** Inserts a payment; the INSERT's text is compiled once per set of columns (./compiled-once.ts). */
 export async function insertPayment(db: Executor, row: NewPaymentRow): Promise<void> {
   const columns = Object.keys(row).filter((column) => row[column as keyof NewPaymentRow] !== undefined);
-  const { adapter } = db.getExecutor();
-  let byColumns = insertTexts.get(adapter);
-  if (byColumns === undefined) {
-    byColumns = new Map();
-    insertTexts.set(adapter, byColumns);
-  }
-  const key = columns.join(',');
   const values = columns.map((column) => row[column as keyof NewPaymentRow]);
-  let text = byColumns.get(key);
-  if (text === undefined) {
-    const compiled = db.insertInto('payments').values(row).compile();
-    // The builder binds one value per column, in the row's order: what the text is reused with.
-    if (compiled.parameters.length !== values.length || compiled.parameters.some((v, i) => v !== values[i])) {
-      throw new Error('the payment insert binds its values in another order than its columns');
-    }
-    text = compiled.sql;
-    byColumns.set(key, text);
-  }
-  await db.executeQuery(CompiledQuery.raw(text, values));
+  await db.executeQuery(
+    compiledOnce(db, `insertPayment:${columns.join(',')}`, values, () => db.insertInto('payments').values(row)),
+  );
 }
 
 /** The payments one velocity limit counts: one buyer's on one domain, live money or sandbox. */
@@ -181,14 +162,23 @@ function readablePlaces(
 
 export async function findPayment(db: Executor, scope: PaymentScope, id: string): Promise<Payment | undefined> {
   const places = readablePlaces(scope);
-  let query = db
-    .selectFrom('payments')
-    .selectAll()
-    .where('id', '=', id)
-    .where('merchant_id', '=', scope.merchantId)
-    .where((eb) => eb.or(places.map((place) => place(eb))));
-  if (scope.domainId !== undefined) query = query.where('domain_id', '=', scope.domainId);
-  const row = await query.executeTakeFirst();
+  const values: unknown[] = [id, scope.merchantId, scope.environment];
+  if (places.length > 1) values.push('test', 'live');
+  if (scope.domainId !== undefined) values.push(scope.domainId);
+  const build = () => {
+    let query = db
+      .selectFrom('payments')
+      .selectAll()
+      .where('id', '=', id)
+      .where('merchant_id', '=', scope.merchantId)
+      .where((eb) => eb.or(places.map((place) => place(eb))));
+    if (scope.domainId !== undefined) query = query.where('domain_id', '=', scope.domainId);
+    return query;
+  };
+  // One text per shape: with or without the live key's own sandbox payments, and the domain.
+  const shape = `findPayment:${places.length}:${scope.domainId === undefined ? '' : 'domain'}`;
+  const { rows } = await db.executeQuery<PaymentRow>(compiledOnce(db, shape, values, build));
+  const row = rows[0];
   return row === undefined ? undefined : rowToPayment(row);
 }
 
