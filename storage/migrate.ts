@@ -33,6 +33,7 @@ import * as paymentPrefixSearch from './migrations/0027-payment-prefix-search.js
 import * as paymentHolds from './migrations/0028-payment-holds.js';
 import * as paymentCountShards from './migrations/0029-payment-count-shards.js';
 import * as unloggedRateLimits from './migrations/0030-unlogged-rate-limits.js';
+import * as partialPaymentIndexes from './migrations/0031-partial-payment-indexes.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-core': core,
@@ -65,6 +66,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0028-payment-holds': paymentHolds,
   '0029-payment-count-shards': paymentCountShards,
   '0030-unlogged-rate-limits': unloggedRateLimits,
+  '0031-partial-payment-indexes': partialPaymentIndexes,
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema

@@ -61,8 +61,10 @@ export function searchedIds(db: Executor, scope: SearchScope, search: PaymentSea
     const query = within().where(ordered(key), '>=', prefix);
     return upper === undefined ? query : query.where(ordered(key), '<', upper);
   };
+  // Only payments with an email are in its index (migration 0031); saying so lets it be used.
+  const emails = beginsWith(sql<string>`lower(customer_email)`).where('customer_email', 'is not', null);
   return beginsWith(sql<string>`id`)
     .union(beginsWith(sql<string>`lower(order_id)`))
-    .union(beginsWith(sql<string>`lower(customer_email)`))
+    .union(emails)
     .union(within().where('rrn', '=', search.text));
 }

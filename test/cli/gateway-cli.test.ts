@@ -58,6 +58,7 @@ describe.each(DIALECTS)('bin/gateway on %s', { timeout: CLI_TEST_TIMEOUT_MS }, (
         '0028-payment-holds',
         '0029-payment-count-shards',
         '0030-unlogged-rate-limits',
+        '0031-partial-payment-indexes',
       ],
     });
     expect(await json(url, 'migrate')).toEqual({ migrations_applied: [] });

@@ -64,6 +64,7 @@ describe.each(DIALECTS)('migrations out of number order on %s', (dialect) => {
       '0028-payment-holds',
       '0029-payment-count-shards',
       '0030-unlogged-rate-limits',
+      '0031-partial-payment-indexes',
     ]);
     expect(await migrateToLatest(inService)).toEqual([]);
 
