@@ -3,8 +3,11 @@
  * where one connection serves the whole process and each commit writes every page it touched to
  * the write-ahead log, units that arrive together are committed together ("group commit"): one
  * BEGIN, each unit inside its own savepoint, one COMMIT. A unit that fails rolls back to its
- * savepoint and only its caller sees the error; the others still commit. A caller's promise
- * settles only after the COMMIT that made its unit durable, so nobody is answered early.
+ * savepoint and only its caller sees the error; the others still commit. A unit of one statement
+ * needs no savepoint: a statement that breaks a constraint is undone by SQLite alone, and after any
+ * other failure the group is rolled back and its other units run again in the next commit. A
+ * caller's promise settles only after the COMMIT that made its unit durable, so nobody is answered
+ * early.
  *
  * On PostgreSQL a transaction that the server aborts to break a deadlock, or because it could not
  * be serialized, is run again from the start (up to {@link MAX_ATTEMPTS} times): nothing of the
@@ -23,7 +26,7 @@ export interface TransactionOptions {
    * The work runs exactly one statement (which may fire triggers). On PostgreSQL a statement is a
    * transaction by itself, so it is sent alone: one round trip instead of three (BEGIN, the
    * statement, COMMIT), with the same atomicity and the same durability at its commit. On SQLite
-   * it joins the commit queue like any unit.
+   * it joins the commit queue without a savepoint of its own.
    */
   readonly oneStatement?: boolean;
 }
@@ -47,6 +50,7 @@ export function isRetryableConflict(error: unknown): boolean {
 
 interface Unit {
   work: (trx: Executor) => Promise<unknown>;
+  oneStatement: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -71,7 +75,7 @@ export function createTransactionRunner(db: Kysely<Database>, dialect: DialectNa
       retryingConflicts(() => (options?.oneStatement === true ? work(db) : db.transaction().execute(work)));
   }
   const group = new GroupCommit(db);
-  return (work) => group.run(work);
+  return (work, options) => group.run(work, options?.oneStatement === true);
 }
 
 async function retryingConflicts<T>(attempt: () => Promise<T>): Promise<T> {
@@ -97,9 +101,9 @@ class GroupCommit {
     this.#db = db;
   }
 
-  run<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
+  run<T>(work: (trx: Executor) => Promise<T>, oneStatement: boolean): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.#queue.push({ work, oneStatement, resolve: resolve as (value: unknown) => void, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
         // Let the requests that arrived in this turn of the event loop join the same commit.
@@ -133,7 +137,19 @@ class GroupCommit {
     }
     const outcomes: Outcome[] = [];
     try {
-      for (const unit of group) {
+      for (const [index, unit] of group.entries()) {
+        if (unit.oneStatement) {
+          try {
+            outcomes.push({ ok: true, value: await unit.work(trx) });
+          } catch (error) {
+            if (!isStatementUndone(error)) {
+              await this.#abandon(trx, group, index, error);
+              return;
+            }
+            outcomes.push({ ok: false, error });
+          }
+          continue;
+        }
         const inner = await trx.savepoint('unit').execute();
         try {
           const value = await unit.work(inner);
@@ -161,4 +177,30 @@ class GroupCommit {
       else unit.reject(outcome.error);
     });
   }
+
+  /**
+   * A unit of one statement failed in a way that may have left part of it in the transaction (or
+   * ended the transaction): nothing of the group is kept. Its caller gets the error; the other
+   * units, none of them answered yet, go first into the next commit. Running them again is safe
+   * for the same reason as on PostgreSQL: a unit uses only its transaction.
+   */
+  async #abandon(trx: { rollback(): { execute(): Promise<void> } }, group: Unit[], failed: number, error: unknown) {
+    await trx
+      .rollback()
+      .execute()
+      .catch(() => {});
+    (group[failed] as Unit).reject(error);
+    this.#queue.unshift(...group.filter((_, i) => i !== failed));
+  }
+}
+
+/**
+ * A statement SQLite undid by itself, leaving the transaction as it was before it: a broken
+ * constraint (unique, not null, foreign key, check), answered `SQLITE_CONSTRAINT_…` under the
+ * default conflict resolution (ABORT). No statement or trigger of the schema asks for ROLLBACK.
+ */
+function isStatementUndone(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT');
 }

@@ -94,6 +94,48 @@ describe.each(DIALECTS)('transactions on %s', (dialect) => {
     expect(await names('mix-')).toEqual(['mix-0', 'mix-a', 'mix-d']);
   });
 
+  it('a unit of one statement that breaks a constraint fails alone, the units beside it commit', async () => {
+    await insertMerchant(db, merchantRow('single-0'));
+    const outcomes = await Promise.allSettled([
+      transact(async (trx) => insertMerchant(trx, merchantRow('single-a')), { oneStatement: true }),
+      transact(async (trx) => insertMerchant(trx, merchantRow('single-0')), { oneStatement: true }),
+      transact(async (trx) => insertMerchant(trx, merchantRow('single-c')), { oneStatement: true }),
+      transact(async (trx) => {
+        await insertMerchant(trx, merchantRow('single-d1'));
+        await insertMerchant(trx, merchantRow('single-d2'));
+      }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(await names('single-')).toEqual(['single-0', 'single-a', 'single-c', 'single-d1', 'single-d2']);
+  });
+
+  // On PostgreSQL such a unit is its statement alone, committed by itself (the test above).
+  if (dialect === 'sqlite')
+    it('a unit of one statement that fails otherwise keeps nothing, and the units beside it run again and commit', async () => {
+      const runs = new Map<string, number>();
+      const unit = (id: string, after?: Error) =>
+        transact(
+          async (trx) => {
+            runs.set(id, (runs.get(id) ?? 0) + 1);
+            await insertMerchant(trx, merchantRow(id));
+            if (after !== undefined) throw after;
+            return id;
+          },
+          { oneStatement: true },
+        );
+      const outcomes = await Promise.allSettled([
+        unit('again-a'),
+        unit('again-b', new Error('failed after its statement')),
+        unit('again-c'),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((outcomes[1] as PromiseRejectedResult).reason).toEqual(new Error('failed after its statement'));
+      // Its statement ran inside the group's transaction, which was rolled back: nothing of it is kept.
+      expect(await names('again-')).toEqual(['again-a', 'again-c']);
+      // The unit before it had run in the abandoned transaction, and ran again; the one after, once.
+      expect(Object.fromEntries(runs)).toEqual({ 'again-a': 2, 'again-b': 1, 'again-c': 1 });
+    });
+
   it('answers only after the unit is committed and visible to other readers', async () => {
     let visibleWhenAnswered = -1;
     await transact(async (trx) => insertMerchant(trx, merchantRow('seen-1'))).then(async () => {
