@@ -182,6 +182,9 @@ export async function findPayment(db: Executor, scope: PaymentScope, id: string)
   return row === undefined ? undefined : rowToPayment(row);
 }
 
+/** The attempts of one order read at most, newest first. */
+const ORDER_ATTEMPTS_READ = 50;
+
 /**
  * The payment of an order: the completed or refunded one if any, else the newest attempt; a live
  * key's live payments of the order come before its sandbox ones.
@@ -191,15 +194,23 @@ export async function findPaymentForOrder(
   scope: PaymentScope,
   orderId: string,
 ): Promise<Payment | undefined> {
-  for (const place of readablePlaces(scope)) {
-    let query = db
-      .selectFrom('payments')
-      .selectAll()
-      .where('merchant_id', '=', scope.merchantId)
-      .where(place)
-      .where('order_id', '=', orderId);
-    if (scope.domainId !== undefined) query = query.where('domain_id', '=', scope.domainId);
-    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(50).execute();
+  const places = readablePlaces(scope);
+  for (const [index, place] of places.entries()) {
+    const build = () => {
+      let query = db
+        .selectFrom('payments')
+        .selectAll()
+        .where('merchant_id', '=', scope.merchantId)
+        .where(place)
+        .where('order_id', '=', orderId);
+      if (scope.domainId !== undefined) query = query.where('domain_id', '=', scope.domainId);
+      return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(ORDER_ATTEMPTS_READ);
+    };
+    const values: unknown[] = [scope.merchantId, ...(index === 0 ? [scope.environment] : ['test', 'live']), orderId];
+    if (scope.domainId !== undefined) values.push(scope.domainId);
+    values.push(ORDER_ATTEMPTS_READ);
+    const shape = `findPaymentForOrder:${index}:${scope.domainId === undefined ? '' : 'domain'}`;
+    const { rows } = await db.executeQuery<PaymentRow>(compiledOnce(db, shape, values, build));
     const paid = rows.find((r) => r.status === 'completed' || r.status === 'refunded');
     const row = paid ?? rows[0];
     if (row !== undefined) return rowToPayment(row);
