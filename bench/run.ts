@@ -24,6 +24,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import SQLite from 'better-sqlite3';
+import { builtFromCurrentSources } from '../bin/launch.mjs';
 import { redactUrl } from '../storage/connect.js';
 import { serverRunsAsAnotherUser } from '../test/support/embedded-postgres-stage.js';
 import {
@@ -893,6 +894,7 @@ async function main(): Promise<number> {
       ? `LOG_LEVEL=${settings.logLevel}: one JSON access-log line per request, stdout redirected to a file`
       : `LOG_LEVEL=${settings.logLevel}: no access log`;
   const loadBefore = loadavg().map((n) => round(n));
+  const gatewayCode = builtFromCurrentSources(ROOT) ? 'dist' : 'sources';
   process.stdout.write(
     [
       `Gateway benchmark: ${specs.map((s) => s.name).join(', ')}`,
@@ -900,6 +902,7 @@ async function main(): Promise<number> {
       `  node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), load average ${loadBefore.join(' ')}`,
       `  servers: node --import tsx bench/servers/<name>.ts on 127.0.0.1, a fresh SQLite file or PostgreSQL database each, in ${runDir}`,
       `  gateway logging: ${logging}; baselines log nothing`,
+      `  gateway code: ${gatewayCode === 'dist' ? 'the compiled dist/, what npm start runs' : 'the TypeScript sources through tsx (dist/ is missing or older than the sources: npm run build); slower than npm start'}`,
       ...(settings.cpuProfile ? ['  CPU profiling of the gateway is ON: its figures are slower than normal'] : []),
       '',
     ].join('\n'),
@@ -960,6 +963,7 @@ async function main(): Promise<number> {
     seconds: settings.seconds,
     warmup_seconds: settings.warmupSeconds,
     gateway_logging: logging,
+    gateway_code: gatewayCode,
     cpu_profile: settings.cpuProfile,
     dialects: settings.dialects,
     postgres: postgresInfo === null ? null : { ...postgresInfo, log_problems: problems.slice(0, 20) },

@@ -3,11 +3,23 @@
  * PORT=0, HOST=127.0.0.1, DATABASE_URL=sqlite:<fresh file>, LOG_LEVEL as the orchestrator says),
  * plus a merchant created through the opened services, whose per-minute limit is raised so the
  * limiter never answers 429 during a run. Prints its URL and test key as one JSON line.
+ *
+ * Its code is what `npm start` runs: the compiled JavaScript of dist/ when it was built from the
+ * sources as they are (bin/launch.mjs), else the TypeScript sources through tsx, which cost more
+ * per request (the orchestrator says which in its header).
  */
-import { loadConfig } from '../../gateway/config.js';
-import { createMerchant, setRateLimit } from '../../gateway/merchants/merchant.service.js';
-import { startGateway } from '../../gateway/runtime/start.js';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { builtFromCurrentSources } from '../../bin/launch.mjs';
 import { announceReady, stopOnSignal } from './common.js';
+
+const ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+const code = builtFromCurrentSources(ROOT) ? '../../dist/gateway' : '../../gateway';
+const { loadConfig } = (await import(`${code}/config.js`)) as typeof import('../../gateway/config.js');
+const { createMerchant, setRateLimit } = (await import(
+  `${code}/merchants/merchant.service.js`
+)) as typeof import('../../gateway/merchants/merchant.service.js');
+const { startGateway } = (await import(`${code}/runtime/start.js`)) as typeof import('../../gateway/runtime/start.js');
 
 /** Far above what one benchmark run can send in a minute. */
 const BENCH_RATE_LIMIT_PER_MINUTE = 100_000_000;
