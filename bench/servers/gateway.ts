@@ -10,16 +10,19 @@
  */
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { builtFromCurrentSources } from '../../bin/launch.mjs';
+import { launch } from '../../bin/launch.mjs';
 import { announceReady, stopOnSignal } from './common.js';
 
 const ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
-const code = builtFromCurrentSources(ROOT) ? '../../dist/gateway' : '../../gateway';
-const { loadConfig } = (await import(`${code}/config.js`)) as typeof import('../../gateway/config.js');
-const { createMerchant, setRateLimit } = (await import(
-  `${code}/merchants/merchant.service.js`
+const { loadConfig } = (await launch(ROOT, 'gateway/config')) as typeof import('../../gateway/config.js');
+const { createMerchant, setRateLimit } = (await launch(
+  ROOT,
+  'gateway/merchants/merchant.service',
 )) as typeof import('../../gateway/merchants/merchant.service.js');
-const { startGateway } = (await import(`${code}/runtime/start.js`)) as typeof import('../../gateway/runtime/start.js');
+const { startGateway } = (await launch(
+  ROOT,
+  'gateway/runtime/start',
+)) as typeof import('../../gateway/runtime/start.js');
 
 /** Far above what one benchmark run can send in a minute. */
 const BENCH_RATE_LIMIT_PER_MINUTE = 100_000_000;
