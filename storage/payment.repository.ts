@@ -146,24 +146,37 @@ export interface PaymentScope {
   readonly domainId?: string;
 }
 
+/** One place a read looks: its condition, and the values that condition binds, in order. */
+interface ReadablePlace {
+  readonly where: (eb: ExpressionBuilder<Database, 'payments'>) => Expression<SqlBool>;
+  readonly values: readonly unknown[];
+}
+
 /**
  * Where one read (by uuid or order) looks, in order: the scope's environment, then, for a live key
  * that reads its own, the sandbox payments live keys made.
  */
-function readablePlaces(
-  scope: PaymentScope,
-): Array<(eb: ExpressionBuilder<Database, 'payments'>) => Expression<SqlBool>> {
-  const places = [(eb: ExpressionBuilder<Database, 'payments'>) => eb('environment', '=', scope.environment)];
+function readablePlaces(scope: PaymentScope): ReadablePlace[] {
+  const places: ReadablePlace[] = [
+    { where: (eb) => eb('environment', '=', scope.environment), values: [scope.environment] },
+  ];
   if (scope.readsOwnSandbox === true && scope.environment === 'live') {
-    places.push((eb) => eb.and([eb('environment', '=', 'test'), eb('key_environment', '=', 'live')]));
+    places.push({
+      where: (eb) => eb.and([eb('environment', '=', 'test'), eb('key_environment', '=', 'live')]),
+      values: ['test', 'live'],
+    });
   }
   return places;
 }
 
+/** The part of a read's shape its scope decides beyond the places: whether it is held to a domain. */
+function domainShape(scope: PaymentScope): string {
+  return scope.domainId === undefined ? '' : 'domain';
+}
+
 export async function findPayment(db: Executor, scope: PaymentScope, id: string): Promise<Payment | undefined> {
   const places = readablePlaces(scope);
-  const values: unknown[] = [id, scope.merchantId, scope.environment];
-  if (places.length > 1) values.push('test', 'live');
+  const values: unknown[] = [id, scope.merchantId, ...places.flatMap((place) => place.values)];
   if (scope.domainId !== undefined) values.push(scope.domainId);
   const build = () => {
     let query = db
@@ -171,12 +184,12 @@ export async function findPayment(db: Executor, scope: PaymentScope, id: string)
       .selectAll()
       .where('id', '=', id)
       .where('merchant_id', '=', scope.merchantId)
-      .where((eb) => eb.or(places.map((place) => place(eb))));
+      .where((eb) => eb.or(places.map((place) => place.where(eb))));
     if (scope.domainId !== undefined) query = query.where('domain_id', '=', scope.domainId);
     return query;
   };
   // One text per shape: with or without the live key's own sandbox payments, and the domain.
-  const shape = `findPayment:${places.length}:${scope.domainId === undefined ? '' : 'domain'}`;
+  const shape = `findPayment:${places.length}:${domainShape(scope)}`;
   const { rows } = await db.executeQuery<PaymentRow>(compiledOnce(db, shape, values, build));
   const row = rows[0];
   return row === undefined ? undefined : rowToPayment(row);
@@ -194,22 +207,21 @@ export async function findPaymentForOrder(
   scope: PaymentScope,
   orderId: string,
 ): Promise<Payment | undefined> {
-  const places = readablePlaces(scope);
-  for (const [index, place] of places.entries()) {
+  for (const [index, place] of readablePlaces(scope).entries()) {
     const build = () => {
       let query = db
         .selectFrom('payments')
         .selectAll()
         .where('merchant_id', '=', scope.merchantId)
-        .where(place)
+        .where(place.where)
         .where('order_id', '=', orderId);
       if (scope.domainId !== undefined) query = query.where('domain_id', '=', scope.domainId);
       return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(ORDER_ATTEMPTS_READ);
     };
-    const values: unknown[] = [scope.merchantId, ...(index === 0 ? [scope.environment] : ['test', 'live']), orderId];
+    const values: unknown[] = [scope.merchantId, ...place.values, orderId];
     if (scope.domainId !== undefined) values.push(scope.domainId);
     values.push(ORDER_ATTEMPTS_READ);
-    const shape = `findPaymentForOrder:${index}:${scope.domainId === undefined ? '' : 'domain'}`;
+    const shape = `findPaymentForOrder:${index}:${domainShape(scope)}`;
     const { rows } = await db.executeQuery<PaymentRow>(compiledOnce(db, shape, values, build));
     const paid = rows.find((r) => r.status === 'completed' || r.status === 'refunded');
     const row = paid ?? rows[0];
