@@ -3,7 +3,14 @@
  * caller may see (`PaymentScope`), moving one to its next status, and the reads the lifecycle and
  * the velocity limit make. Lists and counts: ./payment-list.repository.ts.
  */
-import { type Expression, type ExpressionBuilder, type SqlBool, sql, type Updateable } from 'kysely';
+import {
+  type CompiledQuery,
+  type Expression,
+  type ExpressionBuilder,
+  type SqlBool,
+  sql,
+  type Updateable,
+} from 'kysely';
 import type { Charge } from '../gateway/domain/fx.js';
 import type { Environment, Payment, PaymentItem, PaymentStatus } from '../gateway/domain/payment.js';
 import { compiledOnce } from './compiled-once.js';
@@ -174,7 +181,11 @@ function domainShape(scope: PaymentScope): string {
   return scope.domainId === undefined ? '' : 'domain';
 }
 
-export async function findPayment(db: Executor, scope: PaymentScope, id: string): Promise<Payment | undefined> {
+/**
+ * The read of one payment by id within `scope`: at most one row, compiled once per shape. Run by
+ * `findPayment`, or within the request's admission statement (gateway/auth/admission.ts).
+ */
+export function paymentReadQuery(db: Executor, scope: PaymentScope, id: string): CompiledQuery<PaymentRow> {
   const places = readablePlaces(scope);
   const values: unknown[] = [id, scope.merchantId, ...places.flatMap((place) => place.values)];
   if (scope.domainId !== undefined) values.push(scope.domainId);
@@ -190,7 +201,11 @@ export async function findPayment(db: Executor, scope: PaymentScope, id: string)
   };
   // One text per shape: with or without the live key's own sandbox payments, and the domain.
   const shape = `findPayment:${places.length}:${domainShape(scope)}`;
-  const { rows } = await db.executeQuery<PaymentRow>(compiledOnce(db, shape, values, build));
+  return compiledOnce(db, shape, values, build) as CompiledQuery<PaymentRow>;
+}
+
+export async function findPayment(db: Executor, scope: PaymentScope, id: string): Promise<Payment | undefined> {
+  const { rows } = await db.executeQuery(paymentReadQuery(db, scope, id));
   const row = rows[0];
   return row === undefined ? undefined : rowToPayment(row);
 }

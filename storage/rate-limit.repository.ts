@@ -1,3 +1,4 @@
+import { CompiledQuery } from 'kysely';
 import type { Executor } from './database.js';
 
 /** Counts one hit in a bucket's window and answers the window's total, atomically. */
@@ -63,6 +64,70 @@ export async function admitCounting(
   const row = await read(ADMIT, [hitBucket, peekBucket, windowMinute]);
   if (row === undefined) throw new Error('the admission read answered no row');
   return { hits: Number(row[0]), peeked: Number(row[1]), accountVersion: String(row[2]) };
+}
+
+/** A row read in the admission's statement: the row, or undefined when the read found none. */
+export interface AlongsideRow {
+  readonly row: Record<string, unknown> | undefined;
+}
+
+/** The admission's columns, named apart from any table's. */
+const HITS = 'admission_hits';
+const PEEKED = 'admission_peeked';
+const VERSION = 'admission_version';
+const FOUND = 'admission_alongside_found';
+
+/** Texts of the admission with a read, by the read's text: a few shapes, each composed once. */
+const composed = new Map<string, string>();
+const COMPOSED_TEXTS = 64;
+
+/**
+ * The admission statement with `read` (at most one row, parameters `$1`…`$n`) run in it: its
+ * parameters come first, the admission's follow. The read sees the tables as the statement began,
+ * as a statement sent right after the admission would see them (short of a commit in between).
+ */
+function admissionWith(read: CompiledQuery): string {
+  let text = composed.get(read.sql);
+  if (text !== undefined) return text;
+  const n = read.parameters.length;
+  const [hit, peek, minute] = [`$${n + 1}`, `$${n + 2}`, `$${n + 3}`];
+  text = `with hit as (
+  insert into rate_limit_counters (bucket, window_minute, hits) values (${hit}, ${minute}, 1)
+  on conflict (bucket, window_minute) do update set hits = rate_limit_counters.hits + 1
+  returning hits
+), alongside as (select true as "${FOUND}", q.* from (${read.sql}) as q)
+select (select hits from hit) as "${HITS}",
+  coalesce((select hits from rate_limit_counters where bucket = ${peek} and window_minute = ${minute}), 0) as "${PEEKED}",
+  (select version from account_version where id = 1) as "${VERSION}",
+  alongside.*
+from (select 1) as admission left join alongside on true`;
+  if (composed.size < COMPOSED_TEXTS) composed.set(read.sql, text);
+  return text;
+}
+
+/**
+ * `admitCounting` with `read` (a read of at most one row) in the same statement (PostgreSQL): one
+ * round trip for a request's admission and its first read. Sent through the query builder's
+ * connection, so it is prepared by name and survives a migration that adds a column under the read.
+ */
+export async function admitCountingAlongside(
+  db: Executor,
+  hitBucket: string,
+  peekBucket: string,
+  windowMinute: number,
+  read: CompiledQuery,
+): Promise<AdmissionCounts & AlongsideRow> {
+  const { rows } = await db.executeQuery<Record<string, unknown>>(
+    CompiledQuery.raw(admissionWith(read), [...read.parameters, hitBucket, peekBucket, windowMinute]),
+  );
+  const row = rows[0];
+  if (row === undefined) throw new Error('the admission read answered no row');
+  return {
+    hits: Number(row[HITS]),
+    peeked: Number(row[PEEKED]),
+    accountVersion: String(row[VERSION]),
+    row: row[FOUND] === true ? row : undefined,
+  };
 }
 
 /** Takes back one hit counted by `admitCounting` in `windowMinute` (PostgreSQL). */

@@ -10,7 +10,14 @@
  * its failure limit, or the account version moved (the cached key may be revoked or changed), the
  * hit is taken back and the longer way decides, from the database. A request the longer way would
  * count is counted once either way, a request it would refuse before counting is not counted.
+ *
+ * A route whose first work is a read of one row (a payment by its id) may give that read along
+ * (`AlongsideRead`): on the one-statement way it runs in the admission's statement, for the
+ * principal the cached key is, and the request is answered from its row without another round
+ * trip. Whenever the longer way decides, the row is dropped and the route reads as usual.
  */
+import type { CompiledQuery } from 'kysely';
+import type { AlongsideRow } from '../../storage/rate-limit.repository.js';
 import { keyEnvironment } from '../domain/api-keys.js';
 import type { WindowCount } from '../limits/rate-limiter.js';
 import { sha256Hex } from '../runtime/hashing.js';
@@ -22,6 +29,7 @@ import {
   type CredentialHeaders,
   failureBucket,
   keyMatches,
+  keyPrincipal,
   readCredential,
 } from './authenticate.js';
 import type { Principal } from './principal.js';
@@ -30,11 +38,24 @@ export interface Admitted {
   readonly principal: Principal;
   /** The request's count in the account's window; `checkAccountLimit` says whether it may go on. */
   readonly counted: WindowCount;
+  /** What the `AlongsideRead` found, when it ran in the admission's statement; else absent. */
+  readonly alongside?: AlongsideRow;
 }
 
+/**
+ * The route's first read, for the principal the request turns out to be (undefined: none to give,
+ * e.g. the principal may not perform the route's operation). At most one row.
+ */
+export type AlongsideRead = (principal: Principal) => CompiledQuery | undefined;
+
 /** Authenticates the request and counts it against the account's limit. */
-export async function admitRequest(deps: AuthDeps, headers: CredentialHeaders, clientIp: string): Promise<Admitted> {
-  const quick = await admitCachedKey(deps, headers, clientIp);
+export async function admitRequest(
+  deps: AuthDeps,
+  headers: CredentialHeaders,
+  clientIp: string,
+  alongside?: AlongsideRead,
+): Promise<Admitted> {
+  const quick = await admitCachedKey(deps, headers, clientIp, alongside);
   if (quick !== undefined) return quick;
   const principal = await authenticate(deps, headers, clientIp);
   return { principal, counted: await deps.limiter.hit(accountBucket(principal.merchantId)) };
@@ -45,6 +66,7 @@ async function admitCachedKey(
   deps: AuthDeps,
   headers: CredentialHeaders,
   clientIp: string,
+  alongside: AlongsideRead | undefined,
 ): Promise<Admitted | undefined> {
   const { limiter } = deps;
   if (limiter.admit === undefined || limiter.takeBack === undefined) return undefined;
@@ -58,11 +80,15 @@ async function admitCachedKey(
   // A live key of an unverified business is refused before anything is counted: the longer way says so.
   if (key.environment === 'live' && key.business_verified !== 1) return undefined;
 
-  const admission = await limiter.admit(accountBucket(key.merchant_id), failureBucket(clientIp));
+  const read = alongside?.(keyPrincipal(deps, key));
+  const admission = await limiter.admit(accountBucket(key.merchant_id), failureBucket(clientIp), read);
   const moved = deps.accountCache.syncTo(admission.accountVersion);
   if (moved || admission.peeked.hits >= deps.config.authFailuresPerMinute) {
     await limiter.takeBack(admission);
     return undefined;
   }
-  return { principal: acceptedKey(deps, key), counted: admission.hit };
+  const principal = acceptedKey(deps, key);
+  return admission.alongside === undefined
+    ? { principal, counted: admission.hit }
+    : { principal, counted: admission.hit, alongside: admission.alongside };
 }

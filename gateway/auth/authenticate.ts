@@ -106,6 +106,11 @@ export function keyMatches(
 /** The principal of an active key that matched and may be used; its last use recorded on the side. */
 export function acceptedKey(deps: AuthDeps, key: KeyWithMerchant): ApiKeyPrincipal {
   void recordLastUse(deps, 'api_key', key.id);
+  return keyPrincipal(deps, key);
+}
+
+/** The caller a key is, before anything is recorded of its use. */
+export function keyPrincipal(deps: Pick<AuthDeps, 'config'>, key: KeyWithMerchant): ApiKeyPrincipal {
   return {
     kind: 'api_key',
     keyId: key.id,

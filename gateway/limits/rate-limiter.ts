@@ -4,10 +4,14 @@
  * service is one process, so the counters live in its memory. Both answer the same questions.
  */
 
+import type { CompiledQuery } from 'kysely';
 import type { DatabaseHandle } from '../../storage/connect.js';
 import type { Db } from '../../storage/database.js';
 import {
+  type AdmissionCounts,
+  type AlongsideRow,
   admitCounting,
+  admitCountingAlongside,
   deleteCountersBefore,
   hitCounter,
   readCounter,
@@ -31,10 +35,11 @@ export interface RateLimiter {
   /**
    * Where the counters live in the database: the start of an authenticated request in one round
    * trip. Counts a hit on `hitBucket` and answers it with `peekBucket`'s count and the account
-   * version, read in the same statement (gateway/auth/admission.ts). Absent: the caller asks `peek`,
-   * the account cache and `hit` one after the other.
+   * version, read in the same statement (gateway/auth/admission.ts). With `alongside` (a read of at
+   * most one row), that read runs in the same statement too and its row comes back with the counts.
+   * Absent: the caller asks `peek`, the account cache and `hit` one after the other.
    */
-  admit?(hitBucket: string, peekBucket: string): Promise<Admission>;
+  admit?(hitBucket: string, peekBucket: string, alongside?: CompiledQuery): Promise<Admission>;
   /** Undoes the hit of an `admit` whose request is then decided the longer way. */
   takeBack?(admission: Admission): Promise<void>;
 }
@@ -46,6 +51,8 @@ export interface Admission {
   readonly accountVersion: string;
   /** The window the hit was counted in. */
   readonly windowMinute: number;
+  /** What the read given to `admit` found; absent when none was given. */
+  readonly alongside?: AlongsideRow;
 }
 
 function windowOf(clock: Clock): { minute: number; resetSeconds: number } {
@@ -114,16 +121,20 @@ export class DatabaseRateLimiter implements RateLimiter {
     return { hits, resetSeconds: window.resetSeconds };
   }
 
-  async admit(hitBucket: string, peekBucket: string): Promise<Admission> {
+  async admit(hitBucket: string, peekBucket: string, alongside?: CompiledQuery): Promise<Admission> {
     const window = await this.#window();
-    const counted = await admitCounting(this.#readFirstRow, hitBucket, peekBucket, window.minute);
-    return {
+    const counted: AdmissionCounts & Partial<AlongsideRow> =
+      alongside === undefined
+        ? await admitCounting(this.#readFirstRow, hitBucket, peekBucket, window.minute)
+        : await admitCountingAlongside(this.#db, hitBucket, peekBucket, window.minute, alongside);
+    const admission: Admission = {
       hitBucket,
       hit: { hits: counted.hits, resetSeconds: window.resetSeconds },
       peeked: { hits: counted.peeked, resetSeconds: window.resetSeconds },
       accountVersion: counted.accountVersion,
       windowMinute: window.minute,
     };
+    return alongside === undefined ? admission : { ...admission, alongside: { row: counted.row } };
   }
 
   async takeBack(admission: Admission): Promise<void> {

@@ -2,8 +2,11 @@
  * Reading payments (spec "Payments": retrieve by uuid, by order, and the list): each within what
  * its caller may see (./payment-scope.ts), answered as the API shows a payment.
  */
-import { findPayment, findPaymentForOrder } from '../../storage/payment.repository.js';
+import type { CompiledQuery } from 'kysely';
+import { findPayment, findPaymentForOrder, paymentReadQuery, rowToPayment } from '../../storage/payment.repository.js';
+import type { PaymentRow } from '../../storage/payment.table.js';
 import { listPayments, type PaymentListFilter } from '../../storage/payment-list.repository.js';
+import type { AlongsideRow } from '../../storage/rate-limit.repository.js';
 import { CONTROL_CHARS } from '../api/schemas/fields.js';
 import type { ListPaymentsQuery } from '../api/schemas/payment.schema.js';
 import type { Principal } from '../auth/principal.js';
@@ -16,8 +19,26 @@ import type { Deps } from '../runtime/deps.js';
 import { paymentAnswer, paymentAnswers } from './awaiting-reference.js';
 import { scopeOf } from './payment-scope.js';
 
-export async function getPayment(deps: Deps, principal: Principal, uuid: string): Promise<PaymentResponse> {
-  const payment = isUuid(uuid) ? await findPayment(deps.db, scopeOf(principal), uuid) : undefined;
+/** The read `getPayment` makes, to be run ahead with the request's admission (none for a malformed uuid). */
+export function getPaymentRead(deps: Pick<Deps, 'db'>, principal: Principal, uuid: string): CompiledQuery | undefined {
+  return isUuid(uuid) ? paymentReadQuery(deps.db, scopeOf(principal), uuid) : undefined;
+}
+
+/** The payment `uuid`; `alreadyRead`: what `getPaymentRead`'s read found, run ahead for this principal. */
+export async function getPayment(
+  deps: Deps,
+  principal: Principal,
+  uuid: string,
+  alreadyRead?: AlongsideRow,
+): Promise<PaymentResponse> {
+  const payment =
+    alreadyRead !== undefined
+      ? alreadyRead.row === undefined
+        ? undefined
+        : rowToPayment(alreadyRead.row as unknown as PaymentRow)
+      : isUuid(uuid)
+        ? await findPayment(deps.db, scopeOf(principal), uuid)
+        : undefined;
   if (payment === undefined) throw new ApiError('not_found', `No payment ${uuid} for this key.`);
   return paymentAnswer(deps, payment);
 }

@@ -3,16 +3,19 @@
  * that the credential may perform the route's operation.
  */
 import type { Next } from 'koa';
-import { admitRequest } from '../../auth/admission.js';
+import { type AlongsideRead, admitRequest } from '../../auth/admission.js';
 import { type AuthDeps, checkAccountLimit } from '../../auth/authenticate.js';
 import type { ConnectTokenPrincipal, Principal } from '../../auth/principal.js';
 import { type CredentialKind, mayPerform, type Operation } from '../../domain/access.js';
 import { ApiError } from '../../domain/errors.js';
 import type { GatewayContext } from '../context.js';
 
-/** Authenticates the request and counts it against the account's per-minute limit. */
-async function admit(deps: AuthDeps, ctx: GatewayContext): Promise<Principal> {
-  const { principal, counted } = await admitRequest(
+/**
+ * Authenticates the request and counts it against the account's per-minute limit. What an
+ * `alongside` read found in the admission's statement is left on `ctx.state.alongside`.
+ */
+async function admit(deps: AuthDeps, ctx: GatewayContext, alongside?: AlongsideRead): Promise<Principal> {
+  const { principal, counted, ...admitted } = await admitRequest(
     deps,
     {
       serviceKey: ctx.get('X-Service-Key') || undefined,
@@ -20,8 +23,10 @@ async function admit(deps: AuthDeps, ctx: GatewayContext): Promise<Principal> {
       connectToken: ctx.get('X-Service-Connect') || undefined,
     },
     ctx.ip,
+    alongside,
   );
   ctx.state.principal = principal;
+  if (admitted.alongside !== undefined) ctx.state.alongside = admitted.alongside;
   const limit = checkAccountLimit(principal, counted);
   ctx.set('X-RateLimit-Limit', String(limit.limit));
   ctx.set('X-RateLimit-Remaining', String(limit.remaining));
@@ -41,9 +46,23 @@ function insufficientScope(principal: Principal, operation: Operation): ApiError
   return new ApiError('insufficient_scope', message, { details: { required: operation } });
 }
 
-export function requireAuth(deps: AuthDeps, operation: Operation) {
+export interface GuardOptions {
+  /**
+   * The route's first read (one row), run in the admission's statement where it can be
+   * (gateway/auth/admission.ts), only for a principal that may perform the operation. The route
+   * finds its row on `ctx.state.alongside` then, and otherwise reads it itself.
+   */
+  readonly alongside?: (ctx: GatewayContext, principal: Principal) => ReturnType<AlongsideRead>;
+}
+
+export function requireAuth(deps: AuthDeps, operation: Operation, options: GuardOptions = {}) {
+  const { alongside } = options;
   return async function guard(ctx: GatewayContext, next: Next): Promise<void> {
-    const principal = await admit(deps, ctx);
+    const read: AlongsideRead | undefined =
+      alongside === undefined
+        ? undefined
+        : (principal) => (mayPerform(credentialOf(principal), operation) ? alongside(ctx, principal) : undefined);
+    const principal = await admit(deps, ctx, read);
     if (!mayPerform(credentialOf(principal), operation)) throw insufficientScope(principal, operation);
     return next();
   };

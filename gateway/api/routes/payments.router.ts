@@ -6,15 +6,16 @@
  */
 import { Router } from '@koa/router';
 import type { AuthDeps } from '../../auth/authenticate.js';
+import type { Principal } from '../../auth/principal.js';
 import { captureFromApi, voidFromApi } from '../../holds/hold.service.js';
 import { cancelPayment } from '../../payments/cancel.service.js';
 import { checkIdempotencyKey, IDEMPOTENCY_HEADER } from '../../payments/idempotency.js';
 import { createPayment } from '../../payments/payment.service.js';
-import { getOrderPayment, getPayment, listPaymentsPage } from '../../payments/payment-reads.service.js';
+import { getOrderPayment, getPayment, getPaymentRead, listPaymentsPage } from '../../payments/payment-reads.service.js';
 import { settleWithProcessorReference } from '../../payments/settle-reference.service.js';
 import { listPaymentEventLog } from '../../webhooks/event-log.service.js';
 import { resendPaymentEvent } from '../../webhooks/resend.service.js';
-import type { GatewayState } from '../context.js';
+import type { GatewayContext, GatewayState } from '../context.js';
 import { sendIdempotent } from '../idempotent-answer.js';
 import { principalOf, requireAuth } from '../middleware/auth.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -47,9 +48,13 @@ export function paymentsRouter(deps: AuthDeps): Router<GatewayState> {
     });
   });
 
-  router.get('/payments/:uuid', requireAuth(deps, 'payments.read'), async (ctx) => {
+  // The payment is read in the admission's statement where it can be: one round trip.
+  const paymentRead = {
+    alongside: (ctx: GatewayContext, principal: Principal) => getPaymentRead(deps, principal, ctx.params.uuid ?? ''),
+  };
+  router.get('/payments/:uuid', requireAuth(deps, 'payments.read', paymentRead), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await getPayment(deps, principalOf(ctx), ctx.params.uuid ?? '');
+    ctx.body = await getPayment(deps, principalOf(ctx), ctx.params.uuid ?? '', ctx.state.alongside);
   });
 
   router.post('/payments/:uuid/cancel', requireAuth(deps, 'payments.create'), async (ctx) => {
