@@ -130,6 +130,89 @@ export async function admitCountingAlongside(
   };
 }
 
+/** When the admission's statement writes its row: the request is admitted as the quick way admits it. */
+export interface WriteConditions {
+  /** The account's limit: written only if the hit counted is at most this. */
+  readonly maxHits: number;
+  /** The address's failure limit: written only if the peeked count is below this. */
+  readonly failuresBelow: number;
+  /** The account version the caller's cache holds: written only if the database's is still this one. */
+  readonly version: string;
+}
+
+const WRITTEN = 'admission_written';
+
+/** `insert into … (…) values ($1, …, $n)`: the one form of write the admission carries. */
+const SINGLE_ROW_INSERT = /^(insert into [^;]+?\)) values \((\$\d+(?:, \$\d+)*)\)$/s;
+
+const composedWrites = new Map<string, string>();
+
+/**
+ * The admission statement with `write` (an INSERT of one row, parameters `$1`…`$n`) made in it
+ * only when the request is admitted (`WriteConditions`): the INSERT's values become a SELECT of
+ * them under the conditions. The admission's parameters follow the write's.
+ */
+function admissionWriting(write: CompiledQuery): string {
+  let text = composedWrites.get(write.sql);
+  if (text !== undefined) return text;
+  const insert = SINGLE_ROW_INSERT.exec(write.sql);
+  if (insert === null) throw new Error('the admission carries only an INSERT of one row of parameters');
+  const n = write.parameters.length;
+  const p = (i: number) => `$${n + i}`;
+  text = `with hit as (
+  insert into rate_limit_counters (bucket, window_minute, hits) values (${p(1)}, ${p(3)}, 1)
+  on conflict (bucket, window_minute) do update set hits = rate_limit_counters.hits + 1
+  returning hits
+), admission as (
+  select (select hits from hit) as hits,
+    coalesce((select hits from rate_limit_counters where bucket = ${p(2)} and window_minute = ${p(3)}), 0) as peeked,
+    (select version from account_version where id = 1) as version
+), written as (
+  ${insert[1]} select ${insert[2]}
+  where exists (select from admission where hits <= ${p(4)} and peeked < ${p(5)} and version = ${p(6)})
+  returning 1
+)
+select hits as "${HITS}", peeked as "${PEEKED}", version as "${VERSION}",
+  (select count(*) from written) as "${WRITTEN}"
+from admission`;
+  if (composedWrites.size < COMPOSED_TEXTS) composedWrites.set(write.sql, text);
+  return text;
+}
+
+/**
+ * `admitCounting` with `write` made in the same statement when the request is admitted (PostgreSQL):
+ * one round trip, one commit, for a request's admission and its one write. A failing write (a unique
+ * violation) fails the whole statement: nothing is counted then.
+ */
+export async function admitCountingWriting(
+  db: Executor,
+  hitBucket: string,
+  peekBucket: string,
+  windowMinute: number,
+  write: CompiledQuery,
+  conditions: WriteConditions,
+): Promise<AdmissionCounts & { readonly written: boolean }> {
+  const { rows } = await db.executeQuery<Record<string, unknown>>(
+    CompiledQuery.raw(admissionWriting(write), [
+      ...write.parameters,
+      hitBucket,
+      peekBucket,
+      windowMinute,
+      conditions.maxHits,
+      conditions.failuresBelow,
+      conditions.version,
+    ]),
+  );
+  const row = rows[0];
+  if (row === undefined) throw new Error('the admission answered no row');
+  return {
+    hits: Number(row[HITS]),
+    peeked: Number(row[PEEKED]),
+    accountVersion: String(row[VERSION]),
+    written: Number(row[WRITTEN]) === 1,
+  };
+}
+
 /** Takes back one hit counted by `admitCounting` in `windowMinute` (PostgreSQL). */
 export async function takeBackHit(read: RowReader, bucket: string, windowMinute: number): Promise<void> {
   await read(TAKE_BACK, [bucket, windowMinute]);

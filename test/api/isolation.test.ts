@@ -210,7 +210,9 @@ describe.each(DIALECTS)('one slow counterpart holds no one else (%s)', (dialect)
     const started = performance.now();
     t.clock.advance(RECEIPT_WAIT_MS);
     const [first] = await until('the held webhook', () => (hooks().length >= 1 ? hooks() : undefined));
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // Well before the print's 20 s: the webhook did not wait for it (3 s leaves room for a loaded
+    // machine running the suite's other files; 1 s was missed by 15 ms under such load).
+    expect(performance.now() - started).toBeLessThan(3_000);
     expect(first?.json.receipt).toBeNull();
     // The print's answer is lost (the gateway stops waiting); the register is searched a minute
     // later and the receipt found: a second event carries it.
