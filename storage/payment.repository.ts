@@ -89,16 +89,13 @@ export function rowToPayment(row: PaymentRow): Payment {
   };
 }
 
-/** The INSERT of a payment (`insert into … values (…)`), its text compiled once per set of columns (./compiled-once.ts). */
-export function insertPaymentQuery(db: Executor, row: NewPaymentRow): CompiledQuery {
+/** Inserts a payment; the INSERT's text is compiled once per set of columns (./compiled-once.ts). */
+export async function insertPayment(db: Executor, row: NewPaymentRow): Promise<void> {
   const columns = Object.keys(row).filter((column) => row[column as keyof NewPaymentRow] !== undefined);
   const values = columns.map((column) => row[column as keyof NewPaymentRow]);
-  return compiledOnce(db, `insertPayment:${columns.join(',')}`, values, () => db.insertInto('payments').values(row));
-}
-
-/** Inserts a payment. */
-export async function insertPayment(db: Executor, row: NewPaymentRow): Promise<void> {
-  await db.executeQuery(insertPaymentQuery(db, row));
+  await db.executeQuery(
+    compiledOnce(db, `insertPayment:${columns.join(',')}`, values, () => db.insertInto('payments').values(row)),
+  );
 }
 
 /** The payments one velocity limit counts: one buyer's on one domain, live money or sandbox. */

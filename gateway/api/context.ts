@@ -1,6 +1,5 @@
 import type { ParameterizedContext } from 'koa';
 import type { AlongsideRow } from '../../storage/rate-limit.repository.js';
-import type { RouteAdmission } from '../auth/admission.js';
 import type { Principal } from '../auth/principal.js';
 
 export interface GatewayState {
@@ -8,8 +7,6 @@ export interface GatewayState {
   principal?: Principal;
   /** The row of the route's first read, when it ran in the admission's statement (middleware/auth.ts). */
   alongside?: AlongsideRow;
-  /** The admission, when it waits for the route's write (middleware/auth.ts `admitWithWrite`). */
-  admission?: RouteAdmission;
   /** The request body exactly as received, kept for routes that verify signatures. */
   rawBody?: Buffer;
 }

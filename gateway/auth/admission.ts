@@ -15,16 +15,8 @@
  * (`AlongsideRead`): on the one-statement way it runs in the admission's statement, for the
  * principal the cached key is, and the request is answered from its row without another round
  * trip. Whenever the longer way decides, the row is dropped and the route reads as usual.
- *
- * A route whose one write is an INSERT of one row (a payment created without an Idempotency-Key)
- * may have its admission wait for that write (`pendingAdmission`): the route prepares the row, and
- * the admission's statement inserts it only if the request is admitted there (the account's count
- * within its limit, the address below its failure limit, the account version the one the cache
- * holds). Anything the route answers before, an error too, is answered after the admission, which
- * is then run alone: a refusal of the admission answers first, as it would have.
  */
 import type { CompiledQuery } from 'kysely';
-import type { KeyWithMerchant } from '../../storage/api-key.repository.js';
 import type { AlongsideRow } from '../../storage/rate-limit.repository.js';
 import { keyEnvironment } from '../domain/api-keys.js';
 import type { WindowCount } from '../limits/rate-limiter.js';
@@ -69,20 +61,6 @@ export async function admitRequest(
   return { principal, counted: await deps.limiter.hit(accountBucket(principal.merchantId)) };
 }
 
-/** The key the request presents, when the cache holds it and the one-statement way may decide. */
-function cachedKeyOf(deps: AuthDeps, headers: CredentialHeaders): KeyWithMerchant | undefined {
-  const credential = readCredential(headers);
-  if (credential?.kind !== 'api_key') return undefined;
-  const environment = keyEnvironment(credential.key);
-  if (environment === null) return undefined;
-  const presentedHash = sha256Hex(credential.key);
-  const key = deps.accountCache.keys.get(presentedHash);
-  if (!keyMatches(key, presentedHash, environment)) return undefined;
-  // A live key of an unverified business is refused before anything is counted: the longer way says so.
-  if (key.environment === 'live' && key.business_verified !== 1) return undefined;
-  return key;
-}
-
 /** The one-statement way, for a key the cache holds; undefined when the longer way must decide. */
 async function admitCachedKey(
   deps: AuthDeps,
@@ -92,8 +70,15 @@ async function admitCachedKey(
 ): Promise<Admitted | undefined> {
   const { limiter } = deps;
   if (limiter.admit === undefined || limiter.takeBack === undefined) return undefined;
-  const key = cachedKeyOf(deps, headers);
-  if (key === undefined) return undefined;
+  const credential = readCredential(headers);
+  if (credential?.kind !== 'api_key') return undefined;
+  const environment = keyEnvironment(credential.key);
+  if (environment === null) return undefined;
+  const presentedHash = sha256Hex(credential.key);
+  const key = deps.accountCache.keys.get(presentedHash);
+  if (!keyMatches(key, presentedHash, environment)) return undefined;
+  // A live key of an unverified business is refused before anything is counted: the longer way says so.
+  if (key.environment === 'live' && key.business_verified !== 1) return undefined;
 
   const read = alongside?.(keyPrincipal(deps, key));
   const admission = await limiter.admit(accountBucket(key.merchant_id), failureBucket(clientIp), read);
@@ -106,77 +91,4 @@ async function admitCachedKey(
   return admission.alongside === undefined
     ? { principal, counted: admission.hit }
     : { principal, counted: admission.hit, alongside: admission.alongside };
-}
-
-/** How a pending admission ran with the route's write. */
-export type AdmittedWriting =
-  | { readonly admitted: Admitted; readonly written: boolean }
-  /** The statement failed (the write broke a constraint, the connection was lost): nothing was counted. */
-  | { readonly failed: unknown };
-
-/** An admission that waits for the route's one write (see the top of this file). */
-export interface PendingAdmission {
-  /** The caller the cached key is; nothing is recorded of its use before it is admitted. */
-  readonly principal: Principal;
-  /**
-   * Runs the admission with `write` (an INSERT of one row) in its statement, the row inserted only
-   * when the request is admitted there. When the longer way must decide (the account version
-   * moved, the address failed too often), the count is taken back and the longer way decides; the
-   * row is not written then.
-   */
-  admitWriting(write: CompiledQuery): Promise<AdmittedWriting>;
-}
-
-/** The pending admission of a request with a cached key, where the counters live in the database; else undefined. */
-export function pendingAdmission(
-  deps: AuthDeps,
-  headers: CredentialHeaders,
-  clientIp: string,
-): PendingAdmission | undefined {
-  const { limiter } = deps;
-  if (limiter.admitWriting === undefined || limiter.takeBack === undefined) return undefined;
-  const { admitWriting, takeBack } = limiter;
-  const key = cachedKeyOf(deps, headers);
-  const version = deps.accountCache.version;
-  if (key === undefined || version === undefined) return undefined;
-  const principal = keyPrincipal(deps, key);
-  return {
-    principal,
-    async admitWriting(write) {
-      let admission: Awaited<ReturnType<typeof admitWriting>>;
-      try {
-        admission = await admitWriting.call(limiter, accountBucket(key.merchant_id), failureBucket(clientIp), write, {
-          maxHits: principal.rateLimitPerMinute,
-          failuresBelow: deps.config.authFailuresPerMinute,
-          version,
-        });
-      } catch (failed) {
-        return { failed };
-      }
-      // Written: admitted at the version the key was cached at, within both limits.
-      if (admission.written)
-        return { admitted: { principal: acceptedKey(deps, key), counted: admission.hit }, written: true };
-      const moved = deps.accountCache.syncTo(admission.accountVersion);
-      if (moved || admission.peeked.hits >= deps.config.authFailuresPerMinute) {
-        await takeBack.call(limiter, admission);
-        const decided = await authenticate(deps, headers, clientIp);
-        return {
-          admitted: { principal: decided, counted: await limiter.hit(accountBucket(decided.merchantId)) },
-          written: false,
-        };
-      }
-      // Past the account's limit (refused by `checkAccountLimit`), or another request moved the cache meanwhile.
-      return { admitted: { principal: acceptedKey(deps, key), counted: admission.hit }, written: false };
-    },
-  };
-}
-
-/**
- * What a route whose admission waits for its write (`ctx.state.admission`) calls: `admitWriting`
- * with its one write, or `admit` before any other work that writes. Each runs the admission at most
- * once; `admitWriting` answers whether the row was written (false: admitted, the route writes it).
- */
-export interface RouteAdmission {
-  admit(): Promise<void>;
-  admitWriting(write: CompiledQuery): Promise<boolean>;
 }

@@ -12,12 +12,10 @@ import {
   type AlongsideRow,
   admitCounting,
   admitCountingAlongside,
-  admitCountingWriting,
   deleteCountersBefore,
   hitCounter,
   readCounter,
   takeBackHit,
-  type WriteConditions,
 } from '../../storage/rate-limit.repository.js';
 import type { Clock } from '../domain/clock.js';
 import { MINUTE_MS } from '../domain/clock.js';
@@ -42,16 +40,6 @@ export interface RateLimiter {
    * Absent: the caller asks `peek`, the account cache and `hit` one after the other.
    */
   admit?(hitBucket: string, peekBucket: string, alongside?: CompiledQuery): Promise<Admission>;
-  /**
-   * `admit` with the request's one write (an INSERT of one row) made in the same statement when
-   * `conditions` hold: one round trip and one commit for both. `written` says whether it was made.
-   */
-  admitWriting?(
-    hitBucket: string,
-    peekBucket: string,
-    write: CompiledQuery,
-    conditions: WriteConditions,
-  ): Promise<Admission & { readonly written: boolean }>;
   /** Undoes the hit of an `admit` whose request is then decided the longer way. */
   takeBack?(admission: Admission): Promise<void>;
 }
@@ -147,24 +135,6 @@ export class DatabaseRateLimiter implements RateLimiter {
       windowMinute: window.minute,
     };
     return alongside === undefined ? admission : { ...admission, alongside: { row: counted.row } };
-  }
-
-  async admitWriting(
-    hitBucket: string,
-    peekBucket: string,
-    write: CompiledQuery,
-    conditions: WriteConditions,
-  ): Promise<Admission & { readonly written: boolean }> {
-    const window = await this.#window();
-    const counted = await admitCountingWriting(this.#db, hitBucket, peekBucket, window.minute, write, conditions);
-    return {
-      hitBucket,
-      hit: { hits: counted.hits, resetSeconds: window.resetSeconds },
-      peeked: { hits: counted.peeked, resetSeconds: window.resetSeconds },
-      accountVersion: counted.accountVersion,
-      windowMinute: window.minute,
-      written: counted.written,
-    };
   }
 
   async takeBack(admission: Admission): Promise<void> {

@@ -85,16 +85,6 @@ export class AccountCache {
     this.#readVersion = readVersion;
   }
 
-  /** The account version last read (undefined before the first read). */
-  get version(): string | undefined {
-    return this.#version;
-  }
-
-  /** Goes up whenever everything is forgotten: what was read from the cache before may be stale. */
-  get generation(): number {
-    return this.#generation;
-  }
-
   /** Reads the account version and forgets everything when it moved since the last read. */
   async sync(): Promise<void> {
     this.syncTo(await this.#readVersion());

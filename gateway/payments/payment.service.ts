@@ -14,11 +14,10 @@ import {
   rowToDomainLimits,
 } from '../../storage/domain.repository.js';
 import { isUniqueViolation, violatedConstraint } from '../../storage/errors.js';
-import { insertPayment, insertPaymentQuery, rowToPayment } from '../../storage/payment.repository.js';
+import { insertPayment, rowToPayment } from '../../storage/payment.repository.js';
 import type { PaymentRow } from '../../storage/payment.table.js';
 import { type CreatePaymentBody, createPaymentSchema } from '../api/schemas/payment.schema.js';
 import { parseOr422 } from '../api/schemas/validation.js';
-import type { RouteAdmission } from '../auth/admission.js';
 import type { Principal } from '../auth/principal.js';
 import { assertBalanceAllowsPayment } from '../billing/billing.service.js';
 import {
@@ -30,7 +29,7 @@ import {
 } from '../domain/domain-resolution.js';
 import { ApiError, validationFailed } from '../domain/errors.js';
 import { BASE_CURRENCY, CURRENCY_CODE, convertToAmd } from '../domain/fx.js';
-import { type PaymentResponse, toPaymentResponse } from '../domain/payment.js';
+import { toPaymentResponse } from '../domain/payment.js';
 import { buyerKey, type DomainLimitSettings, effectiveLimits } from '../domain/payment-limits.js';
 import { domainProcessors } from '../processors/registry.js';
 import type { Deps } from '../runtime/deps.js';
@@ -63,65 +62,25 @@ export interface CreatePaymentRequest {
   readonly body: unknown;
   readonly origin: string | undefined;
   readonly idempotencyKey: string | undefined;
-  /**
-   * The request's admission, when it waits for the payment's insert (gateway/auth/admission.ts):
-   * the insert then runs in the admission's statement where it can.
-   */
-  readonly admission?: RouteAdmission;
 }
 
 export async function createPayment(
   deps: Deps,
   request: CreatePaymentRequest,
 ): Promise<StoredResponse & { replayed: boolean }> {
-  const { principal, admission } = request;
-  // An Idempotency-Key is claimed before anything else is done: the request is admitted first.
-  if (request.idempotencyKey !== undefined) await admission?.admit();
+  const { principal } = request;
   return runIdempotent(
     deps,
     idempotencyScopeOf(principal, 'payments.create'),
     request.idempotencyKey,
     request.body,
     async (complete) => {
-      const prepare = async (): Promise<PreparedPayment> => {
-        const { body, rate } = await parseCreatePaymentBody(deps, request.body);
-        return preparePayment(deps, principal, body, rate, request.origin);
-      };
-      const deferred = admission !== undefined && request.idempotencyKey === undefined;
-      const generation = deps.accountCache.generation;
-      let prepared: PreparedPayment;
+      const { body, rate } = await parseCreatePaymentBody(deps, request.body);
+      const { row, velocity } = await preparePayment(deps, principal, body, rate, request.origin);
+      // A new payment has reached no processor: it waits for no processor's reference.
+      const response = toPaymentResponse(rowToPayment(row), deps.config.publicUrl, false);
       try {
-        prepared = await prepare();
-      } catch (error) {
-        // Refused before the admission, maybe from cached facts of the account: the admission runs
-        // now, and if it found the account changed, the payment is prepared again from fresh facts.
-        if (!deferred) throw error;
-        await admission.admit();
-        if (deps.accountCache.generation === generation) throw error;
-        prepared = await prepare();
-      }
-      const created = (row: PaymentRow, body: PaymentResponse) => {
-        deps.metrics.payment('created', row);
-        return { status: 201, body };
-      };
-      if (deferred) {
-        if (prepared.velocity === null) {
-          // Without a velocity limit the insert is the whole write: it goes with the admission.
-          const written = await orderRuleApplied(prepared.row, () =>
-            admission.admitWriting(insertPaymentQuery(deps.db, prepared.row)),
-          );
-          if (written) return created(prepared.row, paymentCreated(deps, prepared.row));
-        } else {
-          await admission.admit();
-        }
-        // Admitted another way: what was prepared from the account's cached facts is prepared again
-        // if the admission found them changed.
-        if (deps.accountCache.generation !== generation) prepared = await prepare();
-      }
-      const { row, velocity } = prepared;
-      const response = paymentCreated(deps, row);
-      await orderRuleApplied(row, () =>
-        deps.transact(
+        await deps.transact(
           async (trx) => {
             if (velocity !== null) await assertVelocityAllows(deps, trx, velocity, Date.parse(row.created_at));
             await insertPayment(trx, row);
@@ -129,35 +88,24 @@ export async function createPayment(
           },
           // Without a velocity limit or a key to complete, the insert is the whole write.
           { oneStatement: velocity === null && request.idempotencyKey === undefined },
-        ),
-      );
-      return created(row, response);
+        );
+      } catch (error) {
+        if (isUniqueViolation(error) && (violatedConstraint(error) ?? '').includes('active_order')) {
+          throw validationFailed(
+            {
+              order_id: [
+                'already has a pending, processing or completed payment; read it with GET /api/v1/orders/{order_id}/payment',
+              ],
+            },
+            `Order ${row.order_id} already has a payment in progress or paid.`,
+          );
+        }
+        throw error;
+      }
+      deps.metrics.payment('created', row);
+      return { status: 201, body: response };
     },
   );
-}
-
-/** The answer to a new payment: it has reached no processor, so it waits for no processor's reference. */
-function paymentCreated(deps: Deps, row: PaymentRow): PaymentResponse {
-  return toPaymentResponse(rowToPayment(row), deps.config.publicUrl, false);
-}
-
-/** Runs the payment's insert; a second open payment of the order is refused with 422 (the order rule). */
-async function orderRuleApplied<T>(row: PaymentRow, insert: () => Promise<T>): Promise<T> {
-  try {
-    return await insert();
-  } catch (error) {
-    if (isUniqueViolation(error) && (violatedConstraint(error) ?? '').includes('active_order')) {
-      throw validationFailed(
-        {
-          order_id: [
-            'already has a pending, processing or completed payment; read it with GET /api/v1/orders/{order_id}/payment',
-          ],
-        },
-        `Order ${row.order_id} already has a payment in progress or paid.`,
-      );
-    }
-    throw error;
-  }
 }
 
 /**

@@ -3,14 +3,7 @@
  * that the credential may perform the route's operation.
  */
 import type { Next } from 'koa';
-import type { CompiledQuery } from 'kysely';
-import {
-  type Admitted,
-  type AlongsideRead,
-  admitRequest,
-  type PendingAdmission,
-  pendingAdmission,
-} from '../../auth/admission.js';
+import { type AlongsideRead, admitRequest } from '../../auth/admission.js';
 import { type AuthDeps, checkAccountLimit } from '../../auth/authenticate.js';
 import type { ConnectTokenPrincipal, Principal } from '../../auth/principal.js';
 import { type CredentialKind, mayPerform, type Operation } from '../../domain/access.js';
@@ -22,22 +15,18 @@ import type { GatewayContext } from '../context.js';
  * `alongside` read found in the admission's statement is left on `ctx.state.alongside`.
  */
 async function admit(deps: AuthDeps, ctx: GatewayContext, alongside?: AlongsideRead): Promise<Principal> {
-  const admitted = await admitRequest(deps, credentialHeaders(ctx), ctx.ip, alongside);
-  if (admitted.alongside !== undefined) ctx.state.alongside = admitted.alongside;
-  return answerAdmission(ctx, admitted);
-}
-
-function credentialHeaders(ctx: GatewayContext) {
-  return {
-    serviceKey: ctx.get('X-Service-Key') || undefined,
-    authorization: ctx.get('Authorization') || undefined,
-    connectToken: ctx.get('X-Service-Connect') || undefined,
-  };
-}
-
-/** The admitted caller on `ctx.state`, and its count in the X-RateLimit headers (429 past the limit). */
-function answerAdmission(ctx: GatewayContext, { principal, counted }: Admitted): Principal {
+  const { principal, counted, ...admitted } = await admitRequest(
+    deps,
+    {
+      serviceKey: ctx.get('X-Service-Key') || undefined,
+      authorization: ctx.get('Authorization') || undefined,
+      connectToken: ctx.get('X-Service-Connect') || undefined,
+    },
+    ctx.ip,
+    alongside,
+  );
   ctx.state.principal = principal;
+  if (admitted.alongside !== undefined) ctx.state.alongside = admitted.alongside;
   const limit = checkAccountLimit(principal, counted);
   ctx.set('X-RateLimit-Limit', String(limit.limit));
   ctx.set('X-RateLimit-Remaining', String(limit.remaining));
@@ -64,23 +53,11 @@ export interface GuardOptions {
    * finds its row on `ctx.state.alongside` then, and otherwise reads it itself.
    */
   readonly alongside?: (ctx: GatewayContext, principal: Principal) => ReturnType<AlongsideRead>;
-  /**
-   * The admission waits for the route's one write, to run in one statement with it where it can
-   * (gateway/auth/admission.ts): the route then finds `ctx.state.admission` and calls it before any
-   * write. Whatever the route answers without calling it is answered after the admission.
-   */
-  readonly admitWithWrite?: boolean;
 }
 
 export function requireAuth(deps: AuthDeps, operation: Operation, options: GuardOptions = {}) {
   const { alongside } = options;
   return async function guard(ctx: GatewayContext, next: Next): Promise<void> {
-    if (options.admitWithWrite === true) {
-      const pending = pendingAdmission(deps, credentialHeaders(ctx), ctx.ip);
-      if (pending !== undefined && mayPerform(credentialOf(pending.principal), operation)) {
-        return admittingWithWrite(deps, ctx, next, pending, operation);
-      }
-    }
     const read: AlongsideRead | undefined =
       alongside === undefined
         ? undefined
@@ -89,45 +66,6 @@ export function requireAuth(deps: AuthDeps, operation: Operation, options: Guard
     if (!mayPerform(credentialOf(principal), operation)) throw insufficientScope(principal, operation);
     return next();
   };
-}
-
-/** The route runs first; its admission runs with its write, or alone before its answer (see `GuardOptions`). */
-async function admittingWithWrite(
-  deps: AuthDeps,
-  ctx: GatewayContext,
-  next: Next,
-  pending: PendingAdmission,
-  operation: Operation,
-): Promise<void> {
-  let settled = false;
-  const allowed = (principal: Principal): void => {
-    if (!mayPerform(credentialOf(principal), operation)) throw insufficientScope(principal, operation);
-  };
-  const settle = async (write?: CompiledQuery): Promise<boolean> => {
-    if (settled) return false;
-    settled = true;
-    if (write === undefined) {
-      allowed(await admit(deps, ctx));
-      return false;
-    }
-    const outcome = await pending.admitWriting(write);
-    if ('failed' in outcome) {
-      // Nothing was counted: the request is counted (and refused, if it must be) as it would have been.
-      allowed(await admit(deps, ctx));
-      throw outcome.failed;
-    }
-    allowed(answerAdmission(ctx, outcome.admitted));
-    return outcome.written;
-  };
-  ctx.state.principal = pending.principal;
-  ctx.state.admission = { admit: async () => void (await settle()), admitWriting: settle };
-  try {
-    await next();
-  } catch (error) {
-    if (!settled) await settle();
-    throw error;
-  }
-  if (!settled) await settle();
 }
 
 /** For routes about the connect token itself: any other credential gets 403 `insufficient_scope`. */

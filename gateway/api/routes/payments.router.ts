@@ -25,16 +25,13 @@ import { parseOr422 } from '../schemas/validation.js';
 export function paymentsRouter(deps: AuthDeps): Router<GatewayState> {
   const router = new Router<GatewayState>({ prefix: '/api/v1' });
 
-  // The admission waits for the payment's insert, to go in one statement with it where it can.
-  const createGuard = requireAuth(deps, 'payments.create', { admitWithWrite: true });
-  router.post('/payments', createGuard, jsonBody(deps.config.bodyLimitBytes), async (ctx) => {
+  router.post('/payments', requireAuth(deps, 'payments.create'), jsonBody(deps.config.bodyLimitBytes), async (ctx) => {
     const idempotencyKey = checkIdempotencyKey(ctx.get(IDEMPOTENCY_HEADER) || undefined);
     const result = await createPayment(deps, {
       principal: principalOf(ctx),
       body: ctx.request.body,
       origin: ctx.get('Origin') || undefined,
       idempotencyKey,
-      ...(ctx.state.admission === undefined ? {} : { admission: ctx.state.admission }),
     });
     sendIdempotent(ctx, result);
   });
