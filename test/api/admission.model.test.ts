@@ -3,9 +3,9 @@
  * second payment of an open order, bad bodies, with and without Idempotency-Key, replays), reads
  * (own, another account's, unknown), a key revoked, another account's change that moves the account
  * version (so the cached keys are checked again), and the minute turning over, against one merchant
- * whose limit is a few requests a minute. On PostgreSQL the creates and reads of a cached key take
- * the one-statement ways (gateway/auth/admission.ts); on SQLite the admission runs first. Both must
- * answer as the model says, after every step:
+ * whose limit is a few requests a minute. On PostgreSQL a cached key is admitted in one statement,
+ * a read of a payment inside it (gateway/auth/admission.ts); on SQLite the counts are in memory.
+ * Both must answer as the model says, after every step:
  * - a revoked key is refused 401 and not counted; every other request is counted once;
  * - past the limit every request is 429 `rate_limited`, whatever else it would have answered;
  * - a payment exists exactly for each 201, and reads answer it as created;
