@@ -40,16 +40,36 @@ export interface AdmissionCounts {
 
 type RowReader = (sql: string, params: readonly unknown[]) => Promise<unknown[] | undefined>;
 
-// One round trip: the count of $1 goes up, $2's is read, and the account version with them. The
-// reads see the table as it was when the statement began (the count of another bucket: unaffected).
-const ADMIT = `with hit as (
-  insert into rate_limit_counters (bucket, window_minute, hits) values ($1, $3, 1)
+/** The admission's columns, named apart from any table's. */
+const HITS = 'admission_hits';
+const PEEKED = 'admission_peeked';
+const VERSION = 'admission_version';
+const FOUND = 'admission_alongside_found';
+
+/**
+ * The admission's statement, its three parameters from `$first` on: the count of the first goes
+ * up, the second's is read, and the account version with them. The reads see the tables as they
+ * were when the statement began (the count of another bucket: unaffected). With `alongside` (a read
+ * of at most one row), that read runs in the statement too and its columns follow the admission's.
+ */
+function admissionText(first: number, alongside?: string): string {
+  const [hit, peek, minute] = [`$${first}`, `$${first + 1}`, `$${first + 2}`];
+  const counted = `with hit as (
+  insert into rate_limit_counters (bucket, window_minute, hits) values (${hit}, ${minute}, 1)
   on conflict (bucket, window_minute) do update set hits = rate_limit_counters.hits + 1
   returning hits
-)
-select (select hits from hit),
-  coalesce((select hits from rate_limit_counters where bucket = $2 and window_minute = $3), 0),
-  (select version from account_version where id = 1)`;
+)`;
+  const counts = `select (select hits from hit) as "${HITS}",
+  coalesce((select hits from rate_limit_counters where bucket = ${peek} and window_minute = ${minute}), 0) as "${PEEKED}",
+  (select version from account_version where id = 1) as "${VERSION}"`;
+  if (alongside === undefined) return `${counted}\n${counts}`;
+  return `${counted}, alongside as (select true as "${FOUND}", q.* from (${alongside}) as q)
+${counts},
+  alongside.*
+from (select 1) as admission left join alongside on true`;
+}
+
+const ADMIT = admissionText(1);
 
 const TAKE_BACK =
   'update rate_limit_counters set hits = hits - 1 where bucket = $1 and window_minute = $2 and hits > 0';
@@ -71,37 +91,17 @@ export interface AlongsideRow {
   readonly row: Record<string, unknown> | undefined;
 }
 
-/** The admission's columns, named apart from any table's. */
-const HITS = 'admission_hits';
-const PEEKED = 'admission_peeked';
-const VERSION = 'admission_version';
-const FOUND = 'admission_alongside_found';
-
 /** Texts of the admission with a read, by the read's text: a few shapes, each composed once. */
 const composed = new Map<string, string>();
 const COMPOSED_TEXTS = 64;
 
-/**
- * The admission statement with `read` (at most one row, parameters `$1`…`$n`) run in it: its
- * parameters come first, the admission's follow. The read sees the tables as the statement began,
- * as a statement sent right after the admission would see them (short of a commit in between).
- */
+/** The admission with `read` (parameters `$1`…`$n`) in it: the read's parameters first, the admission's after. */
 function admissionWith(read: CompiledQuery): string {
   let text = composed.get(read.sql);
-  if (text !== undefined) return text;
-  const n = read.parameters.length;
-  const [hit, peek, minute] = [`$${n + 1}`, `$${n + 2}`, `$${n + 3}`];
-  text = `with hit as (
-  insert into rate_limit_counters (bucket, window_minute, hits) values (${hit}, ${minute}, 1)
-  on conflict (bucket, window_minute) do update set hits = rate_limit_counters.hits + 1
-  returning hits
-), alongside as (select true as "${FOUND}", q.* from (${read.sql}) as q)
-select (select hits from hit) as "${HITS}",
-  coalesce((select hits from rate_limit_counters where bucket = ${peek} and window_minute = ${minute}), 0) as "${PEEKED}",
-  (select version from account_version where id = 1) as "${VERSION}",
-  alongside.*
-from (select 1) as admission left join alongside on true`;
-  if (composed.size < COMPOSED_TEXTS) composed.set(read.sql, text);
+  if (text === undefined) {
+    text = admissionText(read.parameters.length + 1, read.sql);
+    if (composed.size < COMPOSED_TEXTS) composed.set(read.sql, text);
+  }
   return text;
 }
 

@@ -14,7 +14,7 @@ import { MINUTE_MS, toStoredInstant } from '../domain/clock.js';
 import { ApiError } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
 import { type Paginated, paginate } from '../domain/pagination.js';
-import type { PaymentResponse } from '../domain/payment.js';
+import type { Payment, PaymentResponse } from '../domain/payment.js';
 import type { Deps } from '../runtime/deps.js';
 import { paymentAnswer, paymentAnswers } from './awaiting-reference.js';
 import { scopeOf } from './payment-scope.js';
@@ -31,14 +31,12 @@ export async function getPayment(
   uuid: string,
   alreadyRead?: AlongsideRow,
 ): Promise<PaymentResponse> {
-  const payment =
-    alreadyRead !== undefined
-      ? alreadyRead.row === undefined
-        ? undefined
-        : rowToPayment(alreadyRead.row as unknown as PaymentRow)
-      : isUuid(uuid)
-        ? await findPayment(deps.db, scopeOf(principal), uuid)
-        : undefined;
+  let payment: Payment | undefined;
+  if (alreadyRead !== undefined) {
+    if (alreadyRead.row !== undefined) payment = rowToPayment(alreadyRead.row as unknown as PaymentRow);
+  } else if (isUuid(uuid)) {
+    payment = await findPayment(deps.db, scopeOf(principal), uuid);
+  }
   if (payment === undefined) throw new ApiError('not_found', `No payment ${uuid} for this key.`);
   return paymentAnswer(deps, payment);
 }
