@@ -18,6 +18,18 @@ export async function insertDomain(db: Executor, row: NewDomainRow): Promise<voi
   await db.insertInto('domains').values(row).execute();
 }
 
+/** Whether an account holds `host` verified (a host is verified for one account only). */
+export async function isVerifiedHostTaken(db: Executor, host: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('domains')
+    .select('id')
+    .where('host', '=', host)
+    .where('verified', '=', 1)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export interface DomainWithProcessors extends DomainRow {
   /** Slugs of the processors enabled for the domain, in alphabetical order. */
   processors: string[];

@@ -5,7 +5,7 @@
  * domains.service.ts, domain-processors.service.ts).
  */
 import type { Executor } from '../../storage/database.js';
-import { insertDomain, upsertDomainProcessor } from '../../storage/domain.repository.js';
+import { insertDomain, isVerifiedHostTaken, upsertDomainProcessor } from '../../storage/domain.repository.js';
 import { isUniqueViolation } from '../../storage/errors.js';
 import { countMerchants, findMerchant, insertMerchant, updateMerchant } from '../../storage/merchant.repository.js';
 import { holdNamedLock } from '../../storage/transactions.js';
@@ -69,14 +69,32 @@ function publicHostname(deps: Deps): string {
   return new URL(deps.config.publicUrl).hostname;
 }
 
+/**
+ * The account's hosted domain, `<slug>-<6 hex>.<gateway host>`: six hex digits of a hash of the
+ * account's id, or of the id and a number when another account's hosted domain (same name, same
+ * six digits: one in 16 million per pair of accounts, so a real chance among thousands of "Shop"s)
+ * holds those already. Two accounts made at the same instant onto the same name still meet the
+ * unique index, whose refusal createMerchant words.
+ */
+async function freeHostedHost(trx: Executor, slug: string, merchantId: string, gatewayHost: string): Promise<string> {
+  for (let attempt = 0; ; attempt += 1) {
+    const digits = sha256Hex(attempt === 0 ? merchantId : `${merchantId}:${attempt}`).slice(0, 6);
+    const host = `${slug}-${digits}.${gatewayHost}`;
+    if (!(await isVerifiedHostTaken(trx, host))) return host;
+  }
+}
+
 export async function createMerchant(deps: Deps, input: CreateMerchantInput): Promise<CreatedMerchant> {
   const write = writeMerchant(deps, input);
   try {
     return await deps.db.transaction().execute(write);
   } catch (error) {
-    if (isUniqueViolation(error))
+    if (!isUniqueViolation(error)) throw error;
+    // A verified host of another account: one of the domains asked for, or (without any) the
+    // hosted domain another account made at the same moment under the same name took first.
+    if (input.verifyDomains === true && (input.domains ?? []).length > 0)
       throw new OperatorError('one of the domains is already verified for another merchant');
-    throw error;
+    throw new OperatorError('another merchant was made at the same moment under the same name: try again');
   }
 }
 
@@ -113,7 +131,7 @@ function writeMerchant(deps: Deps, input: CreateMerchantInput): (trx: Executor) 
     const nowMs = deps.clock.nowMs();
     const now = toStoredInstant(nowMs);
     const merchantId = deps.ids.uuid(nowMs);
-    const hostedHost = `${slugOf(name)}-${sha256Hex(merchantId).slice(0, 6)}.${publicHostname(deps)}`;
+    const hostedHost = await freeHostedHost(trx, slugOf(name), merchantId, publicHostname(deps));
     await insertMerchant(trx, {
       id: merchantId,
       name,
