@@ -43,7 +43,8 @@ export interface FreshDatabase {
   drop(): Promise<void>;
 }
 
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `work` on a client of its own connected to `url`, closed after. */
+export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   client.on('error', () => {});
   await client.connect();
@@ -54,9 +55,12 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
   }
 }
 
-export async function createFreshDatabase(adminUrl: string): Promise<FreshDatabase> {
+/** A new database, empty or a copy of the database named `template` (no connection may be open on it). */
+export async function createFreshDatabase(adminUrl: string, template?: string): Promise<FreshDatabase> {
   const name = `bench_${randomBytes(6).toString('hex')}`;
-  await withClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  await withClient(adminUrl, (client) =>
+    client.query(`CREATE DATABASE ${name}${template === undefined ? '' : ` TEMPLATE ${template}`}`),
+  );
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   let dropped = false;

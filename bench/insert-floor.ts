@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { UuidV7Sequence } from '../gateway/domain/ids.js';
-import { type BenchPostgres, createFreshDatabase, startBenchPostgres } from './bench-postgres.js';
+import { type BenchPostgres, createFreshDatabase, startBenchPostgres, withClient } from './bench-postgres.js';
 
 const SECONDS = Number(process.env.FLOOR_SECONDS ?? 5);
 const WARM_UP_MS = 1000;
@@ -76,29 +76,9 @@ async function measure(postgres: BenchPostgres, url: string, text: string, value
   }
 }
 
-async function query<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-/** A copy of the database `template` (no connection may be open on it). */
-async function copyOf(
-  adminUrl: string,
-  template: string,
-  name: string,
-): Promise<{ url: string; drop: () => Promise<void> }> {
-  await query(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: () => query(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).then(() => {}),
-  };
+/** The rows `text` answers on `url`. */
+function query<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
+  return withClient(url, async (client) => (await client.query<T>(text)).rows);
 }
 
 /** One payment made by a gateway on `databaseUrl` (migrated at its start): the row the floor copies. */
@@ -223,9 +203,9 @@ async function postgresFloor(dir: string): Promise<void> {
         `(${entered.map((index) => index.indexname).join(', ')})`,
     );
     console.log(`${'variant'.padEnd(36)} ${'inserts/s'.padStart(9)} ${'db µs'.padStart(6)}  baseline/s  db µs  ratio`);
-    for (const [i, variant] of variants.entries()) {
+    for (const variant of variants) {
       if (!wanted(variant.name)) continue;
-      const copy = await copyOf(postgres.adminUrl, migrated.name, `floor_${i}_${process.pid}`);
+      const copy = await createFreshDatabase(postgres.adminUrl, migrated.name);
       try {
         for (const change of variant.change) await query(copy.url, change);
         const base = await measure(

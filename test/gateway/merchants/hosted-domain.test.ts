@@ -12,6 +12,8 @@ import { insertDomain } from '../../../storage/domain.repository.js';
 import { DIALECTS } from '../../support/databases.js';
 import { startTestGateway, type TestGateway } from '../../support/gateway.js';
 
+const NOW = '2026-01-01T00:00:00.000Z';
+
 describe.each(DIALECTS)('the hosted domain of a new account (%s)', (dialect) => {
   let t: TestGateway;
 
@@ -39,6 +41,16 @@ describe.each(DIALECTS)('the hosted domain of a new account (%s)', (dialect) => 
     };
   };
 
+  /** Another account's domain `host`, verified or not. */
+  const holdHost = async (holderName: string, host: string, verified: boolean): Promise<string> => {
+    const deps = t.gateway.deps;
+    const holder = await createMerchant(deps, { name: holderName });
+    const id = deps.ids.uuid(deps.clock.nowMs());
+    const secret = newWebhookSecret(deps);
+    await insertDomain(deps.db, domainRow(deps, id, holder.merchant_id, host, false, verified, null, secret, NOW));
+    return holder.merchant_id;
+  };
+
   it('is the slug of the name and six hex digits of the account id', async () => {
     const made = await createMerchant(t.gateway.deps, { name: 'Tea House' });
     expect(made.hosted_domain).toBe(`tea-house-${sha256Hex(made.merchant_id).slice(0, 6)}.gateway.test`);
@@ -47,15 +59,9 @@ describe.each(DIALECTS)('the hosted domain of a new account (%s)', (dialect) => 
 
   it('takes other digits when another account holds the first ones verified', async () => {
     const deps = t.gateway.deps;
-    const holder = await createMerchant(deps, { name: 'Holder' });
     const nextId = deps.ids.uuid(deps.clock.nowMs());
     const wanted = `test-shop-${sha256Hex(nextId).slice(0, 6)}.gateway.test`;
-    const now = '2026-01-01T00:00:00.000Z';
-    const heldId = deps.ids.uuid(deps.clock.nowMs());
-    await insertDomain(
-      deps.db,
-      domainRow(deps, heldId, holder.merchant_id, wanted, false, true, null, newWebhookSecret(deps), now),
-    );
+    const holderId = await holdHost('Holder', wanted, true);
 
     const made = await createMerchant(withFirstId(nextId), { name: 'Test Shop' });
     expect(made.merchant_id).toBe(nextId);
@@ -65,35 +71,22 @@ describe.each(DIALECTS)('the hosted domain of a new account (%s)', (dialect) => 
       .selectFrom('domains')
       .select(['merchant_id', 'host', 'verified'])
       .where('host', 'in', [wanted, made.hosted_domain])
-      .orderBy('merchant_id')
       .execute();
-    expect(hosts).toEqual(
+    const byMerchant = (a: { merchant_id: string }, b: { merchant_id: string }) =>
+      a.merchant_id < b.merchant_id ? -1 : 1;
+    expect(hosts.sort(byMerchant)).toEqual(
       [
-        { merchant_id: holder.merchant_id, host: wanted, verified: 1 },
+        { merchant_id: holderId, host: wanted, verified: 1 },
         { merchant_id: nextId, host: made.hosted_domain, verified: 1 },
-      ].sort((a, b) => a.merchant_id.localeCompare(b.merchant_id)),
+      ].sort(byMerchant),
     );
   });
 
   it('keeps the first digits when the host is another account’s but not verified there', async () => {
     const deps = t.gateway.deps;
-    const holder = await createMerchant(deps, { name: 'Claimant' });
     const nextId = deps.ids.uuid(deps.clock.nowMs());
     const wanted = `test-shop-${sha256Hex(nextId).slice(0, 6)}.gateway.test`;
-    await insertDomain(
-      deps.db,
-      domainRow(
-        deps,
-        deps.ids.uuid(deps.clock.nowMs()),
-        holder.merchant_id,
-        wanted,
-        false,
-        false,
-        null,
-        newWebhookSecret(deps),
-        '2026-01-01T00:00:00.000Z',
-      ),
-    );
+    await holdHost('Claimant', wanted, false);
     const made = await createMerchant(withFirstId(nextId), { name: 'Test Shop' });
     expect(made.hosted_domain).toBe(wanted);
   });
