@@ -112,9 +112,16 @@ beforeEach(() => {
   writeFileSync(stateFile, JSON.stringify(state()));
 });
 
+/** Waits until the PHP server has finished every request the page sent (and written their state). */
+async function phpIdle(): Promise<void> {
+  const response = await fetch(`${site}/harness-idle`, { signal: AbortSignal.timeout(10_000) });
+  expect(response.status).toBe(204);
+}
+
 afterEach(async () => {
   await current?.close();
   current = null;
+  await phpIdle();
   // No PHP warning or fatal in any request of the test.
   expect(readState().errors ?? []).toEqual([]);
 });

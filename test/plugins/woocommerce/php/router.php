@@ -8,6 +8,8 @@
  * capabilities), runs the plugin in the stubs (admin.php answers the admin URLs), and writes the state
  * back, so that admin-post -> redirect -> page works across requests. PHP warnings, the plugin's
  * connector calls (without header values) and its log lines are appended to the state for the test.
+ * GET /harness-idle answers 204 without touching the state: the test's way to wait for the requests
+ * a page left running (the built-in server takes them one at a time).
  */
 
 // The plugin's own files under /wp-content/plugins/wordpress-plugin/assets/, as the web server serves them.
@@ -19,6 +21,13 @@ if ( 0 === strpos( $harness_asset, '/wp-content/plugins/wordpress-plugin/assets/
 		readfile( $harness_file );
 		return true;
 	}
+}
+
+// The test's barrier: the server answers one request at a time, so once this answers, every earlier
+// request has finished and written its state.
+if ( '/harness-idle' === $harness_asset ) {
+	http_response_code( 204 );
+	return true;
 }
 
 $harness_state_file = (string) getenv( 'HARNESS_STATE' );
@@ -76,7 +85,10 @@ register_shutdown_function(
 			'uri'      => isset( $_SERVER['REQUEST_URI'] ) ? $_SERVER['REQUEST_URI'] : '',
 			'redirect' => $GLOBALS['harness']['redirect'],
 		);
-		file_put_contents( $harness_state_file, json_encode( $state, JSON_UNESCAPED_SLASHES | JSON_PRETTY_PRINT ), LOCK_EX );
+		// Written aside and renamed over, so a reader never sees a half-written file.
+		$partial = $harness_state_file . '.partial';
+		file_put_contents( $partial, json_encode( $state, JSON_UNESCAPED_SLASHES | JSON_PRETTY_PRINT ) );
+		rename( $partial, $harness_state_file );
 	}
 );
 
