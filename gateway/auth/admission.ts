@@ -7,7 +7,8 @@
  * the database (PostgreSQL) and the key is one the cache already holds, the three are one
  * statement (`RateLimiter.admit`): the account's counter goes up while the failures and the version
  * are read. The request is then decided exactly as the longer way would: when the address is past
- * its failure limit, or the account version moved (the cached key may be revoked or changed), the
+ * its failure limit, or the account version is not the one the cached key was kept under (the key
+ * may be revoked or changed, also when another request of this instance learnt of it first), the
  * hit is taken back and the longer way decides, from the database. A request the longer way would
  * count is counted once either way, a request it would refuse before counting is not counted.
  *
@@ -75,6 +76,7 @@ async function admitCachedKey(
   const environment = keyEnvironment(credential.key);
   if (environment === null) return undefined;
   const presentedHash = sha256Hex(credential.key);
+  const keptUnder = deps.accountCache.version;
   const key = deps.accountCache.keys.get(presentedHash);
   if (!keyMatches(key, presentedHash, environment)) return undefined;
   // A live key of an unverified business is refused before anything is counted: the longer way says so.
@@ -82,7 +84,10 @@ async function admitCachedKey(
 
   const read = alongside?.(keyPrincipal(deps, key));
   const admission = await limiter.admit(accountBucket(key.merchant_id), failureBucket(clientIp), read);
-  const moved = deps.accountCache.syncTo(admission.accountVersion);
+  // The key was taken from the cache under `keptUnder`. Another request of this instance may have
+  // read the new version (and emptied the cache) while this one's statement ran: then `syncTo`
+  // finds nothing moved, yet the key taken is the old one. Either way the longer way decides.
+  const moved = deps.accountCache.syncTo(admission.accountVersion) || admission.accountVersion !== keptUnder;
   if (moved || admission.peeked.hits >= deps.config.authFailuresPerMinute) {
     await limiter.takeBack(admission);
     return undefined;

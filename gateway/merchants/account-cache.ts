@@ -85,6 +85,16 @@ export class AccountCache {
     this.#readVersion = readVersion;
   }
 
+  /**
+   * The account version what the cache holds now was kept under (undefined before the first sync).
+   * A caller that takes an entry and learns a version later compares the two: another request may
+   * have synced past a change in between, so `syncTo` answering "not moved" does not say the entry
+   * taken before it is current.
+   */
+  get version(): string | undefined {
+    return this.#version;
+  }
+
   /** Reads the account version and forgets everything when it moved since the last read. */
   async sync(): Promise<void> {
     this.syncTo(await this.#readVersion());

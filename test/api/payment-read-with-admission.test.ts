@@ -112,6 +112,30 @@ describe.each(DIALECTS)('a payment read with the admission on %s', (dialect) => 
     expect(after.headers.get('X-RateLimit-Remaining')).toBe('57');
   });
 
+  it('refuses every one of several requests that come together with a cached key revoked since', async () => {
+    const m = await t.merchant();
+    const { key: doomed, key_id: doomedId } = await createApiKey(t.gateway.deps, {
+      merchantId: m.merchantId,
+      environment: 'test',
+      access: 'full',
+    });
+    nextWindow();
+    const created = await t.call('POST', '/api/v1/payments', { key: doomed, body: paymentBody() });
+    expect(created.status, created.text).toBe(201);
+    const uuid = String(created.body.uuid);
+    expect((await t.call('GET', `/api/v1/payments/${uuid}`, { key: doomed })).status).toBe(200);
+
+    await revokeApiKey(t.gateway.deps, { merchantId: m.merchantId, keyId: doomedId });
+    // All take the key from the cache before the first learns the new version from its statement.
+    const together = await Promise.all(
+      Array.from({ length: 8 }, () => t.call('GET', `/api/v1/payments/${uuid}`, { key: doomed })),
+    );
+    for (const refused of together) {
+      expectErrorBody(refused, 401, 'invalid_api_key');
+      expect(refused.body).not.toHaveProperty('uuid');
+    }
+  });
+
   it('answers the 61st request of a minute 429 rate_limited, with no payment in it', async () => {
     const m = await t.merchant();
     nextWindow();
