@@ -41,10 +41,40 @@ export class DatabaseTestClock implements MovableClock {
     return this.#ms;
   }
 
-  /** Reads the clock's time from the database; never moves this process's reading backwards. */
-  async sync(): Promise<void> {
-    const ms = await this.#read();
-    if (ms !== undefined && ms > this.#ms) this.#ms = ms;
+  /**
+   * Reads the clock's time from the database; never moves this process's reading backwards. Every
+   * caller waits for a read that began after it called, so it sees each advance committed before
+   * then. Callers that come while a read is running share the one read that starts when it ends:
+   * requests arriving together cost the database one read, not one each.
+   */
+  sync(): Promise<void> {
+    if (this.#running === undefined) return this.#startRead();
+    this.#next ??= this.#running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        this.#next = undefined;
+        return this.#startRead();
+      });
+    return this.#next;
+  }
+
+  /** The read that is running, and the one shared by those who asked while it runs. */
+  #running: Promise<void> | undefined;
+  #next: Promise<void> | undefined;
+
+  #startRead(): Promise<void> {
+    const read: Promise<void> = this.#read()
+      .then((ms) => {
+        if (ms !== undefined && ms > this.#ms) this.#ms = ms;
+      })
+      .finally(() => {
+        if (this.#running === read) this.#running = undefined;
+      });
+    this.#running = read;
+    return read;
   }
 
   /** Moves the clock forward for every process on the database, then reads it back. */

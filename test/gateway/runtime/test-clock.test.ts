@@ -2,7 +2,8 @@
  * The test clock kept in the database (gateway/runtime/test-clock.ts), on both databases: every
  * process on one database reads one time, started by the first; an advance counts for all from
  * their next read; advances made at once by several processes all count; a restart resumes the
- * clock where it stood instead of at the wall's time.
+ * clock where it stood instead of at the wall's time. Syncs asked together share one read, and a
+ * sync never settles on a read that began before it was asked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR_MS, ManualClock, MINUTE_MS } from '../../../gateway/domain/clock.js';
@@ -79,4 +80,61 @@ describe.each(DIALECTS)('the test clock in the database (%s)', (dialect) => {
     await clock.sync();
     expect(clock.nowMs()).toBe(stood);
   });
+
+  it('syncs asked while a read runs share the next read, which sees an advance made before they asked', async () => {
+    // A handle whose reads of the clock are read at once and then held until the test lets them go,
+    // as a read that is slow to come back.
+    const handle = connect();
+    const held: Array<() => void> = [];
+    let holding = false;
+    let reads = 0;
+    const clock = await DatabaseTestClock.open(
+      {
+        db: handle.db,
+        readFirstValue: async (text) => {
+          const value = await handle.readFirstValue(text);
+          if (!holding) return value;
+          reads += 1;
+          await new Promise<void>((resolve) => held.push(resolve));
+          return value;
+        },
+      },
+      new ManualClock(0),
+    );
+    const other = await DatabaseTestClock.open(connect(), new ManualClock(0));
+    const stood = other.nowMs();
+    expect(clock.nowMs()).toBe(stood);
+    holding = true;
+
+    const settled: string[] = [];
+    const first = clock.sync().then(() => settled.push('first'));
+    await until(() => reads === 1);
+    await other.advance(HOUR_MS);
+    const second = clock.sync().then(() => settled.push('second'));
+    const third = clock.sync().then(() => settled.push('third'));
+    expect(reads).toBe(1);
+
+    held.shift()?.();
+    await first;
+    // The first read was made before the advance: the first sync does not see it.
+    expect(clock.nowMs()).toBe(stood);
+    await until(() => reads === 2);
+    expect(settled).toEqual(['first']);
+    held.shift()?.();
+    await Promise.all([second, third]);
+    expect(clock.nowMs()).toBe(stood + HOUR_MS);
+    expect(reads).toBe(2);
+    expect(settled).toEqual(['first', 'second', 'third']);
+
+    // With nothing running, a sync reads at once.
+    const alone = clock.sync();
+    await until(() => reads === 3);
+    held.shift()?.();
+    await alone;
+  });
 });
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 2));
+  expect(condition()).toBe(true);
+}
