@@ -228,10 +228,10 @@ export async function runInstances(options: InstancesOptions): Promise<Instances
 
     // Load: creates spread round-robin across the instances; every third payment is paid.
     const run = randomBytes(4).toString('hex');
-    const perInstance = [0, 0, 0];
-    const uuids: string[] = [];
     const createPass = async (count: number, orderPrefix: string) => {
       const latencies: number[] = [];
+      const perInstance = [0, 0, 0];
+      const uuids: string[] = [];
       const started = performance.now();
       await pool(count, options.concurrency, async (i) => {
         const t0 = performance.now();
@@ -247,13 +247,14 @@ export async function runInstances(options: InstancesOptions): Promise<Instances
         uuids[i] = created.json.uuid;
       });
       const sorted = latencies.sort((a, b) => a - b);
-      return {
+      const figures = {
         createPerSecond: count / ((performance.now() - started) / 1000),
         createP50Ms: percentile(sorted, 50),
         createP99Ms: percentile(sorted, 99),
       };
+      return { figures, perInstance, uuids };
     };
-    const first = await createPass(options.payments, run);
+    const { figures: first, perInstance, uuids } = await createPass(options.payments, run);
     const paidIndexes = uuids.map((_, i) => i).filter((i) => i % 3 === 0);
     await pool(paidIndexes.length, options.concurrency, async (n) => {
       const i = paidIndexes[n] as number;
@@ -325,14 +326,13 @@ export async function runInstances(options: InstancesOptions): Promise<Instances
     await pool(150, 15, async (i) => {
       statuses.push((await call(instances[i % 3] as Instance, 'GET', '/api/v1/payments?per_page=1')).status);
     });
-    const createsAnswered = [...perInstance];
 
     // The creates again, on instances that have run a while, after every check above was read.
     const warmPayments = options.warmPayments ?? 0;
     let warm: InstancesFigures['warm'];
     if (warmPayments > 0) {
       await cli(options.databaseUrl, 'merchant', 'rate-limit', '--merchant', merchantId, '--per-minute', '1000000');
-      warm = { payments: warmPayments, ...(await createPass(warmPayments, `${run}-warm`)) };
+      warm = { payments: warmPayments, ...(await createPass(warmPayments, `${run}-warm`)).figures };
     }
     return {
       instances: instances.length,
@@ -351,7 +351,7 @@ export async function runInstances(options: InstancesOptions): Promise<Instances
         answered: statuses.filter((s) => s === 200).length,
         refused: statuses.filter((s) => s === 429).length,
       },
-      perInstance: createsAnswered,
+      perInstance,
     };
   } finally {
     agent.destroy();

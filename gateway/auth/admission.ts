@@ -84,10 +84,12 @@ async function admitCachedKey(
 
   const read = alongside?.(keyPrincipal(deps, key));
   const admission = await limiter.admit(accountBucket(key.merchant_id), failureBucket(clientIp), read);
-  // The key was taken from the cache under `keptUnder`. Another request of this instance may have
-  // read the new version (and emptied the cache) while this one's statement ran: then `syncTo`
-  // finds nothing moved, yet the key taken is the old one. Either way the longer way decides.
-  const moved = deps.accountCache.syncTo(admission.accountVersion) || admission.accountVersion !== keptUnder;
+  deps.accountCache.syncTo(admission.accountVersion);
+  // The key was taken from the cache under `keptUnder`; it holds only if the statement read that
+  // same version. (Another request of this instance may have learnt the new version and emptied
+  // the cache while this one's statement ran: `syncTo` then finds nothing moved, yet the key taken
+  // is the old one.)
+  const moved = admission.accountVersion !== keptUnder;
   if (moved || admission.peeked.hits >= deps.config.authFailuresPerMinute) {
     await limiter.takeBack(admission);
     return undefined;

@@ -89,7 +89,11 @@ describe.each(DIALECTS)('a payment read with the admission on %s', (dialect) => 
     expect(readsOfPayments(texts)).toHaveLength(dialect === 'postgres' ? 0 : 1);
   });
 
-  it('refuses a cached key revoked since with 401, without counting it, and drops what was read', async () => {
+  /**
+   * A second key of a new merchant that made a payment and read it (so the cache holds the key),
+   * then revoked, in a fresh window.
+   */
+  const paymentOfAKeyRevokedOnceCached = async () => {
     const m = await t.merchant();
     const { key: doomed, key_id: doomedId } = await createApiKey(t.gateway.deps, {
       merchantId: m.merchantId,
@@ -103,6 +107,11 @@ describe.each(DIALECTS)('a payment read with the admission on %s', (dialect) => 
     expect((await t.call('GET', `/api/v1/payments/${uuid}`, { key: doomed })).status).toBe(200);
 
     await revokeApiKey(t.gateway.deps, { merchantId: m.merchantId, keyId: doomedId });
+    return { m, doomed, uuid };
+  };
+
+  it('refuses a cached key revoked since with 401, without counting it, and drops what was read', async () => {
+    const { m, doomed, uuid } = await paymentOfAKeyRevokedOnceCached();
     const refused = await t.call('GET', `/api/v1/payments/${uuid}`, { key: doomed });
     expectErrorBody(refused, 401, 'invalid_api_key');
     expect(refused.body).not.toHaveProperty('uuid');
@@ -113,19 +122,7 @@ describe.each(DIALECTS)('a payment read with the admission on %s', (dialect) => 
   });
 
   it('refuses every one of several requests that come together with a cached key revoked since', async () => {
-    const m = await t.merchant();
-    const { key: doomed, key_id: doomedId } = await createApiKey(t.gateway.deps, {
-      merchantId: m.merchantId,
-      environment: 'test',
-      access: 'full',
-    });
-    nextWindow();
-    const created = await t.call('POST', '/api/v1/payments', { key: doomed, body: paymentBody() });
-    expect(created.status, created.text).toBe(201);
-    const uuid = String(created.body.uuid);
-    expect((await t.call('GET', `/api/v1/payments/${uuid}`, { key: doomed })).status).toBe(200);
-
-    await revokeApiKey(t.gateway.deps, { merchantId: m.merchantId, keyId: doomedId });
+    const { doomed, uuid } = await paymentOfAKeyRevokedOnceCached();
     // All take the key from the cache before the first learns the new version from its statement.
     const together = await Promise.all(
       Array.from({ length: 8 }, () => t.call('GET', `/api/v1/payments/${uuid}`, { key: doomed })),
